@@ -1,0 +1,45 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.js';
+import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
+import { docsPlugin } from './plugins/docs.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
+import { webPlugin } from './plugins/web.js';
+import { adminRoutes } from './modules/admin/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { healthRoutes } from './modules/health/routes.js';
+import { logRoutes } from './modules/logs/routes.js';
+
+/** Each domain's routes; a module added here inherits validation, access control and docs. */
+const modules = [healthRoutes, authRoutes, adminRoutes, logRoutes];
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as FastifyBaseLogger,
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin, {
+    extraMediaOrigins: ctx.config.s3 ? [new URL(ctx.config.s3.endpoint).origin] : [],
+  });
+  await app.register(cookie);
+  // The tablet app posts form bodies (every value a string).
+  await app.register(formbody);
+  await app.register(docsPlugin);
+  await app.register(accessPlugin, { ctx });
+
+  await app.register(async (api) => {
+    requireDeclaredAccess(api);
+    for (const routes of modules) await api.register(routes, { ctx });
+  });
+
+  await app.register(webPlugin);
+  return app;
+}

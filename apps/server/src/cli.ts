@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import qrcodeTerminal from 'qrcode-terminal';
+import { commands, parseCommandArgs } from './commands.js';
+import { loadConfig } from './config.js';
+import { sendControlCommand } from './control-channel.js';
+import { acquireDataDirLock } from './lib/data-dir-lock.js';
+import { createLogger } from './logging.js';
+import { createContext } from './runtime.js';
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${c.usage}\n      ${c.description}`);
+  return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n`;
+}
+
+async function runLocally(name: string, args: Record<string, unknown>) {
+  const config = loadConfig();
+  const command = commands[name]!;
+  const parsedArgs = parseCommandArgs(command, args);
+  // With PostgreSQL any number of processes may connect; PGlite must be reached through the
+  // running server when there is one.
+  if (!config.databaseUrl) {
+    const remote = await sendControlCommand(config.dataDir, name, args);
+    if (remote) return remote;
+  }
+  const release = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
+  const logger = createLogger({ level: config.logLevel, logDir: config.logDir, toStdout: false });
+  const ctx = await createContext(config, logger);
+  try {
+    return await command.run(ctx, parsedArgs as never);
+  } finally {
+    await ctx.database.close();
+    release();
+  }
+}
+
+function printForPerson(name: string, result: Record<string, unknown>) {
+  if (name === 'create-admin') {
+    process.stdout.write(
+      `Admin user created.\n  id: ${result.admin_user_id}\n  user name: ${result.user_name}\n  role: ${result.role}\n` +
+        `  TOTP secret: ${result.totp_secret}\n\nScan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, ...):\n`,
+    );
+    qrcodeTerminal.generate(String(result.otpauth_url), { small: true }, (qr) => process.stdout.write(`${qr}\n`));
+    process.stdout.write(`\nOr enter this URL in the app: ${result.otpauth_url}\n`);
+    return;
+  }
+  for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${String(value)}\n`);
+}
+
+async function main() {
+  const [name, ...rest] = process.argv.slice(2);
+  if (!name || name === '--help' || name === 'help' || !commands[name]) {
+    process.stderr.write(usage());
+    process.exit(name && name !== '--help' && name !== 'help' ? 2 : 0);
+  }
+  const command = commands[name]!;
+  const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
+  for (const option of command.options) options[option] = { type: 'string' };
+  for (const flag of command.flags ?? []) options[flag] = { type: 'boolean' };
+  const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
+  const { json, ...args } = values;
+  const result = await runLocally(name, args);
+  if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else printForPerson(name, result);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Error: ${(error as Error).message}\n`);
+  process.exit(1);
+});

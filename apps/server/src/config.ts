@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Everything that changes between machines comes from the environment and is checked here, once,
+ * at start: a wrong setting stops the process with a clear message instead of failing later.
+ */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'DATABASE_URL must start with postgres://' })
+    .optional(),
+  /** Signing key for session JWTs; when absent one is generated and kept in the database. */
+  SESSION_SECRET: z.string().min(32).optional(),
+  /** Public origin (https://pathway.example.nhs.uk) used in absolute URLs given to tablets. */
+  PUBLIC_URL: z.url().optional(),
+  /** Set when TLS terminates in front of us, so cookies are marked Secure. */
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_TO_STDOUT: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(4 * 1024 ** 3),
+  ADHERENCE_CHECK_CRON: z.string().default('0 6 * * *'),
+  ADHERENCE_CHECK_TZ: z.string().default('Europe/London'),
+  S3_ENDPOINT: z.string().optional(),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  FCM_PROJECT_ID: z.string().optional(),
+  FCM_SERVICE_ACCOUNT_FILE: z.string().optional(),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    sessionSecret: e.SESSION_SECRET,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    logToStdout: e.LOG_TO_STDOUT,
+    logDir: path.join(dataDir, 'logs'),
+    mediaDir: path.join(dataDir, 'media'),
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    adherenceCheck: { cron: e.ADHERENCE_CHECK_CRON, timeZone: e.ADHERENCE_CHECK_TZ },
+    s3:
+      e.S3_ENDPOINT && e.S3_BUCKET
+        ? {
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
+          }
+        : undefined,
+    fcm:
+      e.FCM_PROJECT_ID && e.FCM_SERVICE_ACCOUNT_FILE
+        ? { projectId: e.FCM_PROJECT_ID, serviceAccountFile: e.FCM_SERVICE_ACCOUNT_FILE }
+        : undefined,
+  };
+}

@@ -1,0 +1,102 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+/** The same query API over PGlite and node-postgres. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Present in embedded mode: the one in-process PostgreSQL. */
+  pglite?: PGlite;
+  /** Present in PostgreSQL mode. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../drizzle',
+);
+
+/** Any fixed number: all instances take the same lock so only one migrates at a time. */
+const MIGRATION_LOCK_KEY = 7_311_001;
+
+export interface DatabaseOptions {
+  /** postgres://... ; absent means embedded PGlite. */
+  databaseUrl?: string;
+  /** PGlite data directory; absent (with no url) means in memory (tests). */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+    });
+    // An idle client losing its server (PostgreSQL restarted) must not crash the process.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    return { db, kind: 'postgres', pool, close: () => pool.end() };
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const pglite = new PGlite(options.dataDir);
+  await pglite.waitReady;
+  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
+}
+
+export async function runMigrations(handle: DatabaseHandle): Promise<void> {
+  if (handle.kind === 'pglite') {
+    await migratePglite(handle.db as never, { migrationsFolder });
+    return;
+  }
+  const client = await handle.pool!.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+    client.release();
+  }
+}
+
+/** Readiness: the database answers and every migration has been applied. */
+export async function isReady(handle: DatabaseHandle): Promise<boolean> {
+  try {
+    const result = await handle.db.execute<{ applied: number }>(
+      sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
+    );
+    return Number((result as unknown as { rows: { applied: number }[] }).rows[0]?.applied ?? 0) >= expectedMigrationCount();
+  } catch {
+    return false;
+  }
+}
+
+let cachedMigrationCount: number | undefined;
+function expectedMigrationCount(): number {
+  if (cachedMigrationCount === undefined) {
+    // The journal lists every migration shipped with this build.
+    const journal = JSON.parse(
+      readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
+    ) as { entries: unknown[] };
+    cachedMigrationCount = journal.entries.length;
+  }
+  return cachedMigrationCount;
+}
+
+export { schema };

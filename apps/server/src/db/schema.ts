@@ -1,0 +1,285 @@
+/**
+ * The whole database, one definition for PGlite and PostgreSQL. Column names follow the spec's
+ * field names so presenters stay simple. Migrations are generated from this file by drizzle-kit
+ * (`npm run db:generate`) and applied on start.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const adminUsers = pgTable(
+  'admin_users',
+  {
+    admin_user_id: serial('admin_user_id').primaryKey(),
+    user_name: text('user_name').notNull(),
+    first_name: text('first_name').notNull().default(''),
+    last_name: text('last_name').notNull().default(''),
+    role: text('role').notNull().default('basic access'),
+    password_hash: text('password_hash').notNull(),
+    totp_secret: text('totp_secret').notNull(),
+    /** Highest TOTP time step accepted so far: a code is refused the second time it is used. */
+    totp_last_step: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('admin_users_user_name_key').on(sql`lower(${t.user_name})`),
+    check('admin_users_role_check', sql`${t.role} in ('basic access', 'full access')`),
+  ],
+);
+
+/** Failed sign-ins counted per user name (known or not), so throttling holds across instances. */
+export const loginThrottle = pgTable('login_throttle', {
+  user_name: text('user_name').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  last_failure_at: timestamp('last_failure_at', { withTimezone: true }).notNull().defaultNow(),
+  locked_until: timestamp('locked_until', { withTimezone: true }),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    session_id: uuid('session_id').primaryKey().defaultRandom(),
+    admin_user_id: integer('admin_user_id')
+      .notNull()
+      .references(() => adminUsers.admin_user_id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+    last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    ended_at: timestamp('ended_at', { withTimezone: true }),
+    ip: text('ip'),
+  },
+  (t) => [index('sessions_admin_user_idx').on(t.admin_user_id)],
+);
+
+/** Secrets every web instance must share (JWT signing key), created once on first start. */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  created_at: createdAt(),
+});
+
+export const videoSets = pgTable(
+  'fitness_video_sets',
+  {
+    fitness_video_set_id: serial('fitness_video_set_id').primaryKey(),
+    set_name: text('set_name').notNull(),
+    number_of_weeks: integer('number_of_weeks').notNull(),
+    videos_in_week: integer('videos_in_week').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('video_sets_weeks_check', sql`${t.number_of_weeks} >= 1`),
+    check('video_sets_videos_in_week_check', sql`${t.videos_in_week} between 1 and 7`),
+  ],
+);
+
+export const videos = pgTable(
+  'videos',
+  {
+    video_id: serial('video_id').primaryKey(),
+    fitness_video_set_id: integer('fitness_video_set_id')
+      .notNull()
+      .references(() => videoSets.fitness_video_set_id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    /** Storage key of the uploaded file (presented as an absolute URL). */
+    file_location_path: text('file_location_path').notNull(),
+    file_size: bigint('file_size', { mode: 'number' }).notNull().default(0),
+    video_thumbnail_url: text('video_thumbnail_url').notNull().default('processing....'),
+    poster_url: text('poster_url'),
+    video_length: text('video_length').notNull().default('0'),
+    week_number: integer('week_number').notNull(),
+    day_number: integer('day_number').notNull(),
+    created_at: createdAt(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('videos_set_position_key').on(t.fitness_video_set_id, t.week_number, t.day_number),
+    index('videos_file_idx').on(t.file_location_path),
+  ],
+);
+
+export const authorizedDevices = pgTable(
+  'authorized_devices',
+  {
+    authorized_device_id: serial('authorized_device_id').primaryKey(),
+    name: text('name').notNull(),
+    uuid: text('uuid').notNull(),
+    push_notification_id: text('push_notification_id'),
+    created_at: createdAt(),
+  },
+  (t) => [uniqueIndex('authorized_devices_uuid_key').on(t.uuid)],
+);
+
+export const participants = pgTable(
+  'participants',
+  {
+    participant_id: serial('participant_id').primaryKey(),
+    first_name: text('first_name').notNull(),
+    last_name: text('last_name').notNull(),
+    gender: text('gender'),
+    date_of_birth: date('date_of_birth', { mode: 'string' }).notNull(),
+    email: text('email'),
+    phone_number: text('phone_number').notNull(),
+    phone_number_secondary: text('phone_number_secondary'),
+    address: text('address').notNull(),
+    language: text('language'),
+    /** The assigned device; unique, so a device is never assigned to two participants. */
+    authorized_device_id: integer('authorized_device_id').references(
+      () => authorizedDevices.authorized_device_id,
+      { onDelete: 'set null' },
+    ),
+    last_ip_address: text('last_ip_address'),
+    days_behind: integer('days_behind').notNull().default(0),
+    push_notification_id: text('push_notification_id').notNull().default('empty'),
+    purge_cache: boolean('purge_cache').notNull().default(false),
+    programme_referred_to: text('programme_referred_to'),
+    referring_organisation: text('referring_organisation'),
+    referring_healthcare_professional: text('referring_healthcare_professional'),
+    referring_healthcare_professional_role: text('referring_healthcare_professional_role'),
+    checked_contraindications_to_exercise: boolean('checked_contraindications_to_exercise'),
+    smoker: boolean('smoker'),
+    diabetes: boolean('diabetes'),
+    registered_deaf: boolean('registered_deaf'),
+    notes: text('notes'),
+    created_at: createdAt(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('participants_device_key').on(t.authorized_device_id),
+    index('participants_days_behind_idx').on(t.days_behind, t.participant_id),
+  ],
+);
+
+/** Bearer tokens of the tablet app; valid only while the device stays with that participant. */
+export const deviceTokens = pgTable(
+  'device_tokens',
+  {
+    token_hash: text('token_hash').primaryKey(),
+    authorized_device_id: integer('authorized_device_id')
+      .notNull()
+      .references(() => authorizedDevices.authorized_device_id, { onDelete: 'cascade' }),
+    participant_id: integer('participant_id')
+      .notNull()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+    revoked_at: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('device_tokens_device_idx').on(t.authorized_device_id)],
+);
+
+export const participationProgress = pgTable(
+  'fitness_participation_progress',
+  {
+    fitness_participation_progress_id: serial('fitness_participation_progress_id').primaryKey(),
+    participant_id: integer('participant_id')
+      .notNull()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    fitness_video_set_id: integer('fitness_video_set_id')
+      .notNull()
+      .references(() => videoSets.fitness_video_set_id, { onDelete: 'cascade' }),
+    current_week: integer('current_week').notNull().default(1),
+    current_day: integer('current_day').notNull().default(1),
+    started_date: date('started_date', { mode: 'string' }).notNull(),
+    last_seen_date: date('last_seen_date', { mode: 'string' }).notNull(),
+    percentage_progress: integer('percentage_progress').notNull().default(0),
+    video_stopped_at: text('video_stopped_at').notNull().default('0'),
+    created_at: createdAt(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('progress_participant_key').on(t.participant_id),
+    index('progress_set_idx').on(t.fitness_video_set_id),
+  ],
+);
+
+export const seenVideos = pgTable(
+  'seen_videos',
+  {
+    seen_video_id: bigserial('seen_video_id', { mode: 'number' }).primaryKey(),
+    participant_id: integer('participant_id')
+      .notNull()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    video_id: integer('video_id')
+      .notNull()
+      .references(() => videos.video_id, { onDelete: 'cascade' }),
+    fitness_video_set_id: integer('fitness_video_set_id').notNull(),
+    week_number: integer('week_number').notNull(),
+    day_number: integer('day_number').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('seen_videos_participant_video_key').on(t.participant_id, t.video_id),
+    index('seen_videos_created_at_idx').on(t.created_at),
+  ],
+);
+
+/** Views per calendar day, kept in step with seen_videos so the dashboard never scans it. */
+export const dailyViews = pgTable('daily_views', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  views: integer('views').notNull().default(0),
+});
+
+export const pushOutbox = pgTable(
+  'push_outbox',
+  {
+    push_id: bigserial('push_id', { mode: 'number' }).primaryKey(),
+    participant_id: integer('participant_id').references(() => participants.participant_id, {
+      onDelete: 'set null',
+    }),
+    target_token: text('target_token'),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    kind: text('kind').notNull(),
+    /** Makes reminders idempotent: one per participant, kind and day. */
+    dedupe_key: text('dedupe_key'),
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    last_error: text('last_error'),
+    created_by: integer('created_by'),
+    created_at: createdAt(),
+    sent_at: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('push_outbox_dedupe_key').on(t.dedupe_key),
+    index('push_outbox_status_idx').on(t.status),
+  ],
+);
+
+/** Who read or changed identifiable data, never the data itself. */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    audit_event_id: bigserial('audit_event_id', { mode: 'number' }).primaryKey(),
+    admin_user_id: integer('admin_user_id'),
+    admin_user_name: text('admin_user_name').notNull(),
+    action: text('action').notNull(),
+    participant_id: integer('participant_id'),
+    detail: text('detail'),
+    ip: text('ip'),
+    created_at: createdAt(),
+  },
+  (t) => [index('audit_events_created_at_idx').on(t.created_at)],
+);
+
+/** One row per day the adherence check finished, so a second run that day does nothing. */
+export const adherenceRuns = pgTable('adherence_runs', {
+  run_date: date('run_date', { mode: 'string' }).primaryKey(),
+  started_at: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  finished_at: timestamp('finished_at', { withTimezone: true }),
+  participants_checked: integer('participants_checked'),
+});

@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+/**
+ * Fields that must never reach a log line: credentials, tokens and anything identifying a
+ * participant. Request bodies are never logged at all; these paths catch what code might pass.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'password',
+  'mfa_token',
+  'totp_secret',
+  'auth_token',
+  'token',
+  'jwt',
+  '*.password',
+  '*.mfa_token',
+  '*.totp_secret',
+  '*.auth_token',
+  '*.token',
+  '*.first_name',
+  '*.last_name',
+  '*.email',
+  '*.phone_number',
+  '*.phone_number_secondary',
+  '*.address',
+  '*.date_of_birth',
+];
+
+export function logFileNameFor(date: Date): string {
+  return `pathway-${date.toISOString().slice(0, 10)}.log`;
+}
+
+/** Appends to DATA_DIR/logs/pathway-YYYY-MM-DD.log, opening the next file when the day turns. */
+class DailyFileStream implements DestinationStream {
+  private currentName = '';
+  private destination?: pino.DestinationStream & { end(): void; flushSync(): void };
+
+  constructor(private readonly directory: string) {
+    mkdirSync(directory, { recursive: true });
+  }
+
+  write(line: string): void {
+    const name = logFileNameFor(new Date());
+    if (name !== this.currentName) {
+      this.destination?.end();
+      this.destination = pino.destination({
+        dest: path.join(this.directory, name),
+        mkdir: true,
+        sync: false,
+        minLength: 0,
+      }) as never;
+      this.currentName = name;
+    }
+    this.destination!.write(line);
+  }
+
+  flushSync(): void {
+    this.destination?.flushSync();
+  }
+}
+
+export interface LoggerOptions {
+  level: string;
+  logDir?: string;
+  toStdout: boolean;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const streams: pino.StreamEntry[] = [];
+  if (options.logDir) streams.push({ level: options.level as pino.Level, stream: new DailyFileStream(options.logDir) });
+  if (options.toStdout) streams.push({ level: options.level as pino.Level, stream: process.stdout });
+  return pino(
+    {
+      level: options.level,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      base: { service: 'pathway' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    pino.multistream(streams),
+  );
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { SignJWT, jwtVerify } from 'jose';
+import { limits, roleSchema, type Role } from '@pathway/contract';
+import type { Database } from '../../db/client.js';
+import { adminUsers, serverSecrets, sessions } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+
+export const SESSION_COOKIE = 'jwt';
+const IDLE_MS = limits.sessionIdleMinutes * 60_000;
+const MAX_AGE_MS = limits.sessionMaxHours * 3_600_000;
+/** last_seen_at is written at most this often, so a busy console does not write on every call. */
+const TOUCH_INTERVAL_MS = 30_000;
+
+export interface StaffSession {
+  sessionId: string;
+  adminUserId: number;
+  userName: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  expiresAt: Date;
+}
+
+/** The signing key every instance shares: from the environment, else created once in the database. */
+export async function loadSessionSecret(db: Database, configured?: string): Promise<Uint8Array> {
+  if (configured) return new TextEncoder().encode(configured);
+  await db
+    .insert(serverSecrets)
+    .values({ name: 'session-jwt', value: randomBytes(48).toString('base64url') })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, 'session-jwt'));
+  return new TextEncoder().encode(row!.value);
+}
+
+export class SessionService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly secret: Uint8Array,
+  ) {}
+
+  async start(adminUserId: number, role: Role, ip: string): Promise<{ token: string; expiresAt: Date }> {
+    const now = this.clock.now();
+    const [row] = await this.db
+      .insert(sessions)
+      .values({ admin_user_id: adminUserId, ip, created_at: now, last_seen_at: now })
+      .returning({ session_id: sessions.session_id });
+    const expiresAt = new Date(now.getTime() + MAX_AGE_MS);
+    const token = await new SignJWT({ role, sid: row!.session_id })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(adminUserId))
+      .setIssuedAt(Math.floor(now.getTime() / 1000))
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(this.secret);
+    return { token, expiresAt };
+  }
+
+  /** The live session behind a cookie, or null when it is forged, expired, idle or ended. */
+  async resolve(token: string | undefined): Promise<StaffSession | null> {
+    if (!token) return null;
+    const now = this.clock.now();
+    let sid: string;
+    try {
+      const { payload } = await jwtVerify(token, this.secret, {
+        algorithms: ['HS256'],
+        currentDate: now,
+      });
+      if (typeof payload.sid !== 'string' || !/^[0-9a-f-]{36}$/.test(payload.sid)) return null;
+      sid = payload.sid;
+    } catch {
+      return null;
+    }
+    const [row] = await this.db
+      .select({
+        session_id: sessions.session_id,
+        created_at: sessions.created_at,
+        last_seen_at: sessions.last_seen_at,
+        admin_user_id: adminUsers.admin_user_id,
+        user_name: adminUsers.user_name,
+        first_name: adminUsers.first_name,
+        last_name: adminUsers.last_name,
+        role: adminUsers.role,
+      })
+      .from(sessions)
+      .innerJoin(adminUsers, eq(adminUsers.admin_user_id, sessions.admin_user_id))
+      .where(and(eq(sessions.session_id, sid), isNull(sessions.ended_at)));
+    if (!row) return null;
+    const idleFor = now.getTime() - row.last_seen_at.getTime();
+    const age = now.getTime() - row.created_at.getTime();
+    if (idleFor > IDLE_MS || age > MAX_AGE_MS) {
+      await this.end(sid);
+      return null;
+    }
+    if (idleFor > TOUCH_INTERVAL_MS) {
+      await this.db.update(sessions).set({ last_seen_at: now }).where(eq(sessions.session_id, sid));
+    }
+    return {
+      sessionId: row.session_id,
+      adminUserId: row.admin_user_id,
+      userName: row.user_name,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      // The role comes from the database, not the token, so a demotion takes effect at once.
+      role: roleSchema.parse(row.role),
+      expiresAt: new Date(row.created_at.getTime() + MAX_AGE_MS),
+    };
+  }
+
+  async end(sessionId: string): Promise<void> {
+    await this.db
+      .update(sessions)
+      .set({ ended_at: this.clock.now() })
+      .where(and(eq(sessions.session_id, sessionId), isNull(sessions.ended_at)));
+  }
+
+  async endAllFor(adminUserId: number): Promise<void> {
+    await this.db
+      .update(sessions)
+      .set({ ended_at: sql`now()` })
+      .where(and(eq(sessions.admin_user_id, adminUserId), isNull(sessions.ended_at)));
+  }
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { FULL_ACCESS, messages } from '@pathway/contract';
+import type { AppContext } from '../context.js';
+import { deviceTokens, participants } from '../db/schema.js';
+import { HttpError } from '../lib/http-error.js';
+import { SESSION_COOKIE, type StaffSession } from '../modules/auth/sessions.js';
+
+/**
+ * Who may call a route. Every route of the API declares one (the app refuses to start otherwise):
+ * - public: anyone; - staff: any signed-in admin; - full: full-access admins only;
+ * - device: the tablet app with a bearer token of a device still assigned to its participant.
+ */
+export type Access = 'public' | 'staff' | 'full' | 'device';
+
+export interface DeviceCaller {
+  participantId: number;
+  deviceId: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    staff: StaffSession | null;
+    device: DeviceCaller | null;
+  }
+}
+
+export function hashDeviceToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<DeviceCaller | null> {
+  const header = request.headers.authorization;
+  const match = header?.match(/^Bearer\s+([A-Za-z0-9_-]{20,200})$/);
+  if (!match) return null;
+  // The join is the revocation: once the device is detached from (or deleted with) the
+  // participant, no token issued for that pairing matches any more.
+  const [row] = await ctx.db
+    .select({ participantId: deviceTokens.participant_id, deviceId: deviceTokens.authorized_device_id })
+    .from(deviceTokens)
+    .innerJoin(
+      participants,
+      and(
+        eq(participants.participant_id, deviceTokens.participant_id),
+        eq(participants.authorized_device_id, deviceTokens.authorized_device_id),
+      ),
+    )
+    .where(and(eq(deviceTokens.token_hash, hashDeviceToken(match[1]!)), isNull(deviceTokens.revoked_at)));
+  return row ?? null;
+}
+
+export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
+  const { ctx } = opts;
+  app.decorateRequest('staff', null);
+  app.decorateRequest('device', null);
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config?.access ?? 'public';
+    if (access === 'public') return;
+    if (access === 'device') {
+      request.device = await resolveDevice(ctx, request);
+      if (!request.device) throw new HttpError(401, 'This device is not registered');
+      return;
+    }
+    request.staff = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
+    if (!request.staff) throw new HttpError(401, messages.session.required);
+    if (access === 'full' && request.staff.role !== FULL_ACCESS) {
+      throw new HttpError(403, messages.session.forbidden);
+    }
+  });
+});
+
+/** Inside the API scope a route without a declared access level is a programming error. */
+export function requireDeclaredAccess(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.access) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no access level`);
+    }
+  });
+}
+
+/** The signed-in admin of a staff or full route (the access hook guarantees one). */
+export function staffOf(request: FastifyRequest): StaffSession {
+  if (!request.staff) throw new HttpError(401, messages.session.required);
+  return request.staff;
+}

@@ -1,0 +1,30 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { openDatabase, runMigrations, type DatabaseHandle } from './db/client.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { SessionService, loadSessionSecret } from './modules/auth/sessions.js';
+
+export interface ContextOverrides {
+  clock?: Clock;
+  database?: DatabaseHandle;
+}
+
+/** Opens the database, applies migrations and wires the services every module shares. */
+export async function createContext(config: Config, logger: Logger, overrides: ContextOverrides = {}): Promise<AppContext> {
+  const database =
+    overrides.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
+  await runMigrations(database);
+  const clock = overrides.clock ?? systemClock;
+  const secret = await loadSessionSecret(database.db, config.sessionSecret);
+  return {
+    config,
+    database,
+    db: database.db,
+    clock,
+    logger,
+    sessions: new SessionService(database.db, clock, secret),
+  };
+}

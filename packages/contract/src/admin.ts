@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { limits } from './limits.js';
+import { messages } from './messages.js';
+import { roleSchema } from './roles.js';
+import { requiredText } from './common.js';
+
+const m = messages.admin;
+
+export const adminUserName = requiredText(m.usernameEmpty, limits.usernameMin, m.usernameShort);
+export const adminPassword = z
+  .string({ error: m.passwordEmpty })
+  .min(1, { error: m.passwordEmpty })
+  .min(limits.passwordMin, { error: m.passwordShort })
+  .max(1024, { error: 'Password must be at most 1024 characters' });
+
+/** Names are optional in the spec's add form; when given they must be real text. */
+const adminName = z.string().trim().max(limits.shortTextMax).default('');
+
+export const createAdminBody = z
+  .object({
+    user_name: adminUserName,
+    password: adminPassword,
+    first_name: adminName,
+    last_name: adminName,
+    role: roleSchema.default('basic access'),
+  })
+  .meta({ id: 'CreateAdminUser' });
+export type CreateAdminBody = z.input<typeof createAdminBody>;
+
+export const updateAdminBody = z
+  .object({
+    first_name: adminName.optional(),
+    last_name: adminName.optional(),
+    role: roleSchema.optional(),
+    /** Sent by the console for reference; the user name itself cannot change. */
+    user_name: z.string().optional(),
+  })
+  .meta({ id: 'UpdateAdminUser' });
+export type UpdateAdminBody = z.infer<typeof updateAdminBody>;
+
+export const adminUser = z
+  .object({
+    admin_user_id: z.number().int(),
+    user_name: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    role: roleSchema,
+    created_at: z.string(),
+  })
+  .meta({ id: 'AdminUser' });
+export type AdminUser = z.infer<typeof adminUser>;
+
+export const createdAdminUser = adminUser
+  .extend({
+    qr_code: z.string().describe('PNG data URL of the otpauth URL, for an authenticator app'),
+    otpauth_url: z.string(),
+  })
+  .meta({ id: 'CreatedAdminUser' });
+export type CreatedAdminUser = z.infer<typeof createdAdminUser>;
+
+export const adminUserNameParam = z.object({ user_name: z.string().min(1).max(200) });

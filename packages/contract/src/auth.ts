@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { roleSchema } from './roles.js';
+
+export const loginBody = z
+  .object({
+    user_name: z.string().trim().min(1).max(200),
+    password: z.string().min(1).max(1024),
+    mfa_token: z.string().trim().min(1).max(12),
+  })
+  .meta({ id: 'LoginBody' });
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const sessionResponse = z
+  .object({
+    admin_user_id: z.number().int(),
+    user_name: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    role: roleSchema,
+    expires_at: z.string().describe('When the session ends at the latest (ISO 8601)'),
+  })
+  .meta({ id: 'Session' });
+export type SessionInfo = z.infer<typeof sessionResponse>;

@@ -1,0 +1,7 @@
+export * from './messages.js';
+export * from './roles.js';
+export * from './limits.js';
+export * from './common.js';
+export * from './auth.js';
+export * from './admin.js';
+export * from './logs.js';

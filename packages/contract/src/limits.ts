@@ -1,0 +1,20 @@
+/** Business constants of spec §9 and the security model of DESIGN.md. */
+export const limits = {
+  usernameMin: 6,
+  passwordMin: 8,
+  textMin: 2,
+  /** Long enough for any real name or note, short enough that nobody can post megabytes. */
+  shortTextMax: 200,
+  longTextMax: 5000,
+  phoneOnAdd: /^\+\d{12}$/,
+  dobEarliest: '1900-01-01',
+  participantsPerRequest: 100,
+  participantsDefaultPerPage: 25,
+  participantsMaxPerPage: 500,
+  chartWindowDays: 7,
+  sessionIdleMinutes: 30,
+  sessionMaxHours: 12,
+  totpPeriodSeconds: 30,
+  totpDigits: 6,
+  totpDriftSteps: 1,
+} as const;

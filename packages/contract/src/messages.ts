@@ -1,0 +1,102 @@
+/**
+ * Every user-facing text of the spec (§5 validation, §8 errors) in one place, so the server's
+ * validation, the OpenAPI document and the console's forms can never disagree.
+ */
+export const messages = {
+  login: {
+    failed: 'Unauthorized! Please check the email address, password or MFA and try again.',
+  },
+  session: {
+    required: 'Please sign in to continue.',
+    forbidden: 'Your access level does not allow this.',
+  },
+  admin: {
+    usernameEmpty: 'Username cannot be empty',
+    usernameShort: 'Username must be at least 6 characters',
+    passwordEmpty: 'Password cannot be empty',
+    passwordShort: 'Password must be at least 8 characters',
+    firstNameEmpty: 'First name cannot be empty',
+    lastNameEmpty: 'Last name cannot be empty',
+    usernameTaken: 'An admin user with this username already exists',
+    notFound: 'Admin user not found',
+    lastFullAccess: 'The last full-access admin user cannot be deleted or demoted',
+    cannotDeleteSelf: 'You cannot delete your own account',
+  },
+  videoSet: {
+    nameEmpty: 'Set Name cannot be empty',
+    nameShort: 'Set Name must be at least 2 characters',
+    weeksEmpty: 'Number Of Weeks cannot be empty',
+    weeksInvalid: 'Number Of Weeks must be a whole number from 1',
+    videosInWeekEmpty: 'Videos Per Week cannot be empty',
+    videosInWeekInvalid: 'Videos Per Week must be a whole number from 1 to 7',
+    notFound: 'Video set not found',
+  },
+  video: {
+    titleEmpty: 'Video Title cannot be empty',
+    titleShort: 'Video Title must be at least 2 characters',
+    descriptionEmpty: 'Description cannot be empty',
+    descriptionShort: 'Description must be at least 2 characters',
+    notFound: 'Video not found',
+  },
+  device: {
+    nameEmpty: 'Identifiable name cannot be empty',
+    nameShort: 'Identifiable name must be at least 2 characters',
+    uuidEmpty: 'Universally unique identifier (UUID) cannot be empty',
+    noneAvailable:
+      'No devices available - please add one in the authorised devices section or remove existing device from user.',
+    notFound: 'Device not found',
+  },
+  message: {
+    titleEmpty: 'Message title cannot be empty',
+    titleShort: 'Message title must be at least 2 characters',
+    bodyEmpty: 'Message body cannot be empty',
+    bodyShort: 'Message body must be at least 2 characters',
+  },
+  participant: {
+    firstNameEmpty: 'First name cannot be empty',
+    lastNameEmpty: 'Last name cannot be empty',
+    deviceEmpty: 'Device cannot be empty',
+    addressEmpty: 'Address cannot be empty',
+    dobEmpty: 'DOB cannot be empty',
+    dobRange: 'DOB must be between 01/01/1900 and today',
+    phoneEmpty: 'Phone number cannot be empty',
+    phoneFormat: 'Must start with + and country code and be exactly 12 digits',
+    languageEmpty: 'Language cannot be empty',
+    minTwo: 'Must be at least 2 characters',
+    notFound: 'Participant not found',
+  },
+  referral: {
+    programmeEmpty: 'Programme referred to cannot be empty',
+    organisationEmpty: 'Referring Organisation cannot be empty',
+    professionalEmpty: 'Referring Healthcare Professional cannot be empty',
+    professionalRoleEmpty: 'Referring Healthcare Professional Role cannot be empty',
+    contraindicationsEmpty: 'Contraindications To Exercise cannot be empty',
+    selectionEmpty: 'Selection cannot be empty',
+  },
+  progress: {
+    unableToProgress: 'Unable to progress',
+    participantNotified: 'Participant notified',
+    associated: 'User associated with video set',
+    cannotMoveBack:
+      'Cannot move participant back to other week. Only values greater or lesser than current day, and greater than current week are allowed.',
+    overrideWarning: 'Overriding the video set resets all progress.',
+    confirm: 'Are you sure?',
+  },
+  thumbnail: {
+    couldNotDownload: 'Could not download video',
+  },
+  grid: {
+    valueEmpty: 'Value cannot be empty',
+  },
+  logs: {
+    notFound: 'Log file not found',
+    badName: 'Invalid log file name',
+  },
+  generic: {
+    badRequest: 'The request is not valid',
+    notFound: 'Not found',
+    internal: 'Something went wrong on the server. The error has been logged.',
+    unavailable: 'The service is temporarily unavailable. Please try again shortly.',
+    tooLarge: 'The request is too large',
+  },
+} as const;
