@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import type { Role } from '@pathway/contract';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import type { AppContext } from '../src/context.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { ManualClock, systemClock, type Clock } from '../src/lib/clock.js';
+import { createLogger } from '../src/logging.js';
+import { AdminService } from '../src/modules/admin/service.js';
+import { SESSION_COOKIE } from '../src/modules/auth/sessions.js';
+import { createContext } from '../src/runtime.js';
+
+export { ManualClock };
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new database on
+ * the server at TEST_DATABASE_URL, dropped afterwards.
+ */
+async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  if (process.env.TEST_DB !== 'postgres') {
+    const handle = await openDatabase({});
+    return { handle, drop: async () => {} };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `pathway_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
+  return {
+    handle,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export async function createTestApp(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_TO_STDOUT: 'false', ...options.env });
+  const logger = createLogger({ level: 'info', logDir: config.logDir, toStdout: false });
+  const { handle, drop } = await freshDatabase();
+  const ctx = await createContext(config, logger, { database: handle, clock: options.clock ?? systemClock });
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    async close() {
+      await app.close();
+      await handle.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let adminCounter = 0;
+
+export interface TestAdmin {
+  admin_user_id: number;
+  user_name: string;
+  password: string;
+  totpSecret: string;
+  role: Role;
+}
+
+/** An admin made through the real service (argon2 hash, TOTP secret), unique per call. */
+export async function createAdmin(ctx: AppContext, role: Role = 'full access', overrides: { user_name?: string } = {}): Promise<TestAdmin> {
+  adminCounter += 1;
+  const user_name = overrides.user_name ?? `admin${adminCounter}.${randomBytes(3).toString('hex')}@example.org`;
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  const created = await new AdminService(ctx.db).create({ user_name, password, role, first_name: 'Test', last_name: `Admin${adminCounter}` });
+  return { admin_user_id: created.admin.admin_user_id, user_name, password, totpSecret: created.totpSecret, role };
+}
+
+/**
+ * A signed-in session cookie for an admin of `role`. It skips the TOTP step (each code works
+ * once per 30 s, too few for a test suite); the sign-in flow itself is tested through /login.
+ */
+export async function signedInCookie(ctx: AppContext, role: Role = 'full access'): Promise<{ cookie: string; admin: TestAdmin }> {
+  const admin = await createAdmin(ctx, role);
+  const { token } = await ctx.sessions.start(admin.admin_user_id, role, '127.0.0.1');
+  return { cookie: `${SESSION_COOKIE}=${token}`, admin };
+}

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+// API tests run against PGlite always, and against PostgreSQL as well when TEST_DATABASE_URL is
+// set (CI sets it): the same files, once per database.
+const serverTests = {
+  include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+  environment: 'node' as const,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'server-pglite', ...serverTests, env: { TEST_DB: 'pglite' } } },
+      ...(process.env.TEST_DATABASE_URL
+        ? [{ test: { name: 'server-postgres', ...serverTests, env: { TEST_DB: 'postgres' } } }]
+        : []),
+    ],
+  },
+});
