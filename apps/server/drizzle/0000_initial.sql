@@ -96,6 +96,7 @@ CREATE TABLE "fitness_participation_progress" (
 	"last_seen_date" date NOT NULL,
 	"percentage_progress" integer DEFAULT 0 NOT NULL,
 	"video_stopped_at" text DEFAULT '0' NOT NULL,
+	"missed_at_check" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -113,7 +114,8 @@ CREATE TABLE "push_outbox" (
 	"last_error" text,
 	"created_by" integer,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"sent_at" timestamp with time zone
+	"sent_at" timestamp with time zone,
+	"next_attempt_at" timestamp with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "seen_videos" (

@@ -5,3 +5,7 @@ export * from './common.js';
 export * from './auth.js';
 export * from './admin.js';
 export * from './logs.js';
+export * from './programme.js';
+export * from './progress.js';
+export * from './device-api.js';
+export * from './dashboard.js';

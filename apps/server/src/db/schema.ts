@@ -198,6 +198,8 @@ export const participationProgress = pgTable(
     last_seen_date: date('last_seen_date', { mode: 'string' }).notNull(),
     percentage_progress: integer('percentage_progress').notNull().default(0),
     video_stopped_at: text('video_stopped_at').notNull().default('0'),
+    /** Videos from before the day that were still unseen at the last daily check (see missedVideos). */
+    missed_at_check: integer('missed_at_check').notNull().default(0),
     created_at: createdAt(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -253,6 +255,8 @@ export const pushOutbox = pgTable(
     created_by: integer('created_by'),
     created_at: createdAt(),
     sent_at: timestamp('sent_at', { withTimezone: true }),
+    /** queued: not before this time (retry backoff); sending: the claim expires then (crashed sender). */
+    next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('push_outbox_dedupe_key').on(t.dedupe_key),

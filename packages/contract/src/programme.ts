@@ -1,0 +1,168 @@
+/**
+ * The programme rules of DESIGN.md as pure functions: the one definition the daily adherence
+ * check (in SQL), the progress summary and the console all follow. The SQL of the check is
+ * tested against `dailyCheck` below on random schedules.
+ */
+
+export interface SetShape {
+  number_of_weeks: number;
+  videos_in_week: number;
+}
+
+export interface Position {
+  week: number;
+  day: number;
+}
+
+export const DAYS_PER_WEEK = 7;
+
+/** Exercise days (one video each) in a set: weeks × videos per week. */
+export function exerciseDaysInProgramme(set: SetShape): number {
+  return set.number_of_weeks * set.videos_in_week;
+}
+
+/** Calendar days the programme lasts: seven per week. */
+export function totalDaysInProgramme(set: SetShape): number {
+  return set.number_of_weeks * DAYS_PER_WEEK;
+}
+
+/** (week, day) → 1-based index of the exercise day in the whole programme. */
+export function positionIndex(position: Position, set: SetShape): number {
+  return (position.week - 1) * set.videos_in_week + position.day;
+}
+
+/** 1-based index → (week, day); the inverse of `positionIndex`. */
+export function positionAt(index: number, set: SetShape): Position {
+  return {
+    week: Math.floor((index - 1) / set.videos_in_week) + 1,
+    day: ((index - 1) % set.videos_in_week) + 1,
+  };
+}
+
+export function isValidPosition(position: Position, set: SetShape): boolean {
+  return (
+    Number.isInteger(position.week) &&
+    Number.isInteger(position.day) &&
+    position.week >= 1 &&
+    position.week <= set.number_of_weeks &&
+    position.day >= 1 &&
+    position.day <= set.videos_in_week
+  );
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function dayNumber(date: string): number {
+  const match = ISO_DATE.exec(date);
+  if (!match) throw new Error(`Not a calendar date: ${date}`);
+  return Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / 86_400_000;
+}
+
+/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
+export function calendarDate(instant: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** A calendar date moved by whole days. */
+export function addDays(date: string, days: number): string {
+  return new Date((dayNumber(date) + days) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Whole calendar days from the start date to today: 0 on the first day, never negative. */
+export function daysPassed(startedDate: string, today: string): number {
+  return Math.max(0, dayNumber(today) - dayNumber(startedDate));
+}
+
+/**
+ * Exercise days unlocked after `days` whole days: each 7-day week unlocks one video a day until
+ * its `videos_in_week` are out, and nothing beyond the programme's end.
+ */
+export function shouldSeenByNow(days: number, set: SetShape): number {
+  const v = set.videos_in_week;
+  const unlocked = Math.floor(days / DAYS_PER_WEEK) * v + Math.min((days % DAYS_PER_WEEK) + 1, v);
+  return Math.min(exerciseDaysInProgramme(set), unlocked);
+}
+
+export function daysBehind(shouldSeen: number, actuallySeen: number): number {
+  return Math.max(0, shouldSeen - actuallySeen);
+}
+
+export function percentageProgress(actuallySeen: number, set: SetShape): number {
+  return Math.min(100, Math.floor((100 * actuallySeen) / exerciseDaysInProgramme(set)));
+}
+
+/**
+ * Videos unlocked before today that are still unseen. `days_behind` counts today's video as
+ * well (it unlocks at midnight), so a participant who watches every afternoon is 1 behind each
+ * morning; this count is what grows when a day really went by without its video.
+ */
+export function missedVideos(days: number, actuallySeen: number, set: SetShape): number {
+  return days < 1 ? 0 : Math.max(0, shouldSeenByNow(days - 1, set) - actuallySeen);
+}
+
+/** Average videos watched per calendar day since the start (today included), two decimals. */
+export function averageSeenPerDay(days: number, actuallySeen: number): number {
+  return Math.round((actuallySeen / (days + 1)) * 100) / 100;
+}
+
+export const ADHERENCE_STATES = ['onTrack', 'slightlyBehind', 'behind'] as const;
+export type AdherenceState = (typeof ADHERENCE_STATES)[number];
+
+/** 0 on track, 1-2 slightly behind, 3 or more behind. */
+export function adherenceState(days_behind: number): AdherenceState {
+  if (days_behind <= 0) return 'onTrack';
+  if (days_behind <= 2) return 'slightlyBehind';
+  return 'behind';
+}
+
+export interface DailyCheckInput {
+  set: SetShape;
+  started_date: string;
+  position: Position;
+  /** Indexes (see `positionIndex`) of this set's videos the participant has seen. */
+  seen: ReadonlySet<number>;
+  /** `missedVideos` as the previous check found it. */
+  missed_at_check: number;
+}
+
+export interface DailyCheckResult {
+  days_behind: number;
+  percentage_progress: number;
+  position: Position;
+  /** The position moved to the next day: push "New video available". */
+  advanced: boolean;
+  missed: number;
+  /** More videos were missed than at the previous check: push "You missed one video". */
+  remindMissed: boolean;
+}
+
+/**
+ * What the daily check does to one participant on `today`: recompute days behind and
+ * percentage, move the position one day on once the current day's video is seen and the next
+ * day is unlocked, and decide the two reminders.
+ */
+export function dailyCheck(input: DailyCheckInput, today: string): DailyCheckResult {
+  const { set } = input;
+  const days = daysPassed(input.started_date, today);
+  const should = shouldSeenByNow(days, set);
+  const seen = input.seen.size;
+  const current = positionIndex(input.position, set);
+  const next = current + 1;
+  const advanced = input.seen.has(current) && next <= should;
+  const missed = missedVideos(days, seen, set);
+  return {
+    days_behind: daysBehind(should, seen),
+    percentage_progress: percentageProgress(seen, set),
+    position: advanced ? positionAt(next, set) : input.position,
+    advanced,
+    missed,
+    remindMissed: missed > input.missed_at_check,
+  };
+}
