@@ -12,9 +12,10 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import { progressRoutes } from './modules/progress/routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
-const modules = [healthRoutes, authRoutes, adminRoutes, logRoutes];
+const modules = [healthRoutes, authRoutes, adminRoutes, logRoutes, progressRoutes];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({

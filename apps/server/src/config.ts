@@ -37,6 +37,8 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   FCM_PROJECT_ID: z.string().optional(),
   FCM_SERVICE_ACCOUNT_FILE: z.string().optional(),
+  /** Only for tests or an emulator: the FCM HTTP v1 API's base URL. */
+  FCM_API_URL: z.url().optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -48,6 +50,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.FCM_PROJECT_ID && !e.FCM_SERVICE_ACCOUNT_FILE) {
+    throw new Error('Invalid configuration:\n  FCM_PROJECT_ID is set but FCM_SERVICE_ACCOUNT_FILE is not: push messages need both');
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -73,9 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
             secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
           }
         : undefined,
-    fcm:
-      e.FCM_PROJECT_ID && e.FCM_SERVICE_ACCOUNT_FILE
-        ? { projectId: e.FCM_PROJECT_ID, serviceAccountFile: e.FCM_SERVICE_ACCOUNT_FILE }
-        : undefined,
+    /** Push through FCM when a service-account key is given; the project defaults to the key's. */
+    fcm: e.FCM_SERVICE_ACCOUNT_FILE
+      ? { projectId: e.FCM_PROJECT_ID, serviceAccountFile: path.resolve(e.FCM_SERVICE_ACCOUNT_FILE), apiUrl: e.FCM_API_URL }
+      : undefined,
   };
 }

@@ -15,6 +15,8 @@ export interface JobDefinition<Data extends object = object> {
   expireInSeconds?: number;
   /** Jobs handed to one handler call. */
   batchSize?: number;
+  /** pg-boss queue policy; 'stately' keeps at most one job waiting and one running. */
+  policy?: 'standard' | 'short' | 'singleton' | 'stately';
   schedule?: { cron: string; timeZone: string; data?: Data };
   handler(jobs: PgBoss.Job<Data>[]): Promise<unknown>;
 }
@@ -67,6 +69,7 @@ export class JobQueue {
   async define<Data extends object>(definition: JobDefinition<Data>): Promise<void> {
     await this.boss.createQueue(definition.name, {
       name: definition.name,
+      policy: definition.policy ?? 'standard',
       retryLimit: definition.retryLimit ?? 3,
       retryDelay: definition.retryDelay ?? 10,
       retryBackoff: definition.retryBackoff ?? true,

@@ -1,10 +1,11 @@
 import type { AppContext } from '../context.js';
+import { pushDeliveryJob } from '../push/delivery.js';
 import type { JobDefinition } from './queue.js';
 
 /**
  * Every kind of background work, with its handler bound to the process's services. A module that
  * adds a job adds its definition here.
  */
-export function jobDefinitions(_ctx: AppContext): JobDefinition<never>[] {
-  return [];
+export function jobDefinitions(ctx: AppContext): JobDefinition<never>[] {
+  return [pushDeliveryJob(ctx)];
 }

@@ -1,0 +1,110 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import {
+  daysBehind,
+  daysPassed,
+  percentageProgress,
+  shouldSeenByNow,
+} from '@pathway/contract';
+import type { Database } from '../../db/client.js';
+import { participants, participationProgress, seenVideos, videoSets, videos } from '../../db/schema.js';
+
+export type ProgressRow = typeof participationProgress.$inferSelect;
+export type VideoSetRow = typeof videoSets.$inferSelect;
+export type VideoRow = typeof videos.$inferSelect;
+
+export interface ProgressWithSet {
+  progress: ProgressRow;
+  set: VideoSetRow;
+}
+
+/** The participant's progress and its set; `lock` holds the progress row for a change. */
+export async function findProgressOfParticipant(
+  db: Database,
+  participantId: number,
+  options: { lock?: boolean } = {},
+): Promise<ProgressWithSet | undefined> {
+  const query = db
+    .select({ progress: participationProgress, set: videoSets })
+    .from(participationProgress)
+    .innerJoin(videoSets, eq(videoSets.fitness_video_set_id, participationProgress.fitness_video_set_id))
+    .where(eq(participationProgress.participant_id, participantId));
+  const [row] = options.lock ? await query.for('update', { of: participationProgress }) : await query;
+  return row;
+}
+
+export async function findProgressById(
+  db: Database,
+  progressId: number,
+  options: { lock?: boolean } = {},
+): Promise<ProgressWithSet | undefined> {
+  const query = db
+    .select({ progress: participationProgress, set: videoSets })
+    .from(participationProgress)
+    .innerJoin(videoSets, eq(videoSets.fitness_video_set_id, participationProgress.fitness_video_set_id))
+    .where(eq(participationProgress.fitness_participation_progress_id, progressId));
+  const [row] = options.lock ? await query.for('update', { of: participationProgress }) : await query;
+  return row;
+}
+
+export async function findVideoSet(db: Database, setId: number): Promise<VideoSetRow | undefined> {
+  const [row] = await db.select().from(videoSets).where(eq(videoSets.fitness_video_set_id, setId));
+  return row;
+}
+
+export async function participantExists(db: Database, participantId: number): Promise<{ authorized_device_id: number | null } | undefined> {
+  const [row] = await db
+    .select({ authorized_device_id: participants.authorized_device_id })
+    .from(participants)
+    .where(eq(participants.participant_id, participantId));
+  return row;
+}
+
+/** Distinct videos of the set the participant has seen (seen_videos is unique per video). */
+export async function countSeen(db: Database, participantId: number, setId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(seenVideos)
+    .where(and(eq(seenVideos.participant_id, participantId), eq(seenVideos.fitness_video_set_id, setId)));
+  return row!.n;
+}
+
+export async function listSeen(db: Database, participantId: number, setId: number) {
+  return db
+    .select({
+      video_id: seenVideos.video_id,
+      week_number: seenVideos.week_number,
+      day_number: seenVideos.day_number,
+      created_at: seenVideos.created_at,
+    })
+    .from(seenVideos)
+    .where(and(eq(seenVideos.participant_id, participantId), eq(seenVideos.fitness_video_set_id, setId)))
+    .orderBy(asc(seenVideos.created_at), asc(seenVideos.seen_video_id));
+}
+
+export async function listVideosOfSet(db: Database, setId: number): Promise<VideoRow[]> {
+  return db
+    .select()
+    .from(videos)
+    .where(eq(videos.fitness_video_set_id, setId))
+    .orderBy(asc(videos.week_number), asc(videos.day_number));
+}
+
+/**
+ * Recomputes the participant's percentage (on the progress) and days behind (on the
+ * participant) by the programme rules, after anything that changed what they have seen or
+ * where they stand. Runs inside the caller's transaction.
+ */
+export async function refreshAdherence(db: Database, participantId: number, today: string, now: Date): Promise<ProgressRow | undefined> {
+  const found = await findProgressOfParticipant(db, participantId);
+  if (!found) return undefined;
+  const { progress, set } = found;
+  const seen = await countSeen(db, participantId, set.fitness_video_set_id);
+  const behind = daysBehind(shouldSeenByNow(daysPassed(progress.started_date, today), set), seen);
+  const [updated] = await db
+    .update(participationProgress)
+    .set({ percentage_progress: percentageProgress(seen, set), updated_at: now })
+    .where(eq(participationProgress.fitness_participation_progress_id, progress.fitness_participation_progress_id))
+    .returning();
+  await db.update(participants).set({ days_behind: behind }).where(eq(participants.participant_id, participantId));
+  return updated;
+}
