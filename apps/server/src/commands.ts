@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { roleSchema } from '@pathway/contract';
 import type { AppContext } from './context.js';
 import { AdminService } from './modules/admin/service.js';
+import { runAdherenceCheck } from './modules/adherence/check.js';
 
 /**
  * Operator commands. They run in whichever process owns the database: the CLI itself, or the
@@ -49,8 +50,22 @@ const createAdmin: Command<{ username: string; password: string; role: string; '
   },
 };
 
+const adherenceCheck: Command<Record<string, never>> = {
+  description:
+    'Run the daily adherence check now (days behind, percentages, next day unlocked, reminders); a second run the same day does nothing',
+  usage: 'adherence-check [--json]',
+  options: [],
+  args: z.object({}).strict(),
+  async run(ctx) {
+    const result = await runAdherenceCheck(ctx);
+    ctx.logger.info({ ...result }, 'adherence check run from the CLI');
+    return { ...result };
+  },
+};
+
 export const commands: Record<string, Command<never>> = {
   'create-admin': createAdmin as Command<never>,
+  'adherence-check': adherenceCheck as Command<never>,
 };
 
 /** Validates a command's arguments with the same rules as the API's add-admin form. */

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { adherenceCheckJob } from '../modules/adherence/check.js';
 import { pushDeliveryJob } from '../push/delivery.js';
 import type { JobDefinition } from './queue.js';
 
@@ -7,5 +8,5 @@ import type { JobDefinition } from './queue.js';
  * adds a job adds its definition here.
  */
 export function jobDefinitions(ctx: AppContext): JobDefinition<never>[] {
-  return [pushDeliveryJob(ctx)];
+  return [adherenceCheckJob(ctx), pushDeliveryJob(ctx)];
 }

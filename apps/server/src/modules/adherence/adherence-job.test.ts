@@ -1,0 +1,62 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../db/rows.js';
+import { adherenceRuns, participants } from '../../db/schema.js';
+import { ManualClock, createTestApp, type TestApp } from '../../../test/harness.js';
+import { makeEnrolledParticipant } from '../../../test/programme-factories.js';
+import { ADHERENCE_CHECK_JOB, runAdherenceCheck } from './check.js';
+
+const clock = new ManualClock(new Date('2025-01-15T06:15:00Z'));
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    clock,
+    workers: true,
+    env: { ADHERENCE_CHECK_CRON: '15 7 * * *', ADHERENCE_CHECK_TZ: 'Europe/Paris' },
+  });
+});
+afterAll(() => t.close());
+
+async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('the adherence check job', () => {
+  it('is scheduled with the configured cron expression and time zone', async () => {
+    const rows = rowsOf<{ name: string; cron: string; timezone: string | null; options: { tz?: string } | null }>(
+      await t.ctx.db.execute(sql`select name, cron, timezone, options from pgboss.schedule order by name`),
+    );
+    const schedule = rows.find((r) => r.name === ADHERENCE_CHECK_JOB);
+    expect(schedule?.cron).toBe('15 7 * * *');
+    expect(schedule?.timezone ?? schedule?.options?.tz).toBe('Europe/Paris');
+  });
+
+  it('runs through the durable queue for the day of the programme time zone', async () => {
+    // 06:15 UTC on 15 January is 07:15 in Paris: still the 15th.
+    const { participant } = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 7, started_date: '2025-01-12' });
+    await t.ctx.jobs.send(ADHERENCE_CHECK_JOB, {});
+    t.ctx.jobs.notify(ADHERENCE_CHECK_JOB);
+    const run = await until(async () => {
+      const [row] = await t.ctx.db.select().from(adherenceRuns).where(eq(adherenceRuns.run_date, '2025-01-15'));
+      return row?.finished_at ? row : undefined;
+    });
+    expect(run.participants_checked).toBe(1);
+    const [p] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, participant.participant_id));
+    // Day 3 of a 7-a-week set: four unlocked, none seen.
+    expect(p!.days_behind).toBe(4);
+  });
+
+  it('lets only one of two simultaneous runs do the day', async () => {
+    clock.set(new Date('2025-01-16T06:15:00Z'));
+    const results = await Promise.all([runAdherenceCheck(t.ctx), runAdherenceCheck(t.ctx)]);
+    expect(results.map((r) => r.ran).sort()).toEqual([false, true]);
+    expect(results.every((r) => r.run_date === '2025-01-16')).toBe(true);
+  });
+});

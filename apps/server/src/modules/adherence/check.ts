@@ -1,0 +1,163 @@
+import { eq, sql } from 'drizzle-orm';
+import { messages } from '@pathway/contract';
+import type { AppContext } from '../../context.js';
+import { rowsOf } from '../../db/rows.js';
+import { adherenceRuns } from '../../db/schema.js';
+import type { JobDefinition } from '../../jobs/queue.js';
+import { programmeToday } from '../../lib/programme-day.js';
+import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
+
+export const ADHERENCE_CHECK_JOB = 'adherence-check';
+
+export interface AdherenceCheckResult {
+  run_date: string;
+  /** False when the check had already run that day: nothing was changed or sent. */
+  ran: boolean;
+  participants_checked: number;
+  positions_advanced: number;
+  new_video_reminders: number;
+  missed_video_reminders: number;
+}
+
+interface CheckFigures {
+  checked: number;
+  advanced: number;
+  new_video: number;
+  missed_video: number;
+}
+
+/**
+ * The daily adherence check (DESIGN.md, programme rules): one transaction, a handful of
+ * set-based statements whatever the number of participants. Claiming the day in adherence_runs
+ * comes first, so a second run that day (or a concurrent one) does nothing; everything else
+ * commits with it or not at all, so a crash half-way leaves nothing to undo and the retry does
+ * the whole day once. Reminders carry a per-participant, per-day dedupe key as a second guard.
+ *
+ * The arithmetic mirrors `dailyCheck` of packages/contract/src/programme.ts, and is tested
+ * against it on random schedules.
+ */
+export async function runAdherenceCheck(ctx: AppContext, options: { today?: string } = {}): Promise<AdherenceCheckResult> {
+  const today = options.today ?? programmeToday(ctx);
+  const now = ctx.clock.now();
+  const nowText = now.toISOString();
+  const r = messages.reminders;
+
+  const result = await ctx.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .insert(adherenceRuns)
+      .values({ run_date: today, started_at: now })
+      .onConflictDoNothing()
+      .returning();
+    if (!claimed) {
+      const [previous] = await tx.select().from(adherenceRuns).where(eq(adherenceRuns.run_date, today));
+      return { ran: false, figures: { checked: previous?.participants_checked ?? 0, advanced: 0, new_video: 0, missed_video: 0 } };
+    }
+
+    const [figures] = rowsOf<CheckFigures>(
+      await tx.execute(sql`
+        with seen_counts as (
+          select participant_id, fitness_video_set_id, count(*)::int as seen
+          from seen_videos
+          group by participant_id, fitness_video_set_id
+        ), base as materialized (
+          select
+            p.fitness_participation_progress_id as progress_id,
+            p.participant_id,
+            pa.authorized_device_id is not null as has_device,
+            s.videos_in_week as v,
+            s.number_of_weeks * s.videos_in_week as total,
+            greatest(0, ${today}::date - p.started_date) as dp,
+            (p.current_week - 1) * s.videos_in_week + p.current_day as idx,
+            p.missed_at_check as missed_before,
+            coalesce(c.seen, 0) as seen,
+            exists (
+              select 1 from seen_videos sv
+              where sv.participant_id = p.participant_id
+                and sv.fitness_video_set_id = p.fitness_video_set_id
+                and sv.week_number = p.current_week
+                and sv.day_number = p.current_day
+            ) as current_seen
+          from fitness_participation_progress p
+          join fitness_video_sets s on s.fitness_video_set_id = p.fitness_video_set_id
+          join participants pa on pa.participant_id = p.participant_id
+          left join seen_counts c on c.participant_id = p.participant_id and c.fitness_video_set_id = p.fitness_video_set_id
+        ), unlocked as materialized (
+          select b.*,
+            least(total, (dp / 7) * v + least(dp % 7 + 1, v)) as should,
+            case when dp < 1 then 0
+                 else greatest(0, least(total, ((dp - 1) / 7) * v + least((dp - 1) % 7 + 1, v)) - seen)
+            end as missed
+          from base b
+        ), outcome as materialized (
+          select u.*,
+            greatest(0, should - seen) as days_behind,
+            least(100, (100 * seen) / total) as pct,
+            (current_seen and idx + 1 <= should) as advanced
+          from unlocked u
+        ), progress_update as (
+          update fitness_participation_progress p set
+            current_week = case when o.advanced then o.idx / o.v + 1 else p.current_week end,
+            current_day = case when o.advanced then o.idx % o.v + 1 else p.current_day end,
+            percentage_progress = o.pct,
+            missed_at_check = o.missed,
+            updated_at = ${nowText}::timestamptz
+          from outcome o
+          where p.fitness_participation_progress_id = o.progress_id
+        ), participant_update as (
+          update participants pa set days_behind = o.days_behind
+          from outcome o
+          where pa.participant_id = o.participant_id and pa.days_behind <> o.days_behind
+        ), reminders as (
+          insert into push_outbox (participant_id, title, body, kind, dedupe_key, created_at)
+          select participant_id, ${r.newVideoTitle}, ${r.newVideoBody}, 'new-video',
+                 'new-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
+          from outcome where advanced and has_device
+          union all
+          select participant_id, ${r.missedTitle}, ${r.missedBody}, 'missed-video',
+                 'missed-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
+          from outcome where missed > missed_before and has_device
+          on conflict (dedupe_key) do nothing
+          returning kind
+        )
+        select
+          (select count(*)::int from outcome) as checked,
+          (select count(*)::int from outcome where advanced) as advanced,
+          (select count(*)::int from reminders where kind = 'new-video') as new_video,
+          (select count(*)::int from reminders where kind = 'missed-video') as missed_video
+      `),
+    );
+    await tx
+      .update(adherenceRuns)
+      .set({ finished_at: ctx.clock.now(), participants_checked: figures!.checked })
+      .where(eq(adherenceRuns.run_date, today));
+    if (figures!.new_video + figures!.missed_video > 0) await requestPushDelivery(ctx, tx);
+    return { ran: true, figures: figures! };
+  });
+
+  if (result.figures.new_video + result.figures.missed_video > 0) ctx.jobs.notify(PUSH_DELIVER_JOB);
+  return {
+    run_date: today,
+    ran: result.ran,
+    participants_checked: result.figures.checked,
+    positions_advanced: result.figures.advanced,
+    new_video_reminders: result.figures.new_video,
+    missed_video_reminders: result.figures.missed_video,
+  };
+}
+
+/** Scheduled by cron (ADHERENCE_CHECK_CRON in ADHERENCE_CHECK_TZ, 06:00 Europe/London by default). */
+export function adherenceCheckJob(ctx: AppContext): JobDefinition<never> {
+  return {
+    name: ADHERENCE_CHECK_JOB,
+    policy: 'stately',
+    retryLimit: 6,
+    retryDelay: 60,
+    retryBackoff: true,
+    expireInSeconds: 30 * 60,
+    schedule: { cron: ctx.config.adherenceCheck.cron, timeZone: ctx.config.adherenceCheck.timeZone },
+    async handler() {
+      const result = await runAdherenceCheck(ctx);
+      ctx.logger.info({ ...result }, result.ran ? 'daily adherence check done' : 'daily adherence check had already run today');
+    },
+  };
+}
