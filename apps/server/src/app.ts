@@ -13,9 +13,10 @@ import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { progressRoutes } from './modules/progress/routes.js';
+import { deviceApiRoutes } from './modules/device-api/routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
-const modules = [healthRoutes, authRoutes, adminRoutes, logRoutes, progressRoutes];
+const modules = [healthRoutes, authRoutes, adminRoutes, logRoutes, progressRoutes, deviceApiRoutes];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({

@@ -54,33 +54,8 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
   return row ?? null;
 }
 
-/**
- * Two of the tablet's calls share method and path with console calls (PATCH /api/participant/{id},
- * GET /api/video/thumbs/{id}). A device route declares `constraints: { credential: 'bearer' }`
- * and takes the requests that carry a bearer token; the console's route takes the rest.
- */
-const credentialConstraint = {
-  name: 'credential',
-  storage() {
-    const handlers = new Map<string, unknown>();
-    return {
-      get: (value: string) => handlers.get(value) ?? null,
-      set: (value: string, handler: unknown) => void handlers.set(value, handler),
-    };
-  },
-  deriveConstraint: (req: { headers: Record<string, string | string[] | undefined> }) => {
-    const header = req.headers.authorization;
-    return typeof header === 'string' && /^Bearer\s/i.test(header) ? 'bearer' : 'cookie';
-  },
-  mustMatchWhenDerived: false,
-  validate(value: unknown) {
-    if (value !== 'bearer') throw new Error("The credential constraint takes only 'bearer'");
-  },
-};
-
 export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
   const { ctx } = opts;
-  app.addConstraintStrategy(credentialConstraint as never);
   app.decorateRequest('staff', null);
   app.decorateRequest('device', null);
 
@@ -89,7 +64,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     if (access === 'public') return;
     if (access === 'device') {
       request.device = await resolveDevice(ctx, request);
-      if (!request.device) throw new HttpError(401, messages.deviceApi.notRegistered);
+      if (!request.device) throw new HttpError(401, 'This device is not registered');
       return;
     }
     request.staff = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
