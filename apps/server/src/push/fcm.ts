@@ -62,24 +62,29 @@ function retryAfterMs(header: string | null, now = Date.now()): number | undefin
  */
 export class FcmProvider implements PushProvider {
   readonly name = 'fcm';
-  private readonly auth: JWT;
+  private auth: JWT;
   private readonly endpoint: string;
   private readonly timeoutMs: number;
 
-  constructor(options: FcmOptions) {
-    const { serviceAccount } = options;
-    this.auth = new JWT({ email: serviceAccount.client_email, key: serviceAccount.private_key, scopes: [FCM_SCOPE] });
+  constructor(private readonly options: FcmOptions) {
+    this.auth = this.newAuthClient();
+    this.endpoint = `${(options.apiUrl ?? FCM_API_URL).replace(/\/$/, '')}/v1/projects/${encodeURIComponent(options.projectId)}/messages:send`;
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+  }
+
+  private newAuthClient(): JWT {
+    const { serviceAccount } = this.options;
+    const auth = new JWT({ email: serviceAccount.client_email, key: serviceAccount.private_key, scopes: [FCM_SCOPE] });
     const tokenUri = serviceAccount.token_uri;
     if (tokenUri && tokenUri !== GOOGLE_TOKEN_URL) {
-      this.auth.transporter.interceptors.request.add({
+      auth.transporter.interceptors.request.add({
         resolved: async (config) => {
           if (config.url.href === GOOGLE_TOKEN_URL) config.url = new URL(tokenUri);
           return config;
         },
       });
     }
-    this.endpoint = `${(options.apiUrl ?? FCM_API_URL).replace(/\/$/, '')}/v1/projects/${encodeURIComponent(options.projectId)}/messages:send`;
-    this.timeoutMs = options.timeoutMs ?? 15_000;
+    return auth;
   }
 
   async send(message: PushMessage): Promise<PushResult> {
@@ -123,8 +128,8 @@ export class FcmProvider implements PushProvider {
       return { outcome: 'retry', error, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
     }
     if (response.status === 401) {
-      // The cached access token was refused (revoked or clock skew): mint a new one next time.
-      this.auth.credentials = {};
+      // The cached access token was refused (revoked, or clock skew): start a client without it.
+      this.auth = this.newAuthClient();
       return { outcome: 'retry', error };
     }
     return { outcome: 'failed', error };
