@@ -14,9 +14,11 @@ import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { progressRoutes } from './modules/progress/routes.js';
 import { deviceApiRoutes } from './modules/device-api/routes.js';
+import { dashboardRoutes } from './modules/dashboard/routes.js';
+import { pushStatusRoutes } from './modules/push-status/routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
-const modules = [healthRoutes, authRoutes, adminRoutes, logRoutes, progressRoutes, deviceApiRoutes];
+const modules = [healthRoutes, authRoutes, adminRoutes, logRoutes, progressRoutes, deviceApiRoutes, dashboardRoutes, pushStatusRoutes];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
