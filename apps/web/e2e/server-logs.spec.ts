@@ -27,9 +27,11 @@ test.describe('server logs', () => {
     const popup = await popupOpened;
 
     await expect(popup.getByRole('heading', { level: 1, name: fileName })).toBeVisible();
-    await expect(popup.getByText(/Pathway is ready on/).first()).toBeVisible();
+    await expect(popup.getByText('request completed').first()).toBeVisible();
     await expect(popup).toHaveTitle(new RegExp(fileName));
     await expectAccessible(popup, 'log viewer popup');
+    await popup.getByLabel('Raw lines').check();
+    await expect(popup.getByText('"msg":"request completed"').first()).toBeVisible();
     const calls = await page.evaluate(() => (window as unknown as { openCalls: string[][] }).openCalls);
     expect(calls).toHaveLength(1);
     expect(calls[0]![0]).toBe(`/serverlogs/view/${fileName}`);

@@ -65,7 +65,7 @@ export function AdminUsersPage() {
         </Alert>
       ) : (
         <TableContainer component={Paper} variant="outlined">
-          <Table aria-label="Admin users" size="medium">
+          <Table aria-label="Admin users" sx={{ minWidth: 760 }}>
             <TableHead>
               <TableRow>
                 {columns.map((column) => (
@@ -79,7 +79,7 @@ export function AdminUsersPage() {
               {admins.data.map((admin) => (
                 <TableRow key={admin.admin_user_id} hover>
                   <TableCell>{admin.admin_user_id}</TableCell>
-                  <TableCell sx={{ wordBreak: 'break-word' }}>
+                  <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 180 }}>
                     {admin.user_name}
                     {admin.admin_user_id === session?.admin_user_id && (
                       <Typography component="span" variant="body2" color="text.secondary">
