@@ -1,14 +1,12 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, type PluginOption, type ProxyOptions } from 'vite';
+import { defineConfig, type ProxyOptions } from 'vite';
 
 /** The API server the dev server forwards to (`npm start` listens on 8080 by default). */
 const apiTarget = process.env.PATHWAY_API_URL ?? 'http://localhost:8080';
 const toServer: ProxyOptions = { target: apiTarget };
 
 export default defineConfig({
-  // The plugin is hoisted beside vitest's Vite 8 and takes its types from there; at run time it
-  // works with this app's Vite 7, whose plugin type differs only in Vite 8's additions.
-  plugins: [react() as unknown as PluginOption],
+  plugins: [react()],
   server: {
     port: 5173,
     proxy: {
