@@ -5,3 +5,11 @@ export function formatDate(iso: string): string {
   const date = parseISO(iso);
   return isValid(date) ? format(date, 'dd/MM/yyyy') : '';
 }
+
+const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** A calendar day (YYYY-MM-DD) in the long format, e.g. "9 May 2025". */
+export function formatLongDate(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? day : longDate.format(date);
+}

@@ -1,5 +1,163 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { averageVideosPerDay, hasProgressData, watchedVideosChart, type DashboardData } from '@pathway/contract';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
+import { PageLoading } from '../../components/PageLoading';
+import { visuallyHidden } from '../../lib/a11y';
+import { formatLongDate } from '../../lib/dates';
+import { dashboardQuery } from './api';
+
+const decimal = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
+const whole = new Intl.NumberFormat('en-GB');
+
+/** Tracking colours of the participants grid (spec §2): green, yellow, red. */
+const stateColours = { onTrack: '#007F3B', slightlyBehind: '#FFB81C', behind: '#D5281B' } as const;
+
+function StatCard({ label, value, to, accent }: { label: string; value: string; to?: string; accent?: string }) {
+  const content = (
+    <CardContent>
+      <Typography component="h2" variant="subtitle1" color="text.secondary" sx={{ fontWeight: 600 }}>
+        {label}
+      </Typography>
+      <Typography component="p" sx={{ fontSize: '2.25rem', fontWeight: 700, lineHeight: 1.2, mt: 1 }}>
+        {value}
+      </Typography>
+    </CardContent>
+  );
+  return (
+    <Card variant="outlined" sx={{ height: '100%', ...(accent && { borderLeft: 6, borderLeftColor: accent }) }}>
+      {to ? (
+        <CardActionArea component={RouterLink} to={to} sx={{ height: '100%' }}>
+          {content}
+        </CardActionArea>
+      ) : (
+        content
+      )}
+    </Card>
+  );
+}
+
+function CardRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box
+      component="section"
+      aria-label={label}
+      sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' }, mb: 3 }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+function WatchedChart({ data }: { data: DashboardData }) {
+  const points = watchedVideosChart(data.seenCount);
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby="watched-chart-title" sx={{ p: 2 }}>
+      <Typography id="watched-chart-title" component="h2" variant="h2" sx={{ mb: 1 }}>
+        Watched videos in the last 7 days
+      </Typography>
+      {points.length === 0 ? (
+        <Typography color="text.secondary">No videos have been watched yet.</Typography>
+      ) : (
+        <>
+          <Box aria-hidden="true">
+            <LineChart
+              height={320}
+              margin={{ right: 56 }}
+              skipAnimation
+              xAxis={[{ scaleType: 'point', data: points.map((p) => p.created_at), valueFormatter: (day: string) => formatLongDate(day) }]}
+              yAxis={[{ min: 0, tickMinStep: 1 }]}
+              series={[{ data: points.map((p) => p.created_count), label: 'Watched Videos', color: '#005EB8', curve: 'linear' }]}
+            />
+          </Box>
+          <Table size="small" sx={visuallyHidden}>
+            <caption>Watched videos per day, {formatLongDate(points[0]!.created_at)} to {formatLongDate(points.at(-1)!.created_at)}</caption>
+            <TableHead>
+              <TableRow>
+                <TableCell>Day</TableCell>
+                <TableCell>Watched Videos</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {points.map((p) => (
+                <TableRow key={p.created_at}>
+                  <TableCell>{formatLongDate(p.created_at)}</TableCell>
+                  <TableCell>{p.created_count}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </>
+      )}
+    </Paper>
+  );
+}
 
 export function DashboardPage() {
-  return <PageHeader title="Dashboard" />;
+  const dashboard = useQuery(dashboardQuery);
+  return (
+    <>
+      <PageHeader title="Dashboard">Participants and the videos they watch.</PageHeader>
+      {dashboard.isPending ? (
+        <PageLoading label="Loading the dashboard" />
+      ) : dashboard.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => void dashboard.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          {dashboard.error.message}
+        </Alert>
+      ) : (
+        <>
+          <CardRow label="Programme">
+            <StatCard label="Total participants" value={whole.format(dashboard.data.participantsCount.counted)} to="/participants" />
+            <StatCard label="Yesterday viewed videos" value={whole.format(dashboard.data.yesterdayWatched[0]?.created_count ?? 0)} />
+            <StatCard label="Average videos per day" value={decimal.format(averageVideosPerDay(dashboard.data.seenCount))} />
+          </CardRow>
+          {hasProgressData(dashboard.data.participantsProgress) && (
+            <CardRow label="Adherence">
+              <StatCard
+                label="Participants on track"
+                value={whole.format(dashboard.data.participantsProgress.onTrack)}
+                to="/participants?state=onTrack"
+                accent={stateColours.onTrack}
+              />
+              <StatCard
+                label="Participants slightly behind"
+                value={whole.format(dashboard.data.participantsProgress.slightlyBehind)}
+                to="/participants?state=slightlybehind"
+                accent={stateColours.slightlyBehind}
+              />
+              <StatCard
+                label="Participants behind"
+                value={whole.format(dashboard.data.participantsProgress.behind)}
+                to="/participants?state=behind"
+                accent={stateColours.behind}
+              />
+            </CardRow>
+          )}
+          <WatchedChart data={dashboard.data} />
+        </>
+      )}
+    </>
+  );
 }
