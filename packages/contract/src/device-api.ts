@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idParam } from './common.js';
 import { messages } from './messages.js';
-import { wholeNumber } from './progress.js';
+import { textualWholeNumber } from './progress.js';
 
 /**
  * The tablet app's calls (shared/spec/device-api.md). The app cannot change, so these shapes
@@ -62,8 +62,8 @@ export const viewReportBody = z.preprocess(
   },
   z
     .object({
-      day: wholeNumber(messages.progress.dayEmpty),
-      week: wholeNumber(messages.progress.weekEmpty),
+      day: textualWholeNumber(messages.progress.dayEmpty),
+      week: textualWholeNumber(messages.progress.weekEmpty),
       videoIds: videoIdList,
     })
     .meta({ id: 'DeviceViewReport' }),
@@ -138,15 +138,6 @@ export const deviceRegistration = z
   })
   .meta({ id: 'DeviceRegistration' });
 
-/** Call 6 (and the console's reload button): thumbnails grouped by week number. */
-export const thumbnailsByWeek = z
-  .record(
-    z.string(),
-    z.array(z.object({ day_number: z.number().int(), video_thumbnail_url: z.string(), video_id: z.number().int() })),
-  )
-  .meta({ id: 'ThumbnailsByWeek' });
-
 export const deviceSetParams = z.object({ videoSetId: idParam, participantId: idParam });
 export const deviceProgressParams = z.object({ progressId: idParam });
 export const deviceParticipantParams = z.object({ participantId: idParam });
-export const videoSetIdParams = z.object({ videoSetId: idParam });

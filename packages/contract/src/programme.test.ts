@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
-  adherenceState,
   calendarDate,
   dailyCheck,
   daysPassed,
@@ -94,11 +93,7 @@ describe('shouldSeenByNow', () => {
   });
 });
 
-describe('adherence classes', () => {
-  it('switch at 1 and 3 days behind', () => {
-    expect([0, 1, 2, 3, 10].map(adherenceState)).toEqual(['onTrack', 'slightlyBehind', 'slightlyBehind', 'behind', 'behind']);
-  });
-
+describe('percentage', () => {
   it('percentage is floor(100 × seen / exercise days), from 0 to 100', () => {
     fc.assert(
       fc.property(setShape, fc.nat(), (set, n) => {

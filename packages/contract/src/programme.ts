@@ -112,16 +112,6 @@ export function averageSeenPerDay(days: number, actuallySeen: number): number {
   return Math.round((actuallySeen / (days + 1)) * 100) / 100;
 }
 
-export const ADHERENCE_STATES = ['onTrack', 'slightlyBehind', 'behind'] as const;
-export type AdherenceState = (typeof ADHERENCE_STATES)[number];
-
-/** 0 on track, 1-2 slightly behind, 3 or more behind. */
-export function adherenceState(days_behind: number): AdherenceState {
-  if (days_behind <= 0) return 'onTrack';
-  if (days_behind <= 2) return 'slightlyBehind';
-  return 'behind';
-}
-
 export interface DailyCheckInput {
   set: SetShape;
   started_date: string;

@@ -5,7 +5,7 @@ import { messages } from './messages.js';
 const m = messages.progress;
 
 /** A whole number that may arrive as text (form bodies); empty means missing. */
-export const wholeNumber = (emptyMessage: string) =>
+export const textualWholeNumber = (emptyMessage: string) =>
   z.preprocess(
     (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
     z
@@ -67,8 +67,8 @@ export const updateProgressBody = z
   .object({
     participant_id: z.union([z.string().max(12), z.number()]).optional().describe('Ignored: progress stays with its participant'),
     fitness_video_set_id: idParam.optional(),
-    current_week: wholeNumber(m.weekEmpty).optional(),
-    current_day: wholeNumber(m.dayEmpty).optional(),
+    current_week: textualWholeNumber(m.weekEmpty).optional(),
+    current_day: textualWholeNumber(m.dayEmpty).optional(),
     video_stopped_at: videoStoppedAt.optional(),
     ...serverDecided,
   })
@@ -78,8 +78,8 @@ export type UpdateProgressBody = z.infer<typeof updateProgressBody>;
 /** Move to week/day (`/api/video/progress/forward|backward/{participantId}`). */
 export const moveProgressBody = z
   .object({
-    week: wholeNumber(m.weekEmpty),
-    day: wholeNumber(m.dayEmpty),
+    week: textualWholeNumber(m.weekEmpty),
+    day: textualWholeNumber(m.dayEmpty),
   })
   .meta({ id: 'MoveProgress' });
 export type MoveProgressBody = z.infer<typeof moveProgressBody>;
