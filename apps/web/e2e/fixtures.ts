@@ -88,6 +88,7 @@ interface Fixtures {
   /** A new admin of the role, signed in through the sign-in page. */
   signInAs: (role: Role) => Promise<TestAdmin>;
   accessibleAtEnd: void;
+  noBrowserErrors: void;
 }
 
 interface WorkerFixtures {
@@ -139,6 +140,27 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       return admin;
     });
   },
+
+  // Any page of the test (popups included) that throws, or that the server's CSP blocks something
+  // on, fails the test.
+  noBrowserErrors: [
+    async ({ context }, use) => {
+      const problems: string[] = [];
+      const watch = (page: Page) => {
+        page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+        page.on('console', (message) => {
+          if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+            problems.push(`${page.url()}: ${message.text()}`);
+          }
+        });
+      };
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use();
+      expect(problems, 'errors in the browser').toEqual([]);
+    },
+    { auto: true },
+  ],
 
   accessibleAtEnd: [
     async ({ page }, use, testInfo) => {
