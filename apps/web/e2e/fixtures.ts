@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, request, type APIRequestContext, type Page } from '@playwright/test';
 import type { CreatedAdminUser, Role } from '@pathway/contract';
 import * as OTPAuth from 'otpauth';
-import { e2eEnv } from './env';
+import { e2eEnv, type BootstrapAdmin } from './env';
 
 export { expect };
 
@@ -92,12 +92,16 @@ interface Fixtures {
 }
 
 interface WorkerFixtures {
-  /** The API, signed in as the full-access admin that the global setup created with the CLI. */
+  /** The full-access admin that the global setup created with the CLI (already signed in once). */
+  setupAdmin: BootstrapAdmin;
+  /** The API, signed in as `setupAdmin`. */
   adminApi: APIRequestContext;
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   baseURL: async ({}, use) => use(e2eEnv('baseURL')),
+
+  setupAdmin: [async ({}, use) => use(JSON.parse(e2eEnv('admin')) as BootstrapAdmin), { scope: 'worker' }],
 
   adminApi: [
     async ({}, use) => {
