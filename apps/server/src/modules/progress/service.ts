@@ -53,12 +53,6 @@ export class ProgressService {
     return found ? [found.progress] : [];
   }
 
-  async get(progressId: number): Promise<ProgressWithSet> {
-    const found = await findProgressById(this.ctx.db, progressId);
-    if (!found) throw notFound(m.none);
-    return found;
-  }
-
   async summary(videoSetId: number, participantId: number): Promise<ProgressSummary> {
     const found = await findProgressOfParticipant(this.ctx.db, participantId);
     if (!found) {
