@@ -5,3 +5,7 @@ export * from './common.js';
 export * from './auth.js';
 export * from './admin.js';
 export * from './logs.js';
+export * from './participants.js';
+export * from './devices.js';
+export * from './push.js';
+export * from './audit.js';
