@@ -69,7 +69,7 @@ export class ParticipantService {
       await this.audit.record(staff, {
         action: 'participant.list',
         participantIds: rows.map((r) => r.participant_id),
-        detail: `page ${query.page}, ${rows.length} rows${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`,
+        detail: `page ${query.page}, ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`,
       });
     }
     const more = offset + rows.length < total && rows.length === query.perPage;
