@@ -5,7 +5,7 @@ import { loadConfig } from './config.js';
 import { sendControlCommand } from './control-channel.js';
 import { acquireDataDirLock } from './lib/data-dir-lock.js';
 import { createLogger } from './logging.js';
-import { createContext } from './runtime.js';
+import { closeContext, createContext } from './runtime.js';
 
 function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${c.usage}\n      ${c.description}`);
@@ -24,11 +24,11 @@ async function runLocally(name: string, args: Record<string, unknown>) {
   }
   const release = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
   const logger = createLogger({ level: config.logLevel, logDir: config.logDir, toStdout: false });
-  const ctx = await createContext(config, logger);
+  const ctx = await createContext(config, logger, { role: 'web' });
   try {
     return await command.run(ctx, parsedArgs as never);
   } finally {
-    await ctx.database.close();
+    await closeContext(ctx);
     release();
   }
 }

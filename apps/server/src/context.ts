@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
+import type { JobQueue } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import type { SessionService } from './modules/auth/sessions.js';
 
@@ -12,4 +13,5 @@ export interface AppContext {
   clock: Clock;
   logger: Logger;
   sessions: SessionService;
+  jobs: JobQueue;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
@@ -47,12 +47,12 @@ class DailyFileStream implements DestinationStream {
     const name = logFileNameFor(new Date());
     if (name !== this.currentName) {
       this.destination?.end();
-      this.destination = pino.destination({
-        dest: path.join(this.directory, name),
-        mkdir: true,
-        sync: false,
-        minLength: 0,
-      }) as never;
+      // Opened here, synchronously, so the day's file exists as soon as its first line is logged;
+      // the writes themselves stay asynchronous.
+      const fd = openSync(path.join(this.directory, name), 'a');
+      this.destination = pino.destination({ dest: fd, sync: false, minLength: 0 }) as never;
+      // A log file that cannot be written must never take the server down.
+      (this.destination as unknown as NodeJS.EventEmitter).on('error', () => {});
       this.currentName = name;
     }
     this.destination!.write(line);

@@ -4,23 +4,42 @@ import { startControlChannel } from './control-channel.js';
 import { acquireDataDirLock } from './lib/data-dir-lock.js';
 import { createLogger } from './logging.js';
 import { AdminService } from './modules/admin/service.js';
-import { createContext } from './runtime.js';
+import type { ProcessRole } from './jobs/queue.js';
+import { closeContext, createContext } from './runtime.js';
+
+/** `--role web|worker|all`: web serves HTTP, worker runs background jobs, all (default) does both. */
+function processRole(argv: string[]): ProcessRole {
+  const index = argv.indexOf('--role');
+  const role = index >= 0 ? argv[index + 1] : 'all';
+  if (role !== 'all' && role !== 'web' && role !== 'worker') throw new Error('--role must be web, worker or all');
+  return role;
+}
 
 async function main() {
   const startedAt = performance.now();
+  const role = processRole(process.argv);
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel, logDir: config.logDir, toStdout: config.logToStdout });
+  if (!config.databaseUrl && role !== 'all') {
+    throw new Error('The embedded database serves one process: separate web and worker roles need DATABASE_URL');
+  }
   const releaseLock = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
-  const ctx = await createContext(config, logger);
-  const app = await buildApp(ctx);
-  const stopControl = await startControlChannel(ctx);
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info(
-    { port, storage: ctx.database.kind, startup_ms: Math.round(performance.now() - startedAt) },
-    `Pathway is ready on http://localhost:${port}`,
-  );
+  const ctx = await createContext(config, logger, { role });
+  if (role !== 'web') await ctx.jobs.startWorkers();
+  // PostgreSQL serves any number of processes; only the embedded database needs the CLI to come through us.
+  const stopControl = config.databaseUrl ? async () => {} : await startControlChannel(ctx);
+  const app = role === 'worker' ? undefined : await buildApp(ctx);
+  if (app) {
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.info(
+      { port, storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) },
+      `Pathway is ready on http://localhost:${port}`,
+    );
+  } else {
+    logger.info({ storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) }, 'Pathway worker is running');
+  }
 
   if ((await new AdminService(ctx.db).count()) === 0) {
     // Printed for the operator, outside the JSON log, so it stands out on a first start.
@@ -37,8 +56,8 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await stopControl();
-    await app.close();
-    await ctx.database.close();
+    await app?.close();
+    await closeContext(ctx);
     releaseLock();
     process.exit(0);
   };

@@ -3,12 +3,16 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, runMigrations, type DatabaseHandle } from './db/client.js';
+import { JobQueue, type ProcessRole } from './jobs/queue.js';
+import { jobDefinitions } from './jobs/registry.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SessionService, loadSessionSecret } from './modules/auth/sessions.js';
 
 export interface ContextOverrides {
   clock?: Clock;
   database?: DatabaseHandle;
+  /** Which work this process does; only 'all' and 'worker' run job handlers (after startWorkers). */
+  role?: ProcessRole;
 }
 
 /** Opens the database, applies migrations and wires the services every module shares. */
@@ -19,12 +23,22 @@ export async function createContext(config: Config, logger: Logger, overrides: C
   await runMigrations(database);
   const clock = overrides.clock ?? systemClock;
   const secret = await loadSessionSecret(database.db, config.sessionSecret);
-  return {
+  const jobs = await JobQueue.start(database, logger, overrides.role ?? 'all');
+  const ctx: AppContext = {
     config,
     database,
     db: database.db,
     clock,
     logger,
     sessions: new SessionService(database.db, clock, secret),
+    jobs,
   };
+  for (const definition of jobDefinitions(ctx)) await jobs.define(definition);
+  return ctx;
+}
+
+/** Stops background work, then closes the database. */
+export async function closeContext(ctx: AppContext): Promise<void> {
+  await ctx.jobs.stop();
+  await ctx.database.close();
 }

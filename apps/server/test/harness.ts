@@ -13,7 +13,7 @@ import { ManualClock, systemClock, type Clock } from '../src/lib/clock.js';
 import { createLogger } from '../src/logging.js';
 import { AdminService } from '../src/modules/admin/service.js';
 import { SESSION_COOKIE } from '../src/modules/auth/sessions.js';
-import { createContext } from '../src/runtime.js';
+import { closeContext, createContext } from '../src/runtime.js';
 
 export { ManualClock };
 
@@ -54,12 +54,20 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   };
 }
 
-export async function createTestApp(options: { clock?: Clock; env?: Record<string, string> } = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+  /** Run job handlers in this test process (off by default: most tests only look at what is queued). */
+  workers?: boolean;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_TO_STDOUT: 'false', ...options.env });
   const logger = createLogger({ level: 'info', logDir: config.logDir, toStdout: false });
   const { handle, drop } = await freshDatabase();
   const ctx = await createContext(config, logger, { database: handle, clock: options.clock ?? systemClock });
+  if (options.workers) await ctx.jobs.startWorkers();
   const app = await buildApp(ctx);
   await app.ready();
   return {
@@ -68,7 +76,7 @@ export async function createTestApp(options: { clock?: Clock; env?: Record<strin
     config,
     async close() {
       await app.close();
-      await handle.close();
+      await closeContext(ctx);
       await drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -77,12 +77,24 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
   });
 });
 
-/** Inside the API scope a route without a declared access level is a programming error. */
+const ACCESS_DESCRIPTIONS: Record<Access, string> = {
+  public: 'Access: anyone.',
+  staff: 'Access: any signed-in admin (basic or full access).',
+  full: 'Access: full access only.',
+  device: 'Access: the tablet app, with the bearer token of an assigned device.',
+};
+
+/**
+ * Inside the API scope a route without a declared access level is a programming error; the
+ * declared level is also written into the OpenAPI document.
+ */
 export function requireDeclaredAccess(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    if (!route.config?.access) {
-      throw new Error(`Route ${String(route.method)} ${route.url} declares no access level`);
-    }
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access level`);
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    schema.security = access === 'public' ? [] : access === 'device' ? [{ device: [] }] : [{ session: [] }];
+    schema.description = [schema.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n');
   });
 }
 

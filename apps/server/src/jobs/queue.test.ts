@@ -1,0 +1,80 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness.js';
+
+let t: TestApp;
+const handled: string[] = [];
+let failuresLeft = 2;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.ctx.jobs.define<{ word: string }>({
+    name: 'test-echo',
+    async handler(jobs) {
+      for (const job of jobs) handled.push(job.data.word);
+    },
+  });
+  await t.ctx.jobs.define<{ word: string }>({
+    name: 'test-flaky',
+    retryLimit: 3,
+    retryDelay: 1,
+    retryBackoff: false,
+    async handler(jobs) {
+      if (failuresLeft-- > 0) throw new Error('transient');
+      for (const job of jobs) handled.push(job.data.word);
+    },
+  });
+  await t.ctx.jobs.startWorkers();
+});
+afterAll(() => t.close());
+
+async function until(predicate: () => boolean, ms = 20_000) {
+  const end = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('job queue', () => {
+  it('runs a job sent to a defined queue', async () => {
+    await t.ctx.jobs.send('test-echo', { word: 'hello' });
+    t.ctx.jobs.notify('test-echo');
+    await until(() => handled.includes('hello'));
+  });
+
+  it('enqueues inside a transaction only if it commits', async () => {
+    await t.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await t.ctx.jobs.send('test-echo', { word: 'committed' }, { tx });
+    });
+    await t.ctx.db
+      .transaction(async (tx) => {
+        await t.ctx.jobs.send('test-echo', { word: 'rolled-back' }, { tx });
+        throw new Error('abort');
+      })
+      .catch(() => {});
+    t.ctx.jobs.notify('test-echo');
+    await until(() => handled.includes('committed'));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(handled).not.toContain('rolled-back');
+  });
+
+  it('retries a failing job until it succeeds', async () => {
+    await t.ctx.jobs.send('test-flaky', { word: 'eventually' });
+    await until(() => handled.includes('eventually'), 30_000);
+    expect(failuresLeft).toBeLessThan(0);
+  });
+
+  it('queues a job with our own id once', async () => {
+    const id = '8a1c8a2e-8f7e-4a57-9d57-3a7d36b4c001';
+    const first = await t.ctx.jobs.send('test-echo', { word: 'once' }, { id });
+    const second = await t.ctx.jobs.send('test-echo', { word: 'once' }, { id });
+    expect(first).toBe(id);
+    expect(second).toBeNull();
+  });
+
+  it('refuses to send to a queue nobody defined', async () => {
+    await expect(t.ctx.jobs.send('no-such-job', {})).rejects.toThrow('Unknown job no-such-job');
+  });
+});

@@ -1,0 +1,144 @@
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import PgBoss from 'pg-boss';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Database, DatabaseHandle } from '../db/client.js';
+import { PGliteBossAdapter } from './pglite-boss-adapter.js';
+
+/** A kind of background work: its queue's retry policy, its handler and, optionally, a schedule. */
+export interface JobDefinition<Data extends object = object> {
+  name: string;
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  /** A job still active after this long is taken to be lost (crashed worker) and retried. */
+  expireInSeconds?: number;
+  /** Jobs handed to one handler call. */
+  batchSize?: number;
+  schedule?: { cron: string; timeZone: string; data?: Data };
+  handler(jobs: PgBoss.Job<Data>[]): Promise<unknown>;
+}
+
+export interface SendOptions {
+  /** Enqueue inside this Drizzle transaction: the job exists only if the transaction commits. */
+  tx?: Database;
+  singletonKey?: string;
+  startAfter?: number | string | Date;
+  /** A job id of ours: sending the same id twice queues it once. */
+  id?: string;
+}
+
+export type ProcessRole = 'all' | 'web' | 'worker';
+
+/**
+ * The durable queue (pg-boss) on the application's own database, PGlite or PostgreSQL alike.
+ * Web processes only enqueue; worker processes (or the single embedded process) run handlers.
+ */
+export class JobQueue {
+  private readonly definitions = new Map<string, JobDefinition<never>>();
+  private workersStarted = false;
+
+  private constructor(
+    readonly boss: PgBoss,
+    private readonly database: DatabaseHandle,
+    private readonly logger: Logger,
+  ) {}
+
+  static async start(database: DatabaseHandle, logger: Logger, role: ProcessRole): Promise<JobQueue> {
+    const runsWork = role !== 'web';
+    const db: PgBoss.Db =
+      database.kind === 'pglite'
+        ? new PGliteBossAdapter(database.pglite!)
+        : { executeSql: (text, values) => database.pool!.query(text, values as unknown[]) };
+    const boss = new PgBoss({
+      db,
+      schema: 'pgboss',
+      // Maintenance (expiring lost jobs, archiving) and cron belong to processes that do work.
+      supervise: runsWork,
+      schedule: runsWork,
+      maintenanceIntervalSeconds: 30,
+    });
+    boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+    await boss.start();
+    return new JobQueue(boss, database, logger);
+  }
+
+  /** Creates the queue (idempotent) and remembers its handler; call before sending to it. */
+  async define<Data extends object>(definition: JobDefinition<Data>): Promise<void> {
+    await this.boss.createQueue(definition.name, {
+      name: definition.name,
+      retryLimit: definition.retryLimit ?? 3,
+      retryDelay: definition.retryDelay ?? 10,
+      retryBackoff: definition.retryBackoff ?? true,
+      expireInSeconds: definition.expireInSeconds ?? 15 * 60,
+    } as PgBoss.Queue);
+    this.definitions.set(definition.name, definition as JobDefinition<never>);
+  }
+
+  async send<Data extends object>(name: string, data: Data, options: SendOptions = {}): Promise<string | null> {
+    if (!this.definitions.has(name)) throw new Error(`Unknown job ${name}`);
+    const { tx, ...rest } = options;
+    const sendOptions: PgBoss.SendOptions = { ...rest };
+    if (tx) sendOptions.db = this.dbForTransaction(tx);
+    return this.boss.send(name, data, sendOptions);
+  }
+
+  /** Starts handlers and schedules; in the embedded process, also reclaims jobs a crash left active. */
+  async startWorkers(): Promise<void> {
+    if (this.workersStarted) return;
+    this.workersStarted = true;
+    if (this.database.kind === 'pglite') await this.failOrphanedActiveJobs();
+    for (const definition of this.definitions.values()) {
+      await this.boss.work(
+        definition.name,
+        { batchSize: definition.batchSize ?? 1, pollingIntervalSeconds: 1 },
+        async (jobs) => {
+          try {
+            return await definition.handler(jobs as never);
+          } catch (error) {
+            this.logger.warn({ job: definition.name, err: error }, 'job failed; it will be retried if it has tries left');
+            throw error;
+          }
+        },
+      );
+      if (definition.schedule) {
+        await this.boss.schedule(definition.name, definition.schedule.cron, definition.schedule.data ?? {}, {
+          tz: definition.schedule.timeZone,
+        });
+      }
+    }
+  }
+
+  /** Wakes idle workers now instead of at their next poll (used after enqueueing in-process). */
+  notify(name: string): void {
+    if (this.workersStarted) this.boss.notifyWorker(name as never);
+  }
+
+  async stop(): Promise<void> {
+    await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+  }
+
+  /**
+   * PGlite is opened by one process only, so a job still 'active' at start belongs to a process
+   * that died: fail it now (it is retried if it has tries left) rather than after its expiry.
+   */
+  private async failOrphanedActiveJobs(): Promise<void> {
+    const { rows } = (await this.boss.getDb().executeSql(
+      "select name, array_agg(id) as ids from pgboss.job where state = 'active' group by name",
+      [],
+    )) as { rows: { name: string; ids: string[] }[] };
+    for (const { name, ids } of rows) {
+      this.logger.warn({ job: name, count: ids.length }, 'reclaiming jobs left active by a stopped process');
+      await (this.boss.fail as (name: string, ids: string[], data: object) => Promise<unknown>)(name, ids, {
+        message: 'the process running this job stopped; retrying',
+      });
+    }
+  }
+
+  /** pg-boss must enqueue through the transaction's own connection (PGlite has only one). */
+  private dbForTransaction(tx: Database): PgBoss.Db {
+    const client = (tx as unknown as { session: { client: Transaction | PGlite | pg.PoolClient } }).session.client;
+    if (this.database.kind === 'pglite') return new PGliteBossAdapter(client as Transaction);
+    return { executeSql: (text, values) => (client as pg.PoolClient).query(text, values as unknown[]) };
+  }
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { totpCode } from '../src/modules/auth/totp.js';
+import { processDatabaseEnv, runCli, startServerProcess } from './process.js';
+
+// The operator's view: the real process, the real CLI through npm, real HTTP.
+let dataDir: string;
+let dbEnv: Record<string, string>;
+let dropDb: () => Promise<void>;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-ops-'));
+  ({ env: dbEnv, drop: dropDb } = await processDatabaseEnv());
+});
+afterAll(async () => {
+  await dropDb();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function signIn(url: string, admin: { user_name: string; totp_secret: string }, password: string, at = new Date()) {
+  const res = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user_name: admin.user_name, password, mfa_token: totpCode(admin.user_name, admin.totp_secret, at) }),
+  });
+  return { status: res.status, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? '' };
+}
+
+describe('operations', () => {
+  it('create-admin --json prints exactly one JSON object, before and while the server runs, and data survives a restart', async () => {
+    const env = { DATA_DIR: dataDir, ...dbEnv };
+    const first = await runCli(
+      ['create-admin', '--username', 'first.admin', '--password', 'correct horse', '--role', 'full access', '--first-name', 'First', '--last-name', 'Admin', '--json'],
+      env,
+    );
+    expect(first.code, first.stderr).toBe(0);
+    const created = JSON.parse(first.stdout);
+    expect(Object.keys(created).sort()).toEqual(['admin_user_id', 'otpauth_url', 'role', 'totp_secret', 'user_name']);
+    expect(created).toMatchObject({ user_name: 'first.admin', role: 'full access' });
+    expect(created.totp_secret).toMatch(/^[A-Z2-7]+=*$/);
+
+    const server = await startServerProcess(env);
+    try {
+      // While the server holds the embedded database, the CLI goes through it.
+      const second = await runCli(['create-admin', '--username', 'second.admin', '--password', 'correct horse', '--json'], env);
+      expect(second.code, second.stderr).toBe(0);
+      expect(JSON.parse(second.stdout)).toMatchObject({ user_name: 'second.admin', role: 'basic access' });
+
+      const human = await runCli(['create-admin', '--username', 'third.admin', '--password', 'correct horse'], env);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toContain('Scan this QR code');
+      expect(human.stdout).toContain('▄');
+
+      const bad = await runCli(['create-admin', '--username', 'x', '--password', 'correct horse', '--json'], env);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain('Username must be at least 6 characters');
+
+      expect((await signIn(server.url, created, 'correct horse')).status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+
+    const restarted = await startServerProcess(env);
+    try {
+      const again = await signIn(restarted.url, created, 'correct horse', new Date(Date.now() + 30_000));
+      expect(again.status).toBe(200);
+      const admins = await fetch(`${restarted.url}/api/admin`, { headers: { cookie: again.cookie } });
+      const names = ((await admins.json()) as { user_name: string }[]).map((a) => a.user_name);
+      expect(names).toEqual(['first.admin', 'second.admin', 'third.admin']);
+    } finally {
+      await restarted.stop();
+    }
+  }, 120_000);
+
+  it('tells the operator how to create the first admin on a start with none', async () => {
+    const emptyDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-ops-empty-'));
+    const { env, drop } = await processDatabaseEnv();
+    const server = await startServerProcess({ DATA_DIR: emptyDir, ...env });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(server.output()).toContain('npm run cli -- create-admin');
+    } finally {
+      await server.stop();
+      await drop();
+      rmSync(emptyDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
