@@ -82,6 +82,7 @@ const ACCESS_DESCRIPTIONS: Record<Access, string> = {
   staff: 'Access: any signed-in admin (basic or full access).',
   full: 'Access: full access only.',
   device: 'Access: the tablet app, with the bearer token of an assigned device.',
+  'staff-or-device': 'Access: any signed-in admin, or the tablet app with the bearer token of an assigned device.',
 };
 
 /**
@@ -93,7 +94,14 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     const access = route.config?.access;
     if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access level`);
     const schema = (route.schema ??= {}) as Record<string, unknown>;
-    schema.security = access === 'public' ? [] : access === 'device' ? [{ device: [] }] : [{ session: [] }];
+    schema.security =
+      access === 'public'
+        ? []
+        : access === 'device'
+          ? [{ device: [] }]
+          : access === 'staff-or-device'
+            ? [{ session: [] }, { device: [] }]
+            : [{ session: [] }];
     schema.description = [schema.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n');
   });
 }
