@@ -66,7 +66,7 @@ export const messages = {
     addressEmpty: 'Address cannot be empty',
     dobEmpty: 'DOB cannot be empty',
     dobRange: 'DOB must be between 01/01/1900 and today',
-    dobFormat: 'DOB must be a real date written YYYY-MM-DD',
+    dobFormat: 'DOB must be a valid date',
     phoneEmpty: 'Phone number cannot be empty',
     phoneFormat: 'Must start with + and country code and be exactly 12 digits',
     languageEmpty: 'Language cannot be empty',

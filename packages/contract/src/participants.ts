@@ -96,13 +96,14 @@ export function isDateOfBirthInRange(value: string, today: string = todayIsoDate
   return value >= limits.dobEarliest && value <= today;
 }
 
-/** Sent YYYY-MM-DD; 1900-01-01 to today. */
+/** Sent YYYY-MM-DD (a real calendar date); 1900-01-01 to today. */
 export const dateOfBirth = z
   .string({ error: m.dobEmpty })
   .trim()
   .min(1, { error: m.dobEmpty, abort: true })
   .refine(isIsoDate, { error: m.dobFormat, abort: true })
-  .refine((v) => isDateOfBirthInRange(v), { error: m.dobRange });
+  .refine((v) => isDateOfBirthInRange(v), { error: m.dobRange })
+  .describe('YYYY-MM-DD, from 1900-01-01 to today');
 
 const emptyToNull = (v: unknown) => (v === '' ? null : v);
 
