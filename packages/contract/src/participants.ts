@@ -130,9 +130,14 @@ export const gender = z.preprocess(
   z.enum(GENDERS, { error: m.genderInvalid }).nullish().transform((v) => v ?? null),
 );
 
-export const language = z.enum(LANGUAGES, {
-  error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? m.languageEmpty : m.languageInvalid),
-});
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
+
+export const language = z.preprocess(
+  trimmed,
+  z.enum(LANGUAGES, {
+    error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? m.languageEmpty : m.languageInvalid),
+  }),
+);
 
 /** The device chosen on add: its uuid (lower-cased); "empty" is no device. */
 export const deviceChoice = requiredText(m.deviceEmpty, limits.textMin, m.minTwo, 100)
@@ -140,12 +145,12 @@ export const deviceChoice = requiredText(m.deviceEmpty, limits.textMin, m.minTwo
   .refine((v) => v !== NO_DEVICE, { error: m.deviceEmpty });
 
 export const referralFields = {
-  programme_referred_to: z.enum(PROGRAMMES, {
-    error: (issue) =>
-      issue.input === undefined || issue.input === null || (typeof issue.input === 'string' && issue.input.trim() === '')
-        ? r.programmeEmpty
-        : r.programmeInvalid,
-  }),
+  programme_referred_to: z.preprocess(
+    trimmed,
+    z.enum(PROGRAMMES, {
+      error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? r.programmeEmpty : r.programmeInvalid),
+    }),
+  ),
   referring_organisation: requiredText(r.organisationEmpty, limits.textMin, m.minTwo),
   referring_healthcare_professional: requiredText(r.professionalEmpty, limits.textMin, m.minTwo),
   referring_healthcare_professional_role: requiredText(r.professionalRoleEmpty, limits.textMin, m.minTwo),
@@ -220,6 +225,22 @@ export const updateParticipantBody = z
   });
 export type UpdateParticipantBody = z.input<typeof updateParticipantBody>;
 export type UpdateParticipantInput = z.output<typeof updateParticipantBody>;
+
+/** The console's edit-participant form: the PATCH rules, with every field of the form present. */
+export const editParticipantForm = z.object({
+  first_name: firstName,
+  last_name: lastName,
+  date_of_birth: dateOfBirth,
+  gender,
+  email,
+  phone_number: phoneNumber,
+  phone_number_secondary: phoneNumberSecondary,
+  address,
+  // Required on add only: a participant without one may keep none.
+  language: z.preprocess(trimmed, z.union([language, z.literal('')])),
+  notes,
+});
+export type EditParticipantForm = z.input<typeof editParticipantForm>;
 
 export const PARTICIPANT_SORTS = ['participant_id', 'days_behind', 'first_name', 'last_name', 'date_of_birth'] as const;
 /** Sorting by these would reveal identifiable data to a basic-access user. */

@@ -20,3 +20,6 @@ export const pushNotificationBody = z
   .meta({ id: 'PushNotification' });
 export type PushNotificationBody = z.input<typeof pushNotificationBody>;
 export type PushNotificationInput = z.output<typeof pushNotificationBody>;
+
+/** The console's message-user form: the device is the participant's, not a field of the form. */
+export const messageUserForm = pushNotificationBody.omit({ uuid: true }).meta({ id: 'MessageUserForm' });
