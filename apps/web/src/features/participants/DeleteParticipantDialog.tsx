@@ -9,7 +9,15 @@ import { WarningAlert } from '../../components/WarningAlert';
 import { useDeleteParticipant } from './api';
 
 /** Delete participant (spec §2, §8): on success the list reloads; a refusal shows the server's message. */
-export function DeleteParticipantDialog({ participant, onClose }: { participant: ParticipantView; onClose: () => void }) {
+export function DeleteParticipantDialog({
+  participant,
+  onClose,
+  onDeleted,
+}: {
+  participant: ParticipantView;
+  onClose: () => void;
+  onDeleted: () => void;
+}) {
   const remove = useDeleteParticipant();
   const name = hasContactData(participant) ? `${participant.first_name} ${participant.last_name}` : null;
   return (
@@ -30,7 +38,7 @@ export function DeleteParticipantDialog({ participant, onClose }: { participant:
         <Button onClick={onClose} autoFocus>
           Cancel
         </Button>
-        <Button color="error" variant="contained" loading={remove.isPending} onClick={() => remove.mutate(participant.participant_id, { onSuccess: onClose })}>
+        <Button color="error" variant="contained" loading={remove.isPending} onClick={() => remove.mutate(participant.participant_id, { onSuccess: onDeleted })}>
           Delete
         </Button>
       </DialogActions>

@@ -12,6 +12,7 @@ import {
   DataGrid,
   GridActionsCellItem,
   getGridSingleSelectOperators,
+  useGridApiRef,
   type GridColDef,
   type GridFilterModel,
   type GridPaginationModel,
@@ -90,6 +91,23 @@ export function ParticipantsPage() {
   const [editError, setEditError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const update = useUpdateParticipant();
+  const apiRef = useGridApiRef();
+
+  /**
+   * Keyboard focus goes back into the grid when a modal closes: to the row's actions, or to the
+   * first column header when the row has gone. The grid's own focus state follows, so it always
+   * keeps one element in the tab order.
+   */
+  function closeDialog(options: { rowRemoved?: boolean } = {}) {
+    const id = dialog?.participant.participant_id;
+    setDialog(null);
+    requestAnimationFrame(() => {
+      const api = apiRef.current;
+      if (!api) return;
+      if (id !== undefined && !options.rowRemoved && api.getRow(id)) api.setCellFocus(id, 'actions');
+      else api.setColumnHeaderFocus('participant_id');
+    });
+  }
 
   const sortField = sortModel[0]?.field;
   const sort: ParticipantSort = sortField && isSortable(sortField) ? sortField : 'participant_id';
@@ -293,6 +311,7 @@ export function ParticipantsPage() {
 
       <Paper variant="outlined" sx={{ height: 'max(600px, calc(100vh - 300px))', minHeight: 600 }}>
         <DataGrid<GridRow>
+          apiRef={apiRef}
           label="Participants"
           rows={rows}
           columns={columns}
@@ -331,23 +350,29 @@ export function ParticipantsPage() {
         />
       </Paper>
 
-      {dialog?.kind === 'details' && <ParticipantDetailsDialog participant={dialog.participant} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'details' && <ParticipantDetailsDialog participant={dialog.participant} onClose={() => closeDialog()} />}
       {dialog?.kind === 'edit' && hasContactData(dialog.participant) && (
-        <EditParticipantDialog participant={dialog.participant} onClose={() => setDialog(null)} />
+        <EditParticipantDialog participant={dialog.participant} onClose={() => closeDialog()} />
       )}
-      {dialog?.kind === 'referral' && <EditReferralDialog participantId={dialog.participant.participant_id} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'referral' && <EditReferralDialog participantId={dialog.participant.participant_id} onClose={() => closeDialog()} />}
       {dialog?.kind === 'message' && (
         <MessageUserDialog
           participant={dialog.participant}
-          onClose={() => setDialog(null)}
+          onClose={() => closeDialog()}
           onSent={(message) => {
-            setDialog(null);
+            closeDialog();
             setNotice(message);
             void list.refetch();
           }}
         />
       )}
-      {dialog?.kind === 'delete' && <DeleteParticipantDialog participant={dialog.participant} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'delete' && (
+        <DeleteParticipantDialog
+          participant={dialog.participant}
+          onClose={() => closeDialog()}
+          onDeleted={() => closeDialog({ rowRemoved: true })}
+        />
+      )}
     </>
   );
 }
