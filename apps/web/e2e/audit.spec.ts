@@ -9,7 +9,9 @@ test.describe('audit trail', () => {
     const me = await signInAs('full access');
     await page.goto(`/participants`);
     await page.getByRole('button', { name: 'Search' }).click();
+    const searched = page.waitForResponse((r) => r.url().includes(`q=${participant.last_name}`));
     await page.getByRole('searchbox').fill(participant.last_name);
+    expect((await searched).status()).toBe(200);
     await expect(page.getByRole('gridcell', { name: participant.last_name })).toBeVisible();
 
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Audit trail' }).click();
@@ -18,8 +20,11 @@ test.describe('audit trail', () => {
     for (const column of ['Time', 'Admin', 'Action', 'Participant', 'Detail', 'IP address']) {
       await expect(table.getByRole('columnheader', { name: column })).toBeVisible();
     }
-    const mine = table.getByRole('row').filter({ hasText: me.user_name }).filter({ hasText: 'Viewed participant list' });
-    await expect(mine.first()).toContainText(String(participant.participant_id));
+    // The search's read: one row, naming the participant it returned and no search text.
+    const mine = table.getByRole('row').filter({ hasText: me.user_name }).filter({ hasText: 'Viewed participant list' }).filter({ hasText: 'search' });
+    await expect(mine).toHaveCount(1);
+    await expect(mine.getByRole('cell').nth(3)).toHaveText(String(participant.participant_id));
+    await expect(mine).toContainText('page 1, 1 row, search, sort participant_id asc');
     await expect(table).not.toContainText(participant.last_name);
     await expectAccessible(page, 'audit trail');
 
