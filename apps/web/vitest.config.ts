@@ -9,5 +9,7 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // Typing through user-event and first imports of lazy pages are slow on a busy 2-core machine.
+    testTimeout: 20_000,
   },
 });

@@ -3,7 +3,6 @@ export const E2E_ENV = {
   baseURL: 'PATHWAY_E2E_BASE_URL',
   admin: 'PATHWAY_E2E_ADMIN',
   adminState: 'PATHWAY_E2E_ADMIN_STATE',
-  dataDir: 'PATHWAY_E2E_DATA_DIR',
 } as const;
 
 export interface BootstrapAdmin {

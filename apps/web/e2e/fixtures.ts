@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, request, type APIRequestContext, type Page } from '@playwright/test';
 import type { CreatedAdminUser, Role } from '@pathway/contract';
 import * as OTPAuth from 'otpauth';
-import { e2eEnv } from './env';
+import { e2eEnv, type BootstrapAdmin } from './env';
 
 export { expect };
 
@@ -88,15 +88,20 @@ interface Fixtures {
   /** A new admin of the role, signed in through the sign-in page. */
   signInAs: (role: Role) => Promise<TestAdmin>;
   accessibleAtEnd: void;
+  noBrowserErrors: void;
 }
 
 interface WorkerFixtures {
-  /** The API, signed in as the full-access admin that the global setup created with the CLI. */
+  /** The full-access admin that the global setup created with the CLI (already signed in once). */
+  setupAdmin: BootstrapAdmin;
+  /** The API, signed in as `setupAdmin`. */
   adminApi: APIRequestContext;
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   baseURL: async ({}, use) => use(e2eEnv('baseURL')),
+
+  setupAdmin: [async ({}, use) => use(JSON.parse(e2eEnv('admin')) as BootstrapAdmin), { scope: 'worker' }],
 
   adminApi: [
     async ({}, use) => {
@@ -139,6 +144,27 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       return admin;
     });
   },
+
+  // Any page of the test (popups included) that throws, or that the server's CSP blocks something
+  // on, fails the test.
+  noBrowserErrors: [
+    async ({ context }, use) => {
+      const problems: string[] = [];
+      const watch = (page: Page) => {
+        page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+        page.on('console', (message) => {
+          if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+            problems.push(`${page.url()}: ${message.text()}`);
+          }
+        });
+      };
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use();
+      expect(problems, 'errors in the browser').toEqual([]);
+    },
+    { auto: true },
+  ],
 
   accessibleAtEnd: [
     async ({ page }, use, testInfo) => {

@@ -32,7 +32,10 @@ function waitForPort(server: ChildProcess, output: string[]): Promise<number> {
       }
     });
     server.stderr!.setEncoding('utf8');
-    server.stderr!.on('data', (chunk: string) => output.push(chunk));
+    server.stderr!.on('data', (chunk: string) => {
+      output.push(chunk);
+      if (output.length > 200) output.shift();
+    });
     server.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`The server stopped (exit code ${code}) before it was ready:\n${output.join('\n')}`));
@@ -140,7 +143,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env[E2E_ENV.baseURL] = baseURL;
     process.env[E2E_ENV.admin] = JSON.stringify(admin);
     process.env[E2E_ENV.adminState] = storageState;
-    process.env[E2E_ENV.dataDir] = dataDir;
     server.once('exit', (code, signal) => {
       if (!stopping) process.stderr.write(`The e2e server stopped unexpectedly (${code ?? signal}):\n${output.join('\n')}\n`);
     });

@@ -5,7 +5,7 @@ import Toolbar from '@mui/material/Toolbar';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Suspense, useEffect, useState } from 'react';
-import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { PageErrorBoundary } from '../../components/PageErrorBoundary';
 import { PageLoading } from '../../components/PageLoading';
 import { SiteFooter } from '../../components/SiteFooter';
@@ -17,6 +17,23 @@ import { TopBar } from './TopBar';
 const DRAWER_WIDTH = 264;
 const MINI_WIDTH = 80;
 const MINIMISED_KEY = 'pathway.sidebar.minimised';
+
+/** The choice is kept in the browser; storage can be unavailable (private windows, policies). */
+function storedMinimised(): boolean {
+  try {
+    return localStorage.getItem(MINIMISED_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
+
+function storeMinimised(minimised: boolean): void {
+  try {
+    localStorage.setItem(MINIMISED_KEY, String(minimised));
+  } catch {
+    // Not remembered: the menu still works for this visit.
+  }
+}
 
 export interface RouteHandle {
   route?: ConsoleRoute;
@@ -64,23 +81,22 @@ export function ConsoleLayout() {
   const session = useSession();
   const logout = useLogout();
   const { pathname } = useLocation();
+  const navigation = useNavigation();
   const { title, activePath } = useCurrentPage();
   const [mobileOpen, setMobileOpen] = useState(false);
-  const [minimised, setMinimised] = useState(() => localStorage.getItem(MINIMISED_KEY) === 'true');
+  const [minimised, setMinimised] = useState(storedMinimised);
 
   useEffect(() => {
     document.title = `${title} - Pathway`;
   }, [title]);
 
   // The session can end while a page is open (idle timeout, another tab's logout): a check on
-  // window focus then finds none.
-  if (session === null) return <Navigate to="/login" replace />;
+  // window focus then finds none. (During a navigation, such as logout's, the guard decides.)
+  if (session === null && navigation.state === 'idle') return <Navigate to="/login" replace />;
 
   const toggleMinimised = () => {
-    setMinimised((was) => {
-      localStorage.setItem(MINIMISED_KEY, String(!was));
-      return !was;
-    });
+    storeMinimised(!minimised);
+    setMinimised(!minimised);
   };
   const drawerWidth = minimised ? MINI_WIDTH : DRAWER_WIDTH;
 

@@ -37,7 +37,7 @@ const entryStyles = {
 } as const;
 
 /** A day's log can hold many thousands of entries: the latest are shown, the rest on request. */
-const SHOWN_AT_FIRST = 1000;
+const SHOWN_AT_FIRST = 500;
 
 /**
  * One log file, in the popup window that View Log opens: an entry per line with its time, level
