@@ -12,6 +12,7 @@ import {
   DataGrid,
   GridActionsCellItem,
   getGridSingleSelectOperators,
+  gridTabIndexCellSelector,
   useGridApiRef,
   type GridColDef,
   type GridFilterModel,
@@ -108,6 +109,23 @@ export function ParticipantsPage() {
       else api.setColumnHeaderFocus('participant_id');
     });
   }
+
+  // When the row holding the grid's tab stop goes (deleted, or another page or search loaded),
+  // the grid would keep pointing at it and leave nothing in the tab order; the first column
+  // header takes the tab stop instead.
+  useEffect(
+    () =>
+      apiRef.current?.subscribeEvent('rowsSet', () => {
+        const api = apiRef.current;
+        const cell = api && gridTabIndexCellSelector(apiRef);
+        if (!api || !cell || api.getRow(cell.id)) return;
+        api.setState((state) => ({
+          ...state,
+          tabIndex: { cell: null, columnHeader: null, columnHeaderFilter: null, columnGroupHeader: null },
+        }));
+      }),
+    [apiRef],
+  );
 
   const sortField = sortModel[0]?.field;
   const sort: ParticipantSort = sortField && isSortable(sortField) ? sortField : 'participant_id';
