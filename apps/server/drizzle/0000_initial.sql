@@ -24,6 +24,7 @@ CREATE TABLE "audit_events" (
 	"admin_user_name" text NOT NULL,
 	"action" text NOT NULL,
 	"participant_id" integer,
+	"participant_ids" integer[],
 	"detail" text,
 	"ip" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
@@ -34,7 +35,8 @@ CREATE TABLE "authorized_devices" (
 	"name" text NOT NULL,
 	"uuid" text NOT NULL,
 	"push_notification_id" text,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "authorized_devices_uuid_lower_check" CHECK ("authorized_devices"."uuid" = lower("authorized_devices"."uuid"))
 );
 --> statement-breakpoint
 CREATE TABLE "daily_views" (
@@ -71,6 +73,7 @@ CREATE TABLE "participants" (
 	"authorized_device_id" integer,
 	"last_ip_address" text,
 	"days_behind" integer DEFAULT 0 NOT NULL,
+	"adherence" integer GENERATED ALWAYS AS (case when days_behind <= 0 then 0 when days_behind <= 2 then 1 else 2 end) STORED NOT NULL,
 	"push_notification_id" text DEFAULT 'empty' NOT NULL,
 	"purge_cache" boolean DEFAULT false NOT NULL,
 	"programme_referred_to" text,
@@ -181,10 +184,16 @@ ALTER TABLE "sessions" ADD CONSTRAINT "sessions_admin_user_id_admin_users_admin_
 ALTER TABLE "videos" ADD CONSTRAINT "videos_fitness_video_set_id_fitness_video_sets_fitness_video_set_id_fk" FOREIGN KEY ("fitness_video_set_id") REFERENCES "public"."fitness_video_sets"("fitness_video_set_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "admin_users_user_name_key" ON "admin_users" USING btree (lower("user_name"));--> statement-breakpoint
 CREATE INDEX "audit_events_created_at_idx" ON "audit_events" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "audit_events_participant_idx" ON "audit_events" USING btree ("participant_id");--> statement-breakpoint
+CREATE INDEX "audit_events_participant_ids_idx" ON "audit_events" USING gin ("participant_ids");--> statement-breakpoint
 CREATE UNIQUE INDEX "authorized_devices_uuid_key" ON "authorized_devices" USING btree ("uuid");--> statement-breakpoint
 CREATE INDEX "device_tokens_device_idx" ON "device_tokens" USING btree ("authorized_device_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "participants_device_key" ON "participants" USING btree ("authorized_device_id");--> statement-breakpoint
 CREATE INDEX "participants_days_behind_idx" ON "participants" USING btree ("days_behind","participant_id");--> statement-breakpoint
+CREATE INDEX "participants_adherence_idx" ON "participants" USING btree ("adherence","participant_id");--> statement-breakpoint
+CREATE INDEX "participants_last_name_idx" ON "participants" USING btree ("last_name","participant_id");--> statement-breakpoint
+CREATE INDEX "participants_first_name_idx" ON "participants" USING btree ("first_name","participant_id");--> statement-breakpoint
+CREATE INDEX "participants_date_of_birth_idx" ON "participants" USING btree ("date_of_birth","participant_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "progress_participant_key" ON "fitness_participation_progress" USING btree ("participant_id");--> statement-breakpoint
 CREATE INDEX "progress_set_idx" ON "fitness_participation_progress" USING btree ("fitness_video_set_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "push_outbox_dedupe_key" ON "push_outbox" USING btree ("dedupe_key");--> statement-breakpoint

@@ -9,16 +9,31 @@ import { errorsPlugin } from './plugins/errors.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webPlugin } from './plugins/web.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { deviceRoutes } from './modules/devices/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import { participantRoutes } from './modules/participants/routes.js';
 import { progressRoutes } from './modules/progress/routes.js';
 import { deviceApiRoutes } from './modules/device-api/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { pushStatusRoutes } from './modules/push-status/routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
-const modules = [healthRoutes, authRoutes, adminRoutes, logRoutes, progressRoutes, deviceApiRoutes, dashboardRoutes, pushStatusRoutes];
+const modules = [
+  healthRoutes,
+  authRoutes,
+  adminRoutes,
+  logRoutes,
+  deviceRoutes,
+  participantRoutes,
+  auditRoutes,
+  progressRoutes,
+  deviceApiRoutes,
+  dashboardRoutes,
+  pushStatusRoutes,
+];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({

@@ -122,7 +122,11 @@ export const authorizedDevices = pgTable(
     push_notification_id: text('push_notification_id'),
     created_at: createdAt(),
   },
-  (t) => [uniqueIndex('authorized_devices_uuid_key').on(t.uuid)],
+  (t) => [
+    uniqueIndex('authorized_devices_uuid_key').on(t.uuid),
+    // The tablet sends its Android ID in lower case; a mixed-case uuid could never match it.
+    check('authorized_devices_uuid_lower_check', sql`${t.uuid} = lower(${t.uuid})`),
+  ],
 );
 
 export const participants = pgTable(
@@ -145,6 +149,10 @@ export const participants = pgTable(
     ),
     last_ip_address: text('last_ip_address'),
     days_behind: integer('days_behind').notNull().default(0),
+    /** Adherence class of days_behind (0 on track, 1 slightly behind, 2 behind), for the grid filter. */
+    adherence: integer('adherence')
+      .notNull()
+      .generatedAlwaysAs(sql`case when days_behind <= 0 then 0 when days_behind <= 2 then 1 else 2 end`),
     push_notification_id: text('push_notification_id').notNull().default('empty'),
     purge_cache: boolean('purge_cache').notNull().default(false),
     programme_referred_to: text('programme_referred_to'),
@@ -161,7 +169,13 @@ export const participants = pgTable(
   },
   (t) => [
     uniqueIndex('participants_device_key').on(t.authorized_device_id),
+    // Every sortable column of the grid ends in participant_id, so any page is an index range
+    // (keyset) and the count or offset of a filtered list is an index-only scan.
     index('participants_days_behind_idx').on(t.days_behind, t.participant_id),
+    index('participants_adherence_idx').on(t.adherence, t.participant_id),
+    index('participants_last_name_idx').on(t.last_name, t.participant_id),
+    index('participants_first_name_idx').on(t.first_name, t.participant_id),
+    index('participants_date_of_birth_idx').on(t.date_of_birth, t.participant_id),
   ],
 );
 
@@ -273,11 +287,18 @@ export const auditEvents = pgTable(
     admin_user_name: text('admin_user_name').notNull(),
     action: text('action').notNull(),
     participant_id: integer('participant_id'),
+    /** Every participant whose identifiable data a list read returned (one event per request). */
+    participant_ids: integer('participant_ids').array(),
     detail: text('detail'),
     ip: text('ip'),
     created_at: createdAt(),
   },
-  (t) => [index('audit_events_created_at_idx').on(t.created_at)],
+  (t) => [
+    index('audit_events_created_at_idx').on(t.created_at),
+    // "Who saw this participant": participant_id = $1 or $1 = any(participant_ids).
+    index('audit_events_participant_idx').on(t.participant_id),
+    index('audit_events_participant_ids_idx').using('gin', t.participant_ids),
+  ],
 );
 
 /** One row per day the adherence check finished, so a second run that day does nothing. */

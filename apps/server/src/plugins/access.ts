@@ -11,9 +11,11 @@ import { SESSION_COOKIE, type StaffSession } from '../modules/auth/sessions.js';
 /**
  * Who may call a route. Every route of the API declares one (the app refuses to start otherwise):
  * - public: anyone; - staff: any signed-in admin; - full: full-access admins only;
- * - device: the tablet app with a bearer token of a device still assigned to its participant.
+ * - device: the tablet app with a bearer token of a device still assigned to its participant;
+ * - staff-or-device: a path both share (the tablet's PATCH of its participant): a request with an
+ *   Authorization header is judged as a device, any other as staff. The handler checks which.
  */
-export type Access = 'public' | 'staff' | 'full' | 'device';
+export type Access = 'public' | 'staff' | 'full' | 'device' | 'staff-or-device';
 
 export interface DeviceCaller {
   participantId: number;
@@ -62,7 +64,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access ?? 'public';
     if (access === 'public') return;
-    if (access === 'device') {
+    if (access === 'device' || (access === 'staff-or-device' && request.headers.authorization)) {
       request.device = await resolveDevice(ctx, request);
       if (!request.device) throw new HttpError(401, 'This device is not registered');
       return;
@@ -80,6 +82,7 @@ const ACCESS_DESCRIPTIONS: Record<Access, string> = {
   staff: 'Access: any signed-in admin (basic or full access).',
   full: 'Access: full access only.',
   device: 'Access: the tablet app, with the bearer token of an assigned device.',
+  'staff-or-device': 'Access: any signed-in admin, or the tablet app with the bearer token of an assigned device.',
 };
 
 /**
@@ -91,7 +94,14 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     const access = route.config?.access;
     if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access level`);
     const schema = (route.schema ??= {}) as Record<string, unknown>;
-    schema.security = access === 'public' ? [] : access === 'device' ? [{ device: [] }] : [{ session: [] }];
+    schema.security =
+      access === 'public'
+        ? []
+        : access === 'device'
+          ? [{ device: [] }]
+          : access === 'staff-or-device'
+            ? [{ session: [] }, { device: [] }]
+            : [{ session: [] }];
     schema.description = [schema.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n');
   });
 }

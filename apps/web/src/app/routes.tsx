@@ -3,6 +3,7 @@ import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import GroupOutlinedIcon from '@mui/icons-material/GroupOutlined';
 import OndemandVideoOutlinedIcon from '@mui/icons-material/OndemandVideoOutlined';
+import PolicyOutlinedIcon from '@mui/icons-material/PolicyOutlined';
 import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
@@ -51,7 +52,8 @@ export const consoleRoutes: ConsoleRoute[] = [
   {
     path: '/addparticipant',
     title: 'Add participant',
-    access: 'staff',
+    // Adding a participant is full access only (spec §6); the server refuses it to basic access.
+    access: 'full',
     page: lazyPage(() => import('../features/participants/AddParticipantPage'), 'AddParticipantPage'),
     section: '/participants',
   },
@@ -89,6 +91,13 @@ export const consoleRoutes: ConsoleRoute[] = [
     access: 'full',
     page: lazyPage(() => import('../features/server-logs/ServerLogsPage'), 'ServerLogsPage'),
     nav: { label: 'Server Logs', icon: DescriptionOutlinedIcon },
+  },
+  {
+    path: '/audit',
+    title: 'Audit trail',
+    access: 'full',
+    page: lazyPage(() => import('../features/audit/AuditPage'), 'AuditPage'),
+    nav: { label: 'Audit trail', icon: PolicyOutlinedIcon },
   },
 ];
 

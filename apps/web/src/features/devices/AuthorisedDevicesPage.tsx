@@ -1,5 +1,133 @@
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { AuthorisedDeviceView } from '@pathway/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
+import { PageLoading } from '../../components/PageLoading';
+import { devicesQuery } from './api';
+import { DeleteDeviceDialog } from './DeleteDeviceDialog';
+import { DeviceFormDialog } from './DeviceFormDialog';
+
+type OpenDialog = { kind: 'add' } | { kind: 'edit' | 'delete'; device: AuthorisedDeviceView } | null;
+
+const columns = ['Database ID / Assigned to', 'Identifiable Name', 'Device Unique ID', 'Actions'];
+
+/** Who holds the device: by name for full access, by participant id otherwise (spec §3, §6). */
+function holder(device: AuthorisedDeviceView): string {
+  if (device.participant_id === null) return 'Unassigned';
+  if ('first_name' in device && device.first_name !== null) return `Assigned to ${device.first_name} ${device.last_name ?? ''}`.trim();
+  return `Assigned to participant ${device.participant_id}`;
+}
 
 export function AuthorisedDevicesPage() {
-  return <PageHeader title="Authorised mobile devices" />;
+  const devices = useQuery(devicesQuery);
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const close = () => setDialog(null);
+
+  return (
+    <>
+      <PageHeader
+        title="Authorised mobile devices"
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ kind: 'add' })}>
+            Add Mobile Device
+          </Button>
+        }
+      >
+        Tablets allowed to run the programme app. A device is given to one participant at a time.
+      </PageHeader>
+
+      {devices.isPending ? (
+        <PageLoading label="Loading devices" />
+      ) : devices.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => void devices.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          {devices.error.message}
+        </Alert>
+      ) : (
+        <TableContainer component={Paper} variant="outlined">
+          <Table aria-label="Authorised mobile devices">
+            <TableHead>
+              <TableRow>
+                {columns.map((column) => (
+                  <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
+                    {column}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {devices.data.map((device) => {
+                const assigned = device.participant_id !== null;
+                return (
+                  <TableRow key={device.authorized_device_id} hover>
+                    <TableCell>
+                      <Typography component="span" sx={{ fontWeight: 600 }}>
+                        {device.authorized_device_id}
+                      </Typography>
+                      <Typography variant="body2" color={assigned ? 'text.primary' : 'text.secondary'}>
+                        {holder(device)}
+                      </Typography>
+                    </TableCell>
+                    <TableCell sx={{ wordBreak: 'break-word' }}>{device.name}</TableCell>
+                    <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{device.uuid}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      <Tooltip title="Edit" describeChild>
+                        <IconButton aria-label={`Edit ${device.name}`} onClick={() => setDialog({ kind: 'edit', device })}>
+                          <EditOutlinedIcon />
+                        </IconButton>
+                      </Tooltip>
+                      <Tooltip title={assigned ? 'Only an unassigned device can be deleted' : 'Delete'} describeChild>
+                        {/* A disabled button takes no pointer events; the span keeps its tooltip. */}
+                        <span>
+                          <IconButton
+                            aria-label={`Delete ${device.name}`}
+                            color="error"
+                            disabled={assigned}
+                            onClick={() => setDialog({ kind: 'delete', device })}
+                          >
+                            <DeleteOutlineIcon />
+                          </IconButton>
+                        </span>
+                      </Tooltip>
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+          {devices.data.length === 0 && (
+            <Box sx={{ p: 3 }}>
+              <Typography>No devices yet. Add the tablets the programme hands out.</Typography>
+            </Box>
+          )}
+        </TableContainer>
+      )}
+
+      {dialog?.kind === 'add' && <DeviceFormDialog onClose={close} />}
+      {dialog?.kind === 'edit' && <DeviceFormDialog device={dialog.device} onClose={close} />}
+      {dialog?.kind === 'delete' && <DeleteDeviceDialog device={dialog.device} onClose={close} />}
+    </>
+  );
 }

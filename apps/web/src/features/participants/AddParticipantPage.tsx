@@ -1,5 +1,223 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { createParticipantBody, messages } from '@pathway/contract';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
+import { WarningAlert } from '../../components/WarningAlert';
+import { availableDevicesQuery, useCreateParticipant } from './api';
+import { DateOfBirthPicker } from './DateOfBirthPicker';
+import { deviceLabel } from './deviceLabel';
+import { GenderSelect, LanguageSelect } from './fields';
+import { ReferralFields, emptyReferral } from './ReferralFields';
 
+const emptyForm = {
+  first_name: '',
+  last_name: '',
+  gender: '',
+  date_of_birth: '',
+  email: '',
+  phone_number: '',
+  phone_number_secondary: '',
+  address: '',
+  language: '',
+  unique_device_id: '',
+  notes: '',
+  ...emptyReferral,
+};
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  const id = `section-${title.toLowerCase().replace(/\W+/g, '-')}`;
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby={id} sx={{ p: { xs: 2, sm: 3 }, mb: 3 }}>
+      <Typography id={id} variant="h2" sx={{ mb: 2.5 }}>
+        {title}
+      </Typography>
+      {children}
+    </Paper>
+  );
+}
+
+const twoColumns = { display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } } as const;
+
+/** Add participant (spec §2, §5): every field, validated with the server's own rules. */
 export function AddParticipantPage() {
-  return <PageHeader title="Add participant" />;
+  const navigate = useNavigate();
+  const create = useCreateParticipant();
+  const devices = useQuery(availableDevicesQuery);
+  const {
+    control,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(createParticipantBody), defaultValues: emptyForm });
+
+  const save = handleSubmit((body) => create.mutate(body, { onSuccess: () => void navigate('/participants') }));
+
+  function close() {
+    reset(emptyForm);
+    create.reset();
+    void navigate('/participants');
+  }
+
+  const text = (name: 'first_name' | 'last_name' | 'email' | 'phone_number' | 'phone_number_secondary', label: string, options: { required?: boolean; hint?: string; type?: string; autoComplete?: string } = {}) => (
+    <Controller
+      name={name}
+      control={control}
+      render={({ field }) => (
+        <TextField
+          {...field}
+          id={`add-participant-${name}`}
+          label={label}
+          required={options.required}
+          type={options.type}
+          autoComplete={options.autoComplete ?? 'off'}
+          error={Boolean(errors[name])}
+          helperText={errors[name]?.message ?? options.hint}
+        />
+      )}
+    />
+  );
+
+  return (
+    <>
+      <PageHeader title="Add participant">Fields marked * are required. The participant is saved with their referral and device.</PageHeader>
+      <Box component="form" noValidate onSubmit={save} aria-label="Add participant">
+        {create.error && <WarningAlert message={create.error.message} />}
+
+        <Section title="Personal details">
+          <Box sx={twoColumns}>
+            {text('first_name', 'First name', { required: true })}
+            {text('last_name', 'Last name', { required: true })}
+            <Controller
+              name="date_of_birth"
+              control={control}
+              render={({ field }) => (
+                <DateOfBirthPicker
+                  id="add-participant-date_of_birth"
+                  label="Date of birth"
+                  required
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={errors.date_of_birth?.message}
+                />
+              )}
+            />
+            <Controller
+              name="gender"
+              control={control}
+              render={({ field }) => (
+                <GenderSelect {...field} id="add-participant-gender" error={Boolean(errors.gender)} helperText={errors.gender?.message} />
+              )}
+            />
+          </Box>
+        </Section>
+
+        <Section title="Contact">
+          <Box sx={twoColumns}>
+            {text('phone_number', 'Phone number', { required: true, type: 'tel', hint: 'A plus sign, the country code and number: 12 digits, e.g. +447700900123' })}
+            {text('phone_number_secondary', 'Secondary phone number', { type: 'tel' })}
+            {text('email', 'Email', { type: 'email' })}
+            <Controller
+              name="address"
+              control={control}
+              render={({ field }) => (
+                <TextField
+                  {...field}
+                  id="add-participant-address"
+                  label="Address"
+                  required
+                  multiline
+                  minRows={2}
+                  autoComplete="off"
+                  error={Boolean(errors.address)}
+                  helperText={errors.address?.message}
+                />
+              )}
+            />
+          </Box>
+        </Section>
+
+        <Section title="Device and language">
+          <Box sx={twoColumns}>
+            <Box>
+              <Controller
+                name="unique_device_id"
+                control={control}
+                render={({ field }) => (
+                  <Autocomplete
+                    id="add-participant-device"
+                    options={devices.data ?? []}
+                    loading={devices.isPending}
+                    value={devices.data?.find((d) => d.uuid === field.value) ?? null}
+                    onChange={(_event, device) => field.onChange(device?.uuid ?? '')}
+                    onBlur={field.onBlur}
+                    getOptionLabel={deviceLabel}
+                    isOptionEqualToValue={(option, value) => option.uuid === value.uuid}
+                    noOptionsText={devices.data?.length === 0 ? messages.device.noneAvailable : 'No device matches'}
+                    renderInput={(params) => (
+                      <TextField
+                        {...params}
+                        inputRef={field.ref}
+                        label="Device"
+                        required
+                        error={Boolean(errors.unique_device_id)}
+                        helperText={errors.unique_device_id?.message ?? 'Type to search by name or UUID'}
+                      />
+                    )}
+                  />
+                )}
+              />
+              {devices.data?.length === 0 && (
+                <Alert severity="warning" sx={{ mt: 1.5 }}>
+                  {messages.device.noneAvailable}
+                </Alert>
+              )}
+              {devices.isError && (
+                <Alert severity="error" sx={{ mt: 1.5 }}>
+                  {devices.error.message}
+                </Alert>
+              )}
+            </Box>
+            <Controller
+              name="language"
+              control={control}
+              render={({ field }) => (
+                <LanguageSelect {...field} id="add-participant-language" required error={Boolean(errors.language)} helperText={errors.language?.message} />
+              )}
+            />
+            <Box sx={{ gridColumn: { md: '1 / -1' } }}>
+              <Controller
+                name="notes"
+                control={control}
+                render={({ field }) => (
+                  <TextField {...field} id="add-participant-notes" label="Notes" multiline minRows={2} autoComplete="off" error={Boolean(errors.notes)} helperText={errors.notes?.message} />
+                )}
+              />
+            </Box>
+          </Box>
+        </Section>
+
+        <Section title="Referral">
+          <ReferralFields control={control} errors={errors} idPrefix="add-participant" />
+        </Section>
+
+        <Box sx={{ display: 'flex', gap: 1.5, justifyContent: 'flex-end', mb: 2 }}>
+          <Button onClick={close}>Close</Button>
+          <Button type="submit" variant="contained" loading={create.isPending}>
+            Save
+          </Button>
+        </Box>
+      </Box>
+    </>
+  );
 }

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { auditListQuery, auditPage, errorResponse } from '@pathway/contract';
+import type { AppContext } from '../../context.js';
+import { AuditService } from './service.js';
+
+export async function auditRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const audit = new AuditService(ctx.db);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse };
+
+  r.get(
+    '/api/audit',
+    {
+      config: { access: 'full' },
+      schema: {
+        tags: ['audit'],
+        summary: 'The audit trail of identifiable data, newest first',
+        querystring: auditListQuery,
+        response: { 200: auditPage, ...errors },
+      },
+    },
+    async (request) => audit.list(request.query.page, request.query.perPage),
+  );
+
+  r.get(
+    '/api/audit/export',
+    {
+      config: { access: 'full' },
+      schema: {
+        tags: ['audit'],
+        summary: 'The whole audit trail as CSV, newest first',
+        produces: ['text/csv'],
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const day = ctx.clock.now().toISOString().slice(0, 10);
+      request.log.info({ by: request.staff!.adminUserId }, 'audit trail exported');
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="audit-${day}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(audit.exportCsv() as never);
+    },
+  );
+}

@@ -1,0 +1,127 @@
+import { Readable } from 'node:stream';
+import { desc, inArray, lt, sql } from 'drizzle-orm';
+import { AUDIT_ACTIONS, AUDIT_CSV_COLUMNS, type AuditAction, type AuditEvent, type AuditPage } from '@pathway/contract';
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../../db/client.js';
+import { auditEvents } from '../../db/schema.js';
+import { staffOf } from '../../plugins/access.js';
+import { pageOf } from '../../lib/paging.js';
+
+export interface AuditActor {
+  adminUserId: number;
+  userName: string;
+  ip: string | null;
+}
+
+export interface AuditEntry {
+  action: AuditAction;
+  participantId?: number | null;
+  /** For a list read: every participant whose identifiable data it returned. */
+  participantIds?: number[];
+  /** Which fields or rows were involved; never a value of them. */
+  detail?: string | null;
+}
+
+export function actorOf(request: FastifyRequest): AuditActor {
+  const staff = staffOf(request);
+  return { adminUserId: staff.adminUserId, userName: staff.userName, ip: request.ip ?? null };
+}
+
+type AuditRow = typeof auditEvents.$inferSelect;
+
+function present(row: AuditRow): AuditEvent {
+  return {
+    audit_event_id: row.audit_event_id,
+    created_at: row.created_at.toISOString(),
+    admin_user_id: row.admin_user_id,
+    admin_user_name: row.admin_user_name,
+    action: row.action,
+    action_label: AUDIT_ACTIONS[row.action as AuditAction] ?? row.action,
+    participant_id: row.participant_id,
+    participant_ids: row.participant_ids ?? [],
+    detail: row.detail,
+    ip: row.ip,
+  };
+}
+
+/** A cell that a spreadsheet would run as a formula (=, +, -, @) is prefixed with a quote. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = Array.isArray(value) ? value.join(' ') : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const EXPORT_BATCH = 2000;
+
+/**
+ * The audit trail: who read or changed identifiable data, when and from where. Entries are written
+ * in the same transaction as the change they describe (pass the transaction as `db`), and before
+ * identifiable data is sent, so nothing is shown or changed without its record.
+ */
+export class AuditService {
+  constructor(private readonly db: Database) {}
+
+  async record(actor: AuditActor, entry: AuditEntry, db: Database = this.db): Promise<void> {
+    await this.recordMany(actor, [entry], db);
+  }
+
+  async recordMany(actor: AuditActor, entries: AuditEntry[], db: Database = this.db): Promise<void> {
+    if (entries.length === 0) return;
+    await db.insert(auditEvents).values(
+      entries.map((e) => ({
+        admin_user_id: actor.adminUserId,
+        admin_user_name: actor.userName,
+        action: e.action,
+        participant_id: e.participantId ?? null,
+        participant_ids: e.participantIds?.length ? e.participantIds : null,
+        detail: e.detail ?? null,
+        ip: actor.ip,
+      })),
+    );
+  }
+
+  /** Newest first. */
+  async list(page: number, perPage: number): Promise<AuditPage> {
+    const [{ total }] = await this.db.select({ total: sql<number>`count(*)::int` }).from(auditEvents);
+    // Offset over the primary key alone (an index-only scan), then fetch just this page's rows.
+    const ids = this.db
+      .select({ id: auditEvents.audit_event_id })
+      .from(auditEvents)
+      .orderBy(desc(auditEvents.audit_event_id))
+      .limit(perPage)
+      .offset((page - 1) * perPage);
+    const rows = await this.db
+      .select()
+      .from(auditEvents)
+      .where(inArray(auditEvents.audit_event_id, ids))
+      .orderBy(desc(auditEvents.audit_event_id));
+    return { data: rows.map(present), pagination: pageOf(total, page, perPage, rows.length, null) };
+  }
+
+  /** The whole trail as CSV, newest first, read in batches so memory stays flat however long it is. */
+  exportCsv(): Readable {
+    const db = this.db;
+    async function* lines() {
+      yield `${AUDIT_CSV_COLUMNS.join(',')},action_label\r\n`;
+      let before: number | null = null;
+      for (;;) {
+        const batch: AuditRow[] = await db
+          .select()
+          .from(auditEvents)
+          .where(before === null ? undefined : lt(auditEvents.audit_event_id, before))
+          .orderBy(desc(auditEvents.audit_event_id))
+          .limit(EXPORT_BATCH);
+        if (batch.length === 0) return;
+        let chunk = '';
+        for (const row of batch) {
+          const event = present(row);
+          chunk += `${[...AUDIT_CSV_COLUMNS.map((c) => csvCell(event[c])), csvCell(event.action_label)].join(',')}\r\n`;
+        }
+        yield chunk;
+        before = batch[batch.length - 1]!.audit_event_id;
+      }
+    }
+    return Readable.from(lines());
+  }
+}

@@ -1,0 +1,172 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import {
+  FULL_ACCESS,
+  NO_DEVICE,
+  createDeviceBody,
+  messages,
+  updateDeviceBody,
+  type AuthorisedDevice,
+  type AuthorisedDeviceView,
+  type CreateDeviceBody,
+  type Role,
+  type UpdateDeviceBody,
+} from '@pathway/contract';
+import type { Database } from '../../db/client.js';
+import { authorizedDevices, deviceTokens, participants } from '../../db/schema.js';
+import { uniqueViolation } from '../../lib/db-errors.js';
+import { conflict, notFound } from '../../lib/http-error.js';
+import type { AuditActor, AuditService } from '../audit/service.js';
+
+interface DeviceRow {
+  authorized_device_id: number;
+  name: string;
+  uuid: string;
+  push_notification_id: string | null;
+  participant_id: number | null;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+/** Every admin learns whether a device is assigned; only full access learns to whom by name. */
+export function presentDevice(row: DeviceRow, role: Role): AuthorisedDeviceView {
+  const device: AuthorisedDevice = {
+    authorized_device_id: row.authorized_device_id,
+    name: row.name,
+    uuid: row.uuid,
+    push_notification_id: row.push_notification_id,
+    unique_device_id: row.participant_id === null ? NO_DEVICE : row.uuid,
+    participant_id: row.participant_id,
+  };
+  if (role !== FULL_ACCESS) return device;
+  return { ...device, first_name: row.first_name, last_name: row.last_name };
+}
+
+const deviceColumns = {
+  authorized_device_id: authorizedDevices.authorized_device_id,
+  name: authorizedDevices.name,
+  uuid: authorizedDevices.uuid,
+  push_notification_id: authorizedDevices.push_notification_id,
+  participant_id: participants.participant_id,
+  first_name: participants.first_name,
+  last_name: participants.last_name,
+};
+
+/** Revokes every live bearer token of a device (optionally only those of one pairing). */
+export async function revokeDeviceTokens(db: Database, deviceId: number, participantId?: number): Promise<void> {
+  await db
+    .update(deviceTokens)
+    .set({ revoked_at: sql`now()` })
+    .where(
+      and(
+        eq(deviceTokens.authorized_device_id, deviceId),
+        isNull(deviceTokens.revoked_at),
+        participantId === undefined ? undefined : eq(deviceTokens.participant_id, participantId),
+      ),
+    );
+}
+
+export class DeviceService {
+  constructor(
+    private readonly db: Database,
+    private readonly audit: AuditService,
+  ) {}
+
+  private select(db: Database = this.db) {
+    return db
+      .select(deviceColumns)
+      .from(authorizedDevices)
+      .leftJoin(participants, eq(participants.authorized_device_id, authorizedDevices.authorized_device_id));
+  }
+
+  /** Every device, oldest first. A full-access read of participant names is audited. */
+  async list(role: Role, actor: AuditActor): Promise<AuthorisedDeviceView[]> {
+    const rows = await this.select().orderBy(asc(authorizedDevices.authorized_device_id));
+    await this.auditNames(rows, role, actor, 'device.list');
+    return rows.map((row) => presentDevice(row, role));
+  }
+
+  /** The spec's lookup by uuid answers an array (empty when unknown). */
+  async byUuid(uuid: string, role: Role, actor: AuditActor): Promise<AuthorisedDeviceView[]> {
+    const rows = await this.select().where(eq(authorizedDevices.uuid, uuid.trim().toLowerCase()));
+    await this.auditNames(rows, role, actor, 'device.read');
+    return rows.map((row) => presentDevice(row, role));
+  }
+
+  /** Devices no participant holds, for the add form and the change-device dialog. */
+  async available(): Promise<AuthorisedDevice[]> {
+    const rows = await this.select()
+      .where(isNull(participants.participant_id))
+      .orderBy(asc(authorizedDevices.name), asc(authorizedDevices.authorized_device_id));
+    return rows.map((row) => presentDevice(row, 'basic access') as AuthorisedDevice);
+  }
+
+  async create(input: CreateDeviceBody): Promise<AuthorisedDevice> {
+    const body = createDeviceBody.parse(input);
+    const [row] = await this.db
+      .insert(authorizedDevices)
+      .values({ name: body.name, uuid: body.uuid })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) throw conflict(messages.device.uuidTaken);
+    return presentDevice({ ...row, participant_id: null, first_name: null, last_name: null }, 'basic access') as AuthorisedDevice;
+  }
+
+  /** Name and uuid; a new uuid is a different tablet, so the old one's tokens stop working. */
+  async update(id: number, input: UpdateDeviceBody, role: Role): Promise<AuthorisedDeviceView> {
+    const body = updateDeviceBody.parse(input);
+    try {
+      return await this.db.transaction(async (tx) => {
+        const current = await this.lock(tx, id);
+        await tx
+          .update(authorizedDevices)
+          .set({
+            ...(body.name !== undefined && { name: body.name }),
+            ...(body.uuid !== undefined && { uuid: body.uuid }),
+          })
+          .where(eq(authorizedDevices.authorized_device_id, id));
+        if (body.uuid !== undefined && body.uuid !== current.uuid) await revokeDeviceTokens(tx, id);
+        const [row] = await this.select(tx).where(eq(authorizedDevices.authorized_device_id, id));
+        return presentDevice(row!, role);
+      });
+    } catch (error) {
+      if (uniqueViolation(error) !== null) throw conflict(messages.device.uuidTaken);
+      throw error;
+    }
+  }
+
+  /** Only an unassigned device can be deleted; its tokens go with it. */
+  async remove(id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.lock(tx, id);
+      const [holder] = await tx
+        .select({ participant_id: participants.participant_id })
+        .from(participants)
+        .where(eq(participants.authorized_device_id, id));
+      if (holder) throw conflict(messages.device.assignedCannotBeDeleted);
+      await tx.delete(authorizedDevices).where(eq(authorizedDevices.authorized_device_id, id));
+    });
+  }
+
+  /** Locks the device row: assigning, editing and deleting a device are serialised on it. */
+  private async lock(tx: Database, id: number) {
+    const [row] = await tx
+      .select()
+      .from(authorizedDevices)
+      .where(eq(authorizedDevices.authorized_device_id, id))
+      .for('update');
+    if (!row) throw notFound(messages.device.notFound);
+    return row;
+  }
+
+  private async auditNames(rows: DeviceRow[], role: Role, actor: AuditActor, action: 'device.list' | 'device.read') {
+    if (role !== FULL_ACCESS) return;
+    const ids = rows.flatMap((r) => (r.participant_id === null ? [] : [r.participant_id]));
+    if (ids.length === 0) return;
+    await this.audit.record(actor, {
+      action,
+      participantId: ids.length === 1 && action === 'device.read' ? ids[0] : null,
+      participantIds: ids,
+      detail: 'first_name, last_name',
+    });
+  }
+}

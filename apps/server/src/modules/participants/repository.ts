@@ -1,0 +1,170 @@
+import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  isIsoDate,
+  messages,
+  type AdherenceState,
+  type ParticipantSort,
+} from '@pathway/contract';
+import type { Database } from '../../db/client.js';
+import { authorizedDevices, participants } from '../../db/schema.js';
+import { badRequest } from '../../lib/http-error.js';
+import type { ParticipantRow } from './presenter.js';
+
+/** participants.adherence, the generated class of days_behind. */
+const ADHERENCE_CODE: Record<AdherenceState, number> = { onTrack: 0, slightlybehind: 1, behind: 2 };
+
+const SORT_COLUMNS = {
+  participant_id: participants.participant_id,
+  days_behind: participants.days_behind,
+  first_name: participants.first_name,
+  last_name: participants.last_name,
+  date_of_birth: participants.date_of_birth,
+} as const;
+
+export const participantColumns = {
+  ...getTableColumns(participants),
+  device_uuid: authorizedDevices.uuid,
+  device_name: authorizedDevices.name,
+};
+
+export interface ListFilter {
+  state?: AdherenceState;
+  q?: string;
+  /** Whether the search may look at identifiable fields (full access). */
+  searchIdentifiable: boolean;
+}
+
+export interface ListOrder {
+  sort: ParticipantSort;
+  order: 'asc' | 'desc';
+}
+
+interface Cursor {
+  value: number | string;
+  id: number;
+}
+
+/**
+ * Cursors are opaque to the client: the sort they belong to and the last row's sort value and id.
+ * A cursor of another sort (or a forged one) is refused rather than silently misread.
+ */
+export function encodeCursor(order: ListOrder, row: ParticipantRow): string {
+  const value = order.sort === 'participant_id' ? row.participant_id : row[order.sort];
+  return Buffer.from(JSON.stringify([order.sort, order.order, value, row.participant_id])).toString('base64url');
+}
+
+export function decodeCursor(text: string, order: ListOrder): Cursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest(messages.participant.cursorInvalid);
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 4) throw badRequest(messages.participant.cursorInvalid);
+  const [sort, dir, value, id] = parsed as unknown[];
+  const numeric = order.sort === 'participant_id' || order.sort === 'days_behind';
+  const valueOk = numeric
+    ? Number.isInteger(value) && Math.abs(value as number) <= 2147483647
+    : typeof value === 'string' && value.length <= 500 && (order.sort !== 'date_of_birth' || isIsoDate(value));
+  if (sort !== order.sort || dir !== order.order || !valueOk || !Number.isInteger(id) || (id as number) < 0 || (id as number) > 2147483647) {
+    throw badRequest(messages.participant.cursorInvalid);
+  }
+  return { value: value as number | string, id: id as number };
+}
+
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filterConditions(filter: ListFilter): SQL[] {
+  const conditions: SQL[] = [];
+  if (filter.state) conditions.push(eq(participants.adherence, ADHERENCE_CODE[filter.state]));
+  const q = filter.q?.trim();
+  if (q) {
+    const pattern = likePattern(q);
+    const matches: SQL[] = [
+      sql`exists (select 1 from ${authorizedDevices} d where d.authorized_device_id = ${participants.authorized_device_id}
+        and (d.uuid ilike ${pattern} or d.name ilike ${pattern}))`,
+    ];
+    if (/^\d{1,9}$/.test(q)) matches.push(eq(participants.participant_id, Number(q)));
+    if (filter.searchIdentifiable) {
+      matches.push(
+        sql`${participants.first_name} ilike ${pattern}`,
+        sql`${participants.last_name} ilike ${pattern}`,
+        sql`(${participants.first_name} || ' ' || ${participants.last_name}) ilike ${pattern}`,
+        sql`${participants.email} ilike ${pattern}`,
+        sql`${participants.phone_number} ilike ${pattern}`,
+      );
+    }
+    conditions.push(or(...matches)!);
+  }
+  return conditions;
+}
+
+function keysetCondition(order: ListOrder, cursor: Cursor): SQL {
+  const id = participants.participant_id;
+  const after = order.order === 'asc' ? sql`>` : sql`<`;
+  if (order.sort === 'participant_id') return sql`${id} ${after} ${cursor.id}`;
+  const column = SORT_COLUMNS[order.sort];
+  const value =
+    order.sort === 'days_behind'
+      ? sql`${cursor.value}::int`
+      : order.sort === 'date_of_birth'
+        ? sql`${cursor.value}::date`
+        : sql`${cursor.value}::text`;
+  // A row comparison walks the (column, participant_id) index from the cursor on.
+  return sql`(${column}, ${id}) ${after} (${value}, ${cursor.id})`;
+}
+
+export class ParticipantRepository {
+  constructor(private readonly db: Database) {}
+
+  private withDevice(db: Database = this.db) {
+    return db
+      .select(participantColumns)
+      .from(participants)
+      .leftJoin(authorizedDevices, eq(authorizedDevices.authorized_device_id, participants.authorized_device_id));
+  }
+
+  async count(filter: ListFilter): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(participants)
+      .where(and(...filterConditions(filter)));
+    return row!.n;
+  }
+
+  /**
+   * One page in (sort column, participant_id) order. With a cursor the page starts right after it
+   * (an index range, as fast on page 900 as on page 1); without, the offset is taken over the
+   * index alone and only the page's own rows are read.
+   */
+  async page(filter: ListFilter, order: ListOrder, limit: number, offset: number, cursor?: Cursor): Promise<ParticipantRow[]> {
+    const column = SORT_COLUMNS[order.sort];
+    const dir = order.order === 'asc' ? asc : desc;
+    const ordering = order.sort === 'participant_id' ? [dir(participants.participant_id)] : [dir(column), dir(participants.participant_id)];
+    const conditions = filterConditions(filter);
+    if (cursor) conditions.push(keysetCondition(order, cursor));
+    const ids = this.db
+      .select({ id: participants.participant_id })
+      .from(participants)
+      .where(and(...conditions))
+      .orderBy(...ordering)
+      .limit(limit)
+      .offset(cursor ? 0 : offset);
+    return this.withDevice()
+      .where(inArray(participants.participant_id, ids))
+      .orderBy(...ordering) as unknown as Promise<ParticipantRow[]>;
+  }
+
+  async findById(id: number, db: Database = this.db): Promise<ParticipantRow | null> {
+    const [row] = await this.withDevice(db).where(eq(participants.participant_id, id));
+    return (row as ParticipantRow | undefined) ?? null;
+  }
+
+  /** Locks the participant row for the rest of the transaction. */
+  async lock(tx: Database, id: number) {
+    const [row] = await tx.select().from(participants).where(eq(participants.participant_id, id)).for('update');
+    return row ?? null;
+  }
+}

@@ -1,0 +1,281 @@
+import { eq } from 'drizzle-orm';
+import {
+  CONTACT_FIELDS,
+  FULL_ACCESS,
+  IDENTIFIABLE_FIELDS,
+  IDENTIFIABLE_SORTS,
+  NO_DEVICE,
+  REFERRAL_FIELDS,
+  messages,
+  type CreateParticipantInput,
+  type ParticipantListQuery,
+  type ParticipantPage,
+  type ParticipantView,
+  type PushNotificationInput,
+  type Referral,
+  type Role,
+  type UpdateParticipantInput,
+} from '@pathway/contract';
+import type { Database } from '../../db/client.js';
+import { authorizedDevices, participants } from '../../db/schema.js';
+import type { Clock } from '../../lib/clock.js';
+import { uniqueViolation } from '../../lib/db-errors.js';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-error.js';
+import { pageOf } from '../../lib/paging.js';
+import { enqueuePush } from '../../push/outbox.js';
+import type { AuditActor, AuditService } from '../audit/service.js';
+import { revokeDeviceTokens } from '../devices/service.js';
+import { presentParticipant, presentReferral } from './presenter.js';
+import { ParticipantRepository, decodeCursor, encodeCursor } from './repository.js';
+
+/** Staff acting on participants: who they are (for the audit trail) and what they may see. */
+export interface Staff extends AuditActor {
+  role: Role;
+}
+
+
+type ParticipantUpdate = Partial<typeof participants.$inferInsert>;
+
+const EDITABLE_FIELDS = [
+  ...CONTACT_FIELDS.filter((f) => f !== 'last_ip_address'),
+  'gender',
+  'language',
+] as const;
+
+export class ParticipantService {
+  private readonly repo: ParticipantRepository;
+
+  constructor(
+    private readonly db: Database,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+  ) {
+    this.repo = new ParticipantRepository(db);
+  }
+
+  /** A page of the grid; a full-access read is recorded with every participant it returned. */
+  async list(query: ParticipantListQuery, staff: Staff): Promise<ParticipantPage> {
+    const full = staff.role === FULL_ACCESS;
+    if (!full && IDENTIFIABLE_SORTS.includes(query.sort)) throw forbidden(messages.participant.sortForbidden);
+    const order = { sort: query.sort, order: query.order };
+    const filter = { state: query.state, q: query.q, searchIdentifiable: full };
+    const cursor = query.after ? decodeCursor(query.after, order) : undefined;
+    const offset = (query.page - 1) * query.perPage;
+    const [total, rows] = await Promise.all([
+      this.repo.count(filter),
+      this.repo.page(filter, order, query.perPage, offset, cursor),
+    ]);
+    if (full && rows.length > 0) {
+      await this.audit.record(staff, {
+        action: 'participant.list',
+        participantIds: rows.map((r) => r.participant_id),
+        detail: `page ${query.page}, ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`,
+      });
+    }
+    const more = offset + rows.length < total && rows.length === query.perPage;
+    return {
+      data: rows.map((row) => presentParticipant(row, staff.role)),
+      pagination: pageOf(total, query.page, query.perPage, rows.length, more ? encodeCursor(order, rows[rows.length - 1]!) : null),
+    };
+  }
+
+  async get(id: number, staff: Staff): Promise<ParticipantView> {
+    const row = await this.repo.findById(id);
+    if (!row) throw notFound(messages.participant.notFound);
+    if (staff.role === FULL_ACCESS) {
+      await this.audit.record(staff, { action: 'participant.read', participantId: id, detail: CONTACT_FIELDS.join(', ') });
+    }
+    return presentParticipant(row, staff.role);
+  }
+
+  /** Referral data is full access only (the route says so) and read on its own, so it is audited on its own. */
+  async referral(id: number, staff: Staff): Promise<Referral> {
+    const [row] = await this.db.select().from(participants).where(eq(participants.participant_id, id));
+    if (!row) throw notFound(messages.participant.notFound);
+    await this.audit.record(staff, { action: 'referral.read', participantId: id, detail: REFERRAL_FIELDS.join(', ') });
+    return presentReferral(row);
+  }
+
+  async create(body: CreateParticipantInput, staff: Staff): Promise<ParticipantView> {
+    try {
+      const id = await this.db.transaction(async (tx) => {
+        const device = await this.lockAvailableDevice(tx, body.unique_device_id, null);
+        const [row] = await tx
+          .insert(participants)
+          .values({
+            first_name: body.first_name,
+            last_name: body.last_name,
+            gender: body.gender,
+            date_of_birth: body.date_of_birth,
+            email: body.email,
+            phone_number: body.phone_number,
+            phone_number_secondary: body.phone_number_secondary,
+            address: body.address,
+            language: body.language,
+            notes: body.notes,
+            authorized_device_id: device.authorized_device_id,
+            push_notification_id: NO_DEVICE,
+            programme_referred_to: body.programme_referred_to,
+            referring_organisation: body.referring_organisation,
+            referring_healthcare_professional: body.referring_healthcare_professional,
+            referring_healthcare_professional_role: body.referring_healthcare_professional_role,
+            checked_contraindications_to_exercise: body.checked_contraindications_to_exercise,
+            smoker: body.smoker,
+            diabetes: body.diabetes,
+            registered_deaf: body.registered_deaf,
+            created_at: this.clock.now(),
+            updated_at: this.clock.now(),
+          })
+          .returning({ participant_id: participants.participant_id });
+        await this.audit.record(staff, { action: 'participant.create', participantId: row!.participant_id }, tx);
+        return row!.participant_id;
+      });
+      return presentParticipant((await this.repo.findById(id))!, staff.role);
+    } catch (error) {
+      throw this.deviceConflict(error);
+    }
+  }
+
+  /**
+   * Changes only the fields sent. Identifiable and referral fields need full access; a device is
+   * attached by its uuid or detached with "empty", and a detached tablet's tokens stop working.
+   */
+  async update(id: number, body: UpdateParticipantInput, staff: Staff): Promise<ParticipantView> {
+    const sent = Object.keys(body).filter((k) => body[k as keyof UpdateParticipantInput] !== undefined);
+    if (sent.length === 0) throw badRequest(messages.participant.nothingToChange);
+    if (staff.role !== FULL_ACCESS && sent.some((k) => (IDENTIFIABLE_FIELDS as readonly string[]).includes(k))) {
+      throw forbidden(messages.participant.identifiableForbidden);
+    }
+    try {
+      await this.db.transaction(async (tx) => {
+        const current = await this.repo.lock(tx, id);
+        if (!current) throw notFound(messages.participant.notFound);
+        const changes: ParticipantUpdate = {};
+        for (const field of [...EDITABLE_FIELDS, ...REFERRAL_FIELDS, 'purge_cache'] as const) {
+          if (body[field] !== undefined) (changes as Record<string, unknown>)[field] = body[field];
+        }
+        let deviceDetail: string | null = null;
+        if (body.unique_device_id !== undefined) {
+          deviceDetail = await this.changeDevice(tx, current, body.unique_device_id, changes);
+        }
+        await tx
+          .update(participants)
+          .set({ ...changes, updated_at: this.clock.now() })
+          .where(eq(participants.participant_id, id));
+
+        const participantFields = sent.filter((k) => !(REFERRAL_FIELDS as readonly string[]).includes(k) && k !== 'unique_device_id');
+        const referralFields = sent.filter((k) => (REFERRAL_FIELDS as readonly string[]).includes(k));
+        const details = [...participantFields, ...(deviceDetail ? [deviceDetail] : [])];
+        if (details.length > 0) {
+          await this.audit.record(staff, { action: 'participant.update', participantId: id, detail: details.join(', ') }, tx);
+        }
+        if (referralFields.length > 0) {
+          await this.audit.record(staff, { action: 'referral.update', participantId: id, detail: referralFields.join(', ') }, tx);
+        }
+      });
+    } catch (error) {
+      throw this.deviceConflict(error);
+    }
+    return presentParticipant((await this.repo.findById(id))!, staff.role);
+  }
+
+  /** The tablet's own call: it may only clear (or set) the purge flag of its participant. */
+  async updateFromDevice(id: number, body: UpdateParticipantInput, caller: { participantId: number }): Promise<void> {
+    const sent = Object.keys(body).filter((k) => body[k as keyof UpdateParticipantInput] !== undefined);
+    if (caller.participantId !== id || sent.length !== 1 || body.purge_cache === undefined) {
+      throw forbidden(messages.participant.deviceOnlyPurgeCache);
+    }
+    await this.db
+      .update(participants)
+      .set({ purge_cache: body.purge_cache, updated_at: this.clock.now() })
+      .where(eq(participants.participant_id, id));
+  }
+
+  async remove(id: number, staff: Staff): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const current = await this.repo.lock(tx, id);
+      if (!current) throw notFound(messages.participant.notFound);
+      // Tokens, progress and seen videos go with the row (on delete cascade); the device is free.
+      await tx.delete(participants).where(eq(participants.participant_id, id));
+      await this.audit.record(staff, { action: 'participant.delete', participantId: id }, tx);
+    });
+  }
+
+  /** Message user: queues a push to the tablet of the participant who holds device `uuid`. */
+  async message(body: PushNotificationInput, staff: Staff): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [target] = await tx
+        .select({
+          authorized_device_id: authorizedDevices.authorized_device_id,
+          participant_id: participants.participant_id,
+          push_notification_id: participants.push_notification_id,
+        })
+        .from(authorizedDevices)
+        .leftJoin(participants, eq(participants.authorized_device_id, authorizedDevices.authorized_device_id))
+        .where(eq(authorizedDevices.uuid, body.uuid));
+      if (!target) throw notFound(messages.device.notFound);
+      if (target.participant_id === null) throw conflict(messages.device.notAssigned);
+      const token = target.push_notification_id && target.push_notification_id !== NO_DEVICE ? target.push_notification_id : null;
+      await enqueuePush(tx, {
+        participantId: target.participant_id,
+        targetToken: token,
+        title: body.title,
+        body: body.body,
+        kind: 'manual',
+        createdBy: staff.adminUserId,
+      });
+      await this.audit.record(staff, { action: 'message.send', participantId: target.participant_id }, tx);
+    });
+  }
+
+  /**
+   * Detaches the current device ("empty") or moves the participant to another, available device.
+   * The old pairing's tokens are revoked and the push token (the old tablet's) is forgotten; the
+   * new tablet reports its own on start.
+   */
+  private async changeDevice(
+    tx: Database,
+    current: typeof participants.$inferSelect,
+    uuid: string,
+    changes: ParticipantUpdate,
+  ): Promise<string | null> {
+    const currentDevice = current.authorized_device_id;
+    if (uuid === NO_DEVICE) {
+      if (currentDevice === null) return null;
+      await revokeDeviceTokens(tx, currentDevice, current.participant_id);
+      changes.authorized_device_id = null;
+      changes.push_notification_id = NO_DEVICE;
+      return 'device detached';
+    }
+    const device = await this.lockAvailableDevice(tx, uuid, current.participant_id);
+    if (device.authorized_device_id === currentDevice) return null;
+    if (currentDevice !== null) await revokeDeviceTokens(tx, currentDevice, current.participant_id);
+    changes.authorized_device_id = device.authorized_device_id;
+    changes.push_notification_id = NO_DEVICE;
+    return 'device assigned';
+  }
+
+  /** The device with `uuid`, locked, provided nobody but `participantId` holds it. */
+  private async lockAvailableDevice(tx: Database, uuid: string, participantId: number | null) {
+    const [device] = await tx
+      .select()
+      .from(authorizedDevices)
+      .where(eq(authorizedDevices.uuid, uuid))
+      .for('update');
+    if (!device) throw badRequest(messages.device.notFound);
+    const [holder] = await tx
+      .select({ participant_id: participants.participant_id })
+      .from(participants)
+      .where(eq(participants.authorized_device_id, device.authorized_device_id));
+    if (holder && holder.participant_id !== participantId) throw conflict(messages.device.alreadyAssigned);
+    return device;
+  }
+
+  /** Two admins assigning one device at the same moment: the unique index decides, we explain. */
+  private deviceConflict(error: unknown): unknown {
+    if (error instanceof HttpError) return error;
+    if (uniqueViolation(error) !== null) return conflict(messages.device.alreadyAssigned);
+    return error;
+  }
+}
+

@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../src/context.js';
+import { authorizedDevices, deviceTokens, participants } from '../src/db/schema.js';
+import { hashDeviceToken } from '../src/plugins/access.js';
+import type { TestApp } from './harness.js';
+
+let counter = 0;
+
+/** A fresh Android-style id: 16 lower-case hex characters. */
+export function newUuid(): string {
+  return randomBytes(8).toString('hex');
+}
+
+/** A device added directly in the database (tests of the device API add theirs through it). */
+export async function insertDevice(ctx: AppContext, overrides: { name?: string; uuid?: string } = {}) {
+  counter += 1;
+  const [row] = await ctx.db
+    .insert(authorizedDevices)
+    .values({ name: overrides.name ?? `Tablet ${counter}`, uuid: overrides.uuid ?? newUuid() })
+    .returning();
+  return row!;
+}
+
+/** Every field the add form sends, valid; each test changes what it is about. */
+export function participantBody(uuid: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  counter += 1;
+  return {
+    first_name: 'Ada',
+    last_name: `Lovelace${counter}`,
+    gender: 'female',
+    date_of_birth: '1960-05-17',
+    email: `ada${counter}@example.org`,
+    phone_number: '+447700900123',
+    phone_number_secondary: '',
+    address: '1 Test Street, Leeds',
+    language: 'English',
+    unique_device_id: uuid,
+    notes: '',
+    programme_referred_to: 'pad-programme',
+    referring_organisation: 'Leeds Community Practice',
+    referring_healthcare_professional: 'Dr Grace Hopper',
+    referring_healthcare_professional_role: 'GP',
+    checked_contraindications_to_exercise: true,
+    smoker: false,
+    diabetes: true,
+    registered_deaf: false,
+    ...overrides,
+  };
+}
+
+/** A participant with a new device, added through the API as a full-access admin. */
+export async function addParticipant(t: TestApp, fullCookie: string, overrides: Record<string, unknown> = {}) {
+  const device = await insertDevice(t.ctx);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/participant',
+    headers: { cookie: fullCookie },
+    payload: participantBody(device.uuid, overrides),
+  });
+  if (res.statusCode !== 201) throw new Error(`addParticipant: ${res.statusCode} ${res.body}`);
+  return { participant: res.json() as { participant_id: number } & Record<string, unknown>, device };
+}
+
+/** Many participants at once, straight into the table (for paging, sorting and filtering). */
+export async function insertParticipants(
+  ctx: AppContext,
+  rows: Array<Partial<typeof participants.$inferInsert>>,
+): Promise<number[]> {
+  const inserted = await ctx.db
+    .insert(participants)
+    .values(
+      rows.map((r, i) => ({
+        first_name: `First${i}`,
+        last_name: `Last${i}`,
+        date_of_birth: '1970-01-01',
+        phone_number: '+447700900000',
+        address: 'Somewhere',
+        ...r,
+      })),
+    )
+    .returning({ participant_id: participants.participant_id });
+  return inserted.map((r) => r.participant_id);
+}
+
+/** A bearer token for a device paired with a participant, as the device sign-in would issue. */
+export async function issueDeviceToken(ctx: AppContext, deviceId: number, participantId: number): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await ctx.db.insert(deviceTokens).values({ token_hash: hashDeviceToken(token), authorized_device_id: deviceId, participant_id: participantId });
+  return token;
+}

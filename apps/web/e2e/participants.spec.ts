@@ -1,0 +1,267 @@
+import { readFile } from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
+import { IDENTIFIABLE_FIELDS, LANGUAGES, messages } from '@pathway/contract';
+import { expect, expectAccessible, test } from './fixtures';
+import { addDevice, addParticipant, uniqueWord } from './register-data';
+
+const pm = messages.participant;
+
+function grid(page: Page): Locator {
+  return page.getByRole('grid', { name: 'Participants' });
+}
+
+/** Narrows the grid with its search box (server-side), as an admin looking for someone would. */
+async function search(page: Page, text: string) {
+  const box = page.getByRole('searchbox');
+  if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
+  const answered = page.waitForResponse((r) => r.url().includes('/api/participant?') && r.url().includes(`q=${encodeURIComponent(text)}`));
+  await page.getByRole('searchbox').fill(text);
+  await answered;
+}
+
+function rowOf(page: Page, participantId: number): Locator {
+  return grid(page).getByRole('row').filter({ has: page.getByRole('gridcell', { name: String(participantId), exact: true }) });
+}
+
+function cell(row: Locator, field: string): Locator {
+  return row.locator(`[role="gridcell"][data-field="${field}"]`);
+}
+
+test.describe('participants', () => {
+  test('adds a participant with the date picker and the device dropdown, after the form refuses what is missing', async ({ page, adminApi, signInAs }) => {
+    await signInAs('full access');
+    const device = await addDevice(adminApi);
+    const lastName = uniqueWord('Hopper');
+
+    await page.getByRole('link', { name: 'Participants' }).click();
+    await page.getByRole('link', { name: 'Add Participant' }).click();
+    await expect(page).toHaveURL(/\/addparticipant$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Add participant' })).toBeVisible();
+    await expectAccessible(page, 'add participant');
+
+    const form = page.getByRole('form', { name: 'Add participant' });
+    await form.getByRole('button', { name: 'Save' }).click();
+    for (const message of [
+      pm.firstNameEmpty,
+      pm.lastNameEmpty,
+      pm.dobEmpty,
+      pm.phoneEmpty,
+      pm.addressEmpty,
+      pm.deviceEmpty,
+      pm.languageEmpty,
+      messages.referral.programmeEmpty,
+      messages.referral.organisationEmpty,
+      messages.referral.professionalEmpty,
+      messages.referral.professionalRoleEmpty,
+      messages.referral.contraindicationsEmpty,
+    ]) {
+      await expect(form.getByText(message, { exact: true })).toBeVisible();
+    }
+    await expect(form.getByText(messages.referral.selectionEmpty, { exact: true })).toHaveCount(3);
+    await expectAccessible(page, 'add participant with errors');
+
+    await form.getByLabel(/^First name/).fill('Grace');
+    await form.getByLabel(/^Last name/).fill(lastName);
+    await form.getByLabel(/^Phone number/).fill('07700 900123');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText(pm.phoneFormat)).toBeVisible();
+    await form.getByLabel(/^Phone number/).fill('+447700900123');
+    await form.getByLabel(/^Email/).fill('grace@example.org');
+    await form.getByLabel(/^Address/).fill('2 Harbour Road, Hull');
+
+    // The real date picker: year, then month, then day; shown dd/MM/yyyy.
+    await form.getByRole('button', { name: 'Choose date' }).click();
+    const picker = page.getByRole('dialog');
+    await expectAccessible(page, 'date picker');
+    await picker.getByRole('radio', { name: '1960' }).click();
+    await picker.getByRole('radio', { name: 'May' }).click();
+    await picker.getByRole('gridcell', { name: '17' }).click();
+    await expect(picker).toHaveCount(0);
+    await expect(form.getByRole('group', { name: /Date of birth/ })).toContainText('17/05/1960');
+
+    await form.getByRole('combobox', { name: /^Gender/ }).click();
+    await page.getByRole('option', { name: 'Female' }).click();
+    await form.getByRole('combobox', { name: /^Language/ }).click();
+    const languages = page.getByRole('listbox').getByRole('option');
+    await expect(languages).toHaveText([...LANGUAGES]);
+    await page.getByRole('option', { name: 'Polish' }).click();
+
+    // The searchable device list: name - uuid.
+    const deviceBox = form.getByRole('combobox', { name: /^Device/ });
+    await deviceBox.click();
+    await deviceBox.fill(device.uuid.slice(0, 8));
+    await expectAccessible(page, 'device dropdown');
+    await page.getByRole('option', { name: `${device.name} - ${device.uuid}` }).click();
+    await expect(deviceBox).toHaveValue(`${device.name} - ${device.uuid}`);
+
+    await form.getByRole('combobox', { name: /^Programme referred to/ }).click();
+    await page.getByRole('option', { name: 'pad-programme' }).click();
+    await form.getByLabel(/^Referring organisation/).fill('Hull Community Practice');
+    await form.getByLabel(/^Referring healthcare professional(?! role)/).fill('Dr Ada Byron');
+    await form.getByLabel(/^Referring healthcare professional role/).fill('Physiotherapist');
+    await form.getByRole('radiogroup', { name: /Contraindications to exercise checked/ }).getByLabel('Yes').check();
+    await form.getByRole('radiogroup', { name: /^Smoker/ }).getByLabel('No').check();
+    await form.getByRole('radiogroup', { name: /^Diabetes/ }).getByLabel('Yes').check();
+    await form.getByRole('radiogroup', { name: /^Registered deaf/ }).getByLabel('No').check();
+
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/participant') && r.request().method() === 'POST');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const created = await (await saved).json();
+    await expect(page).toHaveURL(/\/participants$/);
+    expect(created).toMatchObject({
+      first_name: 'Grace',
+      last_name: lastName,
+      date_of_birth: '1960-05-17',
+      gender: 'female',
+      language: 'Polish',
+      phone_number: '+447700900123',
+      unique_device_id: device.uuid,
+      push_notification_id: 'empty',
+    });
+
+    await search(page, lastName);
+    const row = rowOf(page, created.participant_id);
+    await expect(cell(row, 'last_name')).toHaveText(lastName);
+    await expect(cell(row, 'date_of_birth')).toHaveText('17/05/1960');
+    await expect(cell(row, 'name')).toHaveText(device.name);
+    await expect(cell(row, 'days_behind')).toContainText('On track');
+    const referral = await adminApi.get(`/api/participant/${created.participant_id}/referral`);
+    expect(await referral.json()).toMatchObject({ referring_organisation: 'Hull Community Practice', checked_contraindications_to_exercise: true, diabetes: true, smoker: false });
+  });
+
+  test('closing the add form clears it and returns to the list', async ({ page, signInAs }) => {
+    await signInAs('full access');
+    await page.goto('/addparticipant');
+    const form = page.getByRole('form', { name: 'Add participant' });
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByText(pm.firstNameEmpty)).toBeVisible();
+    await form.getByLabel(/^First name/).fill('Someone');
+    await form.getByRole('button', { name: 'Close' }).click();
+    await expect(page).toHaveURL(/\/participants$/);
+    await page.getByRole('link', { name: 'Add Participant' }).click();
+    await expect(form.getByLabel(/^First name/)).toHaveValue('');
+    await expect(form.getByText(pm.firstNameEmpty)).toHaveCount(0);
+  });
+
+  test('an inline edit of an empty value is refused and reverted; a real one is saved', async ({ page, adminApi, signInAs }) => {
+    const { participant } = await addParticipant(adminApi);
+    await signInAs('full access');
+    await page.goto('/participants');
+    await search(page, participant.last_name);
+    const row = rowOf(page, participant.participant_id);
+    await expect(cell(row, 'last_name')).toHaveText(participant.last_name);
+
+    await cell(row, 'last_name').dblclick();
+    const input = cell(row, 'last_name').getByRole('textbox');
+    await input.fill('');
+    await input.press('Enter');
+    await expect(page.getByRole('alert').filter({ hasText: messages.grid.valueEmpty })).toBeVisible();
+    await expect(cell(row, 'last_name')).toHaveText(participant.last_name);
+    await expectAccessible(page, 'participants with a refused edit');
+
+    await cell(row, 'date_of_birth').dblclick();
+    await cell(row, 'date_of_birth').locator('input').fill('1899-12-31');
+    await cell(row, 'date_of_birth').locator('input').press('Enter');
+    await expect(page.getByRole('alert').filter({ hasText: pm.dobRange })).toBeVisible();
+    await expect(cell(row, 'date_of_birth')).toHaveText('12/04/1961');
+
+    const renamed = `${participant.last_name}x`;
+    await cell(row, 'last_name').dblclick();
+    await cell(row, 'last_name').getByRole('textbox').fill(renamed);
+    const saved = page.waitForResponse((r) => r.url().endsWith(`/api/participant/${participant.participant_id}`) && r.request().method() === 'PATCH');
+    await cell(row, 'last_name').getByRole('textbox').press('Enter');
+    expect((await saved).status()).toBe(200);
+    await expect(cell(row, 'last_name')).toHaveText(renamed);
+    const stored = await (await adminApi.get(`/api/participant/${participant.participant_id}`)).json();
+    expect(stored.last_name).toBe(renamed);
+  });
+
+  test('filters by adherence state from the address, in both readings', async ({ page, adminApi, signInAs }) => {
+    const { participant } = await addParticipant(adminApi);
+    await signInAs('basic access');
+
+    const onTrack = page.waitForResponse((r) => r.url().includes('/api/participant?') && r.url().includes('state=onTrack'));
+    await page.goto('/participants?state=onTrack');
+    await onTrack;
+    await search(page, String(participant.participant_id));
+    await expect(rowOf(page, participant.participant_id)).toBeVisible();
+    await expect(cell(rowOf(page, participant.participant_id), 'days_behind')).toContainText('On track');
+    await expectAccessible(page, 'participants on track');
+
+    // Nobody on this server has fallen behind yet (the adherence check has never run).
+    for (const address of ['/participants?state=behind', '/participants#slightlybehind', '/participants#anything-else']) {
+      const state = address.includes('slightly') ? 'slightlybehind' : 'behind';
+      const filtered = page.waitForResponse((r) => r.url().includes('/api/participant?') && r.url().includes(`state=${state}`));
+      await page.goto(address);
+      const answer = await (await filtered).json();
+      expect(answer.data).toEqual([]);
+      await expect(grid(page).getByText('No participants')).toBeVisible();
+    }
+
+    // The grid's own filter writes the address.
+    await page.goto('/participants?state=behind');
+    await page.getByRole('button', { name: /Show filters/ }).click();
+    await expectAccessible(page, 'participants filter panel');
+    const cleared = page.waitForResponse((r) => r.url().includes('/api/participant?') && !r.url().includes('state='));
+    await page.getByRole('button', { name: /Delete/ }).first().click();
+    await cleared;
+    await expect(page).toHaveURL(/\/participants$/);
+  });
+
+  test('exports the rows shown as CSV', async ({ page, adminApi, signInAs }) => {
+    const { participant, device } = await addParticipant(adminApi, { first_name: 'Exported', language: 'Somali' });
+    await signInAs('full access');
+    await page.goto('/participants');
+    await search(page, participant.last_name);
+    await expect(rowOf(page, participant.participant_id)).toBeVisible();
+
+    await page.getByRole('button', { name: 'Export' }).click();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('menuitem', { name: 'Download as CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^participants-\d{4}-\d{2}-\d{2}\.csv$/);
+    const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    expect(lines[0]).toBe('ID,First name,Last name,DOB,Email,Phone number,Gender,Language,Device,Device UUID,Tracking');
+    expect(lines).toHaveLength(2);
+    // A cell starting with + could run as a spreadsheet formula: the export quotes it.
+    expect(lines[1]).toBe(
+      `${participant.participant_id},Exported,${participant.last_name},12/04/1961,ada@example.org,"'+447700900123",Female,Somali,${device.name},${device.uuid},On track (0 days behind)`,
+    );
+  });
+
+  test('a basic-access admin sees no identifiable data and none of the full-access actions', async ({ page, adminApi, signInAs }) => {
+    const { participant, device } = await addParticipant(adminApi, { first_name: 'Confidential' });
+    await signInAs('basic access');
+    await page.goto('/participants');
+    await expect(page.getByRole('link', { name: 'Add Participant' })).toHaveCount(0);
+    const headers = grid(page).getByRole('columnheader');
+    await expect(headers).toHaveText(['ID', 'Gender', 'Language', 'Device', 'Device UUID', 'Tracking', 'Actions']);
+
+    const listed = page.waitForResponse((r) => r.url().includes('/api/participant?') && r.url().includes(`q=${participant.participant_id}`));
+    await search(page, String(participant.participant_id));
+    const body = await (await listed).text();
+    for (const field of IDENTIFIABLE_FIELDS) expect(body).not.toContain(`"${field}"`);
+    const row = rowOf(page, participant.participant_id);
+    await expect(cell(row, 'name')).toHaveText(device.name);
+    await expect(row.getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` })).toBeVisible();
+    await expect(row.getByRole('menuitem', { name: `Message participant ${participant.participant_id}` })).toBeVisible();
+    for (const hidden of ['Edit participant', 'Edit referral of participant', 'Delete participant']) {
+      await expect(row.getByRole('menuitem', { name: `${hidden} ${participant.participant_id}` })).toHaveCount(0);
+    }
+    await expect(page.getByText('Confidential')).toHaveCount(0);
+    await expectAccessible(page, 'participants for basic access');
+
+    await row.getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` }).click();
+    const details = page.getByRole('dialog', { name: `Participant ${participant.participant_id}` });
+    await expect(details.getByRole('tab', { name: 'Details' })).toBeVisible();
+    await expect(details).toContainText(device.uuid);
+    await expect(details).not.toContainText('Confidential');
+    await expect(details.getByRole('button', { name: 'Show Referral' })).toHaveCount(0);
+    await expectAccessible(page, 'participant details for basic access');
+    await details.getByRole('button', { name: 'Close' }).click();
+
+    await page.goto('/addparticipant');
+    await expect(page.getByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Audit trail' })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,159 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Divider from '@mui/material/Divider';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { NO_DEVICE, hasContactData, type ParticipantView, type Referral } from '@pathway/contract';
+import { useQuery } from '@tanstack/react-query';
+import { format, isValid, parseISO } from 'date-fns';
+import { useState, type ReactNode } from 'react';
+import { PageLoading } from '../../components/PageLoading';
+import { isFullAccess, useSession } from '../../lib/session';
+import { participantQuery, referralQuery } from './api';
+import { ChangeDeviceDialog } from './ChangeDeviceDialog';
+import { deviceLabel } from './deviceLabel';
+import { TrackingChip } from './tracking';
+
+function Facts({ items }: { items: Array<[string, ReactNode]> }) {
+  return (
+    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '220px 1fr' }, columnGap: 2, rowGap: 1, m: 0 }}>
+      {items.map(([term, value]) => (
+        <Box key={term} sx={{ display: 'contents' }}>
+          <Typography component="dt" sx={{ fontWeight: 600 }}>
+            {term}
+          </Typography>
+          <Typography component="dd" sx={{ m: 0, mb: { xs: 1, sm: 0 }, wordBreak: 'break-word', whiteSpace: 'pre-line' }}>
+            {value === null || value === undefined || value === '' ? '—' : value}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+const yesNo = (value: boolean | null) => (value === null ? null : value ? 'Yes' : 'No');
+
+function ReferralFacts({ referral }: { referral: Referral }) {
+  return (
+    <Facts
+      items={[
+        ['Programme referred to', referral.programme_referred_to],
+        ['Referring organisation', referral.referring_organisation],
+        ['Referring healthcare professional', referral.referring_healthcare_professional],
+        ['Professional role', referral.referring_healthcare_professional_role],
+        ['Contraindications to exercise checked', yesNo(referral.checked_contraindications_to_exercise)],
+        ['Smoker', yesNo(referral.smoker)],
+        ['Diabetes', yesNo(referral.diabetes)],
+        ['Registered deaf', yesNo(referral.registered_deaf)],
+      ]}
+    />
+  );
+}
+
+/** Referral data is fetched (and so recorded in the audit trail) only when asked for. */
+function ReferralSection({ participantId }: { participantId: number }) {
+  const [shown, setShown] = useState(false);
+  const referral = useQuery({ ...referralQuery(participantId), enabled: shown });
+  if (!shown) {
+    return (
+      <Button variant="outlined" onClick={() => setShown(true)}>
+        Show Referral
+      </Button>
+    );
+  }
+  return (
+    <section aria-labelledby="participant-referral-heading">
+      <Typography id="participant-referral-heading" variant="h3" sx={{ mb: 1.5 }}>
+        Referral
+      </Typography>
+      {referral.isPending ? (
+        <PageLoading label="Loading the referral" />
+      ) : referral.isError ? (
+        <Alert severity="error">{referral.error.message}</Alert>
+      ) : (
+        <ReferralFacts referral={referral.data} />
+      )}
+      <Button sx={{ mt: 1.5 }} onClick={() => setShown(false)}>
+        Hide Referral
+      </Button>
+    </section>
+  );
+}
+
+function formatDob(iso: string): string {
+  const date = parseISO(iso);
+  return isValid(date) ? format(date, 'dd/MM/yyyy') : iso;
+}
+
+/**
+ * Participant details (spec §2): the Details tab. A basic-access admin sees no identifiable data
+ * (the server sends none); a full-access admin sees contact data and a Show Referral button.
+ */
+export function ParticipantDetailsDialog({ participant: fromList, onClose }: { participant: ParticipantView; onClose: () => void }) {
+  const full = isFullAccess(useSession());
+  const [changingDevice, setChangingDevice] = useState(false);
+  // The list's row until something changes; then the participant as the server has it now.
+  const current = useQuery({ ...participantQuery(fromList.participant_id), initialData: fromList, staleTime: Number.POSITIVE_INFINITY });
+  const participant = current.data;
+  const hasDevice = participant.unique_device_id !== NO_DEVICE;
+
+  const common: Array<[string, ReactNode]> = [
+    ['Participant ID', participant.participant_id],
+    ['Tracking', <TrackingChip key="tracking" daysBehind={participant.days_behind} />],
+    ['Gender', participant.gender === 'male' ? 'Male' : participant.gender === 'female' ? 'Female' : null],
+    ['Language', participant.language],
+  ];
+  const contact: Array<[string, ReactNode]> = hasContactData(participant)
+    ? [
+        ['Name', `${participant.first_name} ${participant.last_name}`],
+        ['Date of birth', formatDob(participant.date_of_birth)],
+        ['Phone number', participant.phone_number],
+        ['Secondary phone number', participant.phone_number_secondary],
+        ['Email', participant.email],
+        ['Address', participant.address],
+        ['Notes', participant.notes],
+      ]
+    : [];
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="participant-details-title">
+      <DialogTitle id="participant-details-title">Participant {participant.participant_id}</DialogTitle>
+      <Tabs value="details" aria-label="Participant" sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}>
+        <Tab value="details" label="Details" id="participant-tab-details" aria-controls="participant-panel-details" />
+      </Tabs>
+      <DialogContent id="participant-panel-details" role="tabpanel" aria-labelledby="participant-tab-details">
+        <Facts items={[...contact, ...common]} />
+        <Divider sx={{ my: 2.5 }} />
+        <section aria-labelledby="participant-device-heading">
+          <Typography id="participant-device-heading" variant="h3" sx={{ mb: 1 }}>
+            Device
+          </Typography>
+          <Typography sx={{ mb: 1.5 }}>
+            {hasDevice ? deviceLabel({ name: participant.name ?? '', uuid: participant.unique_device_id }) : 'No device assigned'}
+          </Typography>
+          <Button variant="outlined" onClick={() => setChangingDevice(true)}>
+            {hasDevice ? 'Change device' : 'Assign a device'}
+          </Button>
+        </section>
+        {full && (
+          <>
+            <Divider sx={{ my: 2.5 }} />
+            <ReferralSection participantId={participant.participant_id} />
+          </>
+        )}
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button onClick={onClose} variant="contained">
+          Close
+        </Button>
+      </DialogActions>
+      {changingDevice && <ChangeDeviceDialog participant={participant} onClose={() => setChangingDevice(false)} />}
+    </Dialog>
+  );
+}

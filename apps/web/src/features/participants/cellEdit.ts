@@ -1,0 +1,37 @@
+import { isDateOfBirthInRange, messages, type ParticipantFull, type UpdateParticipantBody } from '@pathway/contract';
+import { format, isValid } from 'date-fns';
+
+/** Cells a full-access admin may edit in the grid. */
+export const INLINE_EDITABLE = ['first_name', 'last_name', 'date_of_birth', 'email', 'phone_number'] as const;
+export type InlineField = (typeof INLINE_EDITABLE)[number];
+
+/** A grid row: the date of birth as a Date, for the grid's date column and its editor. */
+export type GridParticipant = Omit<ParticipantFull, 'date_of_birth'> & { date_of_birth: Date | null };
+
+export class CellEditRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CellEditRefused';
+  }
+}
+
+function asText(value: unknown): string {
+  if (value instanceof Date) return isValid(value) ? format(value, 'yyyy-MM-dd') : '';
+  return typeof value === 'string' ? value.trim() : value == null ? '' : String(value);
+}
+
+/**
+ * The change an inline edit asks for, or null when nothing changed. An empty cell is refused with
+ * 'Value cannot be empty' (spec §5) and a date of birth outside 1900-01-01..today with the DOB
+ * range message; the grid then puts the old value back.
+ */
+export function inlineChange(newRow: Partial<GridParticipant>, oldRow: Partial<GridParticipant>): UpdateParticipantBody | null {
+  for (const field of INLINE_EDITABLE) {
+    const next = asText(newRow[field]);
+    if (next === asText(oldRow[field])) continue;
+    if (!next) throw new CellEditRefused(messages.grid.valueEmpty);
+    if (field === 'date_of_birth' && !isDateOfBirthInRange(next)) throw new CellEditRefused(messages.participant.dobRange);
+    return { [field]: next };
+  }
+  return null;
+}

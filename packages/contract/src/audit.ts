@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { pageQuery, pagination } from './common.js';
+
+/** What the audit trail records; each names the kind of access, never the data itself. */
+export const AUDIT_ACTIONS = {
+  'participant.list': 'Viewed participant list',
+  'participant.read': 'Viewed participant',
+  'participant.create': 'Added participant',
+  'participant.update': 'Changed participant',
+  'participant.delete': 'Deleted participant',
+  'referral.read': 'Viewed referral',
+  'referral.update': 'Changed referral',
+  'device.list': 'Viewed devices with participant names',
+  'device.read': 'Viewed device with participant name',
+  'message.send': 'Sent message to participant',
+} as const;
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export const auditListQuery = z.object(pageQuery(50, 500));
+
+export const auditEvent = z
+  .object({
+    audit_event_id: z.number().int(),
+    created_at: z.string(),
+    admin_user_id: z.number().int().nullable(),
+    admin_user_name: z.string(),
+    action: z.string(),
+    action_label: z.string(),
+    participant_id: z.number().int().nullable().describe('The participant concerned, for actions on one'),
+    participant_ids: z.array(z.number().int()).describe('Every participant whose data a list read returned'),
+    detail: z.string().nullable().describe('Which fields or rows were involved, never their values'),
+    ip: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEvent' });
+export type AuditEvent = z.infer<typeof auditEvent>;
+
+export const auditPage = z.object({ data: z.array(auditEvent), pagination }).meta({ id: 'AuditPage' });
+export type AuditPage = z.infer<typeof auditPage>;
+
+export const AUDIT_CSV_COLUMNS = [
+  'audit_event_id',
+  'created_at',
+  'admin_user_id',
+  'admin_user_name',
+  'action',
+  'participant_id',
+  'participant_ids',
+  'detail',
+  'ip',
+] as const;

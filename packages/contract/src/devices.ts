@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { requiredText } from './common.js';
+import { limits } from './limits.js';
+import { messages } from './messages.js';
+import { NO_DEVICE } from './participants.js';
+
+const m = messages.device;
+
+/**
+ * Words a uuid cannot be: "empty" means "no device" in a participant's unique_device_id, and
+ * "available" and "id" are paths of the devices API.
+ */
+export const RESERVED_DEVICE_UUIDS = [NO_DEVICE, 'available', 'id'] as const;
+
+export const deviceName = requiredText(m.nameEmpty, limits.textMin, m.nameShort);
+
+/** The device's unique id, stored lower-cased (the tablet reports its Android ID in lower case). */
+export const deviceUuid = requiredText(m.uuidEmpty, 1, m.uuidEmpty, 100)
+  .regex(/^[A-Za-z0-9._:-]+$/, { error: m.uuidFormat, abort: true })
+  .transform((v) => v.toLowerCase())
+  .refine((v) => !(RESERVED_DEVICE_UUIDS as readonly string[]).includes(v), { error: m.uuidReserved });
+
+export const createDeviceBody = z
+  .object({ name: deviceName, uuid: deviceUuid })
+  .meta({ id: 'CreateAuthorisedDevice' });
+export type CreateDeviceBody = z.input<typeof createDeviceBody>;
+
+/** The console sends the whole device object; only name and uuid can change. */
+export const updateDeviceBody = z
+  .object({ name: deviceName.optional(), uuid: deviceUuid.optional() })
+  .meta({ id: 'UpdateAuthorisedDevice', description: 'Other fields of the device object are ignored.' });
+export type UpdateDeviceBody = z.input<typeof updateDeviceBody>;
+
+export const deviceIdParams = z.object({
+  id: z.coerce
+    .number({ error: 'The device id must be a whole number' })
+    .int({ error: 'The device id must be a whole number' })
+    .positive({ error: 'The device id must be a whole number' })
+    .max(2147483647, { error: 'The device id is out of range' }),
+});
+export const deviceUuidParams = z.object({ uuid: z.string().min(1).max(100) });
+
+/** A device as every admin sees it: whether it is assigned, never to whom by name. */
+export const authorisedDevice = z
+  .object({
+    authorized_device_id: z.number().int(),
+    name: z.string(),
+    uuid: z.string(),
+    push_notification_id: z.string().nullable(),
+    unique_device_id: z.string().describe('The uuid when assigned to a participant, else the literal "empty"'),
+    participant_id: z.number().int().nullable().describe('The participant it is assigned to; null when unassigned'),
+  })
+  .meta({ id: 'AuthorisedDevice' });
+export type AuthorisedDevice = z.infer<typeof authorisedDevice>;
+
+/** With the assigned participant's names, for full-access admins. */
+export const authorisedDeviceWithNames = authorisedDevice
+  .extend({ first_name: z.string().nullable(), last_name: z.string().nullable() })
+  .meta({ id: 'AuthorisedDeviceWithNames' });
+export type AuthorisedDeviceWithNames = z.infer<typeof authorisedDeviceWithNames>;
+
+export const authorisedDeviceView = z.union([authorisedDeviceWithNames, authorisedDevice]);
+export type AuthorisedDeviceView = AuthorisedDevice | AuthorisedDeviceWithNames;

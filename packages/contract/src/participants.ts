@@ -1,0 +1,337 @@
+import { z } from 'zod';
+import { formBoolean, isIsoDate, pageQuery, pagination, requiredText, todayIsoDate } from './common.js';
+import { limits } from './limits.js';
+import { messages } from './messages.js';
+
+const m = messages.participant;
+const r = messages.referral;
+
+/** The 21 choices of the add form, in the spec's order. */
+export const LANGUAGES = [
+  'English',
+  'Polish',
+  'Urdu',
+  'Bengali',
+  'Gujarati',
+  'Arabic',
+  'French',
+  'Mandarin',
+  'Cantonese',
+  'Portuguese',
+  'Spanish',
+  'Tamil',
+  'Turkish',
+  'Italian',
+  'Somali',
+  'Lithuanian',
+  'German',
+  'Persian',
+  'Filipino',
+  'Romanian',
+  'Other',
+] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const GENDERS = ['male', 'female'] as const;
+export const PROGRAMMES = ['pad-programme'] as const;
+
+/** The literal a participant's unique_device_id holds when no device is assigned. */
+export const NO_DEVICE = 'empty';
+
+/** Adherence classes of days_behind: 0 on track, 1 to 2 slightly behind, 3 or more behind. */
+export const ADHERENCE_STATES = ['onTrack', 'slightlybehind', 'behind'] as const;
+export const adherenceState = z.enum(ADHERENCE_STATES, {
+  error: 'state must be one of onTrack, slightlybehind, behind',
+});
+export type AdherenceState = z.infer<typeof adherenceState>;
+
+/** The hash reading of the spec: onTrack, slightlybehind, and any other value means behind. */
+export function stateFromHash(value: string): AdherenceState {
+  if (value === 'onTrack') return 'onTrack';
+  if (value === 'slightlybehind') return 'slightlybehind';
+  return 'behind';
+}
+
+export function adherenceOf(daysBehind: number): AdherenceState {
+  if (daysBehind <= 0) return 'onTrack';
+  if (daysBehind <= 2) return 'slightlybehind';
+  return 'behind';
+}
+
+/** Identifiable fields: only full-access users ever receive or change them (spec §6). */
+export const CONTACT_FIELDS = [
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'email',
+  'phone_number',
+  'phone_number_secondary',
+  'address',
+  'notes',
+  'last_ip_address',
+] as const;
+export const REFERRAL_FIELDS = [
+  'programme_referred_to',
+  'referring_organisation',
+  'referring_healthcare_professional',
+  'referring_healthcare_professional_role',
+  'checked_contraindications_to_exercise',
+  'smoker',
+  'diabetes',
+  'registered_deaf',
+] as const;
+export const IDENTIFIABLE_FIELDS = [...CONTACT_FIELDS, ...REFERRAL_FIELDS] as const;
+
+// ---- field rules (spec §5), shared by add, edit and the grid's inline edit ----
+
+export const firstName = requiredText(m.firstNameEmpty, limits.textMin, m.minTwo);
+export const lastName = requiredText(m.lastNameEmpty, limits.textMin, m.minTwo);
+export const address = requiredText(m.addressEmpty, limits.textMin, m.minTwo, 500);
+/** Any phone on edit: required, at least 2 characters. */
+export const phoneNumber = requiredText(m.phoneEmpty, limits.textMin, m.minTwo, 50);
+/** On add: a plus sign and exactly 12 digits. */
+export const phoneNumberOnAdd = phoneNumber.regex(limits.phoneOnAdd, { error: m.phoneFormat });
+
+export function isDateOfBirthInRange(value: string, today: string = todayIsoDate()): boolean {
+  return value >= limits.dobEarliest && value <= today;
+}
+
+/** Sent YYYY-MM-DD (a real calendar date); 1900-01-01 to today. */
+export const dateOfBirth = z
+  .string({ error: m.dobEmpty })
+  .trim()
+  .min(1, { error: m.dobEmpty, abort: true })
+  .refine(isIsoDate, { error: m.dobFormat, abort: true })
+  .refine((v) => isDateOfBirthInRange(v), { error: m.dobRange })
+  .describe('YYYY-MM-DD, from 1900-01-01 to today');
+
+const emptyToNull = (v: unknown) => (v === '' ? null : v);
+
+/** Optional free text: absent, null or blank all mean "none". */
+function optionalText(max: number, min = 0) {
+  return z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(max, { error: `Must be at most ${max} characters`, abort: true })
+    .nullish()
+    .transform((v) => (v ? v : null))
+    .refine((v) => v === null || v.length >= min, { error: m.minTwo });
+}
+
+export const email = optionalText(limits.shortTextMax).refine(
+  (v) => v === null || z.email().safeParse(v).success,
+  { error: m.emailInvalid },
+);
+export const phoneNumberSecondary = optionalText(50, limits.textMin);
+export const notes = optionalText(limits.longTextMax);
+
+export const gender = z.preprocess(
+  (v) => (typeof v === 'string' ? emptyToNull(v.trim().toLowerCase()) : v),
+  z.enum(GENDERS, { error: m.genderInvalid }).nullish().transform((v) => v ?? null),
+);
+
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
+
+export const language = z.preprocess(
+  trimmed,
+  z.enum(LANGUAGES, {
+    error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? m.languageEmpty : m.languageInvalid),
+  }),
+);
+
+/** The device chosen on add: its uuid (lower-cased); "empty" is no device. */
+export const deviceChoice = requiredText(m.deviceEmpty, limits.textMin, m.minTwo, 100)
+  .transform((v) => v.toLowerCase())
+  .refine((v) => v !== NO_DEVICE, { error: m.deviceEmpty });
+
+export const referralFields = {
+  programme_referred_to: z.preprocess(
+    trimmed,
+    z.enum(PROGRAMMES, {
+      error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? r.programmeEmpty : r.programmeInvalid),
+    }),
+  ),
+  referring_organisation: requiredText(r.organisationEmpty, limits.textMin, m.minTwo),
+  referring_healthcare_professional: requiredText(r.professionalEmpty, limits.textMin, m.minTwo),
+  referring_healthcare_professional_role: requiredText(r.professionalRoleEmpty, limits.textMin, m.minTwo),
+  checked_contraindications_to_exercise: formBoolean(r.contraindicationsEmpty),
+  smoker: formBoolean(r.selectionEmpty),
+  diabetes: formBoolean(r.selectionEmpty),
+  registered_deaf: formBoolean(r.selectionEmpty),
+};
+
+/** Referral data, edited through PATCH /api/participant/{id} (every field required when sent). */
+export const referralBody = z.object(referralFields).meta({ id: 'ReferralEdit' });
+export type ReferralBody = z.input<typeof referralBody>;
+
+// ---- requests ----
+
+export const createParticipantBody = z
+  .object({
+    first_name: firstName,
+    last_name: lastName,
+    gender,
+    date_of_birth: dateOfBirth,
+    email,
+    phone_number: phoneNumberOnAdd,
+    phone_number_secondary: phoneNumberSecondary,
+    address,
+    language,
+    unique_device_id: deviceChoice.describe('uuid of an unassigned authorised device'),
+    notes,
+    ...referralFields,
+  })
+  .meta({
+    id: 'CreateParticipant',
+    description: 'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
+  });
+export type CreateParticipantBody = z.input<typeof createParticipantBody>;
+export type CreateParticipantInput = z.output<typeof createParticipantBody>;
+
+export const updateParticipantBody = z
+  .object({
+    first_name: firstName.optional(),
+    last_name: lastName.optional(),
+    gender: gender.optional(),
+    date_of_birth: dateOfBirth.optional(),
+    email: email.optional(),
+    phone_number: phoneNumber.optional(),
+    phone_number_secondary: phoneNumberSecondary.optional(),
+    address: address.optional(),
+    language: language.optional(),
+    notes: notes.optional(),
+    unique_device_id: z
+      .string({ error: m.deviceEmpty })
+      .trim()
+      .min(1, { error: m.deviceEmpty, abort: true })
+      .max(100, { error: 'Must be at most 100 characters', abort: true })
+      .transform((v) => v.toLowerCase())
+      .optional()
+      .describe('uuid of an available device to assign, or the literal "empty" to detach the current one'),
+    purge_cache: formBoolean('purge_cache must be true or false').optional(),
+    programme_referred_to: referralFields.programme_referred_to.optional(),
+    referring_organisation: referralFields.referring_organisation.optional(),
+    referring_healthcare_professional: referralFields.referring_healthcare_professional.optional(),
+    referring_healthcare_professional_role: referralFields.referring_healthcare_professional_role.optional(),
+    checked_contraindications_to_exercise: referralFields.checked_contraindications_to_exercise.optional(),
+    smoker: referralFields.smoker.optional(),
+    diabetes: referralFields.diabetes.optional(),
+    registered_deaf: referralFields.registered_deaf.optional(),
+  })
+  .meta({
+    id: 'UpdateParticipant',
+    description:
+      'Only the fields sent change. Identifiable and referral fields need full access. The tablet (bearer token) may send purge_cache only.',
+  });
+export type UpdateParticipantBody = z.input<typeof updateParticipantBody>;
+export type UpdateParticipantInput = z.output<typeof updateParticipantBody>;
+
+/** The console's edit-participant form: the PATCH rules, with every field of the form present. */
+export const editParticipantForm = z.object({
+  first_name: firstName,
+  last_name: lastName,
+  date_of_birth: dateOfBirth,
+  gender,
+  email,
+  phone_number: phoneNumber,
+  phone_number_secondary: phoneNumberSecondary,
+  address,
+  // Required on add only: a participant without one may keep none.
+  language: z.preprocess(trimmed, z.union([language, z.literal('')])),
+  notes,
+});
+export type EditParticipantForm = z.input<typeof editParticipantForm>;
+
+export const PARTICIPANT_SORTS = ['participant_id', 'days_behind', 'first_name', 'last_name', 'date_of_birth'] as const;
+/** Sorting by these would reveal identifiable data to a basic-access user. */
+export const IDENTIFIABLE_SORTS: readonly ParticipantSort[] = ['first_name', 'last_name', 'date_of_birth'];
+export type ParticipantSort = (typeof PARTICIPANT_SORTS)[number];
+
+export const participantListQuery = z.object({
+  ...pageQuery(limits.participantsDefaultPerPage, limits.participantsMaxPerPage),
+  state: adherenceState.optional(),
+  sort: z.enum(PARTICIPANT_SORTS, { error: `sort must be one of ${PARTICIPANT_SORTS.join(', ')}` }).default('participant_id'),
+  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('asc'),
+  q: z
+    .string()
+    .trim()
+    .max(100, { error: 'The search text must be at most 100 characters' })
+    .optional()
+    .describe('Search: participant id, device name or uuid; full access also names, email and phone'),
+  after: z
+    .string()
+    .max(400, { error: messages.participant.cursorInvalid })
+    .optional()
+    .describe('nextCursor of the previous page: fetches the next page by keyset instead of by offset'),
+});
+export type ParticipantListQuery = z.output<typeof participantListQuery>;
+
+export const participantIdParams = z.object({
+  id: z.coerce
+    .number({ error: 'The participant id must be a whole number' })
+    .int({ error: 'The participant id must be a whole number' })
+    .positive({ error: 'The participant id must be a whole number' })
+    .max(2147483647, { error: 'The participant id is out of range' }),
+});
+
+// ---- responses ----
+
+/** What every signed-in admin may see: no identifiable field at all. */
+export const participantBasic = z
+  .object({
+    participant_id: z.number().int(),
+    gender: z.enum(GENDERS).nullable(),
+    language: z.string().nullable(),
+    unique_device_id: z.string().describe('The assigned device\'s uuid, or the literal "empty"'),
+    name: z.string().nullable().describe('The assigned device\'s name'),
+    days_behind: z.number().int(),
+    push_notification_id: z.string().describe('FCM registration token, or the literal "empty"'),
+    purge_cache: z.boolean(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'ParticipantBasic', description: 'A participant as a basic-access admin sees them' });
+export type ParticipantBasic = z.infer<typeof participantBasic>;
+
+/** A participant with contact data, for full-access admins only. */
+export const participantFull = participantBasic
+  .extend({
+    first_name: z.string(),
+    last_name: z.string(),
+    date_of_birth: z.string().describe('YYYY-MM-DD'),
+    email: z.string().nullable(),
+    phone_number: z.string(),
+    phone_number_secondary: z.string().nullable(),
+    address: z.string(),
+    notes: z.string().nullable(),
+    last_ip_address: z.string().nullable(),
+  })
+  .meta({ id: 'Participant', description: 'A participant with contact data (full access)' });
+export type ParticipantFull = z.infer<typeof participantFull>;
+
+export const participantView = z.union([participantFull, participantBasic]);
+export type ParticipantView = ParticipantFull | ParticipantBasic;
+
+export function hasContactData(p: ParticipantView): p is ParticipantFull {
+  return 'first_name' in p;
+}
+
+export const referral = z
+  .object({
+    participant_id: z.number().int(),
+    programme_referred_to: z.string().nullable(),
+    referring_organisation: z.string().nullable(),
+    referring_healthcare_professional: z.string().nullable(),
+    referring_healthcare_professional_role: z.string().nullable(),
+    checked_contraindications_to_exercise: z.boolean().nullable(),
+    smoker: z.boolean().nullable(),
+    diabetes: z.boolean().nullable(),
+    registered_deaf: z.boolean().nullable(),
+  })
+  .meta({ id: 'Referral', description: 'Referral data of a participant (full access)' });
+export type Referral = z.infer<typeof referral>;
+
+export const participantPage = z
+  .object({ data: z.array(participantView), pagination })
+  .meta({ id: 'ParticipantPage' });
+export type ParticipantPage = { data: ParticipantView[]; pagination: z.infer<typeof pagination> };
