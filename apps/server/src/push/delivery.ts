@@ -116,7 +116,8 @@ export class PushDelivery {
   }
 
   private async deliverOne(push: ClaimedPush, report: DeliveryReport): Promise<void> {
-    const token = hasToken(push.target_token) ? push.target_token : push.participant_token;
+    // The participant's current token first: the app reports a new one on every start.
+    const token = hasToken(push.participant_token) ? push.participant_token : push.target_token;
     if (!this.provider) {
       report.notSent++;
       return this.finish(push.push_id, s.noProvider, null);

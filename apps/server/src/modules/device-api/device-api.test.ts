@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { authorizedDevices, dailyViews, participants, participationProgress, seenVideos } from '../../db/schema.js';
-import { ManualClock, createTestApp, type TestApp } from '../../../test/harness.js';
+import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import {
   makeDevice,
   makeEnrolledParticipant,
@@ -13,6 +13,7 @@ import { runAdherenceCheck } from '../adherence/check.js';
 
 const clock = new ManualClock(new Date('2025-09-01T09:00:00Z'));
 let t: TestApp;
+const staff = async () => (await signedInCookie(t.ctx, 'full access')).cookie;
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
@@ -90,6 +91,20 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     expect(withToken!.push_notification_id).toBe('fcm-token:APA91bExample_1');
     const [deviceRow] = await t.ctx.db.select().from(authorizedDevices).where(eq(authorizedDevices.uuid, device.uuid));
     expect(deviceRow!.push_notification_id).toBe('fcm-token:APA91bExample_1');
+
+    // Staff purge the app's cache; the next start sees it and call 3 clears it (form-encoded).
+    const purge = await t.app.inject({ method: 'PATCH', url: `/api/participant/${id}`, headers: { cookie: await staff() }, payload: { purge_cache: true } });
+    expect(purge.statusCode).toBe(200);
+    const restarted = await t.app.inject({ method: 'GET', url: `/uuid/${device.uuid}` });
+    expect(restarted.json().purge_cache).toBe(true);
+    const cleared = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${id}`,
+      headers: { ...auth, ...FORM },
+      payload: form({ purge_cache: 'false' }),
+    });
+    expect(cleared.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/uuid/${device.uuid}` })).json().purge_cache).toBe(false);
 
     // Call 4: day 1 only, each with its set nested.
     const today = await t.app.inject({ method: 'GET', url: `/api/videoset/today/${setId}/participant/${id}`, headers: auth });
@@ -240,13 +255,20 @@ describe('the bearer token', () => {
     const detached = await tablet();
     const url = `/api/summary/${detached.setId}/participant/${detached.id}`;
     expect((await t.app.inject({ method: 'GET', url, headers: detached.auth })).statusCode).toBe(200);
-    await t.ctx.db.update(participants).set({ authorized_device_id: null }).where(eq(participants.participant_id, detached.id));
+    const cookie = await staff();
+    const detach = await t.app.inject({ method: 'PATCH', url: `/api/participant/${detached.id}`, headers: { cookie }, payload: { unique_device_id: 'empty' } });
+    expect(detach.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url, headers: detached.auth })).statusCode).toBe(401);
+    // Given back to the same participant, the old token stays dead: only a new call 1 helps.
+    const reattach = await t.app.inject({ method: 'PATCH', url: `/api/participant/${detached.id}`, headers: { cookie }, payload: { unique_device_id: detached.device.uuid } });
+    expect(reattach.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url, headers: detached.auth })).statusCode).toBe(401);
 
     const deleted = await tablet();
     const url2 = `/api/summary/${deleted.setId}/participant/${deleted.id}`;
-    await t.ctx.db.update(participants).set({ authorized_device_id: null }).where(eq(participants.participant_id, deleted.id));
-    await t.ctx.db.delete(authorizedDevices).where(eq(authorizedDevices.authorized_device_id, deleted.device.authorized_device_id));
+    await t.app.inject({ method: 'PATCH', url: `/api/participant/${deleted.id}`, headers: { cookie }, payload: { unique_device_id: 'empty' } });
+    const removal = await t.app.inject({ method: 'DELETE', url: `/api/authorizeddevices/id/${deleted.device.authorized_device_id}`, headers: { cookie } });
+    expect(removal.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: url2, headers: deleted.auth })).statusCode).toBe(401);
   });
 

@@ -15,6 +15,7 @@ import {
   updateParticipantBody,
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
+import { requestPushDelivery } from '../../push/delivery.js';
 import { staffOf } from '../../plugins/access.js';
 import { AuditService, actorOf } from '../audit/service.js';
 import { ParticipantService, type Staff } from './service.js';
@@ -150,6 +151,8 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     },
     async (request) => {
       await service.message(request.body, staffActor(request));
+      // Delivered now rather than at the outbox's next sweep (every minute).
+      await requestPushDelivery(ctx);
       request.log.info({ by: request.staff!.adminUserId }, 'message queued');
       return { message: messages.message.queued };
     },

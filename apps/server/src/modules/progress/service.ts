@@ -16,10 +16,11 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { participationProgress, pushOutbox, seenVideos } from '../../db/schema.js';
+import { participationProgress, seenVideos } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
+import { enqueuePush } from '../../push/outbox.js';
 import {
   findProgressById,
   findProgressOfParticipant,
@@ -179,13 +180,14 @@ export class ProgressService {
         .set({ current_week: next.week, current_day: next.day, updated_at: now })
         .where(eq(participationProgress.fitness_participation_progress_id, progress.fitness_participation_progress_id))
         .returning();
-      await tx.insert(pushOutbox).values({
-        participant_id: participantId,
+      // No token of its own: delivery uses the participant's current one.
+      await enqueuePush(tx, {
+        participantId,
+        targetToken: null,
         title: messages.reminders.newVideoTitle,
         body: messages.reminders.newVideoBody,
         kind: 'progress-forward',
-        created_by: adminUserId,
-        created_at: now,
+        createdBy: adminUserId,
       });
       await requestPushDelivery(this.ctx, tx);
       return row!;
