@@ -33,7 +33,7 @@ test.describe('participants', () => {
     const device = await addDevice(adminApi);
     const lastName = uniqueWord('Hopper');
 
-    await page.getByRole('link', { name: 'Participants' }).click();
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Participants' }).click();
     await page.getByRole('link', { name: 'Add Participant' }).click();
     await expect(page).toHaveURL(/\/addparticipant$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Add participant' })).toBeVisible();

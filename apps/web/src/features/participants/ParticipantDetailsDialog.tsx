@@ -18,7 +18,19 @@ import { isFullAccess, useSession } from '../../lib/session';
 import { participantQuery, referralQuery } from './api';
 import { ChangeDeviceDialog } from './ChangeDeviceDialog';
 import { deviceLabel } from './deviceLabel';
+import { AdvancedSettingsTab } from './progress/AdvancedSettingsTab';
+import { participantProgressQuery } from './progress/api';
+import { ProgressTab } from './progress/ProgressTab';
+import { VideoSetTab } from './progress/VideoSetTab';
 import { TrackingChip } from './tracking';
+
+type DetailsTab = 'details' | 'videoset' | 'progress' | 'advanced';
+const TAB_LABELS: Record<DetailsTab, string> = {
+  details: 'Details',
+  videoset: 'Video Set',
+  progress: 'Progress',
+  advanced: 'Advanced settings',
+};
 
 function Facts({ items }: { items: Array<[string, ReactNode]> }) {
   return (
@@ -92,8 +104,9 @@ function formatDob(iso: string): string {
 }
 
 /**
- * Participant details (spec §2): the Details tab. A basic-access admin sees no identifiable data
- * (the server sends none); a full-access admin sees contact data and a Show Referral button.
+ * Participant details (spec §2): tabs Details, Video Set, and, once the participant has progress,
+ * Progress and Advanced settings. A basic-access admin sees no identifiable data (the server
+ * sends none); a full-access admin sees contact data and a Show Referral button.
  */
 export function ParticipantDetailsDialog({ participant: fromList, onClose }: { participant: ParticipantView; onClose: () => void }) {
   const full = isFullAccess(useSession());
@@ -102,6 +115,11 @@ export function ParticipantDetailsDialog({ participant: fromList, onClose }: { p
   const current = useQuery({ ...participantQuery(fromList.participant_id), initialData: fromList, staleTime: Number.POSITIVE_INFINITY });
   const participant = current.data;
   const hasDevice = participant.unique_device_id !== NO_DEVICE;
+  const progress = useQuery(participantProgressQuery(participant.participant_id));
+  const tabs: DetailsTab[] = progress.data ? ['details', 'videoset', 'progress', 'advanced'] : ['details', 'videoset'];
+  const [chosenTab, setTab] = useState<DetailsTab>('details');
+  // A tab that is no longer offered (progress gone) falls back to Details.
+  const tab = tabs.includes(chosenTab) ? chosenTab : 'details';
 
   const common: Array<[string, ReactNode]> = [
     ['Participant ID', participant.participant_id],
@@ -124,10 +142,32 @@ export function ParticipantDetailsDialog({ participant: fromList, onClose }: { p
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="participant-details-title">
       <DialogTitle id="participant-details-title">Participant {participant.participant_id}</DialogTitle>
-      <Tabs value="details" aria-label="Participant" sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}>
-        <Tab value="details" label="Details" id="participant-tab-details" aria-controls="participant-panel-details" />
+      <Tabs
+        value={tab}
+        onChange={(_event, value: DetailsTab) => setTab(value)}
+        aria-label="Participant"
+        variant="scrollable"
+        allowScrollButtonsMobile
+        sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
+      >
+        {tabs.map((value) => (
+          <Tab key={value} value={value} label={TAB_LABELS[value]} id={`participant-tab-${value}`} aria-controls={`participant-panel-${value}`} />
+        ))}
       </Tabs>
-      <DialogContent id="participant-panel-details" role="tabpanel" aria-labelledby="participant-tab-details">
+      {tab !== 'details' && (
+        <DialogContent id={`participant-panel-${tab}`} role="tabpanel" aria-labelledby={`participant-tab-${tab}`} sx={{ minHeight: 320 }}>
+          {tab === 'videoset' && <VideoSetTab participantId={participant.participant_id} />}
+          {tab === 'progress' && <ProgressTab participantId={participant.participant_id} />}
+          {tab === 'advanced' && <AdvancedSettingsTab participantId={participant.participant_id} />}
+        </DialogContent>
+      )}
+      <DialogContent
+        id="participant-panel-details"
+        role="tabpanel"
+        aria-labelledby="participant-tab-details"
+        hidden={tab !== 'details'}
+        sx={tab !== 'details' ? { display: 'none' } : undefined}
+      >
         <Facts items={[...contact, ...common]} />
         <Divider sx={{ my: 2.5 }} />
         <section aria-labelledby="participant-device-heading">

@@ -1,6 +1,7 @@
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import FastForwardOutlinedIcon from '@mui/icons-material/FastForwardOutlined';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import SmsOutlinedIcon from '@mui/icons-material/SmsOutlined';
 import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
@@ -45,13 +46,14 @@ import { EditParticipantDialog } from './EditParticipantDialog';
 import { EditReferralDialog } from './EditReferralDialog';
 import { MessageUserDialog } from './MessageUserDialog';
 import { ParticipantDetailsDialog } from './ParticipantDetailsDialog';
+import { ProgressForwardDialog } from './progress/ProgressForwardDialog';
 import { STATE_LABELS, TrackingChip, daysBehindText } from './tracking';
 
 /** A grid row: what the admin may see; the date of birth as a Date for the date column. */
 type GridRow = ParticipantBasic & Partial<Omit<GridParticipant, keyof ParticipantBasic>>;
 
 type OpenDialog =
-  | { kind: 'details' | 'edit' | 'referral' | 'message' | 'delete'; participant: ParticipantView }
+  | { kind: 'details' | 'edit' | 'referral' | 'progress' | 'message' | 'delete'; participant: ParticipantView }
   | null;
 
 const PAGE_SIZES = [10, 25, 50, 100];
@@ -257,7 +259,7 @@ export function ParticipantsPage() {
         field: 'actions',
         type: 'actions',
         headerName: 'Actions',
-        width: full ? 210 : 100,
+        width: full ? 250 : 140,
         getActions: ({ row }: GridRowParams<GridRow>) => {
           const participant = (list.data?.data ?? []).find((p) => p.participant_id === row.participant_id);
           if (!participant) return [];
@@ -273,7 +275,15 @@ export function ParticipantsPage() {
                 ]
               : []),
             ...(hasDevice
-              ? [<GridActionsCellItem key="message" icon={<SmsOutlinedIcon />} label={`Message ${who}`} onClick={open('message')} />]
+              ? [
+                  <GridActionsCellItem
+                    key="progress"
+                    icon={<FastForwardOutlinedIcon />}
+                    label={`Progress ${who} one day forward`}
+                    onClick={open('progress')}
+                  />,
+                  <GridActionsCellItem key="message" icon={<SmsOutlinedIcon />} label={`Message ${who}`} onClick={open('message')} />,
+                ]
               : []),
             ...(full
               ? [<GridActionsCellItem key="delete" icon={<DeleteOutlineIcon color="error" />} label={`Delete ${who}`} onClick={open('delete')} />]
@@ -373,6 +383,17 @@ export function ParticipantsPage() {
         <EditParticipantDialog participant={dialog.participant} onClose={() => closeDialog()} />
       )}
       {dialog?.kind === 'referral' && <EditReferralDialog participantId={dialog.participant.participant_id} onClose={() => closeDialog()} />}
+      {dialog?.kind === 'progress' && (
+        <ProgressForwardDialog
+          participantId={dialog.participant.participant_id}
+          onClose={() => closeDialog()}
+          onProgressed={(message) => {
+            closeDialog();
+            setNotice(message);
+            void list.refetch();
+          }}
+        />
+      )}
       {dialog?.kind === 'message' && (
         <MessageUserDialog
           participant={dialog.participant}
