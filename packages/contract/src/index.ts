@@ -5,3 +5,4 @@ export * from './common.js';
 export * from './auth.js';
 export * from './admin.js';
 export * from './logs.js';
+export * from './videos.js';

@@ -11,9 +11,10 @@ import { SESSION_COOKIE, type StaffSession } from '../modules/auth/sessions.js';
 /**
  * Who may call a route. Every route of the API declares one (the app refuses to start otherwise):
  * - public: anyone; - staff: any signed-in admin; - full: full-access admins only;
- * - device: the tablet app with a bearer token of a device still assigned to its participant.
+ * - device: the tablet app with a bearer token of a device still assigned to its participant;
+ * - staff-or-device: either of the two (a route the console and the tablet app share).
  */
-export type Access = 'public' | 'staff' | 'full' | 'device';
+export type Access = 'public' | 'staff' | 'full' | 'device' | 'staff-or-device';
 
 export interface DeviceCaller {
   participantId: number;
@@ -67,6 +68,13 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
       if (!request.device) throw new HttpError(401, 'This device is not registered');
       return;
     }
+    if (access === 'staff-or-device') {
+      request.staff = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
+      if (request.staff) return;
+      request.device = await resolveDevice(ctx, request);
+      if (!request.device) throw new HttpError(401, messages.session.required);
+      return;
+    }
     request.staff = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
     if (!request.staff) throw new HttpError(401, messages.session.required);
     if (access === 'full' && request.staff.role !== FULL_ACCESS) {
@@ -80,6 +88,7 @@ const ACCESS_DESCRIPTIONS: Record<Access, string> = {
   staff: 'Access: any signed-in admin (basic or full access).',
   full: 'Access: full access only.',
   device: 'Access: the tablet app, with the bearer token of an assigned device.',
+  'staff-or-device': 'Access: any signed-in admin, or the tablet app with the bearer token of an assigned device.',
 };
 
 /**
@@ -91,7 +100,14 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     const access = route.config?.access;
     if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access level`);
     const schema = (route.schema ??= {}) as Record<string, unknown>;
-    schema.security = access === 'public' ? [] : access === 'device' ? [{ device: [] }] : [{ session: [] }];
+    schema.security =
+      access === 'public'
+        ? []
+        : access === 'device'
+          ? [{ device: [] }]
+          : access === 'staff-or-device'
+            ? [{ session: [] }, { device: [] }]
+            : [{ session: [] }];
     schema.description = [schema.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n');
   });
 }
