@@ -16,7 +16,16 @@ export function isUploadKey(key: string): boolean {
  * reliable one), else the request's own (protocol from X-Forwarded-Proto when TRUST_PROXY is on).
  */
 export function publicOrigin(request: FastifyRequest, config: Config): string {
-  return config.publicUrl ?? `${request.protocol}://${request.host}`;
+  return config.publicUrl ? new URL(config.publicUrl).origin : requestOrigin(request);
+}
+
+/** The request's own origin, normalised as URL.origin does (no default port). */
+function requestOrigin(request: FastifyRequest): string {
+  try {
+    return new URL(`${request.protocol}://${request.host}`).origin;
+  } catch {
+    return `${request.protocol}://localhost`;
+  }
 }
 
 export function mediaUrl(origin: string, key: string): string {
@@ -51,6 +60,6 @@ export function uploadKeyFromLocation(value: string, ourOrigins: string[]): stri
 }
 
 export function ourOrigins(request: FastifyRequest, config: Config): string[] {
-  const own = `${request.protocol}://${request.host}`;
-  return config.publicUrl ? [config.publicUrl, own] : [own];
+  const own = requestOrigin(request);
+  return config.publicUrl ? [new URL(config.publicUrl).origin, own] : [own];
 }

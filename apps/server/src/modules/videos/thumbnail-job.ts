@@ -84,7 +84,7 @@ export function thumbnailJob(ctx: AppContext): JobDefinition<ThumbnailJobData> {
   return {
     name: THUMBNAIL_JOB,
     retryLimit: 3,
-    retryDelay: 15,
+    retryDelay: 5,
     retryBackoff: true,
     // Frame extraction reads only a little of the file; a job still running after this is lost.
     expireInSeconds: 10 * 60,
