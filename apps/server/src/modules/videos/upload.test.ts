@@ -47,7 +47,7 @@ function patch(uploadUrl: string, offset: number, body: Buffer) {
   return fetch(uploadUrl, {
     method: 'PATCH',
     headers: { ...TUS, cookie: staff, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
-    body,
+    body: new Uint8Array(body),
   });
 }
 
