@@ -22,6 +22,8 @@ export interface S3Settings {
 }
 
 export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
+  // We pin an SDK release that supports Node 20 on purpose; its notice about Node 22 is noise.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return {
     endpoint: settings.endpoint,
     region: settings.region,
