@@ -326,6 +326,15 @@ describe('videos', () => {
     expect(thumb).toMatch(/^thumbs\//);
   });
 
+  it('are documented in the OpenAPI document with who may call them', async () => {
+    const doc = (await t.app.inject('/api/docs/json')).json();
+    for (const p of ['/api/videoset', '/api/videoset/{id}', '/api/videoset/{id}/videos', '/api/video', '/api/video/{video_id}', '/api/video/thumbs/{videoSetId}', '/thumbs', '/companion', '/companion/{uploadId}']) {
+      expect(doc.paths, p).toHaveProperty([p]);
+    }
+    expect(doc.paths['/api/video/thumbs/{videoSetId}'].get.security).toEqual([{ session: [] }, { device: [] }]);
+    expect(doc.paths['/api/videoset'].post.security).toEqual([{ session: [] }]);
+  });
+
   it('tells the console where and how to upload', async () => {
     const res = await call('GET', '/api/video/upload-settings');
     expect(res.json()).toEqual({ endpoint: '/companion', max_upload_bytes: 4 * 1024 ** 3, chunk_size_bytes: 8 * 1024 * 1024 });
