@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createReadStream, open } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -42,12 +43,15 @@ export class FileBlobStore implements BlobStore {
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
     const file = this.pathOf(key);
-    // Open first so a missing file is an error here, not on the stream later.
-    const handle = await fs.open(file, 'r').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') throw new BlobNotFoundError(key);
-      throw error;
-    });
-    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    // Opened first so a missing file is an error here, not on the stream later. A plain
+    // descriptor, owned and closed by the stream.
+    const fd = await new Promise<number>((resolve, reject) =>
+      open(file, 'r', (error, descriptor) => {
+        if (!error) resolve(descriptor);
+        else reject(error.code === 'ENOENT' ? new BlobNotFoundError(key) : error);
+      }),
+    );
+    return createReadStream('', { fd, autoClose: true, ...(range && { start: range.start, end: range.end }) });
   }
 
   async delete(key: string): Promise<void> {

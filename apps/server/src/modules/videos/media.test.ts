@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
@@ -81,6 +82,33 @@ describe('media', () => {
     const headRange = await get({ range: 'bytes=0-9' }, 'HEAD');
     expect(headRange.statusCode).toBe(206);
     expect(headRange.headers['content-range']).toBe(`bytes 0-9/${bytes.length}`);
+  });
+
+  it('closes every file it opens, and every response ends', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    const openFiles = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).startsWith(t.config.mediaDir);
+        } catch {
+          return false;
+        }
+      }).length;
+    let unfinished = 0;
+    t.app.server.on('request', (_req, res) => {
+      unfinished += 1;
+      res.on('close', () => (unfinished -= 1));
+    });
+    const before = openFiles();
+    for (let i = 0; i < 40; i++) {
+      const res = await fetch(`${base}${url}`, { headers: i % 2 ? { range: `bytes=${i}-${i + 1000}` } : {} });
+      expect(res.status).toBeLessThan(300);
+      await res.arrayBuffer();
+    }
+    await expect.poll(() => unfinished).toBe(0);
+    expect(before).toBe(0);
+    expect(openFiles()).toBe(0);
   });
 
   it('serves nothing but finished uploads and made pictures', async () => {

@@ -5,8 +5,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { EVENTS, Server, type Upload } from '@tus/server';
 import { z } from 'zod';
 import { UPLOAD_ENDPOINT, errorResponse, finishedUpload, messages, type FinishedUpload } from '@pathway/contract';
+import type pg from 'pg';
 import type { AppContext } from '../../context.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
+import { PostgresUploadLocker } from '../../storage/upload-locker.js';
 import { mediaUrl, publicOrigin } from './media-urls.js';
 import { UploadService, type UploadRow } from './upload-service.js';
 
@@ -52,9 +54,15 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   });
   const tooLarge = `${messages.upload.tooLarge} (${formatBytes(ctx.config.maxUploadBytes)}).`;
 
+  // One process (PGlite) needs no more than tus's in-memory locks; PostgreSQL may serve several.
+  const pool = ctx.database.kind === 'postgres' ? ctx.database.pool : undefined;
+  const locker = pool ? new PostgresUploadLocker({ ...pool.options, max: undefined } as pg.ClientConfig, ctx.logger) : undefined;
+  if (locker) app.addHook('onClose', () => locker.close());
+
   const tus = new Server({
     path: UPLOAD_ENDPOINT,
     datastore: ctx.media.uploads,
+    ...(locker && { locker }),
     maxSize: ctx.config.maxUploadBytes,
     // A finished upload may be a video's file: only unfinished ones can be cancelled.
     disableTerminationForFinishedUploads: true,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
+import { buildApp } from '../../app.js';
 import { videoUploads } from '../../db/schema.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { testImage, testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
@@ -205,3 +206,59 @@ describe('resumable upload', () => {
     expect(await statusOf(local(saved.body.location!))).toBe(200);
   });
 });
+
+// Several web instances on one PostgreSQL database: a request on one instance that wants an upload
+// another instance is still writing asks it to let go, and waits for it, instead of racing it.
+describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instances', () => {
+  it('a resume on another instance stops the stale request first, then continues from its last byte', { timeout: 60_000 }, async () => {
+    const other = await buildApp(t.ctx);
+    await other.listen({ port: 0, host: '127.0.0.1' });
+    const otherBase = `http://127.0.0.1:${(other.server.address() as { port: number }).port}`;
+    try {
+      const bytes = testVideo({ seconds: 2, size: '160x120', noise: true });
+      const created = await create(bytes.length);
+      const uploadUrl = created.headers.get('location')!;
+      const id = uploadUrl.split('/').pop()!;
+
+      // Instance A receives 100 kB and then nothing: the client is gone but the socket stays open.
+      let staleClosed = false;
+      const url = new URL(uploadUrl);
+      const stale = http.request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'PATCH',
+        headers: { ...TUS, cookie: staff, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(bytes.length) },
+      });
+      stale.on('error', () => {});
+      stale.on('close', () => (staleClosed = true));
+      stale.on('response', (res) => res.resume());
+      await new Promise<void>((resolve) => stale.write(bytes.subarray(0, 100_000), () => resolve()));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(staleClosed).toBe(false);
+
+      // Instance B is asked for the offset: it gets the lock only once A has let go.
+      const head = await fetch(`${otherBase}/companion/${id}`, { method: 'HEAD', headers: { ...TUS, cookie: staff } });
+      expect(head.status).toBe(200);
+      const offset = Number(head.headers.get('upload-offset'));
+      expect(offset).toBeGreaterThan(0);
+      expect(offset).toBeLessThanOrEqual(100_000);
+      await expect.poll(() => staleClosed, { timeout: 10_000 }).toBe(true);
+
+      const rest = await fetch(`${otherBase}/companion/${id}`, {
+        method: 'PATCH',
+        headers: { ...TUS, cookie: staff, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        body: new Uint8Array(bytes.subarray(offset)),
+      });
+      expect(rest.status).toBe(200);
+      const { location } = (await rest.json()) as { location: string };
+      const stored = Buffer.from(await (await fetch(`${otherBase}${new URL(location).pathname}`)).arrayBuffer());
+      expect(Buffer.compare(stored, bytes)).toBe(0);
+    } finally {
+      // Keep-alive sockets of this test's fetch calls would otherwise hold the close open.
+      other.server.closeAllConnections();
+      await other.close();
+    }
+  });
+});
+
