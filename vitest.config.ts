@@ -12,6 +12,7 @@ const serverTests = {
 export default defineConfig({
   test: {
     projects: [
+      'apps/web/vitest.config.ts',
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'server-pglite', ...serverTests, env: { TEST_DB: 'pglite' } } },
       ...(process.env.TEST_DATABASE_URL

@@ -21,6 +21,7 @@ export const messages = {
     notFound: 'Admin user not found',
     lastFullAccess: 'The last full-access admin user cannot be deleted or demoted',
     cannotDeleteSelf: 'You cannot delete your own account',
+    deleteConfirm: 'This admin user will be deleted immediately. This cannot be undone.',
   },
   videoSet: {
     nameEmpty: 'Set Name cannot be empty',
@@ -119,5 +120,10 @@ export const messages = {
     internal: 'Something went wrong on the server. The error has been logged.',
     unavailable: 'The service is temporarily unavailable. Please try again shortly.',
     tooLarge: 'The request is too large',
+    /** Title of the box that shows a server's refusal in the console's modals (spec §8). */
+    warningTitle: 'Warning!',
+    networkError: 'Could not reach the server. Check your connection and try again.',
+    pageLoadFailed:
+      'This page could not be loaded. The console may have been updated, or the connection dropped. Reload to try again.',
   },
 } as const;

@@ -19,8 +19,9 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: webDistDir,
-      wildcard: false,
-      index: false,
+      // Files are looked up per request, so a rebuilt console is served without a restart.
+      wildcard: true,
+      index: ['index.html'],
       setHeaders: (reply, filePath) => {
         // Vite names assets by content hash, so they never change under the same name.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
@@ -31,7 +32,9 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = API_PREFIXES.some((p) => request.url.startsWith(p)) || request.url === '/api';
-    if (request.method !== 'GET' || isApi || !hasBuild) {
+    // A missing script or image is a 404, not the page: index.html in its place breaks the console.
+    const isFile = /\.[a-z0-9]+$/i.test(request.url.split('?')[0]!);
+    if (request.method !== 'GET' || isApi || isFile || !hasBuild) {
       return reply.status(404).send({ message: messages.generic.notFound });
     }
     return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');

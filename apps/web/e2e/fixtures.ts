@@ -1,0 +1,178 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, request, type APIRequestContext, type Page } from '@playwright/test';
+import type { CreatedAdminUser, Role } from '@pathway/contract';
+import * as OTPAuth from 'otpauth';
+import { e2eEnv, type BootstrapAdmin } from './env';
+
+export { expect };
+
+/** WCAG 2.0, 2.1 and 2.2, levels A and AA. */
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+/**
+ * What a page showed when axe last looked at it: the check at the end of a test is skipped when
+ * nothing has changed since the test's own last check.
+ */
+const checked = new WeakMap<Page, string>();
+
+function snapshot(page: Page): Promise<string> {
+  return page.evaluate(() => `${location.href}\n${document.title}\n${document.body.innerHTML}`);
+}
+
+/**
+ * Runs axe-core on what the page shows now and fails on any serious or critical violation.
+ * Call it on every screen and every modal a test opens; every test also runs it on its page at its
+ * end, unless that page is unchanged since its last check (the `accessibleAtEnd` fixture).
+ */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  checked.set(page, await snapshot(page));
+  if (violations.length > 0) {
+    await base.info().attach(`axe ${label}`, { body: JSON.stringify(violations, null, 2), contentType: 'application/json' });
+  }
+  const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = blocking
+    .map((v) => `- ${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`)
+    .join('\n');
+  expect(blocking.length, `Accessibility violations on "${label}":\n${report}`).toBe(0);
+}
+
+export interface TestAdmin {
+  user_name: string;
+  password: string;
+  role: Role;
+  first_name: string;
+  last_name: string;
+  totp: OTPAuth.TOTP;
+  /** The TOTP time step last used to sign in: the server accepts each code once. */
+  lastStep?: number;
+}
+
+/** The admin's current code, waiting for the next 30 s step if this one has been used already. */
+export async function nextCode(admin: TestAdmin): Promise<string> {
+  const period = admin.totp.period * 1000;
+  let step = Math.floor(Date.now() / period);
+  if (admin.lastStep !== undefined && step <= admin.lastStep) {
+    await new Promise((resolve) => setTimeout(resolve, (admin.lastStep! + 1) * period - Date.now() + 200));
+    step = Math.floor(Date.now() / period);
+  }
+  admin.lastStep = step;
+  return admin.totp.generate({ timestamp: step * period });
+}
+
+export function totpFromUrl(otpauthUrl: string): OTPAuth.TOTP {
+  const otp = OTPAuth.URI.parse(otpauthUrl);
+  if (!(otp instanceof OTPAuth.TOTP)) throw new Error('Not a TOTP enrolment');
+  return otp;
+}
+
+let counter = 0;
+export function uniqueUserName(prefix: string): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}@example.org`;
+}
+
+/** Fills the sign-in form (with spaces around the values: the form trims them). */
+export async function fillSignIn(page: Page, admin: Pick<TestAdmin, 'user_name' | 'password'>, code: string) {
+  await page.getByLabel(/^Email address or user name/).fill(`  ${admin.user_name} `);
+  await page.getByLabel(/^Password/).fill(admin.password);
+  await page.getByLabel(/^MFA code/).fill(` ${code} `);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+interface Fixtures {
+  /** Adds an admin user through the API, as the setup's full-access admin. */
+  createAdmin: (role?: Role) => Promise<TestAdmin>;
+  /** Signs in through the sign-in page with a TOTP code, and waits for the dashboard. */
+  signIn: (admin: TestAdmin) => Promise<void>;
+  /** A new admin of the role, signed in through the sign-in page. */
+  signInAs: (role: Role) => Promise<TestAdmin>;
+  accessibleAtEnd: void;
+  noBrowserErrors: void;
+}
+
+interface WorkerFixtures {
+  /** The full-access admin that the global setup created with the CLI (already signed in once). */
+  setupAdmin: BootstrapAdmin;
+  /** The API, signed in as `setupAdmin`. */
+  adminApi: APIRequestContext;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  baseURL: async ({}, use) => use(e2eEnv('baseURL')),
+
+  setupAdmin: [async ({}, use) => use(JSON.parse(e2eEnv('admin')) as BootstrapAdmin), { scope: 'worker' }],
+
+  adminApi: [
+    async ({}, use) => {
+      const api = await request.newContext({ baseURL: e2eEnv('baseURL'), storageState: e2eEnv('adminState') });
+      await use(api);
+      await api.dispose();
+    },
+    { scope: 'worker' },
+  ],
+
+  createAdmin: async ({ adminApi }, use) => {
+    await use(async (role = 'basic access') => {
+      const admin = {
+        user_name: uniqueUserName(role === 'full access' ? 'e2e.full' : 'e2e.basic'),
+        password: `pw ${Math.random().toString(36).slice(2)} x`,
+        role,
+        first_name: 'Test',
+        last_name: role === 'full access' ? 'Fullaccess' : 'Basicaccess',
+      };
+      const response = await adminApi.post('/api/admin', { data: admin });
+      expect(response.status(), await response.text()).toBe(201);
+      const created = (await response.json()) as CreatedAdminUser;
+      return { ...admin, totp: totpFromUrl(created.otpauth_url) };
+    });
+  },
+
+  signIn: async ({ page }, use) => {
+    await use(async (admin) => {
+      await page.goto('/login');
+      await fillSignIn(page, admin, await nextCode(admin));
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    });
+  },
+
+  signInAs: async ({ createAdmin, signIn }, use) => {
+    await use(async (role) => {
+      const admin = await createAdmin(role);
+      await signIn(admin);
+      return admin;
+    });
+  },
+
+  // Any page of the test (popups included) that throws, or that the server's CSP blocks something
+  // on, fails the test.
+  noBrowserErrors: [
+    async ({ context }, use) => {
+      const problems: string[] = [];
+      const watch = (page: Page) => {
+        page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+        page.on('console', (message) => {
+          if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+            problems.push(`${page.url()}: ${message.text()}`);
+          }
+        });
+      };
+      context.pages().forEach(watch);
+      context.on('page', watch);
+      await use();
+      expect(problems, 'errors in the browser').toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  accessibleAtEnd: [
+    async ({ page }, use, testInfo) => {
+      await use();
+      if (testInfo.status !== testInfo.expectedStatus || page.isClosed() || page.url() === 'about:blank') return;
+      if (checked.get(page) === (await snapshot(page))) return;
+      await expectAccessible(page, `end of "${testInfo.title}"`);
+    },
+    { auto: true },
+  ],
+});

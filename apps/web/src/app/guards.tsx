@@ -1,0 +1,42 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { redirect } from 'react-router';
+import { isFullAccess, sessionQuery, useSession } from '../lib/session';
+import type { PageAccess } from './routes';
+import { NotAllowedPage } from './pages/NotAllowedPage';
+
+/** Asks the server, never the cookie (it is HttpOnly), and never trusts an answer held in memory. */
+function currentSession(queryClient: QueryClient) {
+  return queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
+}
+
+/**
+ * The route guard of the console: it runs before every navigation into the console (the Back
+ * button included), so that after logout or once the session has ended no page is shown.
+ */
+export function requireSession(queryClient: QueryClient) {
+  return async () => {
+    if (!(await currentSession(queryClient))) throw redirect('/login');
+    return null;
+  };
+}
+
+/** Someone already signed in who opens /login goes on to the console. */
+export function skipLoginWhenSignedIn(queryClient: QueryClient) {
+  return async () => {
+    const session = await currentSession(queryClient).catch(() => null);
+    if (session) throw redirect('/dashboard');
+    return null;
+  };
+}
+
+/**
+ * Mirrors the server's roles: a basic-access admin who opens a full-access page by its address is
+ * told so (the server refuses the page's calls anyway).
+ */
+export function PageAccessGate({ access, children }: { access: PageAccess; children: ReactNode }) {
+  const session = useSession();
+  if (!session) return null;
+  if (access === 'full' && !isFullAccess(session)) return <NotAllowedPage />;
+  return children;
+}

@@ -1,0 +1,71 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { PageErrorBoundary } from '../components/PageErrorBoundary';
+import { PageLoading } from '../components/PageLoading';
+import { LoginPage } from '../features/auth/LoginPage';
+import { PageAccessGate, requireSession, skipLoginWhenSignedIn } from './guards';
+import { ConsoleLayout, type RouteHandle } from './layout/ConsoleLayout';
+import { NotFoundPage } from './pages/NotFoundPage';
+import { RouteErrorPage } from './pages/RouteErrorPage';
+import { consoleRoutes, logViewerRoute, type ConsoleRoute } from './routes';
+
+function pageElement(route: ConsoleRoute) {
+  const Page = route.page;
+  return (
+    <PageAccessGate access={route.access}>
+      <Page />
+    </PageAccessGate>
+  );
+}
+
+export function appRoutes(queryClient: QueryClient): RouteObject[] {
+  const guard = requireSession(queryClient);
+  return [
+    {
+      errorElement: <RouteErrorPage />,
+      hydrateFallbackElement: <PageLoading />,
+      children: [
+        {
+          path: '/login',
+          loader: skipLoginWhenSignedIn(queryClient),
+          handle: { title: 'Sign in' } satisfies RouteHandle,
+          element: <LoginPage />,
+        },
+        {
+          path: '/',
+          loader: guard,
+          // Ask the server again on every navigation, so Back after logout finds no session.
+          shouldRevalidate: () => true,
+          element: <ConsoleLayout />,
+          children: [
+            { index: true, element: <Navigate to="/dashboard" replace /> },
+            ...consoleRoutes.map(
+              (route): RouteObject => ({
+                path: route.path,
+                handle: { route, title: route.title } satisfies RouteHandle,
+                element: pageElement(route),
+              }),
+            ),
+            { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, element: <NotFoundPage /> },
+          ],
+        },
+        {
+          // A popup window of its own: the same guard, no sidebar.
+          path: logViewerRoute.path,
+          loader: guard,
+          shouldRevalidate: () => true,
+          element: (
+            <PageErrorBoundary>
+              <Suspense fallback={<PageLoading />}>{pageElement(logViewerRoute)}</Suspense>
+            </PageErrorBoundary>
+          ),
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createBrowserRouter(appRoutes(queryClient));
+}

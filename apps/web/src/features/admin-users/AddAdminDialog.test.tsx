@@ -1,0 +1,102 @@
+import { messages, type CreatedAdminUser } from '@pathway/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, renderWithProviders } from '../../test/render';
+import { AddAdminDialog } from './AddAdminDialog';
+
+const created: CreatedAdminUser = {
+  admin_user_id: 12,
+  user_name: 'grace.hopper@example.org',
+  first_name: 'Grace',
+  last_name: 'Hopper',
+  role: 'basic access',
+  created_at: '2025-03-04T10:00:00.000Z',
+  qr_code: 'data:image/png;base64,iVBORw0KGgo=',
+  otpauth_url: 'otpauth://totp/Pathway:grace.hopper%40example.org?issuer=Pathway&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+};
+
+function setup() {
+  const fetchMock = vi.fn(async () => jsonResponse(201, created));
+  vi.stubGlobal('fetch', fetchMock);
+  const user = userEvent.setup();
+  renderWithProviders(<AddAdminDialog onClose={vi.fn()} />);
+  const dialog = screen.getByRole('dialog', { name: 'Add admin user' });
+  return { fetchMock, user, dialog };
+}
+
+describe('AddAdminDialog', () => {
+  it('says that username and password cannot be empty, and sends nothing', async () => {
+    const { fetchMock, user, dialog } = setup();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await within(dialog).findByText(messages.admin.usernameEmpty)).toBeInTheDocument();
+    expect(within(dialog).getByText(messages.admin.passwordEmpty)).toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/^Username/)).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'true');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('asks for at least 6 characters of username and 8 of password', async () => {
+    const { fetchMock, user, dialog } = setup();
+
+    await user.type(within(dialog).getByLabelText(/^Username/), 'grace');
+    await user.type(within(dialog).getByLabelText(/^Password/), 'short');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    expect(await within(dialog).findByText(messages.admin.usernameShort)).toBeInTheDocument();
+    expect(within(dialog).getByText(messages.admin.passwordShort)).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    // Fixing a field clears its message as the user types.
+    await user.type(within(dialog).getByLabelText(/^Username/), '.h');
+    await waitFor(() => expect(within(dialog).queryByText(messages.admin.usernameShort)).not.toBeInTheDocument());
+    expect(within(dialog).getByText(messages.admin.passwordShort)).toBeInTheDocument();
+  });
+
+  it('adds a basic-access admin by default, then shows the QR code and the three steps without Save', async () => {
+    const { fetchMock, user, dialog } = setup();
+    expect(within(dialog).getByRole('combobox', { name: /Access level/ })).toHaveTextContent('Basic access');
+
+    await user.type(within(dialog).getByLabelText(/^Username/), created.user_name);
+    await user.type(within(dialog).getByLabelText(/^Password/), 'a long enough password');
+    await user.type(within(dialog).getByLabelText(/^First name/), 'Grace');
+    await user.type(within(dialog).getByLabelText(/^Last name/), 'Hopper');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    const qrCode = await within(dialog).findByRole('img', { name: `QR code that adds ${created.user_name} to an authenticator app` });
+    expect(qrCode).toHaveAttribute('src', created.qr_code);
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/admin');
+    expect(JSON.parse(String(init.body))).toEqual({
+      user_name: created.user_name,
+      password: 'a long enough password',
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      role: 'basic access',
+    });
+    const steps = within(dialog).getAllByRole('listitem');
+    expect(steps).toHaveLength(3);
+    expect(steps[0]).toHaveTextContent(/Install an authenticator app/);
+    expect(steps[1]).toHaveTextContent(/Scan this QR code/);
+    expect(steps[2]).toHaveTextContent(/Close this window after a successful scan/);
+    expect(within(dialog).getByText('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Save' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Close' })).toBeInTheDocument();
+  });
+
+  it("shows the server's message in a box labelled Warning!", async () => {
+    const { user, dialog } = setup();
+    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(409, { message: messages.admin.usernameTaken })));
+
+    await user.type(within(dialog).getByLabelText(/^Username/), created.user_name);
+    await user.type(within(dialog).getByLabelText(/^Password/), 'a long enough password');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+
+    const warning = await within(dialog).findByRole('alert');
+    expect(warning).toHaveTextContent(messages.generic.warningTitle);
+    expect(warning).toHaveTextContent(messages.admin.usernameTaken);
+    expect(within(dialog).getByRole('button', { name: 'Save' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,130 @@
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { AdminUser } from '@pathway/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { PageHeader } from '../../components/PageHeader';
+import { PageLoading } from '../../components/PageLoading';
+import { formatDate } from '../../lib/dates';
+import { useSession } from '../../lib/session';
+import { AddAdminDialog } from './AddAdminDialog';
+import { adminUsersQuery } from './api';
+import { DeleteAdminDialog } from './DeleteAdminDialog';
+import { EditAdminDialog } from './EditAdminDialog';
+import { RoleChip } from './RoleChip';
+
+type OpenDialog = { kind: 'add' } | { kind: 'edit'; admin: AdminUser } | { kind: 'delete'; admin: AdminUser } | null;
+
+const columns = ['Admin ID', 'Username', 'First Name', 'Last Name', 'Access level', 'Added', 'Actions'];
+
+export function AdminUsersPage() {
+  const admins = useQuery(adminUsersQuery);
+  const session = useSession();
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const close = () => setDialog(null);
+
+  return (
+    <>
+      <PageHeader
+        title="Admin Users"
+        actions={
+          <Button variant="contained" startIcon={<PersonAddAlt1Icon />} onClick={() => setDialog({ kind: 'add' })}>
+            Add admin user
+          </Button>
+        }
+      >
+        Staff who can sign in to this console, and what they may see.
+      </PageHeader>
+
+      {admins.isPending ? (
+        <PageLoading label="Loading admin users" />
+      ) : admins.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => void admins.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          {admins.error.message}
+        </Alert>
+      ) : (
+        <TableContainer component={Paper} variant="outlined">
+          <Table aria-label="Admin users" sx={{ minWidth: 760 }}>
+            <TableHead>
+              <TableRow>
+                {columns.map((column) => (
+                  <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
+                    {column}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {admins.data.map((admin) => (
+                <TableRow key={admin.admin_user_id} hover>
+                  <TableCell>{admin.admin_user_id}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 180 }}>
+                    {admin.user_name}
+                    {admin.admin_user_id === session?.admin_user_id && (
+                      <Typography component="span" variant="body2" color="text.secondary">
+                        {' '}
+                        (you)
+                      </Typography>
+                    )}
+                  </TableCell>
+                  <TableCell>{admin.first_name}</TableCell>
+                  <TableCell>{admin.last_name}</TableCell>
+                  <TableCell>
+                    <RoleChip role={admin.role} />
+                  </TableCell>
+                  <TableCell>{formatDate(admin.created_at)}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title="Edit" describeChild>
+                      <IconButton aria-label={`Edit ${admin.user_name}`} onClick={() => setDialog({ kind: 'edit', admin })}>
+                        <EditOutlinedIcon />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title="Delete" describeChild>
+                      <IconButton
+                        aria-label={`Delete ${admin.user_name}`}
+                        color="error"
+                        onClick={() => setDialog({ kind: 'delete', admin })}
+                      >
+                        <DeleteOutlineIcon />
+                      </IconButton>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {admins.data.length === 0 && (
+            <Box sx={{ p: 3 }}>
+              <Typography>No admin users yet.</Typography>
+            </Box>
+          )}
+        </TableContainer>
+      )}
+
+      {dialog?.kind === 'add' && <AddAdminDialog onClose={close} />}
+      {dialog?.kind === 'edit' && <EditAdminDialog admin={dialog.admin} onClose={close} />}
+      {dialog?.kind === 'delete' && <DeleteAdminDialog admin={dialog.admin} onClose={close} />}
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { messages, type SessionInfo } from '@pathway/contract';
+import { useMutation } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent } from 'react';
+import { signIn } from '../../lib/session';
+
+/**
+ * User name, password and the code of the authenticator app. Values are trimmed before sending;
+ * any failure shows the one banner of spec §8, which says nothing about which part was wrong.
+ */
+export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
+  const [userName, setUserName] = useState('');
+  const [password, setPassword] = useState('');
+  const [mfaToken, setMfaToken] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const mfaRef = useRef<HTMLInputElement>(null);
+
+  const login = useMutation({
+    mutationFn: signIn,
+    meta: { handlesUnauthorized: true },
+    onSuccess: (session) => onSignedIn(session),
+    onError: () => {
+      setFailed(true);
+      // A code works once: the next attempt needs the app's next one.
+      setMfaToken('');
+      mfaRef.current?.focus();
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const credentials = { user_name: userName.trim(), password: password.trim(), mfa_token: mfaToken.trim() };
+    if (!credentials.user_name || !credentials.password || !credentials.mfa_token) {
+      setFailed(true);
+      return;
+    }
+    setFailed(false);
+    login.mutate(credentials);
+  };
+
+  return (
+    <Stack component="form" noValidate onSubmit={submit} spacing={2.5} aria-label="Sign in">
+      {failed && (
+        <Alert severity="error" role="alert">
+          {messages.login.failed}
+        </Alert>
+      )}
+      <TextField
+        id="user_name"
+        name="user_name"
+        label="Email address or user name"
+        value={userName}
+        onChange={(e) => setUserName(e.target.value)}
+        autoComplete="username"
+        required
+        autoFocus
+        slotProps={{ htmlInput: { inputMode: 'email', autoCapitalize: 'none', spellCheck: false } }}
+      />
+      <TextField
+        id="password"
+        name="password"
+        label="Password"
+        type={showPassword ? 'text' : 'password'}
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        autoComplete="current-password"
+        required
+        slotProps={{
+          input: {
+            endAdornment: (
+              <InputAdornment position="end">
+                <IconButton
+                  aria-label={showPassword ? 'Hide password' : 'Show password'}
+                  onClick={() => setShowPassword((shown) => !shown)}
+                  edge="end"
+                >
+                  {showPassword ? <VisibilityOffIcon /> : <VisibilityIcon />}
+                </IconButton>
+              </InputAdornment>
+            ),
+          },
+        }}
+      />
+      <TextField
+        id="mfa_token"
+        name="mfa_token"
+        label="MFA code"
+        value={mfaToken}
+        onChange={(e) => setMfaToken(e.target.value)}
+        inputRef={mfaRef}
+        autoComplete="one-time-code"
+        required
+        helperText="The 6-digit code shown in your authenticator app"
+        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 12 } }}
+      />
+      <Button type="submit" variant="contained" size="large" loading={login.isPending}>
+        Sign in
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,57 @@
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { Logo } from '../../components/Logo';
+import { SiteFooter } from '../../components/SiteFooter';
+import { SESSION_KEY } from '../../lib/session';
+import { LoginForm } from './LoginForm';
+
+export function LoginPage() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    document.title = 'Sign in - Pathway';
+  }, []);
+
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <Box
+        component="header"
+        sx={{ bgcolor: 'primary.main', color: 'primary.contrastText', px: { xs: 2, sm: 4 }, py: 1.5 }}
+      >
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, maxWidth: 1100, mx: 'auto' }}>
+          <Logo size={44} alt="Pathway logo" onDark />
+          <Box>
+            <Typography component="p" sx={{ fontWeight: 700, fontSize: '1.375rem', lineHeight: 1.2 }}>
+              Pathway
+            </Typography>
+            <Typography component="p" variant="body2">
+              Exercise programme back office
+            </Typography>
+          </Box>
+        </Box>
+      </Box>
+      <Box component="main" sx={{ flexGrow: 1, display: 'flex', justifyContent: 'center', alignItems: 'flex-start', px: 2, py: { xs: 4, sm: 8 } }}>
+        <Paper variant="outlined" sx={{ width: '100%', maxWidth: 440, p: { xs: 3, sm: 4 } }}>
+          <Typography variant="h1" sx={{ mb: 1 }}>
+            Sign in with credentials
+          </Typography>
+          <Typography color="text.secondary" sx={{ mb: 3 }}>
+            Use your user name, your password and the code from your authenticator app.
+          </Typography>
+          <LoginForm
+            onSignedIn={(session) => {
+              queryClient.setQueryData(SESSION_KEY, session);
+              void navigate('/dashboard', { replace: true });
+            }}
+          />
+        </Paper>
+      </Box>
+      <SiteFooter />
+    </Box>
+  );
+}

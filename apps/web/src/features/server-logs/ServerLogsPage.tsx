@@ -1,0 +1,116 @@
+import DownloadIcon from '@mui/icons-material/Download';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { PageHeader } from '../../components/PageHeader';
+import { PageLoading } from '../../components/PageLoading';
+import { WarningAlert } from '../../components/WarningAlert';
+import { isApiError } from '../../lib/api';
+import { downloadLog, logListQuery } from './api';
+import { logViewerPath } from './paths';
+
+/** Spec §9: the log is shown in a popup window of 600x500. */
+const POPUP_FEATURES = 'popup,width=600,height=500';
+
+export function ServerLogsPage() {
+  const logs = useQuery(logListQuery);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState<string | null>(null);
+
+  const view = (fileName: string) => {
+    setProblem(null);
+    const popup = window.open(logViewerPath(fileName), `pathway-log-${fileName}`, POPUP_FEATURES);
+    if (!popup) setProblem('The browser blocked the popup window. Allow popups for this site to view logs.');
+  };
+
+  const download = async (fileName: string) => {
+    setProblem(null);
+    setDownloading(fileName);
+    try {
+      await downloadLog(fileName);
+    } catch (error) {
+      // A 401 is handled for the whole console (back to sign in); anything else is told here.
+      if (!isApiError(error, 401)) setProblem((error as Error).message);
+    } finally {
+      setDownloading(null);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title="Server Logs">One file per day, newest first.</PageHeader>
+      {problem && <WarningAlert message={problem} />}
+      {logs.isPending ? (
+        <PageLoading label="Loading the log files" />
+      ) : logs.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => void logs.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          {logs.error.message}
+        </Alert>
+      ) : (
+        <TableContainer component={Paper} variant="outlined">
+          <Table aria-label="Server log files">
+            <TableHead>
+              <TableRow>
+                <TableCell>Log Created Date</TableCell>
+                <TableCell align="right">Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {logs.data.map((fileName) => (
+                <TableRow key={fileName} hover>
+                  <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.9375rem' }}>{fileName}</TableCell>
+                  <TableCell align="right">
+                    <Box sx={{ display: 'inline-flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1 }}>
+                      <Button
+                        variant="outlined"
+                        size="small"
+                        startIcon={<OpenInNewIcon />}
+                        aria-label={`View Log ${fileName} (opens in a popup window)`}
+                        onClick={() => view(fileName)}
+                      >
+                        View Log
+                      </Button>
+                      <Button
+                        variant="contained"
+                        size="small"
+                        startIcon={<DownloadIcon />}
+                        aria-label={`Download Log ${fileName}`}
+                        loading={downloading === fileName}
+                        onClick={() => void download(fileName)}
+                      >
+                        Download Log
+                      </Button>
+                    </Box>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {logs.data.length === 0 && (
+            <Box sx={{ p: 3 }}>
+              <Typography>No log files yet.</Typography>
+            </Box>
+          )}
+        </TableContainer>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../components/PageHeader';
+
+export function VideoSetsPage() {
+  return <PageHeader title="Video Sets" />;
+}

@@ -1,0 +1,38 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig, type ProxyOptions } from 'vite';
+
+/** The API server the dev server forwards to (`npm start` listens on 8080 by default). */
+const apiTarget = process.env.PATHWAY_API_URL ?? 'http://localhost:8080';
+const toServer: ProxyOptions = { target: apiTarget };
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': toServer,
+      // GET /login is the console's sign-in page; only the POST belongs to the server.
+      '/login': { ...toServer, bypass: (req) => (req.method === 'GET' ? req.url : undefined) },
+      '/logout': toServer,
+      '/companion': toServer,
+      '/media': toServer,
+      '/thumbs': toServer,
+      '/healthz': toServer,
+      '/readyz': toServer,
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rollupOptions: {
+      output: {
+        // React and the router change far less often than the console: a file of their own stays
+        // cached across releases. Everything else is split by use, so a page's libraries (charts,
+        // data grid) load with that page only.
+        manualChunks(id) {
+          return /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/.test(id) ? 'vendor-react' : undefined;
+        },
+      },
+    },
+  },
+});
