@@ -85,6 +85,10 @@ export function isReadyThumbnailUrl(value: string | null | undefined): value is 
 export const videoTitle = requiredText(mv.titleEmpty, limits.textMin, mv.titleShort);
 export const videoDescription = requiredText(mv.descriptionEmpty, limits.textMin, mv.descriptionShort, limits.longTextMax);
 
+/** The words of a video, as the add and edit forms ask for them. */
+export const videoText = z.object({ title: videoTitle, description: videoDescription });
+export type VideoText = z.infer<typeof videoText>;
+
 export const video = z
   .object({
     video_id: z.number().int(),
