@@ -180,13 +180,12 @@ function VideoCell({ video, onOpen }: { video: Video; onOpen: () => void }) {
         sx={{ borderRadius: 1, flexShrink: 0, '&:focus-visible': { outline: 3, outlineColor: 'primary.main' } }}
       >
         {ready ? (
-          <Box
-            component="img"
+          <img
             src={video.video_thumbnail_url}
             alt=""
             width={limits.thumbnailWidth}
             height={limits.thumbnailHeight}
-            sx={{ display: 'block', borderRadius: 1, objectFit: 'cover' }}
+            style={{ display: 'block', borderRadius: 8, objectFit: 'cover' }}
           />
         ) : (
           <Box
