@@ -36,7 +36,7 @@ export async function makeThumbnail(ctx: AppContext, data: ThumbnailJobData, isL
   if (!video || video.file_location_path !== fileKey) return;
 
   const workDir = await mkdtemp(path.join(os.tmpdir(), 'pathway-thumb-'));
-  const name = `${videoId}-${randomBytes(12).toString('hex')}`;
+  const name = `${videoId}-${randomBytes(16).toString('hex')}`;
   const thumbKey = `thumbs/${name}.jpg`;
   const posterKey = `posters/${name}.jpg`;
   let stored = false;

@@ -67,7 +67,7 @@ describe('thumbnail job', () => {
 
     await t.ctx.media.blobs.putFile(key, copy, 'video/mp4');
     const done = await thumbnailOf(t, video.video_id);
-    expect(done.video_thumbnail_url).toMatch(/^thumbs\/\d+-[0-9a-f]{24}\.jpg$/);
+    expect(done.video_thumbnail_url).toMatch(/^thumbs\/\d+-[0-9a-f]{32}\.jpg$/);
     expect(done.video_length).toBe('2');
   });
 });

@@ -101,7 +101,7 @@ describe('videos', () => {
 
     await thumbnailOf(created.video_id);
     const shown = (await call('GET', `/api/video/${created.video_id}`)).json();
-    expect(shown.video_thumbnail_url).toMatch(new RegExp(`^${ORIGIN}/media/thumbs/${created.video_id}-[0-9a-f]{24}\\.jpg$`));
+    expect(shown.video_thumbnail_url).toMatch(new RegExp(`^${ORIGIN}/media/thumbs/${created.video_id}-[0-9a-f]{32}\\.jpg$`));
     expect(shown.poster_url).toMatch(new RegExp(`^${ORIGIN}/media/posters/`));
     expect(shown.video_length).toBe('2');
 
