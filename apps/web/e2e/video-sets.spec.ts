@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { messages } from '@pathway/contract';
@@ -174,5 +174,43 @@ test.describe('video sets and videos', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect(edit).toHaveCount(0);
     await expect(page.getByRole('row').filter({ hasText: `${setName} renamed` })).toBeVisible();
+  });
+
+  test('the uploader resumes by itself after the connection drops mid-upload', async ({ page, signInAs, adminApi }) => {
+    await signInAs('basic access');
+    const created = await adminApi.post('/api/videoset', { data: { set_name: uniqueSetName('Resume'), number_of_weeks: 1, videos_in_week: 1 } });
+    const { fitness_video_set_id } = (await created.json()) as { fitness_video_set_id: number };
+    await page.goto(`/video/${fitness_video_set_id}`);
+
+    // The first request carrying bytes is cut off, as a dropped connection would.
+    const seen: string[] = [];
+    let dropped = false;
+    await page.route('**/companion/*', async (route) => {
+      const method = route.request().method();
+      seen.push(method);
+      if (method === 'PATCH' && !dropped) {
+        dropped = true;
+        await route.abort('connectionreset');
+        return;
+      }
+      await route.continue();
+    });
+
+    const file = makeVideo('resumed.mp4');
+    await page.getByRole('button', { name: 'Add a video for week 1, day 1' }).click();
+    const addVideo = page.getByRole('dialog', { name: 'Add Video' });
+    await addVideo.getByLabel(/^Title/).fill('Resumed upload');
+    await addVideo.getByLabel(/^Description/).fill('Uploaded across a dropped connection.');
+    await chooseFile(addVideo.getByRole('button', { name: 'Choose video file' }), file);
+    await expect(addVideo.getByRole('status').filter({ hasText: 'resumed.mp4 uploaded' })).toBeVisible({ timeout: 30_000 });
+    expect(dropped).toBe(true);
+    // After the drop the client asked where the server had got to, then sent the rest.
+    expect(seen.slice(seen.indexOf('PATCH') + 1)).toEqual(expect.arrayContaining(['HEAD', 'PATCH']));
+
+    await addVideo.getByRole('button', { name: 'Save' }).click();
+    await expect(addVideo).toHaveCount(0);
+    const videos = (await (await page.request.get(`/api/videoset/${fitness_video_set_id}/videos`)).json()) as { file_location_path: string; file_size: number }[];
+    const stored = await page.request.get(videos[0]!.file_location_path);
+    expect(Buffer.compare(await stored.body(), readFileSync(file))).toBe(0);
   });
 });

@@ -214,6 +214,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instanc
     const other = await buildApp(t.ctx);
     await other.listen({ port: 0, host: '127.0.0.1' });
     const otherBase = `http://127.0.0.1:${(other.server.address() as { port: number }).port}`;
+    let stale: http.ClientRequest | undefined;
     try {
       const bytes = testVideo({ seconds: 2, size: '160x120', noise: true });
       const created = await create(bytes.length);
@@ -223,17 +224,18 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instanc
       // Instance A receives 100 kB and then nothing: the client is gone but the socket stays open.
       let staleClosed = false;
       const url = new URL(uploadUrl);
-      const stale = http.request({
+      const request = http.request({
         host: url.hostname,
         port: url.port,
         path: url.pathname,
         method: 'PATCH',
         headers: { ...TUS, cookie: staff, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(bytes.length) },
       });
-      stale.on('error', () => {});
-      stale.on('close', () => (staleClosed = true));
-      stale.on('response', (res) => res.resume());
-      await new Promise<void>((resolve) => stale.write(bytes.subarray(0, 100_000), () => resolve()));
+      stale = request;
+      request.on('error', () => {});
+      request.on('close', () => (staleClosed = true));
+      request.on('response', (res) => res.resume());
+      await new Promise<void>((resolve) => request.write(bytes.subarray(0, 100_000), () => resolve()));
       await new Promise((r) => setTimeout(r, 500));
       expect(staleClosed).toBe(false);
 
@@ -255,7 +257,9 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instanc
       const stored = Buffer.from(await (await fetch(`${otherBase}${new URL(location).pathname}`)).arrayBuffer());
       expect(Buffer.compare(stored, bytes)).toBe(0);
     } finally {
-      // Keep-alive sockets of this test's fetch calls would otherwise hold the close open.
+      // The half-open client of this test, and keep-alive sockets of its fetch calls, would
+      // otherwise hold the servers' close open.
+      stale?.destroy();
       other.server.closeAllConnections();
       await other.close();
     }
