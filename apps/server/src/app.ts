@@ -15,9 +15,23 @@ import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { participantRoutes } from './modules/participants/routes.js';
+import { mediaRoutes } from './modules/videos/media-routes.js';
+import { videoRoutes } from './modules/videos/routes.js';
+import { uploadRoutes } from './modules/videos/upload-routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
-const modules = [healthRoutes, authRoutes, adminRoutes, logRoutes, deviceRoutes, participantRoutes, auditRoutes];
+const modules = [
+  healthRoutes,
+  authRoutes,
+  adminRoutes,
+  logRoutes,
+  deviceRoutes,
+  participantRoutes,
+  auditRoutes,
+  videoRoutes,
+  uploadRoutes,
+  mediaRoutes,
+];
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({

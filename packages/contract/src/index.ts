@@ -9,3 +9,4 @@ export * from './participants.js';
 export * from './devices.js';
 export * from './push.js';
 export * from './audit.js';
+export * from './videos.js';

@@ -1,10 +1,12 @@
 import type { AppContext } from '../context.js';
+import { mediaCleanupJob, mediaDeleteJob } from '../modules/videos/media-jobs.js';
+import { thumbnailJob } from '../modules/videos/thumbnail-job.js';
 import type { JobDefinition } from './queue.js';
 
 /**
  * Every kind of background work, with its handler bound to the process's services. A module that
  * adds a job adds its definition here.
  */
-export function jobDefinitions(_ctx: AppContext): JobDefinition<never>[] {
-  return [];
+export function jobDefinitions(ctx: AppContext): JobDefinition<never>[] {
+  return [thumbnailJob(ctx), mediaDeleteJob(ctx), mediaCleanupJob(ctx)] as JobDefinition<never>[];
 }
