@@ -156,6 +156,19 @@ CREATE TABLE "fitness_video_sets" (
 	CONSTRAINT "video_sets_videos_in_week_check" CHECK ("fitness_video_sets"."videos_in_week" between 1 and 7)
 );
 --> statement-breakpoint
+CREATE TABLE "video_uploads" (
+	"storage_key" text PRIMARY KEY NOT NULL,
+	"status" text DEFAULT 'receiving' NOT NULL,
+	"file_size" bigint NOT NULL,
+	"content_type" text,
+	"duration_seconds" double precision,
+	"created_by" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_activity_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"finished_at" timestamp with time zone,
+	CONSTRAINT "video_uploads_status_check" CHECK ("video_uploads"."status" in ('receiving', 'ready'))
+);
+--> statement-breakpoint
 CREATE TABLE "videos" (
 	"video_id" serial PRIMARY KEY NOT NULL,
 	"fitness_video_set_id" integer NOT NULL,
@@ -181,6 +194,7 @@ ALTER TABLE "push_outbox" ADD CONSTRAINT "push_outbox_participant_id_participant
 ALTER TABLE "seen_videos" ADD CONSTRAINT "seen_videos_participant_id_participants_participant_id_fk" FOREIGN KEY ("participant_id") REFERENCES "public"."participants"("participant_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "seen_videos" ADD CONSTRAINT "seen_videos_video_id_videos_video_id_fk" FOREIGN KEY ("video_id") REFERENCES "public"."videos"("video_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_admin_user_id_admin_users_admin_user_id_fk" FOREIGN KEY ("admin_user_id") REFERENCES "public"."admin_users"("admin_user_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "video_uploads" ADD CONSTRAINT "video_uploads_created_by_admin_users_admin_user_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."admin_users"("admin_user_id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "videos" ADD CONSTRAINT "videos_fitness_video_set_id_fitness_video_sets_fitness_video_set_id_fk" FOREIGN KEY ("fitness_video_set_id") REFERENCES "public"."fitness_video_sets"("fitness_video_set_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "admin_users_user_name_key" ON "admin_users" USING btree (lower("user_name"));--> statement-breakpoint
 CREATE INDEX "audit_events_created_at_idx" ON "audit_events" USING btree ("created_at");--> statement-breakpoint
@@ -201,5 +215,6 @@ CREATE INDEX "push_outbox_status_idx" ON "push_outbox" USING btree ("status");--
 CREATE UNIQUE INDEX "seen_videos_participant_video_key" ON "seen_videos" USING btree ("participant_id","video_id");--> statement-breakpoint
 CREATE INDEX "seen_videos_created_at_idx" ON "seen_videos" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "sessions_admin_user_idx" ON "sessions" USING btree ("admin_user_id");--> statement-breakpoint
+CREATE INDEX "video_uploads_activity_idx" ON "video_uploads" USING btree ("status","last_activity_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "videos_set_position_key" ON "videos" USING btree ("fitness_video_set_id","week_number","day_number");--> statement-breakpoint
 CREATE INDEX "videos_file_idx" ON "videos" USING btree ("file_location_path");

@@ -15,6 +15,9 @@ import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { participantRoutes } from './modules/participants/routes.js';
+import { mediaRoutes } from './modules/videos/media-routes.js';
+import { videoRoutes } from './modules/videos/routes.js';
+import { uploadRoutes } from './modules/videos/upload-routes.js';
 import { progressRoutes } from './modules/progress/routes.js';
 import { deviceApiRoutes } from './modules/device-api/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
@@ -29,6 +32,9 @@ const modules = [
   deviceRoutes,
   participantRoutes,
   auditRoutes,
+  videoRoutes,
+  uploadRoutes,
+  mediaRoutes,
   progressRoutes,
   deviceApiRoutes,
   dashboardRoutes,

@@ -35,6 +35,11 @@ const envSchema = z.object({
   S3_REGION: z.string().default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Path-style addressing (endpoint/bucket/key), which S3-compatible servers expect; AWS accepts it too. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   FCM_PROJECT_ID: z.string().optional(),
   FCM_SERVICE_ACCOUNT_FILE: z.string().optional(),
   /** Only for tests or an emulator: the FCM HTTP v1 API's base URL. */
@@ -76,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
             region: e.S3_REGION,
             accessKeyId: e.S3_ACCESS_KEY_ID ?? '',
             secretAccessKey: e.S3_SECRET_ACCESS_KEY ?? '',
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
           }
         : undefined,
     /** Push through FCM when a service-account key is given; the project defaults to the key's. */

@@ -4,6 +4,8 @@ import type { Database, DatabaseHandle } from './db/client.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import type { SessionService } from './modules/auth/sessions.js';
+import type { VideoTools } from './modules/videos/video-tools.js';
+import type { MediaStorage } from './storage/media-storage.js';
 
 /** What every module may depend on; built once per process (or per test) and passed down. */
 export interface AppContext {
@@ -14,4 +16,7 @@ export interface AppContext {
   logger: Logger;
   sessions: SessionService;
   jobs: JobQueue;
+  /** Stored videos and thumbnails (files or S3) and the resumable-upload store in the same place. */
+  media: MediaStorage;
+  videoTools: VideoTools;
 }

@@ -7,6 +7,8 @@ import { JobQueue, type ProcessRole } from './jobs/queue.js';
 import { jobDefinitions } from './jobs/registry.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SessionService, loadSessionSecret } from './modules/auth/sessions.js';
+import { resolveVideoTools } from './modules/videos/video-tools.js';
+import { createMediaStorage } from './storage/media-storage.js';
 
 export interface ContextOverrides {
   clock?: Clock;
@@ -24,6 +26,9 @@ export async function createContext(config: Config, logger: Logger, overrides: C
   const clock = overrides.clock ?? systemClock;
   const secret = await loadSessionSecret(database.db, config.sessionSecret);
   const jobs = await JobQueue.start(database, logger, overrides.role ?? 'all');
+  const videoTools = resolveVideoTools();
+  const media = createMediaStorage(config);
+  logger.info({ video_tools: videoTools.source, ffmpeg: videoTools.ffmpeg, media: media.blobs.kind }, 'media storage ready');
   const ctx: AppContext = {
     config,
     database,
@@ -32,6 +37,8 @@ export async function createContext(config: Config, logger: Logger, overrides: C
     logger,
     sessions: new SessionService(database.db, clock, secret),
     jobs,
+    media,
+    videoTools,
   };
   for (const definition of jobDefinitions(ctx)) await jobs.define(definition);
   return ctx;

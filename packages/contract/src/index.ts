@@ -9,6 +9,7 @@ export * from './participants.js';
 export * from './devices.js';
 export * from './push.js';
 export * from './audit.js';
+export * from './videos.js';
 export * from './programme.js';
 export * from './progress.js';
 export * from './device-api.js';

@@ -17,4 +17,13 @@ export const limits = {
   totpPeriodSeconds: 30,
   totpDigits: 6,
   totpDriftSteps: 1,
+  /** A programme of ten years is already far beyond any real one; the bound keeps the week picker sane. */
+  weeksMax: 520,
+  /** One video per exercise day, at most one a day of the week (DESIGN.md programme rules). */
+  videosInWeekMax: 7,
+  thumbnailWidth: 100,
+  thumbnailHeight: 80,
+  posterMaxWidth: 1280,
+  /** Size of one resumable-upload request: small enough for proxies, large enough to be quick. */
+  uploadChunkBytes: 8 * 1024 * 1024,
 } as const;

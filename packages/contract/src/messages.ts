@@ -30,7 +30,9 @@ export const messages = {
     weeksInvalid: 'Number Of Weeks must be a whole number from 1',
     videosInWeekEmpty: 'Videos Per Week cannot be empty',
     videosInWeekInvalid: 'Videos Per Week must be a whole number from 1 to 7',
+    weeksTooMany: 'Number Of Weeks must be at most 520',
     notFound: 'Video set not found',
+    deleted: 'Video set deleted',
   },
   video: {
     titleEmpty: 'Video Title cannot be empty',
@@ -38,6 +40,19 @@ export const messages = {
     descriptionEmpty: 'Description cannot be empty',
     descriptionShort: 'Description must be at least 2 characters',
     notFound: 'Video not found',
+    deleted: 'Video deleted',
+    weekInvalid: 'Week must be a whole number within the weeks of the set',
+    dayInvalid: 'Day must be a whole number within the videos per week of the set',
+    positionTaken: 'This day of the set already has a video; remove or edit that one instead',
+    fileMissing: 'Please upload a video file before saving',
+  },
+  upload: {
+    notAVideo: 'This file is not a playable video. Please choose a video file such as MP4 or WebM.',
+    tooLarge: 'This video is larger than the upload limit',
+    unknownFile:
+      'The video file was not found on the server (it may have been refused or cleaned up). Please upload it again.',
+    notFinished: 'The video upload has not finished yet',
+    failed: 'The upload could not be stored. Please try again.',
   },
   device: {
     nameEmpty: 'Identifiable name cannot be empty',
@@ -141,6 +156,12 @@ export const messages = {
   },
   thumbnail: {
     couldNotDownload: 'Could not download video',
+    /** The status a video shows until its thumbnail exists (spec §3, §4). */
+    processing: 'processing....',
+    /** Shown instead of a thumbnail when every try to make one failed. */
+    failed: 'Thumbnail could not be made from this video',
+    queued: 'Thumbnail generation started',
+    urlMismatch: 'The video URL does not belong to this video',
   },
   grid: {
     valueEmpty: 'Value cannot be empty',

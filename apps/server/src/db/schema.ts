@@ -10,6 +10,7 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   index,
   integer,
   pgTable,
@@ -110,6 +111,32 @@ export const videos = pgTable(
   (t) => [
     uniqueIndex('videos_set_position_key').on(t.fitness_video_set_id, t.week_number, t.day_number),
     index('videos_file_idx').on(t.file_location_path),
+  ],
+);
+
+/**
+ * Every resumable upload from its creation: the stored file is kept while a video points at it,
+ * and an upload that was abandoned, or finished but never saved as a video, is cleaned up.
+ */
+export const videoUploads = pgTable(
+  'video_uploads',
+  {
+    /** The tus upload id and storage key, `uploads/<32 hex>`. */
+    storage_key: text('storage_key').primaryKey(),
+    /** receiving: bytes still arriving; ready: complete and checked to be a playable video. */
+    status: text('status').notNull().default('receiving'),
+    file_size: bigint('file_size', { mode: 'number' }).notNull(),
+    content_type: text('content_type'),
+    duration_seconds: doublePrecision('duration_seconds'),
+    created_by: integer('created_by').references(() => adminUsers.admin_user_id, { onDelete: 'set null' }),
+    created_at: createdAt(),
+    /** Last time bytes arrived (or the upload finished): abandonment is measured from here. */
+    last_activity_at: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
+    finished_at: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('video_uploads_status_check', sql`${t.status} in ('receiving', 'ready')`),
+    index('video_uploads_activity_idx').on(t.status, t.last_activity_at),
   ],
 );
 

@@ -15,6 +15,8 @@ export interface JobDefinition<Data extends object = object> {
   expireInSeconds?: number;
   /** Jobs handed to one handler call. */
   batchSize?: number;
+  /** Hand the handler each job's retry count and limit (so its last try can record a failure). */
+  includeMetadata?: boolean;
   /** pg-boss queue policy; 'stately' keeps at most one job waiting and one running. */
   policy?: 'standard' | 'short' | 'singleton' | 'stately';
   schedule?: { cron: string; timeZone: string; data?: Data };
@@ -94,7 +96,7 @@ export class JobQueue {
     for (const definition of this.definitions.values()) {
       await this.boss.work(
         definition.name,
-        { batchSize: definition.batchSize ?? 1, pollingIntervalSeconds: 1 },
+        { batchSize: definition.batchSize ?? 1, pollingIntervalSeconds: 1, includeMetadata: definition.includeMetadata ?? false },
         async (jobs) => {
           try {
             return await definition.handler(jobs as never);
@@ -110,6 +112,15 @@ export class JobQueue {
         });
       }
     }
+  }
+
+  /** Whether a job of `name` whose data contains `dataSubset` is waiting, being retried or running. */
+  async isPending(name: string, dataSubset: object): Promise<boolean> {
+    const { rows } = (await this.boss.getDb().executeSql(
+      "select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and data @> $2::jsonb limit 1",
+      [name, JSON.stringify(dataSubset)],
+    )) as { rows: unknown[] };
+    return rows.length > 0;
   }
 
   /** Wakes idle workers now instead of at their next poll (used after enqueueing in-process). */

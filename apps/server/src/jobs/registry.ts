@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.js';
 import { adherenceCheckJob } from '../modules/adherence/check.js';
 import { pushDeliveryJob } from '../push/delivery.js';
+import { mediaCleanupJob, mediaDeleteJob } from '../modules/videos/media-jobs.js';
+import { thumbnailJob } from '../modules/videos/thumbnail-job.js';
 import type { JobDefinition } from './queue.js';
 
 /**
@@ -8,5 +10,5 @@ import type { JobDefinition } from './queue.js';
  * adds a job adds its definition here.
  */
 export function jobDefinitions(ctx: AppContext): JobDefinition<never>[] {
-  return [adherenceCheckJob(ctx), pushDeliveryJob(ctx)];
+  return [thumbnailJob(ctx), mediaDeleteJob(ctx), mediaCleanupJob(ctx), adherenceCheckJob(ctx), pushDeliveryJob(ctx)] as JobDefinition<never>[];
 }

@@ -32,9 +32,10 @@ export const webPlugin = fp(async (app: FastifyInstance) => {
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = API_PREFIXES.some((p) => request.url.startsWith(p)) || request.url === '/api';
-    // A missing script or image is a 404, not the page: index.html in its place breaks the console.
-    const isFile = /\.[a-z0-9]+$/i.test(request.url.split('?')[0]!);
-    if (request.method !== 'GET' || isApi || isFile || !hasBuild) {
+    // A missing script or style of the build is a 404, not the page: index.html in its place
+    // breaks the console. (Console paths may end in a file name, e.g. a log viewer's.)
+    const isMissingAsset = request.url.startsWith('/assets/');
+    if (request.method !== 'GET' || isApi || isMissingAsset || !hasBuild) {
       return reply.status(404).send({ message: messages.generic.notFound });
     }
     return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');

@@ -161,6 +161,10 @@ export function ParticipantsPage() {
   if (list.data) rowCount.current = list.data.pagination.total;
 
   const rows = useMemo(() => (list.data?.data ?? []).map(toRow), [list.data]);
+  // The modals take the participant as the server sent it; the columns (and any widths the admin
+  // set) do not change with each page.
+  const shown = useRef(new Map<number, ParticipantView>());
+  shown.current = new Map((list.data?.data ?? []).map((p) => [p.participant_id, p]));
 
   const filterModel: GridFilterModel = useMemo(
     () => ({
@@ -261,9 +265,10 @@ export function ParticipantsPage() {
         headerName: 'Actions',
         width: full ? 250 : 140,
         getActions: ({ row }: GridRowParams<GridRow>) => {
-          const participant = (list.data?.data ?? []).find((p) => p.participant_id === row.participant_id);
-          if (!participant) return [];
-          const open = (kind: NonNullable<OpenDialog>['kind']) => () => setDialog({ kind, participant });
+          const open = (kind: NonNullable<OpenDialog>['kind']) => () => {
+            const participant = shown.current.get(row.participant_id);
+            if (participant) setDialog({ kind, participant });
+          };
           const who = `participant ${row.participant_id}`;
           const hasDevice = row.unique_device_id !== NO_DEVICE;
           return [
@@ -292,7 +297,7 @@ export function ParticipantsPage() {
         },
       },
     ];
-  }, [full, list.data]);
+  }, [full]);
 
   const today = format(new Date(), 'yyyy-MM-dd');
 

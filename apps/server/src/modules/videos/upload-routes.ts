@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { EVENTS, Server, type Upload } from '@tus/server';
+import { z } from 'zod';
+import { UPLOAD_ENDPOINT, errorResponse, finishedUpload, messages, type FinishedUpload } from '@pathway/contract';
+import type pg from 'pg';
+import type { AppContext } from '../../context.js';
+import { HttpError, notFound } from '../../lib/http-error.js';
+import { PostgresUploadLocker } from '../../storage/upload-locker.js';
+import { mediaUrl, publicOrigin } from './media-urls.js';
+import { UploadService, type UploadRow } from './upload-service.js';
+
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+const KEY_PREFIX = 'uploads/';
+
+interface TusRefusal {
+  status_code: number;
+  body: string;
+}
+
+const refusal = (status: number, message: string): TusRefusal => ({ status_code: status, body: JSON.stringify({ message }) });
+
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * Resumable uploads (tus protocol, what Uppy's tus plugin speaks) under `/companion`, for signed-in
+ * staff only. Bytes go straight to the media store (files or S3), so an upload survives a dropped
+ * connection or a restart of the server and resumes where it stopped. The request that delivers
+ * the last byte checks the file with ffprobe and answers `{ location, file_size, duration_seconds }`;
+ * a file that is not a playable video is removed and refused.
+ */
+export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const uploads = new UploadService(ctx);
+  const callers = new WeakMap<IncomingMessage, { origin: string; adminId: number }>();
+  const callerOf = (req: unknown) => {
+    const node = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
+    return node ? callers.get(node) : undefined;
+  };
+  const finishedBody = (row: UploadRow, origin: string): FinishedUpload => ({
+    location: mediaUrl(origin, row.storage_key),
+    file_size: row.file_size,
+    duration_seconds: row.duration_seconds ?? 0,
+  });
+  const tooLarge = `${messages.upload.tooLarge} (${formatBytes(ctx.config.maxUploadBytes)}).`;
+
+  // One process (PGlite) needs no more than tus's in-memory locks; PostgreSQL may serve several.
+  const pool = ctx.database.kind === 'postgres' ? ctx.database.pool : undefined;
+  const locker = pool ? new PostgresUploadLocker({ ...pool.options, max: undefined } as pg.ClientConfig, ctx.logger) : undefined;
+  if (locker) app.addHook('onClose', () => locker.close());
+
+  const tus = new Server({
+    path: UPLOAD_ENDPOINT,
+    datastore: ctx.media.uploads,
+    ...(locker && { locker }),
+    maxSize: ctx.config.maxUploadBytes,
+    // A finished upload may be a video's file: only unfinished ones can be cancelled.
+    disableTerminationForFinishedUploads: true,
+    namingFunction: () => `${KEY_PREFIX}${randomBytes(16).toString('hex')}`,
+    generateUrl: (req, { proto, host, id }) =>
+      `${callerOf(req)?.origin ?? `${proto}://${host}`}${UPLOAD_ENDPOINT}/${id.slice(KEY_PREFIX.length)}`,
+    getFileIdFromRequest: (_req, lastPath) => (lastPath && UPLOAD_ID.test(lastPath) ? `${KEY_PREFIX}${lastPath}` : undefined),
+    async onUploadCreate(req, upload: Upload) {
+      if (upload.size === undefined) throw refusal(400, 'Upload-Length is required: the size of the file must be known');
+      await uploads.recordCreated(upload.id, upload.size, callerOf(req)?.adminId ?? null);
+      return {};
+    },
+    async onIncomingRequest(req, id) {
+      if (req.method === 'PATCH') await uploads.touch(id);
+    },
+    async onUploadFinish(req, upload: Upload) {
+      try {
+        const row = await uploads.finalize(upload.id);
+        return {
+          status_code: 200,
+          headers: { 'Content-Type': 'application/json; charset=utf-8' },
+          body: JSON.stringify(finishedBody(row, callerOf(req)?.origin ?? '')),
+        };
+      } catch (error) {
+        if (error instanceof HttpError) throw refusal(error.statusCode, error.message);
+        ctx.logger.error({ err: error, upload: upload.id }, 'upload check failed');
+        throw refusal(500, messages.upload.failed);
+      }
+    },
+    onResponseError(_req, error) {
+      if (error instanceof Error) {
+        ctx.logger.error({ err: error }, 'upload error');
+        return refusal(500, messages.upload.failed);
+      }
+      if (error.body.startsWith('{')) return error;
+      if (error.status_code === 413) return refusal(413, tooLarge);
+      if (error.status_code === 404 || error.status_code === 410) return refusal(error.status_code, messages.upload.unknownFile);
+      return refusal(error.status_code, error.body.trim());
+    },
+  });
+  tus.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
+    uploads.forgetUnfinished(id).catch((error: unknown) => ctx.logger.error({ err: error }, 'could not forget a cancelled upload'));
+  });
+
+  const handleTus = async (request: FastifyRequest, reply: FastifyReply) => {
+    callers.set(request.raw, { origin: publicOrigin(request, ctx.config), adminId: request.staff!.adminUserId });
+    reply.hijack();
+    try {
+      await tus.handle(request.raw, reply.raw);
+    } catch (error) {
+      request.log.error({ err: error }, 'upload request failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        reply.raw.end(JSON.stringify({ message: messages.upload.failed }));
+      } else {
+        reply.raw.destroy();
+      }
+    }
+  };
+
+  // The tus body is streamed to storage as it arrives; nothing may parse or buffer it first.
+  app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+
+  const tusSchema = (summary: string) => ({ tags: ['uploads'], summary });
+  app.route({
+    method: 'POST',
+    url: UPLOAD_ENDPOINT,
+    config: { access: 'staff' },
+    schema: tusSchema('Start a resumable upload (tus creation; Upload-Length required)'),
+    handler: handleTus,
+  });
+  app.route({
+    method: ['PATCH', 'HEAD', 'DELETE'],
+    url: `${UPLOAD_ENDPOINT}/:uploadId`,
+    config: { access: 'staff' },
+    exposeHeadRoute: false,
+    schema: tusSchema('tus: send bytes from an offset (PATCH), read the offset (HEAD), cancel an unfinished upload (DELETE)'),
+    handler: handleTus,
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    `${UPLOAD_ENDPOINT}/:uploadId`,
+    {
+      config: { access: 'staff' },
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['uploads'],
+        summary: 'The answer of a finished upload again, for a client that lost it',
+        params: z.object({ uploadId: z.string().regex(UPLOAD_ID, { error: messages.upload.unknownFile }) }),
+        response: { 200: finishedUpload, 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: errorResponse, 422: errorResponse },
+      },
+    },
+    async (request) => {
+      const key = `${KEY_PREFIX}${request.params.uploadId}`;
+      if (!(await uploads.find(key))) throw notFound(messages.upload.unknownFile);
+      return finishedBody(await uploads.finalize(key), publicOrigin(request, ctx.config));
+    },
+  );
+}

@@ -1,0 +1,35 @@
+import { FileStore } from '@tus/file-store';
+import { S3Store } from '@tus/s3-store';
+import type { DataStore } from '@tus/utils';
+import type { Config } from '../config.js';
+import type { BlobStore } from './blob-store.js';
+import { FileBlobStore } from './file-blob-store.js';
+import { S3BlobStore, s3ClientConfig } from './s3-blob-store.js';
+
+/**
+ * The one place media lives: `blobs` for reading, writing and deleting stored files, and
+ * `uploads`, the tus data store that receives resumable uploads into the same place under
+ * `uploads/<id>` (so a finished upload is already a blob, never copied).
+ */
+export interface MediaStorage {
+  blobs: BlobStore;
+  uploads: DataStore;
+}
+
+/** Part size of multipart uploads to S3 (S3's minimum is 5 MiB). */
+const S3_PART_BYTES = 8 * 1024 * 1024;
+
+export function createMediaStorage(config: Config): MediaStorage {
+  if (config.s3) {
+    const blobs = new S3BlobStore(config.s3);
+    const uploads = new S3Store({
+      partSize: S3_PART_BYTES,
+      s3ClientConfig: { ...s3ClientConfig(config.s3), bucket: config.s3.bucket },
+    });
+    return { blobs, uploads };
+  }
+  const blobs = new FileBlobStore(config.mediaDir);
+  // Ids are `uploads/<hex>`, so files land in media/uploads/ with their tus info beside them.
+  const uploads = new FileStore({ directory: config.mediaDir });
+  return { blobs, uploads };
+}

@@ -1,0 +1,210 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { createVideoSetBody, updateVideoSetBody, type VideoSet, type VideoSetDeletionImpact } from '@pathway/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { WarningAlert } from '../../components/WarningAlert';
+import { deletionImpactQuery, useCreateVideoSet, useDeleteVideoSet, useRenameVideoSet } from './api';
+
+/** 'Add new video set' (spec §2, §5): set name, number of weeks, videos per week. */
+export function AddVideoSetDialog({ onClose }: { onClose: () => void }) {
+  const create = useCreateVideoSet();
+  const {
+    control,
+    handleSubmit,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(createVideoSetBody),
+    // Numbers are typed as text; the contract's schema turns them into whole numbers or refuses them.
+    defaultValues: { set_name: '', number_of_weeks: '' as unknown, videos_in_week: '' as unknown },
+  });
+  const save = handleSubmit((body) => create.mutate(body, { onSuccess: onClose }));
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="add-video-set-title">
+      <DialogTitle id="add-video-set-title">Add new video set</DialogTitle>
+      <Box component="form" noValidate onSubmit={save}>
+        <DialogContent dividers>
+          {create.error && <WarningAlert message={create.error.message} />}
+          <Stack spacing={2.5}>
+            <Controller
+              name="set_name"
+              control={control}
+              render={({ field }) => (
+                <TextField
+                  {...field}
+                  id="add-video-set-name"
+                  label="Set Name"
+                  required
+                  autoFocus
+                  autoComplete="off"
+                  error={Boolean(errors.set_name)}
+                  helperText={errors.set_name?.message}
+                />
+              )}
+            />
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              <Controller
+                name="number_of_weeks"
+                control={control}
+                render={({ field }) => (
+                  <TextField
+                    {...field}
+                    id="add-video-set-weeks"
+                    label="Number Of Weeks"
+                    type="number"
+                    required
+                    fullWidth
+                    slotProps={{ htmlInput: { min: 1, step: 1, inputMode: 'numeric' } }}
+                    error={Boolean(errors.number_of_weeks)}
+                    helperText={errors.number_of_weeks?.message ?? 'A whole number from 1'}
+                  />
+                )}
+              />
+              <Controller
+                name="videos_in_week"
+                control={control}
+                render={({ field }) => (
+                  <TextField
+                    {...field}
+                    id="add-video-set-per-week"
+                    label="Videos Per Week"
+                    type="number"
+                    required
+                    fullWidth
+                    slotProps={{ htmlInput: { min: 1, max: 7, step: 1, inputMode: 'numeric' } }}
+                    error={Boolean(errors.videos_in_week)}
+                    helperText={errors.videos_in_week?.message ?? 'Exercise days a week, 1 to 7'}
+                  />
+                )}
+              />
+            </Stack>
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, py: 2 }}>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="contained" loading={create.isPending}>
+            Save
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}
+
+/** Edit a set: its name only (weeks and days are what participants' progress is measured on). */
+export function EditVideoSetDialog({ set, onClose }: { set: VideoSet; onClose: () => void }) {
+  const rename = useRenameVideoSet();
+  const {
+    control,
+    handleSubmit,
+    formState: { errors },
+  } = useForm({ resolver: zodResolver(updateVideoSetBody), defaultValues: { set_name: set.set_name } });
+  const save = handleSubmit((body) => rename.mutate({ id: set.fitness_video_set_id, ...body }, { onSuccess: onClose }));
+
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="edit-video-set-title">
+      <DialogTitle id="edit-video-set-title">Edit video set</DialogTitle>
+      <Box component="form" noValidate onSubmit={save}>
+        <DialogContent dividers>
+          {rename.error && <WarningAlert message={rename.error.message} />}
+          <Controller
+            name="set_name"
+            control={control}
+            render={({ field }) => (
+              <TextField
+                {...field}
+                id="edit-video-set-name"
+                label="Set Name"
+                required
+                fullWidth
+                autoFocus
+                autoComplete="off"
+                error={Boolean(errors.set_name)}
+                helperText={errors.set_name?.message ?? `${set.number_of_weeks} weeks, ${set.videos_in_week} videos per week`}
+              />
+            )}
+          />
+        </DialogContent>
+        <DialogActions sx={{ px: 3, py: 2 }}>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="contained" loading={rename.isPending}>
+            Save
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What deleting the set will really do, from the server's count (spec §2 delete warning). */
+export function deletionWarning(impact: VideoSetDeletionImpact): string[] {
+  return [
+    'The set is deleted immediately.',
+    impact.participants > 0
+      ? `${plural(impact.participants, 'participant', 'participants')} on this programme lose all their progress and their record of videos watched.`
+      : 'No participant is on this programme.',
+    impact.videos > 0
+      ? `${plural(impact.videos, 'video is', 'videos are')} deleted. ${plural(impact.files_deleted, 'video file', 'video files')} used only by this set ${impact.files_deleted === 1 ? 'is' : 'are'} removed from storage and become${impact.files_deleted === 1 ? 's' : ''} inaccessible.` +
+        (impact.files_kept > 0 ? ` ${plural(impact.files_kept, 'file', 'files')} also used in another set ${impact.files_kept === 1 ? 'stays' : 'stay'}.` : '')
+      : 'The set has no videos.',
+    'This cannot be undone.',
+  ];
+}
+
+export function DeleteVideoSetDialog({ set, onClose }: { set: VideoSet; onClose: () => void }) {
+  const remove = useDeleteVideoSet();
+  const impact = useQuery(deletionImpactQuery(set.fitness_video_set_id));
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="delete-video-set-title" aria-describedby="delete-video-set-description">
+      <DialogTitle id="delete-video-set-title">Delete video set</DialogTitle>
+      <DialogContent dividers>
+        {remove.error && <WarningAlert message={remove.error.message} />}
+        <Box id="delete-video-set-description">
+          <DialogContentText sx={{ color: 'text.primary', mb: 1 }}>
+            Delete <strong>{set.set_name}</strong>?
+          </DialogContentText>
+          {impact.isPending ? (
+            <CircularProgress size={24} aria-label="Counting what will be deleted" />
+          ) : impact.isError ? (
+            <Alert severity="error">{impact.error.message}</Alert>
+          ) : (
+            <Alert severity="warning" icon={false}>
+              {deletionWarning(impact.data).map((line) => (
+                <Box key={line} component="p" sx={{ m: 0, mb: 0.5 }}>
+                  {line}
+                </Box>
+              ))}
+            </Alert>
+          )}
+        </Box>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button onClick={onClose} autoFocus>
+          Cancel
+        </Button>
+        <Button
+          color="error"
+          variant="contained"
+          disabled={!impact.data}
+          loading={remove.isPending}
+          onClick={() => remove.mutate(set.fitness_video_set_id, { onSuccess: onClose })}
+        >
+          Delete
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
