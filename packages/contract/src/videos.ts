@@ -161,6 +161,14 @@ export const thumbsQuery = z.object({
   videoUrl: z.string().max(2000).optional().describe('The video file URL the console saved (checked, never fetched)'),
 });
 
+/** Thumbnail re-extract from a participant's Advanced settings (spec §7: video_id and file_location_path). */
+export const reextractThumbnailBody = z
+  .object({
+    video_id: idParam,
+    file_location_path: z.string({ error: 'file_location_path is required' }).min(1, { error: 'file_location_path is required' }).max(2000),
+  })
+  .meta({ id: 'ReextractThumbnail' });
+
 export const thumbsQueued = z
   .object({ message: z.string(), video_id: z.number().int(), video_thumbnail_url: z.string() })
   .meta({ id: 'ThumbnailQueued' });

@@ -137,6 +137,12 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     const [day] = await t.ctx.db.select().from(dailyViews).where(eq(dailyViews.day, '2025-09-01'));
     expect(day!.views).toBe(1);
 
+    // Call 6: the set's thumbnails by week (the video library's route, shared with the console).
+    const thumbs = await t.app.inject({ method: 'GET', url: `/api/video/thumbs/${setId}`, headers: auth });
+    expect(thumbs.statusCode).toBe(200);
+    expect(Object.keys(thumbs.json())).toEqual(['1', '2']);
+    expect(thumbs.json()['1'][0]).toEqual({ day_number: 1, video_thumbnail_url: `http://localhost/media/${videos[0]!.video_thumbnail_url}`, video_id: videos[0]!.video_id });
+
     // Call 7: the summary now counts it.
     const summary = await t.app.inject({ method: 'GET', url: `/api/summary/${setId}/participant/${id}`, headers: auth });
     expect(summary.statusCode).toBe(200);

@@ -17,7 +17,8 @@ import {
 import type { AppContext } from '../../context.js';
 import type { DeviceCaller } from '../../plugins/access.js';
 import { presentDeviceProgress } from '../progress/presenters.js';
-import { presentDeviceVideo, presentDeviceVideoSet, tabletOrigin } from './presenters.js';
+import { publicOrigin } from '../videos/media-urls.js';
+import { presentDeviceVideo, presentDeviceVideoSet } from './presenters.js';
 import { DeviceApiService } from './service.js';
 
 /**
@@ -48,7 +49,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     },
     async (request) => {
       const registration = await service.register(request.params.deviceId, request.ip);
-      const origin = tabletOrigin(request, ctx.config);
+      const origin = publicOrigin(request, ctx.config);
       request.log.info({ participant_id: registration.participant.participant_id }, 'tablet registered');
       return {
         auth_token: registration.token,
@@ -95,7 +96,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     },
     async (request) => {
       const { set, videos } = await service.todaysVideos(caller(request), request.params.videoSetId, request.params.participantId);
-      const origin = tabletOrigin(request, ctx.config);
+      const origin = publicOrigin(request, ctx.config);
       const nested = {
         fitness_video_set_id: set.fitness_video_set_id,
         set_name: set.set_name,

@@ -9,6 +9,7 @@ import {
   limits,
   messages,
   okResponse,
+  reextractThumbnailBody,
   thumbsQuery,
   thumbsQueued,
   updateVideoBody,
@@ -229,6 +230,24 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       await library.remove(request.params.video_id);
       request.log.info({ video_id: request.params.video_id, by: by(request) }, 'video deleted');
       return { message: messages.video.deleted };
+    },
+  );
+
+  r.post(
+    '/api/video/thumbs/reextract',
+    {
+      config: { access: 'staff' },
+      schema: {
+        tags: ['videos'],
+        summary: "Thumbnail re-extract: read the video's file again and make new pictures from it (queued)",
+        body: reextractThumbnailBody,
+        response: { 202: okResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await library.reextractThumbnail(request.body.video_id, request.body.file_location_path, origins(request));
+      request.log.info({ video_id: request.body.video_id, by: by(request) }, 'thumbnail re-extract queued');
+      return reply.status(202).send({ message: messages.thumbnail.queued });
     },
   );
 

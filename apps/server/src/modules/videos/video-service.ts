@@ -199,6 +199,25 @@ export class VideoService {
     return { status: 'processing', video: row };
   }
 
+  /**
+   * Thumbnail re-extract (participant's Advanced settings, spec §4): the stored file is read again
+   * and a new thumbnail and poster made from it. The current pictures stay until the new ones
+   * replace them. A file that is no longer in storage is 'Could not download video'.
+   */
+  async reextractThumbnail(videoId: number, videoUrl: string, origins: Origins): Promise<void> {
+    const video = await this.findVideo(this.ctx.db, videoId);
+    if (uploadKeyFromLocation(videoUrl, origins.accepted) !== video.file_location_path) {
+      throw badRequest(messages.thumbnail.urlMismatch);
+    }
+    if (!(await this.ctx.media.blobs.stat(video.file_location_path))) {
+      throw new HttpError(422, messages.thumbnail.couldNotDownload);
+    }
+    const data: ThumbnailJobData = { videoId, fileKey: video.file_location_path };
+    if (await this.ctx.jobs.isPending(THUMBNAIL_JOB, data)) return;
+    await this.ctx.db.transaction((tx) => this.queueThumbnail(tx, video));
+    this.ctx.jobs.notify(THUMBNAIL_JOB);
+  }
+
   private async queueThumbnail(tx: Database, row: VideoRow): Promise<void> {
     await this.ctx.jobs.send<ThumbnailJobData>(THUMBNAIL_JOB, { videoId: row.video_id, fileKey: row.file_location_path }, { tx });
   }

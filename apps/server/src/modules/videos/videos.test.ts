@@ -326,6 +326,37 @@ describe('videos', () => {
     expect(thumb).toMatch(/^thumbs\//);
   });
 
+  it('re-extracts a thumbnail from the stored file, replacing the old pictures; a lost file is "Could not download video"', async () => {
+    const setId = await addSet();
+    const created = await addVideo(setId, 2, 2);
+    const first = await thumbnailOf(created.video_id);
+    const reextract = (body: object) => call('POST', '/api/video/thumbs/reextract', body);
+
+    const res = await reextract({ video_id: created.video_id, file_location_path: created.file_location_path });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().message).toBe(messages.thumbnail.queued);
+    const second = await eventually(async () => {
+      const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, created.video_id));
+      return row && row.video_thumbnail_url !== first && row.video_thumbnail_url !== THUMBNAIL_PROCESSING ? row.video_thumbnail_url : undefined;
+    });
+    expect(second).toMatch(/^thumbs\//);
+    // The old picture goes once the new one is in place.
+    await eventually(async () => ((await t.ctx.media.blobs.stat(first)) === null ? true : undefined));
+
+    const mismatch = await reextract({ video_id: created.video_id, file_location_path: 'https://elsewhere.example/v.mp4' });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().message).toBe(messages.thumbnail.urlMismatch);
+    expect((await reextract({ video_id: 999999, file_location_path: created.file_location_path })).statusCode).toBe(404);
+    expect((await reextract({ video_id: created.video_id })).statusCode).toBe(400);
+
+    await t.ctx.media.blobs.delete(storedKey(created.file_location_path));
+    const lost = await reextract({ video_id: created.video_id, file_location_path: created.file_location_path });
+    expect(lost.statusCode).toBe(422);
+    expect(lost.json().message).toBe(messages.thumbnail.couldNotDownload);
+    const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, created.video_id));
+    expect(row!.video_thumbnail_url).toBe(second);
+  });
+
   it('are documented in the OpenAPI document with who may call them', async () => {
     const doc = (await t.app.inject('/api/docs/json')).json();
     for (const p of ['/api/videoset', '/api/videoset/{id}', '/api/videoset/{id}/videos', '/api/video', '/api/video/{video_id}', '/api/video/thumbs/{videoSetId}', '/thumbs', '/companion', '/companion/{uploadId}']) {
