@@ -3,6 +3,7 @@ import { roleSchema } from '@pathway/contract';
 import type { AppContext } from './context.js';
 import { AdminService } from './modules/admin/service.js';
 import { runAdherenceCheck } from './modules/adherence/check.js';
+import { seedDemo } from './demo/seed-demo.js';
 
 /**
  * Operator commands. They run in whichever process owns the database: the CLI itself, or the
@@ -63,9 +64,24 @@ const adherenceCheck: Command<Record<string, never>> = {
   },
 };
 
+const seedDemoCommand: Command<{ force?: boolean }> = {
+  description:
+    'Fill an empty database with a demo programme: video sets with short generated videos, devices, participants in every adherence state, weeks of viewing history',
+  usage: 'seed-demo [--force] [--json]',
+  options: [],
+  flags: ['force'],
+  args: z.object({ force: z.boolean().optional() }).strict(),
+  async run(ctx, args) {
+    const result = await seedDemo(ctx, { force: args.force });
+    ctx.logger.info({ ...result }, 'demo data added from the CLI');
+    return { ...result };
+  },
+};
+
 export const commands: Record<string, Command<never>> = {
   'create-admin': createAdmin as Command<never>,
   'adherence-check': adherenceCheck as Command<never>,
+  'seed-demo': seedDemoCommand as Command<never>,
 };
 
 /** Validates a command's arguments with the same rules as the API's add-admin form. */

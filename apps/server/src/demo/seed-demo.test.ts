@@ -1,0 +1,67 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THUMBNAIL_PROCESSING, adherenceOf } from '@pathway/contract';
+import { commands, parseCommandArgs } from '../commands.js';
+import { rowsOf } from '../db/rows.js';
+import { participants, videos } from '../db/schema.js';
+import { runAdherenceCheck } from '../modules/adherence/check.js';
+import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../test/harness.js';
+import { eventually } from '../../test/media-helpers.js';
+
+const clock = new ManualClock(new Date('2025-06-18T11:00:00Z'));
+let t: TestApp;
+const seed = (args: Record<string, unknown> = {}) => commands['seed-demo']!.run(t.ctx, parseCommandArgs(commands['seed-demo']!, args) as never);
+
+beforeAll(async () => {
+  t = await createTestApp({ clock, workers: true });
+});
+afterAll(() => t.close());
+
+describe('seed-demo', () => {
+  it('fills an empty database with a living programme', async () => {
+    const report = await seed();
+    expect(report).toMatchObject({ video_sets: 2, videos: 32, participants: 22, devices: 23 });
+    expect(report.views).toBeGreaterThan(100);
+
+    // Every adherence state, newcomers without a programme, and people waiting for a tablet.
+    const rows = await t.ctx.db.execute(sql`
+      select p.days_behind, p.authorized_device_id is not null as has_device, pp.participant_id is not null as has_progress
+      from participants p left join fitness_participation_progress pp on pp.participant_id = p.participant_id`);
+    const people = rowsOf<{ days_behind: number; has_device: boolean; has_progress: boolean }>(rows);
+    const states = new Set(people.filter((p) => p.has_progress).map((p) => adherenceOf(p.days_behind)));
+    expect(states).toEqual(new Set(['onTrack', 'slightlybehind', 'behind']));
+    expect(people.filter((p) => !p.has_progress && p.has_device).length).toBe(2);
+    expect(people.filter((p) => !p.has_device).length).toBe(2);
+
+    // The dashboard's rollup holds exactly the views recorded, and has yesterday's.
+    const [totals] = rowsOf<{ views: number; rollup: number }>(
+      await t.ctx.db.execute(sql`select (select count(*)::int from seen_videos) as views, (select sum(views)::int from daily_views) as rollup`),
+    );
+    expect(totals!.rollup).toBe(totals!.views);
+    const { cookie } = await signedInCookie(t.ctx, 'basic access');
+    const dashboard = (await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: { cookie } })).json();
+    expect(dashboard.participantsCount.counted).toBe(22);
+    expect(dashboard.yesterdayWatched[0].created_count).toBeGreaterThan(0);
+    expect(dashboard.seenCount.length).toBeGreaterThan(20);
+
+    // The history follows the programme rules: today's check, run again, finds nothing to do.
+    expect((await runAdherenceCheck(t.ctx)).ran).toBe(false);
+
+    // Real videos and thumbnails, made by the video library's own job.
+    const [first] = await t.ctx.db.select().from(videos).where(eq(videos.week_number, 1)).limit(1);
+    expect(await t.ctx.media.blobs.stat(first!.file_location_path)).not.toBeNull();
+    const thumb = await eventually(async () => {
+      const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, first!.video_id));
+      return row!.video_thumbnail_url !== THUMBNAIL_PROCESSING ? row!.video_thumbnail_url : undefined;
+    }, 60_000);
+    expect(thumb).toMatch(/^thumbs\//);
+  }, 180_000);
+
+  it('refuses a database that already has participants, unless forced', async () => {
+    const before = (await t.ctx.db.select().from(participants)).length;
+    await expect(seed()).rejects.toThrow(/already has 22 participants.*--force/);
+    expect((await t.ctx.db.select().from(participants)).length).toBe(before);
+    await seed({ force: true });
+    expect((await t.ctx.db.select().from(participants)).length).toBe(before + 22);
+  }, 180_000);
+});

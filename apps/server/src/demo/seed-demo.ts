@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../context.js';
+import { rowsOf } from '../db/rows.js';
+import { programmeToday } from '../lib/programme-day.js';
+import { THUMBNAIL_JOB } from '../modules/videos/thumbnail-job.js';
+import { PUSH_DELIVER_JOB } from '../push/delivery.js';
+import { seedDemoParticipants } from './demo-participants.js';
+import { createDemoVideoSets } from './demo-videos.js';
+
+export class DemoRefusedError extends Error {}
+
+export interface DemoReport {
+  video_sets: number;
+  videos: number;
+  participants: number;
+  devices: number;
+  views: number;
+}
+
+/**
+ * Fills an empty programme with believable demo data (`npm run cli -- seed-demo`): two video sets
+ * of short generated videos, devices, participants with referrals in every adherence state, and
+ * weeks of viewing history. A database that already has participants is left alone unless forced
+ * (and even then nothing is changed or removed: the demo data is added beside it).
+ */
+export async function seedDemo(ctx: AppContext, options: { force?: boolean } = {}): Promise<DemoReport> {
+  const [{ n }] = rowsOf<{ n: number }>(await ctx.db.execute(sql`select count(*)::int as n from participants`)) as [{ n: number }];
+  if (n > 0 && !options.force) {
+    throw new DemoRefusedError(
+      `The database already has ${n} participant${n === 1 ? '' : 's'}: seed-demo fills only an empty programme. ` +
+        'Run it with --force to add the demo data beside them.',
+    );
+  }
+  const { sets, videos } = await createDemoVideoSets(ctx);
+  const people = await ctx.db.transaction((tx) =>
+    seedDemoParticipants(tx, {
+      sets,
+      today: programmeToday(ctx),
+      now: ctx.clock.now(),
+      timeZone: ctx.config.adherenceCheck.timeZone,
+    }),
+  );
+  await ctx.jobs.send(PUSH_DELIVER_JOB, {});
+  ctx.jobs.notify(THUMBNAIL_JOB);
+  ctx.jobs.notify(PUSH_DELIVER_JOB);
+  return { video_sets: sets.length, videos, participants: people.participants, devices: people.devices, views: people.views };
+}
