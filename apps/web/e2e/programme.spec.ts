@@ -1,0 +1,100 @@
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { messages, type DashboardData } from '@pathway/contract';
+import { expect, expectAccessible, test } from './fixtures';
+import { addParticipant, uniqueWord } from './register-data';
+
+async function openRow(page: Page, participantId: number): Promise<Locator> {
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Participants' }).click();
+  const box = page.getByRole('searchbox');
+  if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('searchbox').fill(String(participantId));
+  const row = page
+    .getByRole('grid', { name: 'Participants' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('gridcell', { name: String(participantId), exact: true }) });
+  await expect(row).toBeVisible();
+  return row;
+}
+
+async function addVideoSet(api: APIRequestContext, weeks: number, perWeek: number) {
+  const response = await api.post('/api/videoset', { data: { set_name: uniqueWord('Walking '), number_of_weeks: weeks, videos_in_week: perWeek } });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { fitness_video_set_id: number; set_name: string };
+}
+
+const slightlyBehind = async (api: APIRequestContext) => ((await (await api.get('/api/dashboard')).json()) as DashboardData).participantsProgress.slightlyBehind;
+
+test.describe('the programme', () => {
+  test('staff assign a video set, move the participant, progress them a day, and the dashboard follows', async ({ page, adminApi, signInAs }) => {
+    const set = await addVideoSet(adminApi, 3, 2);
+    const { participant } = await addParticipant(adminApi);
+    const id = participant.participant_id;
+    const behindBefore = await slightlyBehind(adminApi);
+    await signInAs('full access');
+
+    // Video Set tab: no progress yet, so a prompt to choose a set (and no Progress tab).
+    let row = await openRow(page, id);
+    await row.getByRole('menuitem', { name: `View details of participant ${id}` }).click();
+    const details = page.getByRole('dialog', { name: `Participant ${id}` });
+    await expect(details.getByRole('tab', { name: 'Progress' })).toHaveCount(0);
+    await details.getByRole('tab', { name: 'Video Set' }).click();
+    await expect(details.getByText('This participant has no video set yet. Select one to start their programme.')).toBeVisible();
+    await expectAccessible(page, 'video set tab without progress');
+    await details.getByRole('combobox', { name: 'Video set' }).click();
+    await page.getByRole('option', { name: new RegExp(set.set_name) }).click();
+    await details.getByRole('button', { name: 'Associate video set' }).click();
+    await expect(details.getByText(messages.progress.associated)).toBeVisible();
+    await expect(details.getByText(messages.progress.overrideWarning)).toBeVisible();
+    await expectAccessible(page, 'video set tab with progress');
+
+    // Progress tab: week 1, day 1; on the first day one video is due and none seen yet.
+    await details.getByRole('tab', { name: 'Progress' }).click();
+    await expect(details.getByRole('heading', { name: 'Week 1, day 1' })).toBeVisible();
+    await expect(details.getByText('1 day behind')).toBeVisible();
+    await expect(details.getByText('Programme completed: 0%')).toBeVisible();
+    await expectAccessible(page, 'progress tab');
+
+    // Advanced settings: an earlier week is refused with the spec's text; a later place is taken.
+    await details.getByRole('tab', { name: 'Advanced settings' }).click();
+    await details.getByRole('spinbutton', { name: 'Week', exact: true }).fill('2');
+    await details.getByRole('spinbutton', { name: 'Day', exact: true }).fill('2');
+    await details.getByRole('button', { name: 'Move' }).click();
+    await expect(details.getByText('Participant moved to week 2, day 2.')).toBeVisible();
+    await details.getByRole('spinbutton', { name: 'Week', exact: true }).fill('1');
+    await details.getByRole('button', { name: 'Move' }).click();
+    await expect(details.getByRole('alert')).toHaveText(messages.progress.cannotMoveBack);
+    await details.getByRole('spinbutton', { name: 'Week', exact: true }).fill('2');
+    await details.getByRole('spinbutton', { name: 'Day', exact: true }).fill('1');
+    await details.getByRole('button', { name: 'Move' }).click();
+    await expect(details.getByText('Participant moved to week 2, day 1.')).toBeVisible();
+    await expectAccessible(page, 'advanced settings tab');
+    await details.getByRole('tab', { name: 'Progress' }).click();
+    await expect(details.getByRole('heading', { name: 'Week 2, day 1' })).toBeVisible();
+    await details.getByRole('button', { name: 'Close' }).click();
+
+    // Progress one day forward, from the grid: confirmed, then the participant is notified.
+    row = await openRow(page, id);
+    await row.getByRole('menuitem', { name: `Progress participant ${id} one day forward` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Progress one day forward' });
+    await expect(confirm).toContainText(messages.progress.confirm);
+    await expectAccessible(page, 'progress one day forward');
+    await confirm.getByRole('button', { name: 'Progress and notify' }).click();
+    await expect(page.getByRole('status').filter({ hasText: messages.progress.participantNotified })).toBeVisible();
+    const progress = await (await adminApi.get(`/api/participationprogress/participant/${id}`)).json();
+    expect(progress[0]).toMatchObject({ current_week: 2, current_day: 2 });
+    // Without FCM settings the message stays in the outbox, marked for staff to see.
+    await expect
+      .poll(async () => (await (await adminApi.get(`/api/pushNotifications/participant/${id}`)).json())[0]?.status, { timeout: 90_000 })
+      .toBe('not sent: no provider configured');
+
+    // The dashboard counts the participant among those slightly behind, and its card filters the list.
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Dashboard' }).click();
+    const adherence = page.getByRole('region', { name: 'Adherence' });
+    const card = adherence.getByRole('link', { name: /Participants slightly behind/ });
+    await expect(card).toContainText(String(behindBefore + 1));
+    await expectAccessible(page, 'dashboard with progress');
+    await card.click();
+    await expect(page).toHaveURL(/\/participants\?state=slightlybehind$/);
+    await expect(page.getByRole('grid', { name: 'Participants' }).getByRole('gridcell', { name: String(id), exact: true })).toBeVisible();
+  });
+});
