@@ -33,9 +33,18 @@ const SETS = [
 
 /** A short exercise-video stand-in: a moving test pattern with its day written on it, and a tone. */
 async function makeClip(ctx: AppContext, file: string, label: string, hue: number): Promise<void> {
-  const text = existsSync(FONT)
-    ? `,drawtext=fontfile=${FONT}:text='${label}':fontsize=30:fontcolor=white:box=1:boxcolor=black@0.6:boxborderw=10:x=(w-tw)/2:y=h-th-24`
-    : '';
+  const text = `,drawtext=fontfile=${FONT}:text='${label}':fontsize=30:fontcolor=white:box=1:boxcolor=black@0.6:boxborderw=10:x=(w-tw)/2:y=h-th-24`;
+  if (existsSync(FONT)) {
+    try {
+      return await encodeClip(ctx, file, hue, text);
+    } catch {
+      // An ffmpeg built without libfreetype: the same clip without its caption.
+    }
+  }
+  await encodeClip(ctx, file, hue, '');
+}
+
+async function encodeClip(ctx: AppContext, file: string, hue: number, text: string): Promise<void> {
   await run(ctx.videoTools.ffmpeg, [
     '-hide_banner', '-loglevel', 'error', '-y',
     '-f', 'lavfi', '-i', 'testsrc2=size=480x270:rate=25:duration=5',
