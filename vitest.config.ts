@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 const serverTests = {
   include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
   environment: 'node' as const,
-  testTimeout: 30_000,
+  // Generous: these tests run real ffmpeg, servers and databases on a 2-core machine.
+  testTimeout: 90_000,
   hookTimeout: 60_000,
 };
 
