@@ -166,7 +166,12 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         response: { 200: videoThumbs, ...errors },
       },
     },
-    async (request) => library.thumbsBySet(request.params.videoSetId, publicOrigin(request, ctx.config)),
+    async (request) => {
+      // A tablet sees the thumbnails of its own participant's programme only; another set is
+      // answered as if it did not exist, so a token cannot be used to walk the library.
+      if (request.device) await library.assertSetOfParticipant(request.params.videoSetId, request.device.participantId);
+      return library.thumbsBySet(request.params.videoSetId, publicOrigin(request, ctx.config));
+    },
   );
 
   r.get(

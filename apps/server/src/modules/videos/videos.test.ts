@@ -5,7 +5,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THUMBNAIL_PROCESSING, messages } from '@pathway/contract';
-import { authorizedDevices, deviceTokens, participants, seenVideos, videoUploads, videos } from '../../db/schema.js';
+import { authorizedDevices, deviceTokens, participants, participationProgress, seenVideos, videoSets, videoUploads, videos } from '../../db/schema.js';
 import { hashDeviceToken } from '../../plugins/access.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { eventually, testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
@@ -138,9 +138,20 @@ describe('videos', () => {
       .values({ first_name: 'Pat', last_name: 'Tablet', date_of_birth: '1950-01-01', phone_number: '+441234567890', address: '1 Road', authorized_device_id: device!.authorized_device_id })
       .returning();
     await t.ctx.db.insert(deviceTokens).values({ token_hash: hashDeviceToken(token), authorized_device_id: device!.authorized_device_id, participant_id: person!.participant_id });
+    // A tablet whose participant has no programme yet sees no set; with one, only its own set.
+    const beforeProgramme = await call('GET', `/api/video/thumbs/${setId}`, undefined, { authorization: `Bearer ${token}` });
+    expect(beforeProgramme.statusCode).toBe(404);
+    await t.ctx.db
+      .insert(participationProgress)
+      .values({ participant_id: person!.participant_id, fitness_video_set_id: setId, started_date: '2025-09-01', last_seen_date: '2025-09-01' });
     const fromTablet = await call('GET', `/api/video/thumbs/${setId}`, undefined, { authorization: `Bearer ${token}` });
     expect(fromTablet.statusCode).toBe(200);
     expect(Object.keys(fromTablet.json())).toEqual(['1', '2']);
+    const [otherSet] = await t.ctx.db.insert(videoSets).values({ set_name: 'Other programme', number_of_weeks: 1, videos_in_week: 1 }).returning();
+    const otherFromTablet = await call('GET', `/api/video/thumbs/${otherSet!.fitness_video_set_id}`, undefined, { authorization: `Bearer ${token}` });
+    expect(otherFromTablet.statusCode).toBe(404);
+    expect(otherFromTablet.json().message).toBe(messages.videoSet.notFound);
+    expect((await call('GET', `/api/video/thumbs/${otherSet!.fitness_video_set_id}`)).statusCode).toBe(200);
     const wrongToken = await call('GET', `/api/video/thumbs/${setId}`, undefined, { authorization: 'Bearer not-a-real-token-at-all-000' });
     expect(wrongToken.statusCode).toBe(401);
     expect((await call('GET', '/api/video/thumbs/999999')).statusCode).toBe(404);
