@@ -8,7 +8,7 @@ import { createLogger } from './logging.js';
 import { closeContext, createContext } from './runtime.js';
 
 function usage(): string {
-  const lines = Object.entries(commands).map(([name, c]) => `  ${c.usage}\n      ${c.description}`);
+  const lines = Object.values(commands).map((c) => `  ${c.usage}\n      ${c.description}`);
   return `Usage: npm run cli -- <command> [options]\n\nCommands:\n${lines.join('\n')}\n`;
 }
 

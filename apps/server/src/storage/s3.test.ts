@@ -95,7 +95,6 @@ describe.each([
 describe('video library on S3', () => {
   let t: TestApp;
   let staff: string;
-  let base: string;
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -110,7 +109,6 @@ describe('video library on S3', () => {
     expect(t.ctx.media.blobs.kind).toBe('s3');
     staff = (await signedInCookie(t.ctx, 'basic access')).cookie;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   });
   afterAll(async () => {
     // A client socket that never sent a request is not idle to Node: it would hold the close.

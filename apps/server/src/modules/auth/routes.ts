@@ -41,7 +41,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         response: { 200: z.object({ message: z.string(), session: sessionResponse }), 401: errorResponse },
       },
       // Any failure, even a malformed body, reads the same: nothing hints at what was wrong.
-      errorHandler: (error, request, reply: FastifyReply) => {
+      errorHandler: (error, _request, reply: FastifyReply) => {
         const status = (error as { statusCode?: number }).statusCode ?? 500;
         if (status >= 500) return reply.send(error);
         return reply.status(401).send({ message: messages.login.failed });

@@ -6,7 +6,6 @@ import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import SmsOutlinedIcon from '@mui/icons-material/SmsOutlined';
 import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import {
@@ -84,7 +83,7 @@ export function ParticipantsPage() {
   const full = isFullAccess(useSession());
   const navigate = useNavigate();
   const location = useLocation();
-  const [searchParams, setSearchParams] = useSearchParams();
+  const [searchParams] = useSearchParams();
   const state = stateOfLocation(searchParams, location.hash);
 
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: DEFAULT_PAGE_SIZE });

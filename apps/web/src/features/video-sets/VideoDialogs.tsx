@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
@@ -15,6 +14,7 @@ import { videoText, type Video, type VideoSet, type VideoText } from '@pathway/c
 import { useCallback, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { WarningAlert } from '../../components/WarningAlert';
+import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { useAddVideo, useDeleteVideo, useUpdateVideo } from './api';
 import { VideoUploader, type UploadedFile } from './VideoUploader';
 
@@ -179,23 +179,20 @@ function EditVideoForm({ video, onDone }: { video: Video; onDone: () => void }) 
 export function DeleteVideoDialog({ video, onDeleted, onClose }: { video: Video; onDeleted: () => void; onClose: () => void }) {
   const remove = useDeleteVideo(video.fitness_video_set_id);
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby="delete-video-title" aria-describedby="delete-video-description">
-      <DialogTitle id="delete-video-title">Delete video</DialogTitle>
-      <DialogContent dividers>
-        {remove.error && <WarningAlert message={remove.error.message} />}
-        <DialogContentText id="delete-video-description" sx={{ color: 'text.primary' }}>
+    <ConfirmDeleteDialog
+      id="delete-video"
+      title="Delete video"
+      text={
+        <>
           <strong>{video.title}</strong> (week {video.week_number}, day {video.day_number}) is deleted immediately, with participants&apos; records
           of having watched it. Its file is removed from storage unless another video uses it. This cannot be undone.
-        </DialogContentText>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose} autoFocus>
-          Close
-        </Button>
-        <Button color="error" variant="contained" loading={remove.isPending} onClick={() => remove.mutate(video.video_id, { onSuccess: onDeleted })}>
-          Delete
-        </Button>
-      </DialogActions>
-    </Dialog>
+        </>
+      }
+      error={remove.error}
+      pending={remove.isPending}
+      onConfirm={() => remove.mutate(video.video_id, { onSuccess: onDeleted })}
+      onClose={onClose}
+      cancelLabel="Close"
+    />
   );
 }

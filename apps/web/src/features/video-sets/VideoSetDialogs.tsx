@@ -6,7 +6,6 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -14,6 +13,7 @@ import { createVideoSetBody, updateVideoSetBody, type VideoSet, type VideoSetDel
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { WarningAlert } from '../../components/WarningAlert';
+import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { deletionImpactQuery, useCreateVideoSet, useDeleteVideoSet, useRenameVideoSet } from './api';
 
 /** 'Add new video set' (spec §2, §5): set name, number of weeks, videos per week. */
@@ -168,43 +168,34 @@ export function DeleteVideoSetDialog({ set, onClose }: { set: VideoSet; onClose:
   const remove = useDeleteVideoSet();
   const impact = useQuery(deletionImpactQuery(set.fitness_video_set_id));
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="delete-video-set-title" aria-describedby="delete-video-set-description">
-      <DialogTitle id="delete-video-set-title">Delete video set</DialogTitle>
-      <DialogContent dividers>
-        {remove.error && <WarningAlert message={remove.error.message} />}
-        <Box id="delete-video-set-description">
-          <DialogContentText sx={{ color: 'text.primary', mb: 1 }}>
-            Delete <strong>{set.set_name}</strong>?
-          </DialogContentText>
-          {impact.isPending ? (
-            <CircularProgress size={24} aria-label="Counting what will be deleted" />
-          ) : impact.isError ? (
-            <Alert severity="error">{impact.error.message}</Alert>
-          ) : (
-            <Alert severity="warning" icon={false}>
-              {deletionWarning(impact.data).map((line) => (
-                <Box key={line} component="p" sx={{ m: 0, mb: 0.5 }}>
-                  {line}
-                </Box>
-              ))}
-            </Alert>
-          )}
-        </Box>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose} autoFocus>
-          Cancel
-        </Button>
-        <Button
-          color="error"
-          variant="contained"
-          disabled={!impact.data}
-          loading={remove.isPending}
-          onClick={() => remove.mutate(set.fitness_video_set_id, { onSuccess: onClose })}
-        >
-          Delete
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ConfirmDeleteDialog
+      id="delete-video-set"
+      title="Delete video set"
+      maxWidth="sm"
+      text={
+        <>
+          Delete <strong>{set.set_name}</strong>?
+        </>
+      }
+      error={remove.error}
+      pending={remove.isPending}
+      confirmDisabled={!impact.data}
+      onConfirm={() => remove.mutate(set.fitness_video_set_id, { onSuccess: onClose })}
+      onClose={onClose}
+    >
+      {impact.isPending ? (
+        <CircularProgress size={24} aria-label="Counting what will be deleted" />
+      ) : impact.isError ? (
+        <Alert severity="error">{impact.error.message}</Alert>
+      ) : (
+        <Alert severity="warning" icon={false}>
+          {deletionWarning(impact.data).map((line) => (
+            <Box key={line} component="p" sx={{ m: 0, mb: 0.5 }}>
+              {line}
+            </Box>
+          ))}
+        </Alert>
+      )}
+    </ConfirmDeleteDialog>
   );
 }
