@@ -1,4 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import fsp from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -8,7 +10,7 @@ import { rowsOf } from '../../src/db/rows.js';
 import { createLogger } from '../../src/logging.js';
 import { closeContext, createContext } from '../../src/runtime.js';
 import { participantBody } from '../factories.js';
-import { processDatabaseEnv, startServerProcess, type ServerProcess } from '../process.js';
+import { processDatabaseEnv, spawnServerProcess, startServerProcess, type ServerProcess } from '../process.js';
 
 /**
  * Pieces shared by the fault tests: a data directory (and, in the PostgreSQL project, a fresh
@@ -23,14 +25,15 @@ export interface ProcessSite {
 
 export async function processSite(prefix: string, extraEnv: Record<string, string> = {}): Promise<ProcessSite> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `pathway-${prefix}-`));
-  // The upload store creates this without waiting (callback mkdir); made here, no race with cleanup.
-  mkdirSync(path.join(dataDir, 'media'), { recursive: true });
   const db = await processDatabaseEnv();
   return {
     dataDir,
     env: { DATA_DIR: dataDir, ...db.env, ...extraEnv },
     async cleanup() {
       await db.drop();
+      // The upload store's fire-and-forget mkdir (libuv thread pool, FIFO) must be done before
+      // the directory goes: queue one behind it and wait.
+      await fsp.mkdir(path.join(dataDir, 'media'), { recursive: true });
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -69,21 +72,26 @@ export async function insertDevices(ctx: AppContext, count: number, prefix: stri
 }
 
 /** Waits until the server's output contains `pattern` (its JSON log lines), or fails after `ms`. */
-export async function waitForOutput(server: ServerProcess, pattern: RegExp, ms = 60_000): Promise<void> {
+export async function waitForOutput(server: { output: () => string }, pattern: RegExp, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
   while (!pattern.test(server.output())) {
     if (Date.now() > end) throw new Error(`server never logged ${pattern}:\n${server.output().slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
 /** SIGKILL: no handler runs, nothing is flushed or closed; the process is simply gone. */
-export async function kill(server: ServerProcess): Promise<void> {
-  const code = await server.stop('SIGKILL');
-  if (server.child.signalCode !== 'SIGKILL') throw new Error(`server had already exited with ${code}`);
+export async function kill(server: { child: ChildProcess }): Promise<void> {
+  const { child } = server;
+  if (child.exitCode !== null || child.signalCode !== null) throw new Error('the server had already exited');
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+  if (child.signalCode !== 'SIGKILL') throw new Error(`the server exited with ${child.exitCode} before the kill`);
 }
 
-export { startServerProcess, type ServerProcess };
+export { spawnServerProcess, startServerProcess, type ServerProcess };
 
 /**
  * Adds participants through POST /api/participant one after another until stopped (or the server
@@ -140,4 +148,46 @@ export class AcknowledgedWrites {
     const present = new Set(found.map((r) => Number(r.participant_id)));
     return ids.filter((id) => !present.has(id));
   }
+}
+
+/**
+ * `count` participants, each with a tablet (FCM token `${tag}-<n>`) and the same set, started
+ * `startedDaysAgo` days before `today`: a few set-based statements, so thousands cost little.
+ * Answers the participants' ids.
+ */
+export async function insertEnrolledParticipants(
+  ctx: AppContext,
+  options: { count: number; setId: number; today: string; startedDaysAgo: number; tag: string },
+): Promise<number[]> {
+  const { count, setId, today, startedDaysAgo, tag } = options;
+  const rows = rowsOf<{ participant_id: number }>(
+    await ctx.db.execute(sql`
+      with devices as (
+        insert into authorized_devices (name, uuid)
+        select ${tag} || ' tablet ' || g, left(md5(${tag} || g), 16) from generate_series(1, ${count}) g
+        returning authorized_device_id, name
+      ), people as (
+        insert into participants (first_name, last_name, date_of_birth, phone_number, address, language, authorized_device_id, push_notification_id)
+        select 'Load', ${tag} || split_part(d.name, ' ', 3), '1958-03-02', '+447700900123', '1 Test Street', 'English',
+               d.authorized_device_id, ${tag} || '-' || split_part(d.name, ' ', 3)
+        from devices d
+        returning participant_id
+      ), progress as (
+        insert into fitness_participation_progress (participant_id, fitness_video_set_id, started_date, last_seen_date)
+        select participant_id, ${setId}, ${today}::date - ${startedDaysAgo}::int, ${today}::date - ${startedDaysAgo}::int from people
+      )
+      select participant_id from people order by participant_id`),
+  );
+  return rows.map((r) => Number(r.participant_id));
+}
+
+/** States of the pg-boss jobs of one queue, oldest first (the archive holds completed ones after a while). */
+export async function jobStates(ctx: AppContext, name: string): Promise<string[]> {
+  const rows = rowsOf<{ state: string }>(
+    await ctx.db.execute(sql`
+      select state, created_on from pgboss.job where name = ${name}
+      union all select state, created_on from pgboss.archive where name = ${name}
+      order by created_on`),
+  );
+  return rows.map((r) => r.state);
 }
