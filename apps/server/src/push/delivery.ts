@@ -176,6 +176,16 @@ export class PushDelivery {
   }
 }
 
+/** Rows claimed by a sender that died go back to the queue, due now. */
+export async function releaseClaims(ctx: Pick<AppContext, 'db' | 'logger'>): Promise<void> {
+  const released = rowsOf<{ push_id: number }>(
+    await ctx.db.execute(sql`
+      update push_outbox set status = ${s.queued}, next_attempt_at = null
+      where status = ${s.sending} returning push_id`),
+  );
+  if (released.length > 0) ctx.logger.warn({ count: released.length }, 'push messages claimed by a stopped process are queued again');
+}
+
 /** The delivery job: on demand (after a message is queued) and every minute as a safety net. */
 export function pushDeliveryJob(ctx: AppContext): JobDefinition<never> {
   const delivery = new PushDelivery(ctx, createPushProvider(ctx.config));
@@ -186,6 +196,14 @@ export function pushDeliveryJob(ctx: AppContext): JobDefinition<never> {
     retryDelay: 30,
     expireInSeconds: 30 * 60,
     schedule: { cron: '* * * * *', timeZone: 'UTC' },
+    // The queue is stately: the dead job was the only sender, so every row still marked as being
+    // sent was its claim. Queued again, they go out now instead of when the claim lease ends. A
+    // message whose request reached FCM but whose answer was never recorded is sent a second time
+    // (at-least-once: at most CONCURRENCY messages per crash).
+    async onOrphaned() {
+      await releaseClaims(ctx);
+      await requestPushDelivery(ctx);
+    },
     async handler() {
       const result = await delivery.deliverDue();
       if (result.sent + result.retrying + result.failed + result.notSent > 0) {
