@@ -110,8 +110,9 @@ export class AcknowledgedWrites {
     private readonly deviceUuids: string[],
   ) {}
 
-  start(): this {
-    this.loop = (async () => {
+  /** `writers` requests at a time, so some are always in flight when the server dies. */
+  start(writers = 4): this {
+    const writer = async () => {
       while (this.running && this.attempted < this.deviceUuids.length) {
         const body = participantBody(this.deviceUuids[this.attempted]!);
         this.attempted++;
@@ -129,7 +130,8 @@ export class AcknowledgedWrites {
           return; // the server is gone: whatever was not acknowledged may or may not exist
         }
       }
-    })();
+    };
+    this.loop = Promise.all(Array.from({ length: writers }, writer)).then(() => {});
     return this;
   }
 
@@ -138,15 +140,15 @@ export class AcknowledgedWrites {
     await this.loop;
   }
 
-  /** Acknowledged participants missing from the database (must be none). */
+  /** Acknowledged participants missing from the database, or not as written (must be none). */
   async missing(ctx: AppContext): Promise<number[]> {
     const ids = this.acknowledged.map((a) => a.participant_id);
     if (ids.length === 0) return [];
-    const found = rowsOf<{ participant_id: number }>(
-      await ctx.db.execute(sql`select participant_id from participants where participant_id in ${sql.raw(`(${ids.join(',')})`)}`),
+    const found = rowsOf<{ participant_id: number; last_name: string }>(
+      await ctx.db.execute(sql`select participant_id, last_name from participants where participant_id in ${sql.raw(`(${ids.join(',')})`)}`),
     );
-    const present = new Set(found.map((r) => Number(r.participant_id)));
-    return ids.filter((id) => !present.has(id));
+    const stored = new Map(found.map((r) => [Number(r.participant_id), r.last_name]));
+    return this.acknowledged.filter((a) => stored.get(a.participant_id) !== a.last_name).map((a) => a.participant_id);
   }
 }
 

@@ -17,7 +17,7 @@ import { insertEnrolledParticipants, processSite, startServerProcess, withDataba
 const enabled = process.env.TEST_DB === 'pglite';
 const DURATION_MS = 60_000;
 const PARTICIPANTS = 300;
-const ADMINS = 10;
+const ADMINS = 6;
 const GRID_LOOPS = 3;
 const TABLET_LOOPS = 3;
 
