@@ -53,6 +53,10 @@ export class JobQueue {
   private readonly definitions = new Map<string, JobDefinition<never>>();
   private workersStarted = false;
   private leases: JobLeases | undefined;
+  /** Handlers running now: a stop waits for them before the database may close under them. */
+  private readonly running = new Set<Promise<unknown>>();
+  /** Set when the process stops: long handlers check it and end early (their work is retried). */
+  stopping = false;
   private sweepTimer: NodeJS.Timeout | undefined;
 
   private constructor(
@@ -123,7 +127,13 @@ export class JobQueue {
           const ids = jobs.map((job) => job.id);
           try {
             await this.leases?.hold(ids);
-            return await definition.handler(jobs as never);
+            const run = definition.handler(jobs as never);
+            this.running.add(run);
+            try {
+              return await run;
+            } finally {
+              this.running.delete(run);
+            }
           } catch (error) {
             this.logger.warn({ job: definition.name, err: error }, 'job failed; it will be retried if it has tries left');
             throw error;
@@ -155,8 +165,12 @@ export class JobQueue {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     clearInterval(this.sweepTimer);
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+    // pg-boss gives up waiting after its timeout (and marks those jobs for retry), but a handler
+    // still running would then query a closed database and crash the process on its way out.
+    await Promise.allSettled([...this.running]);
     await this.leases?.close();
   }
 
