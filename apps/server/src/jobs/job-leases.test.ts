@@ -29,6 +29,9 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('job leases (PostgreSQL)', (
     await dying.close(); // its session ends, as when the process is killed
     expect(await sweeper.orphaned([running, abandoned, own])).toEqual([abandoned]);
 
+    // Taken for orphaned while it still ran (say its lease connection dropped): the retry must not run beside it.
+    await expect(sweeper.hold([running])).rejects.toThrow(/still running in another process/);
+
     await alive.release([running]); // finished: pg-boss has the job's state now
     expect(await sweeper.orphaned([running])).toEqual([running]);
   });

@@ -26,11 +26,19 @@ export class JobLeases {
     private readonly logger: Logger,
   ) {}
 
-  /** Marks these jobs as run by this process (before their handler starts). */
+  /**
+   * Marks these jobs as run by this process (before their handler starts). A lease still held
+   * elsewhere means the job was taken for orphaned while it ran on: this try fails (and is retried
+   * later) rather than run beside it, or wait on the one lease connection every job shares.
+   */
   async hold(jobIds: string[]): Promise<void> {
     const client = await this.connected();
     for (const id of jobIds) {
-      await client.query('select pg_advisory_lock($1, hashtext($2))', [JOB_LEASE_LOCK_SPACE, id]);
+      const { rows } = await client.query<{ got: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as got', [JOB_LEASE_LOCK_SPACE, id]);
+      if (!rows[0]?.got) {
+        await this.release([...jobIds.filter((other) => this.held.has(other))]);
+        throw new Error(`job ${id} is still running in another process`);
+      }
       this.held.add(id);
     }
   }
