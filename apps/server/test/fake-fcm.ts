@@ -36,6 +36,10 @@ export class FakeFcm {
   tokenRequests = 0;
   /** Lifetime of issued access tokens, as Google answers it. */
   expiresIn = 3599;
+  /** How long a send takes to be answered (a real round trip to Google), for crash tests. */
+  sendDelayMs = 0;
+  /** Called as each message arrives, before it is answered (a crash test kills the sender here). */
+  onMessage: ((message: ReceivedMessage, count: number) => void) | undefined;
   private readonly privateKey: string;
   private readonly publicKey: string;
   private readonly issued = new Set<string>();
@@ -176,7 +180,10 @@ export class FakeFcm {
     if (scripted?.kind === 'unauthenticated') {
       return rpcError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');
     }
-    this.received.push({ project, authorization, body });
+    const received = { project, authorization, body };
+    this.received.push(received);
+    this.onMessage?.(received, this.received.length);
+    if (this.sendDelayMs > 0) await new Promise((r) => setTimeout(r, this.sendDelayMs));
     if (this.unregistered.has(token) || scripted?.kind === 'unregistered') {
       return rpcError(404, 'NOT_FOUND', 'Requested entity was not found.', 'UNREGISTERED');
     }

@@ -16,13 +16,21 @@ export interface ServerProcess {
 
 /** Starts the real server (apps/server/src/main.ts) as its own process and waits until it is ready. */
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return spawnServerProcess(env).ready;
+}
+
+/**
+ * The same, without waiting: the child and its output from the first line (a crash test may kill
+ * the process before it is ready), and `ready` once it listens.
+ */
+export function spawnServerProcess(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<ServerProcess> } {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_TO_STDOUT: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  return new Promise((resolve, reject) => {
+  const ready = new Promise<ServerProcess>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
@@ -51,6 +59,9 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
       reject(new Error(`server exited with ${code}:\n${out}`));
     });
   });
+  // A process killed before it was ready rejects `ready`; that is only an error for whoever awaits it.
+  ready.catch(() => {});
+  return { child, output: () => out, ready };
 }
 
 /** Runs `npm run cli -- ...args` exactly as an operator would. */

@@ -3,7 +3,13 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database, DatabaseHandle } from '../db/client.js';
+import { JobLeases } from './job-leases.js';
 import { PGliteBossAdapter } from './pglite-boss-adapter.js';
+
+/** How often a PostgreSQL worker looks for active jobs whose process died. */
+const ORPHAN_SWEEP_MS = 15_000;
+/** A job fetched this recently may not hold its lease yet: left for the next sweep. */
+const LEASE_GRACE_SECONDS = 5;
 
 /** A kind of background work: its queue's retry policy, its handler and, optionally, a schedule. */
 export interface JobDefinition<Data extends object = object> {
@@ -20,6 +26,11 @@ export interface JobDefinition<Data extends object = object> {
   /** pg-boss queue policy; 'stately' keeps at most one job waiting and one running. */
   policy?: 'standard' | 'short' | 'singleton' | 'stately';
   schedule?: { cron: string; timeZone: string; data?: Data };
+  /**
+   * Called before jobs whose process died are failed (and so retried): undo what such a job had
+   * claimed, so the retry, or the next job, can take it up at once.
+   */
+  onOrphaned?(): Promise<void>;
   handler(jobs: PgBoss.Job<Data>[]): Promise<unknown>;
 }
 
@@ -41,6 +52,12 @@ export type ProcessRole = 'all' | 'web' | 'worker';
 export class JobQueue {
   private readonly definitions = new Map<string, JobDefinition<never>>();
   private workersStarted = false;
+  private leases: JobLeases | undefined;
+  /** Handlers running now: a stop waits for them before the database may close under them. */
+  private readonly running = new Set<Promise<unknown>>();
+  /** Set when the process stops: long handlers check it and end early (their work is retried). */
+  stopping = false;
+  private sweepTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     readonly boss: PgBoss,
@@ -92,17 +109,36 @@ export class JobQueue {
   async startWorkers(): Promise<void> {
     if (this.workersStarted) return;
     this.workersStarted = true;
-    if (this.database.kind === 'pglite') await this.failOrphanedActiveJobs();
+    if (this.database.kind === 'pglite') {
+      await this.failOrphanedActiveJobs();
+    } else {
+      this.leases = new JobLeases({ ...this.database.pool!.options, max: undefined } as pg.ClientConfig, this.logger);
+      await this.failOrphanedActiveJobs();
+      this.sweepTimer = setInterval(() => {
+        this.failOrphanedActiveJobs().catch((error: unknown) => this.logger.warn({ err: error }, 'could not look for orphaned jobs'));
+      }, ORPHAN_SWEEP_MS);
+      this.sweepTimer.unref();
+    }
     for (const definition of this.definitions.values()) {
       await this.boss.work(
         definition.name,
         { batchSize: definition.batchSize ?? 1, pollingIntervalSeconds: 1, includeMetadata: definition.includeMetadata ?? false },
         async (jobs) => {
+          const ids = jobs.map((job) => job.id);
           try {
-            return await definition.handler(jobs as never);
+            await this.leases?.hold(ids);
+            const run = definition.handler(jobs as never);
+            this.running.add(run);
+            try {
+              return await run;
+            } finally {
+              this.running.delete(run);
+            }
           } catch (error) {
             this.logger.warn({ job: definition.name, err: error }, 'job failed; it will be retried if it has tries left');
             throw error;
+          } finally {
+            await this.leases?.release(ids);
           }
         },
       );
@@ -129,20 +165,33 @@ export class JobQueue {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.sweepTimer);
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+    // pg-boss gives up waiting after its timeout (and marks those jobs for retry), but a handler
+    // still running would then query a closed database and crash the process on its way out.
+    await Promise.allSettled([...this.running]);
+    await this.leases?.close();
   }
 
   /**
-   * PGlite is opened by one process only, so a job still 'active' at start belongs to a process
-   * that died: fail it now (it is retried if it has tries left) rather than after its expiry.
+   * Fails (so retries, if it has tries left) every job left 'active' by a process that died,
+   * rather than waiting for its expiry. PGlite is opened by one process only, so at start every
+   * active job is such a one; on PostgreSQL, one whose lease no living session holds.
    */
   private async failOrphanedActiveJobs(): Promise<void> {
     const { rows } = (await this.boss.getDb().executeSql(
-      "select name, array_agg(id) as ids from pgboss.job where state = 'active' group by name",
+      this.leases
+        ? `select name, array_agg(id) as ids from pgboss.job
+           where state = 'active' and started_on < now() - interval '${LEASE_GRACE_SECONDS} seconds' group by name`
+        : "select name, array_agg(id) as ids from pgboss.job where state = 'active' group by name",
       [],
     )) as { rows: { name: string; ids: string[] }[] };
-    for (const { name, ids } of rows) {
+    for (const { name, ids: active } of rows) {
+      const ids = this.leases ? await this.leases.orphaned(active) : active;
+      if (ids.length === 0) continue;
       this.logger.warn({ job: name, count: ids.length }, 'reclaiming jobs left active by a stopped process');
+      await this.definitions.get(name)?.onOrphaned?.();
       await (this.boss.fail as (name: string, ids: string[], data: object) => Promise<unknown>)(name, ids, {
         message: 'the process running this job stopped; retrying',
       });

@@ -135,6 +135,29 @@ describe('push delivery', () => {
     expect(await row(id)).toMatchObject({ status: s.sent, attempts: 2 });
   });
 
+  it('when the process stops, claims no more and hands back the messages it had not sent', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await queue((await participantWithToken(`token-stop-${i}`)).participant.participant_id));
+    let stopping = false;
+    fake.onMessage = () => {
+      stopping = true; // SIGTERM arrives while the first sends are out
+    };
+    const provider = new FcmProvider({ projectId: fake.projectId, serviceAccount: readServiceAccount(fake.writeServiceAccount(dir)), apiUrl: fake.url });
+    try {
+      await new PushDelivery(t.ctx, provider, () => stopping).deliverDue();
+    } finally {
+      fake.onMessage = undefined;
+    }
+    const statuses = await Promise.all(ids.map(async (id) => (await row(id)).status));
+    expect(statuses).not.toContain(s.sending);
+    const handedBack = statuses.filter((status) => status === s.queued).length;
+    expect(handedBack).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === s.sent).length).toBe(ids.length - handedBack);
+    // The next delivery (after the restart) sends them at once, with no claim to wait out.
+    await delivery.deliverDue();
+    expect(await Promise.all(ids.map(async (id) => (await row(id)).status))).toEqual(ids.map(() => s.sent));
+  });
+
   it('without a provider, keeps messages in the outbox marked as not sent', async () => {
     const { participant } = await participantWithToken('token-beta');
     const id = await queue(participant.participant_id);

@@ -66,22 +66,30 @@ export class PushDelivery {
   constructor(
     private readonly ctx: Pick<AppContext, 'db' | 'clock' | 'logger'>,
     private readonly provider: PushProvider | null,
+    /** True once the process is stopping: claim no more, hand back what is not yet sent. */
+    private readonly stopping: () => boolean = () => false,
   ) {}
 
   /** Sends every due message; answers when the next retry is due (if any) for a follow-up job. */
   async deliverDue(): Promise<DeliveryReport & { nextDueAt: Date | null }> {
     const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0, notSent: 0 };
-    for (;;) {
+    while (!this.stopping()) {
       const claimed = await this.claim();
       if (claimed.length === 0) break;
       let cursor = 0;
       const worker = async () => {
-        while (cursor < claimed.length) {
+        while (cursor < claimed.length && !this.stopping()) {
           const push = claimed[cursor++]!;
           await this.deliverOne(push, report);
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, worker));
+      const unsent = claimed.slice(cursor).map((push) => push.push_id);
+      if (unsent.length > 0) {
+        await this.ctx.db.execute(sql`
+          update push_outbox set status = ${s.queued}, next_attempt_at = null
+          where status = ${s.sending} and push_id in ${sql.raw(`(${unsent.join(',')})`)}`);
+      }
     }
     const [next] = rowsOf<{ due: Date | string | null }>(
       await this.ctx.db.execute(sql`select min(next_attempt_at) as due from push_outbox where status in (${s.queued}, ${s.sending})`),
@@ -176,9 +184,19 @@ export class PushDelivery {
   }
 }
 
+/** Rows claimed by a sender that died go back to the queue, due now. */
+export async function releaseClaims(ctx: Pick<AppContext, 'db' | 'logger'>): Promise<void> {
+  const released = rowsOf<{ push_id: number }>(
+    await ctx.db.execute(sql`
+      update push_outbox set status = ${s.queued}, next_attempt_at = null
+      where status = ${s.sending} returning push_id`),
+  );
+  if (released.length > 0) ctx.logger.warn({ count: released.length }, 'push messages claimed by a stopped process are queued again');
+}
+
 /** The delivery job: on demand (after a message is queued) and every minute as a safety net. */
 export function pushDeliveryJob(ctx: AppContext): JobDefinition<never> {
-  const delivery = new PushDelivery(ctx, createPushProvider(ctx.config));
+  const delivery = new PushDelivery(ctx, createPushProvider(ctx.config), () => ctx.jobs.stopping);
   return {
     name: PUSH_DELIVER_JOB,
     policy: 'stately',
@@ -186,6 +204,14 @@ export function pushDeliveryJob(ctx: AppContext): JobDefinition<never> {
     retryDelay: 30,
     expireInSeconds: 30 * 60,
     schedule: { cron: '* * * * *', timeZone: 'UTC' },
+    // The queue is stately: the dead job was the only sender, so every row still marked as being
+    // sent was its claim. Queued again, they go out now instead of when the claim lease ends. A
+    // message whose request reached FCM but whose answer was never recorded is sent a second time
+    // (at-least-once: at most CONCURRENCY messages per crash).
+    async onOrphaned() {
+      await releaseClaims(ctx);
+      await requestPushDelivery(ctx);
+    },
     async handler() {
       const result = await delivery.deliverDue();
       if (result.sent + result.retrying + result.failed + result.notSent > 0) {

@@ -52,6 +52,8 @@ export async function runAdherenceCheck(ctx: AppContext, options: { today?: stri
       const [previous] = await tx.select().from(adherenceRuns).where(eq(adherenceRuns.run_date, today));
       return { ran: false, figures: { checked: previous?.participants_checked ?? 0, advanced: 0, new_video: 0, missed_video: 0 } };
     }
+    // Operators (and the crash tests) can see a check in progress: the day is claimed, not yet committed.
+    ctx.logger.info({ run_date: today }, 'daily adherence check started');
 
     const [figures] = rowsOf<CheckFigures>(
       await tx.execute(sql`
