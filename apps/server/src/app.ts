@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
@@ -41,12 +41,19 @@ const modules = [
   pushStatusRoutes,
 ];
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Told of every route as it is added (the authorization matrix test lists them this way). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
+  // Added first, on the root, so it sees the routes of every plugin registered after it.
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

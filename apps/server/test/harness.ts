@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { Role } from '@pathway/contract';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -14,6 +15,7 @@ import { createLogger } from '../src/logging.js';
 import { AdminService } from '../src/modules/admin/service.js';
 import { SESSION_COOKIE } from '../src/modules/auth/sessions.js';
 import { closeContext, createContext } from '../src/runtime.js';
+import { recordSecret } from './security/log-leaks.js';
 
 export { ManualClock };
 
@@ -54,11 +56,33 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   };
 }
 
+/** The run's log root (see security/log-scan.setup.ts); undefined outside the server projects. */
+export function testLogRoot(): string | undefined {
+  try {
+    return inject('testLogRoot');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Copies a data directory's logs under the run's log root before the directory is removed, so
+ * the scan after the run reads what every server of every file wrote.
+ */
+export function keepLogs(dataDir: string): void {
+  const root = testLogRoot();
+  const logs = path.join(dataDir, 'logs');
+  if (!root || !existsSync(logs)) return;
+  cpSync(logs, path.join(root, path.basename(dataDir)), { recursive: true });
+}
+
 export interface TestAppOptions {
   clock?: Clock;
   env?: Record<string, string>;
   /** Run job handlers in this test process (off by default: most tests only look at what is queued). */
   workers?: boolean;
+  /** Told of every route the app adds (see buildApp). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -68,7 +92,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { handle, drop } = await freshDatabase();
   const ctx = await createContext(config, logger, { database: handle, clock: options.clock ?? systemClock });
   if (options.workers) await ctx.jobs.startWorkers();
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, { onRoute: options.onRoute });
   await app.ready();
   return {
     app,
@@ -78,6 +102,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await app.close();
       await closeContext(ctx);
       await drop();
+      keepLogs(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -98,6 +123,7 @@ export async function createAdmin(ctx: AppContext, role: Role = 'full access', o
   adminCounter += 1;
   const user_name = overrides.user_name ?? `admin${adminCounter}.${randomBytes(3).toString('hex')}@example.org`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
+  recordSecret(testLogRoot(), password);
   const created = await new AdminService(ctx.db).create({ user_name, password, role, first_name: 'Test', last_name: `Admin${adminCounter}` });
   return { admin_user_id: created.admin.admin_user_id, user_name, password, totpSecret: created.totpSecret, role };
 }
@@ -109,5 +135,6 @@ export async function createAdmin(ctx: AppContext, role: Role = 'full access', o
 export async function signedInCookie(ctx: AppContext, role: Role = 'full access'): Promise<{ cookie: string; admin: TestAdmin }> {
   const admin = await createAdmin(ctx, role);
   const { token } = await ctx.sessions.start(admin.admin_user_id, role, '127.0.0.1');
+  recordSecret(testLogRoot(), token);
   return { cookie: `${SESSION_COOKIE}=${token}`, admin };
 }
