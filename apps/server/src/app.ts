@@ -6,6 +6,7 @@ import type { AppContext } from './context.js';
 import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { inputGuardPlugin } from './plugins/input-guard.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webPlugin } from './plugins/web.js';
 import { adminRoutes } from './modules/admin/routes.js';
@@ -66,6 +67,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(formbody);
   await app.register(docsPlugin);
   await app.register(accessPlugin, { ctx });
+  await app.register(inputGuardPlugin);
 
   await app.register(async (api) => {
     requireDeclaredAccess(api);

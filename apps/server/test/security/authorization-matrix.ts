@@ -241,3 +241,13 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
     call: (w) => ({ url: `/api/videoset/view/${w.setId}/participant/${w.participantId}`, payload: { day: '1', week: '1', videoIds: [w.videoId] } }),
   },
 ];
+
+/** The row that governs a route of the app; a HEAD route follows the GET row of its URL. */
+export function rowFor(method: string, url: string): MatrixRow | undefined {
+  const lookup = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
+  for (const m of lookup) {
+    const row = AUTHORIZATION_MATRIX.find((r) => r.method === m && r.url === url);
+    if (row) return row;
+  }
+  return undefined;
+}

@@ -4,20 +4,17 @@ import path from 'node:path';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
-import { logFileNameFor } from '../../src/logging.js';
 import { webDistDir } from '../../src/plugins/web.js';
-import { totpCode } from '../../src/modules/auth/totp.js';
-import { createAdmin, createTestApp, signedInCookie, type TestApp } from '../harness.js';
-import { addParticipant, insertParticipants, issueDeviceToken } from '../factories.js';
-import { makeDevice, makeEnrolledParticipant, makeProgress, makeVideoSet, makeVideos, randomDeviceUuid } from '../programme-factories.js';
-import { AUTHORIZATION_MATRIX, CALLERS, type Caller, type MatrixRow, type World } from './authorization-matrix.js';
+import { createTestApp, signedInCookie, type TestApp } from '../harness.js';
+import { makeEnrolledParticipant } from '../programme-factories.js';
+import { AUTHORIZATION_MATRIX, CALLERS, rowFor, type Caller, type MatrixRow, type World } from './authorization-matrix.js';
+import { seedWorld, type SeededWorld } from './world.js';
 
 let t: TestApp;
 let world: World;
 const appRoutes: Array<{ method: string; url: string }> = [];
-const credentials: Record<Caller, Record<string, string>> = { anonymous: {}, basic: {}, full: {}, device: {} };
-/** The seeded participant's identifiable values: none may appear in a basic-access answer. */
-let identifiableValues: string[] = [];
+let credentials: SeededWorld['credentials'];
+let identifiableValues: string[];
 
 beforeAll(async () => {
   t = await createTestApp({
@@ -25,65 +22,9 @@ beforeAll(async () => {
       for (const method of [route.method].flat()) appRoutes.push({ method, url: route.url });
     },
   });
-  const full = await signedInCookie(t.ctx, 'full access');
-  const basic = await signedInCookie(t.ctx, 'basic access');
-  credentials.full = { cookie: full.cookie };
-  credentials.basic = { cookie: basic.cookie };
-
-  // One participant with every identifiable field filled in (through the API, as staff add them),
-  // a device, a video set with videos, and progress on it: what every recipe points at.
-  const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 2 });
-  const videos = await makeVideos(t.ctx.db, set);
-  const { participant, device } = await addParticipant(t, full.cookie, { notes: 'Seeded note about knees', phone_number_secondary: '+447700900456' });
-  const progress = await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, { started_date: '2026-01-05' });
-  const token = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
-  credentials.device = { authorization: `Bearer ${token}` };
-  const other = await makeEnrolledParticipant(t.ctx.db, { set, started_date: '2026-01-05' });
-
-  const referral = await t.app.inject({ url: `/api/participant/${participant.participant_id}/referral`, headers: { cookie: full.cookie } });
-  identifiableValues = [
-    ...['first_name', 'last_name', 'date_of_birth', 'email', 'phone_number', 'phone_number_secondary', 'address', 'notes'].map((f) => String(participant[f])),
-    ...Object.values(referral.json() as Record<string, unknown>).filter((v): v is string => typeof v === 'string' && v.length > 3),
-    other.participant.first_name,
-    other.participant.last_name,
-  ];
-
-  world = {
-    participantId: participant.participant_id,
-    deviceUuid: device.uuid,
-    deviceId: device.authorized_device_id,
-    setId: set.fitness_video_set_id,
-    videoId: videos[0]!.video_id,
-    videoLocation: videos[0]!.file_location_path,
-    progressId: progress.fitness_participation_progress_id,
-    otherDeviceUuid: other.device.uuid,
-    logFileName: logFileNameFor(new Date()),
-    freshParticipantId: async () => (await insertParticipants(t.ctx, [{}]))[0]!,
-    freshDevice: async () => {
-      const d = await makeDevice(t.ctx.db);
-      return { id: d.authorized_device_id, uuid: d.uuid };
-    },
-    freshSetId: async () => (await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })).fitness_video_set_id,
-    freshVideoId: async () => (await makeVideos(t.ctx.db, await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })))[0]!.video_id,
-    freshAdminUserName: async () => (await createAdmin(t.ctx, 'basic access')).user_name,
-    freshUuid: randomDeviceUuid,
-    freshLogin: async () => {
-      const admin = await createAdmin(t.ctx, 'basic access');
-      return { user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret, new Date()) };
-    },
-  };
+  ({ world, credentials, identifiableValues } = await seedWorld(t));
 });
 afterAll(() => t.close());
-
-/** The row that governs a route of the app; a HEAD route follows the GET row of its URL. */
-function rowFor(method: string, url: string): MatrixRow | undefined {
-  const lookup = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
-  for (const m of lookup) {
-    const row = AUTHORIZATION_MATRIX.find((r) => r.method === m && r.url === url);
-    if (row) return row;
-  }
-  return undefined;
-}
 
 /** JSON keys anywhere in a value. */
 function keysOf(value: unknown): string[] {
