@@ -45,6 +45,8 @@ const modules = [
 export interface BuildOptions {
   /** Told of every route as it is added (the authorization matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
+  /** Where the built console is (default apps/web/dist); tests serve a small one of their own. */
+  webRoot?: string;
 }
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -74,6 +76,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     for (const routes of modules) await api.register(routes, { ctx });
   });
 
-  await app.register(webPlugin);
+  await app.register(webPlugin, { root: options.webRoot });
   return app;
 }

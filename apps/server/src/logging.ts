@@ -66,8 +66,8 @@ export function serializeError(error: unknown, depth = 0): Record<string, unknow
     ...(typeof e.code === 'string' ? { code: e.code } : {}),
     ...(typeof e.statusCode === 'number' ? { statusCode: e.statusCode } : {}),
     ...(failedQuery ? { query: e.query } : {}),
-    // The stack without its first line, which repeats the message.
-    stack: e.stack?.split('\n').slice(1).join('\n'),
+    // The stack frames only: the lines before them repeat the message (a failed query's, with its parameters).
+    stack: e.stack?.includes('\n    at ') ? e.stack.slice(e.stack.indexOf('\n    at ') + 1) : undefined,
     ...(e.cause ? { cause: serializeError(e.cause, depth + 1) } : {}),
   };
 }

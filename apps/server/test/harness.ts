@@ -83,6 +83,8 @@ export interface TestAppOptions {
   workers?: boolean;
   /** Told of every route the app adds (see buildApp). */
   onRoute?: (route: RouteOptions) => void;
+  /** Serve the console from this directory instead of apps/web/dist. */
+  webRoot?: string;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -92,7 +94,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { handle, drop } = await freshDatabase();
   const ctx = await createContext(config, logger, { database: handle, clock: options.clock ?? systemClock });
   if (options.workers) await ctx.jobs.startWorkers();
-  const app = await buildApp(ctx, { onRoute: options.onRoute });
+  const app = await buildApp(ctx, { onRoute: options.onRoute, webRoot: options.webRoot });
   await app.ready();
   return {
     app,
