@@ -96,7 +96,7 @@ export function scanLogs(root: string): LeakReport {
         lines += 1;
         const where = `${path.relative(root, file)}:${index + 1}`;
         for (const { what, pattern } of SEEDED_PATTERNS) if (pattern.test(line)) leaks.push(`${where}: ${what}`);
-        for (const secret of secrets) if (line.includes(secret)) leaks.push(`${where}: a secret handed out by the harness`);
+        for (const secret of secrets) if (line.includes(secret)) leaks.push(`${where}: a participant detail or secret the tests stored or handed out`);
         let parsed: unknown;
         try {
           parsed = JSON.parse(line);

@@ -22,7 +22,7 @@ export default function setup(project: TestProject) {
     const report = scanLogs(root);
     // The figure for the README's security evidence: printed, never asserted.
     console.log(
-      `[log scan ${project.name}] ${report.files} log files, ${report.lines} lines, ${report.secretsLookedFor} handed-out secrets looked for: ${report.leaks.length} leaks`,
+      `[log scan ${project.name}] ${report.files} log files, ${report.lines} lines, ${report.secretsLookedFor} stored details and handed-out secrets looked for: ${report.leaks.length} leaks`,
     );
     if (report.leaks.length > 0) {
       // Vitest reports a teardown error but keeps the exit status of the tests; a leak must fail the run.

@@ -46,7 +46,7 @@ describe('the log scan', () => {
       expect(byLine(3).join()).toContain('phone');
       expect(byLine(4).join()).toMatch(/JSON web token|session cookie|unredacted field headers.cookie/);
       expect(byLine(5).join()).toContain('unredacted field mfa_token');
-      expect(byLine(6).join()).toContain('a secret handed out by the harness');
+      expect(byLine(6).join()).toContain('a participant detail or secret the tests stored or handed out');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
