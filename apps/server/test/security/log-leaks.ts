@@ -1,5 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { CONTACT_FIELDS } from '@pathway/contract';
 
 /**
  * What the suite's logs must never hold. Every test file copies its server's log directory under
@@ -28,26 +29,10 @@ export const SEEDED_PATTERNS: Array<{ what: string; pattern: RegExp }> = [
   { what: 'session cookie', pattern: /\bjwt=[A-Za-z0-9_-]{10,}/ },
 ];
 
-/** Log keys whose value, when present, must be the redaction marker. */
-const SENSITIVE_KEYS = new Set([
-  'password',
-  'mfa_token',
-  'totp_secret',
-  'auth_token',
-  'token',
-  'jwt',
-  'cookie',
-  'authorization',
-  'set-cookie',
-  'first_name',
-  'last_name',
-  'email',
-  'phone_number',
-  'phone_number_secondary',
-  'address',
-  'date_of_birth',
-  'notes',
-  'push_notification_id',
+/** Log keys whose value, when present, must be the redaction marker: credentials and identifiable fields. */
+const SENSITIVE_KEYS = new Set<string>([
+  ...['password', 'mfa_token', 'totp_secret', 'auth_token', 'token', 'jwt', 'cookie', 'authorization', 'set-cookie', 'push_notification_id'],
+  ...CONTACT_FIELDS,
 ]);
 
 /** Remembers a secret the harness handed out, so the scan looks for it literally. */
