@@ -122,7 +122,11 @@ async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
   if (!root) return;
   const fields = ['first_name', 'last_name', 'email', 'phone_number', 'phone_number_secondary', 'address', 'notes', 'referring_organisation', 'referring_healthcare_professional'];
   try {
-    const rows = await ctx.db.select().from(participants);
+    // A file that took its database away (fault tests) must still close promptly.
+    const rows = await Promise.race([
+      ctx.db.select().from(participants),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('database did not answer')), 5_000).unref()),
+    ]);
     for (const row of rows) {
       for (const field of fields) {
         const value = (row as Record<string, unknown>)[field];
