@@ -8,6 +8,8 @@ const serverTests = {
   // Generous: these tests run real ffmpeg, servers and databases on a 2-core machine.
   testTimeout: 90_000,
   hookTimeout: 60_000,
+  // Keeps every file's server logs and scans them for identifiable data and secrets at the end.
+  globalSetup: ['apps/server/test/security/log-scan.setup.ts'],
 };
 
 export default defineConfig({

@@ -1,11 +1,12 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { inputGuardPlugin } from './plugins/input-guard.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webPlugin } from './plugins/web.js';
 import { adminRoutes } from './modules/admin/routes.js';
@@ -41,12 +42,21 @@ const modules = [
   pushStatusRoutes,
 ];
 
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** Told of every route as it is added (the authorization matrix test lists them this way). */
+  onRoute?: (route: RouteOptions) => void;
+  /** Where the built console is (default apps/web/dist); tests serve a small one of their own. */
+  webRoot?: string;
+}
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.logger as FastifyBaseLogger,
     trustProxy: ctx.config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
+  // Added first, on the root, so it sees the routes of every plugin registered after it.
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -59,12 +69,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(formbody);
   await app.register(docsPlugin);
   await app.register(accessPlugin, { ctx });
+  await app.register(inputGuardPlugin);
 
   await app.register(async (api) => {
     requireDeclaredAccess(api);
     for (const routes of modules) await api.register(routes, { ctx });
   });
 
-  await app.register(webPlugin);
+  await app.register(webPlugin, { root: options.webRoot });
   return app;
 }

@@ -30,6 +30,48 @@ export const REDACTED_PATHS = [
   '*.date_of_birth',
 ];
 
+/**
+ * A request as logged: the path and the names of its query parameters, never their values (a
+ * search or a paging cursor can hold a participant's name).
+ */
+export function serializeRequest(request: { method?: string; url?: string; host?: string; ip?: string; socket?: { remoteAddress?: string } }) {
+  const [pathname, query] = (request.url ?? '').split('?', 2);
+  const names = query ? [...new URLSearchParams(query).keys()] : [];
+  return {
+    method: request.method,
+    url: names.length > 0 ? `${pathname}?${[...new Set(names)].map((n) => `${n}=[redacted]`).join('&')}` : pathname,
+    host: request.host,
+    remoteAddress: request.ip ?? request.socket?.remoteAddress,
+  };
+}
+
+/** Text of a database message without the values it quotes (`invalid input syntax ...: "Ada"`). */
+function withoutQuotedValues(text: string): string {
+  return text.replace(/"[^"]*"/g, '"…"').replace(/\((?:[^()]|\([^()]*\))*\)=\((?:[^()]|\([^()]*\))*\)/g, '(…)=(…)');
+}
+
+/**
+ * An error as logged. A failed query's error carries its parameters (the values of a participant
+ * being saved) in its message, and PostgreSQL's `detail` repeats the values of a conflicting row:
+ * only the SQL text, the codes and messages stripped of quoted values are kept.
+ */
+export function serializeError(error: unknown, depth = 0): Record<string, unknown> | undefined {
+  if (!(error instanceof Error) || depth > 3) return undefined;
+  const e = error as Error & { code?: unknown; query?: unknown; statusCode?: unknown; cause?: unknown };
+  const failedQuery = typeof e.query === 'string';
+  const message = failedQuery ? 'Failed query' : withoutQuotedValues(e.message);
+  return {
+    type: e.name,
+    message,
+    ...(typeof e.code === 'string' ? { code: e.code } : {}),
+    ...(typeof e.statusCode === 'number' ? { statusCode: e.statusCode } : {}),
+    ...(failedQuery ? { query: e.query } : {}),
+    // The stack frames only: the lines before them repeat the message (a failed query's, with its parameters).
+    stack: e.stack?.includes('\n    at ') ? e.stack.slice(e.stack.indexOf('\n    at ') + 1) : undefined,
+    ...(e.cause ? { cause: serializeError(e.cause, depth + 1) } : {}),
+  };
+}
+
 export function logFileNameFor(date: Date): string {
   return `pathway-${date.toISOString().slice(0, 10)}.log`;
 }
@@ -78,6 +120,7 @@ export function createLogger(options: LoggerOptions): Logger {
       level: options.level,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       base: { service: 'pathway' },
+      serializers: { req: serializeRequest, err: (error: unknown) => serializeError(error) ?? error },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     pino.multistream(streams),

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../src/context.js';
 import { authorizedDevices, deviceTokens, participants } from '../src/db/schema.js';
 import { hashDeviceToken } from '../src/plugins/access.js';
-import type { TestApp } from './harness.js';
+import { testLogRoot, type TestApp } from './harness.js';
+import { recordSecret } from './security/log-leaks.js';
 
 let counter = 0;
 
@@ -85,6 +86,7 @@ export async function insertParticipants(
 /** A bearer token for a device paired with a participant, as the device sign-in would issue. */
 export async function issueDeviceToken(ctx: AppContext, deviceId: number, participantId: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
+  recordSecret(testLogRoot(), token);
   await ctx.db.insert(deviceTokens).values({ token_hash: hashDeviceToken(token), authorized_device_id: deviceId, participant_id: participantId });
   return token;
 }

@@ -1,19 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { Role } from '@pathway/contract';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { participants } from '../src/db/schema.js';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.js';
 import { createLogger } from '../src/logging.js';
 import { AdminService } from '../src/modules/admin/service.js';
 import { SESSION_COOKIE } from '../src/modules/auth/sessions.js';
 import { closeContext, createContext } from '../src/runtime.js';
+import { recordSecret } from './security/log-leaks.js';
 
 export { ManualClock };
 
@@ -54,11 +57,35 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   };
 }
 
+/** The run's log root (see security/log-scan.setup.ts); undefined outside the server projects. */
+export function testLogRoot(): string | undefined {
+  try {
+    return inject('testLogRoot');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Copies a data directory's logs under the run's log root before the directory is removed, so
+ * the scan after the run reads what every server of every file wrote.
+ */
+export function keepLogs(dataDir: string): void {
+  const root = testLogRoot();
+  const logs = path.join(dataDir, 'logs');
+  if (!root || !existsSync(logs)) return;
+  cpSync(logs, path.join(root, path.basename(dataDir)), { recursive: true });
+}
+
 export interface TestAppOptions {
   clock?: Clock;
   env?: Record<string, string>;
   /** Run job handlers in this test process (off by default: most tests only look at what is queued). */
   workers?: boolean;
+  /** Told of every route the app adds (see buildApp). */
+  onRoute?: (route: RouteOptions) => void;
+  /** Serve the console from this directory instead of apps/web/dist. */
+  webRoot?: string;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -68,19 +95,47 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { handle, drop } = await freshDatabase();
   const ctx = await createContext(config, logger, { database: handle, clock: options.clock ?? systemClock });
   if (options.workers) await ctx.jobs.startWorkers();
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, { onRoute: options.onRoute, webRoot: options.webRoot });
   await app.ready();
   return {
     app,
     ctx,
     config,
     async close() {
+      await rememberParticipantDetails(ctx);
       await app.close();
       await closeContext(ctx);
       await drop();
+      keepLogs(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Every participant detail this file's tests stored, whoever made it (factories, API calls, literal
+ * bodies), goes to the run's list of values the log scan looks for. Short values (a two-letter
+ * role, an empty note) would match ordinary text; dates of birth would match dates in log lines.
+ */
+async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
+  const root = testLogRoot();
+  if (!root) return;
+  const fields = ['first_name', 'last_name', 'email', 'phone_number', 'phone_number_secondary', 'address', 'notes', 'referring_organisation', 'referring_healthcare_professional'];
+  try {
+    // A file that took its database away (fault tests) must still close promptly.
+    const rows = await Promise.race([
+      ctx.db.select().from(participants),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('database did not answer')), 5_000).unref()),
+    ]);
+    for (const row of rows) {
+      for (const field of fields) {
+        const value = (row as Record<string, unknown>)[field];
+        if (typeof value === 'string' && value.trim().length >= 6) recordSecret(root, value.trim());
+      }
+    }
+  } catch {
+    // A test that broke the table on purpose has nothing more to remember.
+  }
 }
 
 let adminCounter = 0;
@@ -98,6 +153,7 @@ export async function createAdmin(ctx: AppContext, role: Role = 'full access', o
   adminCounter += 1;
   const user_name = overrides.user_name ?? `admin${adminCounter}.${randomBytes(3).toString('hex')}@example.org`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
+  recordSecret(testLogRoot(), password);
   const created = await new AdminService(ctx.db).create({ user_name, password, role, first_name: 'Test', last_name: `Admin${adminCounter}` });
   return { admin_user_id: created.admin.admin_user_id, user_name, password, totpSecret: created.totpSecret, role };
 }
@@ -109,5 +165,6 @@ export async function createAdmin(ctx: AppContext, role: Role = 'full access', o
 export async function signedInCookie(ctx: AppContext, role: Role = 'full access'): Promise<{ cookie: string; admin: TestAdmin }> {
   const admin = await createAdmin(ctx, role);
   const { token } = await ctx.sessions.start(admin.admin_user_id, role, '127.0.0.1');
+  recordSecret(testLogRoot(), token);
   return { cookie: `${SESSION_COOKIE}=${token}`, admin };
 }

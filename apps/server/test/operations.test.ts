@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/modules/auth/totp.js';
+import { keepLogs } from './harness.js';
 import { processDatabaseEnv, runCli, startServerProcess } from './process.js';
 
 // The operator's view: the real process, the real CLI through npm, real HTTP.
@@ -16,6 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await dropDb();
+  keepLogs(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -84,6 +86,7 @@ describe('operations', () => {
     } finally {
       await server.stop();
       await drop();
+      keepLogs(emptyDir);
       rmSync(emptyDir, { recursive: true, force: true });
     }
   }, 90_000);

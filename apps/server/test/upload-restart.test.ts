@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/modules/auth/totp.js';
 import { testVideo } from './media-helpers.js';
+import { keepLogs } from './harness.js';
 import { processDatabaseEnv, runCli, startServerProcess, type ServerProcess } from './process.js';
 
 // The real server process: an upload started before a restart resumes after it, where it stopped.
@@ -19,6 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await dropDb();
+  keepLogs(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

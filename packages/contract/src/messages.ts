@@ -176,6 +176,7 @@ export const messages = {
     internal: 'Something went wrong on the server. The error has been logged.',
     unavailable: 'The service is temporarily unavailable. Please try again shortly.',
     tooLarge: 'The request is too large',
+    unstorableText: 'The request contains characters that cannot be stored (a NUL character or a broken unicode sequence)',
     /** Title of the box that shows a server's refusal in the console's modals (spec §8). */
     warningTitle: 'Warning!',
     networkError: 'Could not reach the server. Check your connection and try again.',

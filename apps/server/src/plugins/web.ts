@@ -14,11 +14,12 @@ const API_PREFIXES = ['/api/', '/uuid/', '/companion', '/media/', '/thumbs'];
  * Serves the built console. Paths the API does not know fall back to index.html so the client
  * router can take them; unknown API paths get a JSON 404 instead.
  */
-export const webPlugin = fp(async (app: FastifyInstance) => {
-  const hasBuild = existsSync(path.join(webDistDir, 'index.html'));
+export const webPlugin = fp(async (app: FastifyInstance, opts: { root?: string }) => {
+  const root = opts.root ?? webDistDir;
+  const hasBuild = existsSync(path.join(root, 'index.html'));
   if (hasBuild) {
     await app.register(fastifyStatic, {
-      root: webDistDir,
+      root,
       // Files are looked up per request, so a rebuilt console is served without a restart.
       wildcard: true,
       index: ['index.html'],

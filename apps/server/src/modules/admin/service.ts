@@ -81,15 +81,14 @@ export class AdminService {
       if (body.role && body.role !== FULL_ACCESS && current.role === FULL_ACCESS) {
         await this.assertAnotherFullAccess(tx, current.admin_user_id);
       }
-      const [row] = await tx
-        .update(adminUsers)
-        .set({
-          ...(body.first_name !== undefined && { first_name: body.first_name }),
-          ...(body.last_name !== undefined && { last_name: body.last_name }),
-          ...(body.role !== undefined && { role: body.role }),
-        })
-        .where(eq(adminUsers.admin_user_id, current.admin_user_id))
-        .returning();
+      const changes = {
+        ...(body.first_name !== undefined && { first_name: body.first_name }),
+        ...(body.last_name !== undefined && { last_name: body.last_name }),
+        ...(body.role !== undefined && { role: body.role }),
+      };
+      // Nothing to change (the console may send only the user name): an empty SET is not SQL.
+      if (Object.keys(changes).length === 0) return presentAdmin(current);
+      const [row] = await tx.update(adminUsers).set(changes).where(eq(adminUsers.admin_user_id, current.admin_user_id)).returning();
       return presentAdmin(row!);
     });
   }

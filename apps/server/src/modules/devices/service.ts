@@ -117,13 +117,15 @@ export class DeviceService {
     try {
       return await this.db.transaction(async (tx) => {
         const current = await this.lock(tx, id);
-        await tx
-          .update(authorizedDevices)
-          .set({
-            ...(body.name !== undefined && { name: body.name }),
-            ...(body.uuid !== undefined && { uuid: body.uuid }),
-          })
-          .where(eq(authorizedDevices.authorized_device_id, id));
+        const changes = {
+          ...(body.name !== undefined && { name: body.name }),
+          ...(body.uuid !== undefined && { uuid: body.uuid }),
+        };
+        // A body with neither field (the console sends the whole object) changes nothing: an
+        // UPDATE with an empty SET is not SQL.
+        if (Object.keys(changes).length > 0) {
+          await tx.update(authorizedDevices).set(changes).where(eq(authorizedDevices.authorized_device_id, id));
+        }
         if (body.uuid !== undefined && body.uuid !== current.uuid) await revokeDeviceTokens(tx, id);
         const [row] = await this.select(tx).where(eq(authorizedDevices.authorized_device_id, id));
         return presentDevice(row!, role);

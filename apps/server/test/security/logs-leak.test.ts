@@ -1,0 +1,111 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serializeRequest } from '../../src/logging.js';
+import { totpCode } from '../../src/modules/auth/totp.js';
+import { createAdmin, createTestApp, type TestApp } from '../harness.js';
+import { addParticipant } from '../factories.js';
+import { makeProgress, makeVideoSet, makeVideos } from '../programme-factories.js';
+import { recordSecret, scanLogs } from './log-leaks.js';
+
+/**
+ * The scan that runs after the whole suite (log-scan.setup.ts) is only worth something if it finds
+ * a leak: it is tested here on planted lines. Then one app goes through every path that handles a
+ * secret or a person's details (sign-in with password and TOTP code, search by name, the tablet's
+ * registration and token) and its own log is scanned for those exact values.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('the log scan', () => {
+  it('finds seeded values, handed-out secrets and unredacted fields, and passes clean lines', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'pathway-scan-check-'));
+    try {
+      mkdirSync(path.join(root, 'one-app'));
+      const clean = JSON.stringify({ level: 30, req: { url: '/api/participant?q=[redacted]' }, password: '[redacted]', msg: 'incoming request' });
+      const lines = [
+        clean,
+        JSON.stringify({ level: 30, msg: 'participant added', who: 'Lovelace17' }),
+        JSON.stringify({ level: 30, msg: 'x', body: { phone_number: '+447700900123' } }),
+        JSON.stringify({ level: 30, msg: 'x', headers: { cookie: 'jwt=eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiIxIn0.sig' } }),
+        JSON.stringify({ level: 30, msg: 'x', mfa_token: '123456' }),
+        JSON.stringify({ level: 30, msg: 'the token was handed-out-secret-value-42' }),
+      ];
+      writeFileSync(path.join(root, 'one-app', 'pathway-2026-01-01.log'), `${lines.join('\n')}\n`);
+      recordSecret(root, 'handed-out-secret-value-42');
+      const report = scanLogs(root);
+      expect(report.files).toBe(1);
+      expect(report.lines).toBe(lines.length);
+      const byLine = (n: number) => report.leaks.filter((l) => l.includes(`.log:${n}:`));
+      expect(byLine(1)).toEqual([]);
+      expect(byLine(2).join()).toContain('participant surname');
+      expect(byLine(3).join()).toContain('phone');
+      expect(byLine(4).join()).toMatch(/JSON web token|session cookie|unredacted field headers.cookie/);
+      expect(byLine(5).join()).toContain('unredacted field mfa_token');
+      expect(byLine(6).join()).toContain('a participant detail or secret the tests stored or handed out');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('logs a request path with the names of its query parameters, never their values', () => {
+    expect(serializeRequest({ method: 'GET', url: '/api/participant?q=Lovelace&after=abc&q=x', ip: '10.0.0.1' })).toEqual({
+      method: 'GET',
+      url: '/api/participant?q=[redacted]&after=[redacted]',
+      host: undefined,
+      remoteAddress: '10.0.0.1',
+    });
+    expect(serializeRequest({ method: 'GET', url: '/healthz' }).url).toBe('/healthz');
+  });
+});
+
+describe("one app's log after every path that handles secrets and details", () => {
+  it('holds none of the password, TOTP code, cookie, bearer token, names or contact details it saw', async () => {
+    const admin = await createAdmin(t.ctx, 'full access');
+    const code = totpCode(admin.user_name, admin.totpSecret, new Date());
+    const login = await t.app.inject({ method: 'POST', url: '/login', payload: { user_name: admin.user_name, password: admin.password, mfa_token: code } });
+    expect(login.statusCode).toBe(200);
+    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    // A failed sign-in with a password that looks like one, and a form-encoded one.
+    await t.app.inject({ method: 'POST', url: '/login', payload: { user_name: admin.user_name, password: 'Wrong-But-Real-Looking-9', mfa_token: code } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ user_name: admin.user_name, password: 'Form-Password-77', mfa_token: '654321' }).toString(),
+    });
+
+    const { participant, device } = await addParticipant(t, cookie, { notes: 'Knee replaced in 2019' });
+    const set = await makeVideoSet(t.ctx.db);
+    await makeVideos(t.ctx.db, set);
+    await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, { started_date: '2026-01-05' });
+    const details = ['first_name', 'last_name', 'email', 'phone_number', 'address', 'date_of_birth', 'notes'].map((f) => String(participant[f]));
+    for (const term of [participant.last_name, participant.email, participant.phone_number]) {
+      const search = await t.app.inject({ url: `/api/participant?q=${encodeURIComponent(String(term))}`, headers: { cookie } });
+      expect(search.statusCode).toBe(200);
+    }
+    await t.app.inject({ method: 'PATCH', url: `/api/participant/${participant.participant_id}`, headers: { cookie }, payload: { first_name: 'Renamed-Person', address: '9 Hidden Lane' } });
+
+    const registration = await t.app.inject({ url: `/uuid/${device.uuid}` });
+    expect(registration.statusCode).toBe(200);
+    const bearer = registration.json().auth_token as string;
+    await t.app.inject({ method: 'PATCH', url: `/uuid/${device.uuid}`, payload: { push_notification_id: 'fcm-registration-token-abcdef123456' } });
+    await t.app.inject({ url: `/api/summary/${set.fitness_video_set_id}/participant/${participant.participant_id}`, headers: { authorization: `Bearer ${bearer}` } });
+    await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie } });
+
+    await (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
+    await new Promise((r) => setTimeout(r, 300));
+    const text = readdirSync(t.config.logDir)
+      .map((f) => readFileSync(path.join(t.config.logDir, f), 'utf8'))
+      .join('');
+    expect(text).toContain('"url":"/login"'); // the log was written and read
+    const secrets = [admin.password, `"${code}"`, 'Wrong-But-Real-Looking-9', 'Form-Password-77', '"654321"', 'mfa_token=654321', cookie.slice(4), bearer, 'fcm-registration-token-abcdef123456', 'Renamed-Person', '9 Hidden Lane', ...details];
+    for (const secret of secrets) expect(text, `the log holds ${secret}`).not.toContain(secret);
+    const lines = text.split('\n').filter(Boolean).length;
+    console.log(`[logs] ${lines} log lines of one app searched for ${secrets.length} values it saw`);
+  });
+});

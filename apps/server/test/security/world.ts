@@ -1,0 +1,68 @@
+import { createAdmin, signedInCookie, type TestApp } from '../harness.js';
+import { addParticipant, insertParticipants, issueDeviceToken } from '../factories.js';
+import { makeDevice, makeEnrolledParticipant, makeProgress, makeVideoSet, makeVideos, randomDeviceUuid } from '../programme-factories.js';
+import { logFileNameFor } from '../../src/logging.js';
+import { totpCode } from '../../src/modules/auth/totp.js';
+import type { Caller, World } from './authorization-matrix.js';
+
+export interface SeededWorld {
+  world: World;
+  /** Headers that make a request come from each kind of caller. */
+  credentials: Record<Caller, Record<string, string>>;
+  /** The seeded participants' identifiable values: none may reach a basic-access admin. */
+  identifiableValues: string[];
+}
+
+/**
+ * The programme the security tests call routes on: one participant with every identifiable field
+ * filled in (added through the API, as staff add them), a device with a bearer token, a video set
+ * with videos and progress on it, a second enrolled tablet, and makers of throwaway rows.
+ */
+export async function seedWorld(t: TestApp): Promise<SeededWorld> {
+  const full = await signedInCookie(t.ctx, 'full access');
+  const basic = await signedInCookie(t.ctx, 'basic access');
+  const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 2 });
+  const videos = await makeVideos(t.ctx.db, set);
+  const { participant, device } = await addParticipant(t, full.cookie, { notes: 'Seeded note about knees', phone_number_secondary: '+447700900456' });
+  const progress = await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, { started_date: '2026-01-05' });
+  const token = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
+  const other = await makeEnrolledParticipant(t.ctx.db, { set, started_date: '2026-01-05' });
+
+  const referral = await t.app.inject({ url: `/api/participant/${participant.participant_id}/referral`, headers: { cookie: full.cookie } });
+  const identifiableValues = [
+    ...['first_name', 'last_name', 'date_of_birth', 'email', 'phone_number', 'phone_number_secondary', 'address', 'notes'].map((f) => String(participant[f])),
+    ...Object.values(referral.json() as Record<string, unknown>).filter((v): v is string => typeof v === 'string' && v.length > 3),
+    other.participant.first_name,
+    other.participant.last_name,
+  ];
+
+  const world: World = {
+    participantId: participant.participant_id,
+    deviceUuid: device.uuid,
+    deviceId: device.authorized_device_id,
+    setId: set.fitness_video_set_id,
+    videoId: videos[0]!.video_id,
+    videoLocation: videos[0]!.file_location_path,
+    progressId: progress.fitness_participation_progress_id,
+    otherDeviceUuid: other.device.uuid,
+    logFileName: logFileNameFor(new Date()),
+    freshParticipantId: async () => (await insertParticipants(t.ctx, [{}]))[0]!,
+    freshDevice: async () => {
+      const d = await makeDevice(t.ctx.db);
+      return { id: d.authorized_device_id, uuid: d.uuid };
+    },
+    freshSetId: async () => (await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })).fitness_video_set_id,
+    freshVideoId: async () => (await makeVideos(t.ctx.db, await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })))[0]!.video_id,
+    freshAdminUserName: async () => (await createAdmin(t.ctx, 'basic access')).user_name,
+    freshUuid: randomDeviceUuid,
+    freshLogin: async () => {
+      const admin = await createAdmin(t.ctx, 'basic access');
+      return { user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret, new Date()) };
+    },
+  };
+  return {
+    world,
+    credentials: { anonymous: {}, basic: { cookie: basic.cookie }, full: { cookie: full.cookie }, device: { authorization: `Bearer ${token}` } },
+    identifiableValues,
+  };
+}
