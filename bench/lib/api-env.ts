@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BenchRow } from './row.js';
+import { BenchDatabase, type Storage } from './database.js';
+import { createBenchAdmin, signIn, type BenchAdmin } from './http.js';
+import { startServer, type RunningServer } from './server.js';
+
+/** Sizes and rounds of the API benchmarks; `--quick` (BENCH_QUICK=1) shrinks them for a smoke run. */
+export interface ApiSizes {
+  participants: number[];
+  seenVideos: number[];
+  /** Rounds of sequential requests; each round gives a median, the figure is their median. */
+  rounds: number;
+  requestsPerRound: number;
+  loadSeconds: number;
+  loadRounds: number;
+  connections: number;
+}
+
+export function apiSizes(storage: Storage): ApiSizes {
+  if (process.env.BENCH_QUICK === '1') {
+    return { participants: [200, 1000, 5000], seenVideos: [1000, 20_000, 50_000], rounds: 3, requestsPerRound: 10, loadSeconds: 1, loadRounds: 2, connections: 10 };
+  }
+  return {
+    participants: [1000, 10_000, 100_000],
+    // 10M rows take PGlite (single-threaded WebAssembly) too long for the 15-minute budget.
+    seenVideos: storage === 'postgres' ? [10_000, 1_000_000, 10_000_000] : [10_000, 1_000_000, 3_000_000],
+    rounds: 5,
+    requestsPerRound: 40,
+    loadSeconds: 5,
+    loadRounds: 3,
+    connections: 10,
+  };
+}
+
+/**
+ * One storage mode's benchmark world: a data directory, its database, a signed-in admin, and the
+ * real server started and stopped around each measurement (PGlite cannot be shared while loading).
+ */
+export class ApiEnvironment {
+  cookie = '';
+  rows: BenchRow[] = [];
+  private admin: BenchAdmin | null = null;
+
+  private constructor(
+    readonly storage: Storage,
+    readonly db: BenchDatabase,
+    readonly dataDir: string,
+    readonly sizes: ApiSizes,
+  ) {}
+
+  static async create(storage: Storage, postgresUrl?: string): Promise<ApiEnvironment> {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), `pathway-bench-${storage}-`));
+    const db = await BenchDatabase.create(storage, dataDir, postgresUrl);
+    await db.open();
+    return new ApiEnvironment(storage, db, dataDir, apiSizes(storage));
+  }
+
+  async withServer<T>(work: (server: RunningServer) => Promise<T>): Promise<T> {
+    this.admin ??= await createBenchAdmin(this.db);
+    await this.db.suspend();
+    const server = await startServer({ dataDir: this.dataDir, databaseUrl: this.db.databaseUrl });
+    try {
+      if (!this.cookie) this.cookie = await signIn(server.url, this.admin);
+      return await work(server);
+    } finally {
+      await server.stop();
+    }
+  }
+
+  add(row: Omit<BenchRow, 'conditions'> & { conditions: string }): void {
+    const entry = { ...row, conditions: `${this.storage === 'pglite' ? 'PGlite' : 'PostgreSQL 15'}; ${row.conditions}` };
+    this.rows.push(entry);
+    console.log(`  ${entry.figure}: ${entry.value}${entry.goal ? ` (goal ${entry.goal}: ${entry.met ? 'met' : 'missed'})` : ''} [${entry.conditions}]`);
+  }
+
+  async dispose(): Promise<void> {
+    await this.db.dispose();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
