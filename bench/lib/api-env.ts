@@ -27,7 +27,7 @@ export function apiSizes(storage: Storage): ApiSizes {
     // 10M rows take PGlite (single-threaded WebAssembly) too long for the 15-minute budget.
     seenVideos: storage === 'postgres' ? [10_000, 1_000_000, 10_000_000] : [10_000, 1_000_000, 3_000_000],
     rounds: 5,
-    requestsPerRound: 40,
+    requestsPerRound: 20,
     loadSeconds: 5,
     loadRounds: 3,
     connections: 10,

@@ -15,7 +15,7 @@ const KEPT_OUTPUT = 20_000;
  * Starts the real server (apps/server/src/main.ts) as its own process on loopback, as
  * `npm start` runs it, and resolves once it listens. Only the tail of its output is kept.
  */
-export function startServer(options: { dataDir: string; databaseUrl?: string }): Promise<RunningServer> {
+export function startServer(options: { dataDir: string; databaseUrl?: string; nodeArgs?: string[] }): Promise<RunningServer> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     PORT: '0',
@@ -23,11 +23,9 @@ export function startServer(options: { dataDir: string; databaseUrl?: string }):
     DATA_DIR: options.dataDir,
     DATABASE_URL: options.databaseUrl,
     LOG_TO_STDOUT: 'true',
-    // The daily check is run by the benchmark itself, never by the cron during a measurement.
-    ADHERENCE_CHECK_CRON: '0 6 1 1 *',
   };
   if (!options.databaseUrl) delete env.DATABASE_URL;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

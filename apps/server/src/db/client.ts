@@ -75,6 +75,16 @@ export async function runMigrations(handle: DatabaseHandle): Promise<void> {
   }
 }
 
+/**
+ * Embedded PostgreSQL has no autovacuum daemon: left alone, its visibility maps are never set (so
+ * every index-only scan, such as the grid's counts and offsets, reads the table too) and the
+ * planner's statistics never follow the data. The daily job runs this after the adherence check,
+ * which has just rewritten every participant's progress. PostgreSQL's own autovacuum does it there.
+ */
+export async function maintainEmbeddedDatabase(handle: DatabaseHandle): Promise<void> {
+  if (handle.pglite) await handle.pglite.exec('vacuum (analyze)');
+}
+
 /** Readiness: the database answers and every migration has been applied. */
 export async function isReady(handle: DatabaseHandle): Promise<boolean> {
   try {

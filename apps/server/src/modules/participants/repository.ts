@@ -136,22 +136,38 @@ export class ParticipantRepository {
 
   /**
    * One page in (sort column, participant_id) order. With a cursor the page starts right after it
-   * (an index range, as fast on page 900 as on page 1); without, the offset is taken over the
-   * index alone and only the page's own rows are read.
+   * (an index range, as fast on page 900 as on page 1). Without, the offset is taken over the index
+   * alone and only the page's own rows are read; when the `total` is known and the page lies in
+   * the second half, the index is walked from its other end, so a jump to page 900 of 1,000
+   * skips 10,000 entries instead of 89,900 (and the last page is as cheap as the first).
    */
-  async page(filter: ListFilter, order: ListOrder, limit: number, offset: number, cursor?: Cursor): Promise<ParticipantRow[]> {
+  async page(filter: ListFilter, order: ListOrder, limit: number, offset: number, cursor?: Cursor, total?: number): Promise<ParticipantRow[]> {
     const column = SORT_COLUMNS[order.sort];
-    const dir = order.order === 'asc' ? asc : desc;
-    const ordering = order.sort === 'participant_id' ? [dir(participants.participant_id)] : [dir(column), dir(participants.participant_id)];
+    const orderingIn = (direction: 'asc' | 'desc') => {
+      const dir = direction === 'asc' ? asc : desc;
+      return order.sort === 'participant_id' ? [dir(participants.participant_id)] : [dir(column), dir(participants.participant_id)];
+    };
+    const ordering = orderingIn(order.order);
     const conditions = filterConditions(filter);
     if (cursor) conditions.push(keysetCondition(order, cursor));
+    let idOrdering = ordering;
+    let idLimit = limit;
+    let idOffset = cursor ? 0 : offset;
+    if (!cursor && total !== undefined && offset + limit / 2 > total / 2) {
+      if (offset >= total) return [];
+      idOrdering = orderingIn(order.order === 'asc' ? 'desc' : 'asc');
+      // Rows offset..offset+limit-1 counted from the start are these, counted from the end.
+      const fromEnd = total - offset - limit;
+      idLimit = fromEnd < 0 ? limit + fromEnd : limit;
+      idOffset = Math.max(0, fromEnd);
+    }
     const ids = this.db
       .select({ id: participants.participant_id })
       .from(participants)
       .where(and(...conditions))
-      .orderBy(...ordering)
-      .limit(limit)
-      .offset(cursor ? 0 : offset);
+      .orderBy(...idOrdering)
+      .limit(idLimit)
+      .offset(idOffset);
     return this.withDevice()
       .where(inArray(participants.participant_id, ids))
       .orderBy(...ordering) as unknown as Promise<ParticipantRow[]>;
