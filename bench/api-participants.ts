@@ -50,9 +50,17 @@ export async function measureGrid(env: ApiEnvironment, participants: number): Pr
   const pages = Math.ceil(participants / PER_PAGE);
   const deep = Math.max(2, Math.round(pages * 0.9));
   const cursor = await cursorBefore(env, deep);
+  // Counted here: an embedded database cannot be opened while the server holds it.
+  const [{ n: behindCount }] = await env.db.rows<{ n: number }>(`select count(*)::int as n from participants where days_behind > 2`);
   return env.withServer(async (server) => {
     const api = `${server.url}/api/participant`;
     const get = (query: string) => () => getOk(`${api}?${query}`, env.cookie);
+    // The figures mean nothing if the grid answers the wrong rows: the totals must be the data's.
+    const whole = (await getOk(`${api}?${UNFILTERED_QUERY}`, env.cookie)) as { pagination: { total: number } };
+    const behind = (await getOk(`${api}?${FILTERED.query}`, env.cookie)) as { data: unknown[]; pagination: { total: number } };
+    if (whole.pagination.total !== participants || behind.pagination.total !== behindCount || behind.data.length !== Math.min(PER_PAGE, behindCount)) {
+      throw new Error(`the grid answers totals ${whole.pagination.total}/${behind.pagination.total}, the data has ${participants}/${behindCount}`);
+    }
     const firstFiltered = await roundsMedian(env, get(FILTERED.query));
     const first = await roundsMedian(env, get(UNFILTERED_QUERY));
     const deepOffset = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}`));

@@ -42,6 +42,9 @@ interface Suite {
   run: Benchmark;
 }
 
+/** System modules whose figure does not depend on the storage mode: run in the first mode only. */
+const STORAGE_INDEPENDENT = new Set(['sys-bundle']);
+
 async function suites(): Promise<Suite[]> {
   const found: Suite[] = [];
   if (values.only !== 'sys') found.push({ name: 'api', run: (await import('./api-suite.js')).default });
@@ -73,15 +76,16 @@ async function main() {
   const rows: BenchRow[] = [];
   const failures: string[] = [];
   const all = await suites();
-  for (const storage of storages) {
+  for (const [index, storage] of storages.entries()) {
     for (const suite of all) {
+      if (index > 0 && STORAGE_INDEPENDENT.has(suite.name)) continue;
       console.log(`\n== ${suite.name} on ${storageLabel(storage)} ==`);
       const suiteStarted = performance.now();
       try {
         const produced = await suite.run({ storage, postgresUrl: storage === 'postgres' ? postgresUrl : undefined });
         for (const row of produced) {
           // A system module may leave the storage mode out of its conditions; the table needs it.
-          const named = /PGlite|PostgreSQL/.test(row.conditions);
+          const named = STORAGE_INDEPENDENT.has(suite.name) || /PGlite|PostgreSQL/.test(row.conditions);
           rows.push(named ? row : { ...row, conditions: `${storageLabel(storage)}; ${row.conditions}` });
         }
       } catch (error) {

@@ -67,8 +67,8 @@ export async function addParticipants(db: BenchDatabase, from: number, to: numbe
      from ${range}`,
     `select setval('participants_participant_id_seq', ${to})`,
     `select setval('authorized_devices_authorized_device_id_seq', ${to})`,
-    `analyze`,
   ]);
+  await db.settle();
 }
 
 /**
@@ -102,7 +102,7 @@ export async function addSeenVideos(db: BenchDatabase, participantCount: number,
      select (created_at at time zone 'Europe/London')::date, count(*)::int from seen_videos
      where seen_video_id > ${last} group by 1
      on conflict (day) do update set views = daily_views.views + excluded.views`,
-    `analyze`,
   );
-  await db.load(statements);
+  await db.load(statements, { bulk: true });
+  await db.settle();
 }

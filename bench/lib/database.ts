@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { openDatabase, runMigrations, type DatabaseHandle } from '../../apps/server/src/db/client.js';
+import { maintainEmbeddedDatabase, openDatabase, runMigrations, type DatabaseHandle } from '../../apps/server/src/db/client.js';
 
 export type Storage = 'pglite' | 'postgres';
 
@@ -59,28 +59,35 @@ export class BenchDatabase {
   }
 
   /**
-   * Runs statements on one connection with foreign-key triggers off: a bulk load of rows that are
-   * consistent by construction, as a restore would do it.
+   * Runs statements on one connection. `bulk` turns triggers off (foreign-key checks included) for
+   * rows that are consistent by construction, as a restore does; only for tables whose triggers
+   * keep nothing else in step (seen_videos), never for participants (their tally is a trigger's).
    */
-  async load(statements: string[]): Promise<void> {
+  async load(statements: string[], options: { bulk?: boolean } = {}): Promise<void> {
     const handle = await this.open();
+    const all = options.bulk
+      ? ['set session_replication_role = replica', ...statements, 'set session_replication_role = default']
+      : statements;
     if (handle.pglite) {
-      await handle.pglite.exec(`set session_replication_role = replica`);
-      try {
-        for (const statement of statements) await handle.pglite.exec(statement);
-      } finally {
-        await handle.pglite.exec(`set session_replication_role = default`);
-      }
+      for (const statement of all) await handle.pglite.exec(statement);
       return;
     }
     const client = await handle.pool!.connect();
     try {
-      await client.query(`set session_replication_role = replica`);
-      for (const statement of statements) await client.query(statement);
-      await client.query(`set session_replication_role = default`);
+      for (const statement of all) await client.query(statement);
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * After a load: the state the database reaches in service. PGlite runs the product's own daily
+   * maintenance (it has no autovacuum); PostgreSQL runs what its autovacuum would do by itself.
+   */
+  async settle(): Promise<void> {
+    const handle = await this.open();
+    if (handle.pglite) await maintainEmbeddedDatabase(handle);
+    else await handle.pool!.query('vacuum (analyze)');
   }
 
   async dispose(): Promise<void> {

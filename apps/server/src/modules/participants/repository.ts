@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   isIsoDate,
   messages,
@@ -6,6 +6,7 @@ import {
   type ParticipantSort,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { participantCounts } from '../../db/participant-tally.js';
 import { authorizedDevices, participants } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
 import type { ParticipantRow } from './presenter.js';
@@ -21,8 +22,28 @@ const SORT_COLUMNS = {
   date_of_birth: participants.date_of_birth,
 } as const;
 
+/**
+ * Only what the presenter shows: referral fields have their own route, and every value read
+ * costs (in PGlite most of a page's time goes to decoding rows, not to finding them).
+ */
 export const participantColumns = {
-  ...getTableColumns(participants),
+  participant_id: participants.participant_id,
+  gender: participants.gender,
+  language: participants.language,
+  days_behind: participants.days_behind,
+  push_notification_id: participants.push_notification_id,
+  purge_cache: participants.purge_cache,
+  created_at: participants.created_at,
+  updated_at: participants.updated_at,
+  first_name: participants.first_name,
+  last_name: participants.last_name,
+  date_of_birth: participants.date_of_birth,
+  email: participants.email,
+  phone_number: participants.phone_number,
+  phone_number_secondary: participants.phone_number_secondary,
+  address: participants.address,
+  notes: participants.notes,
+  last_ip_address: participants.last_ip_address,
   device_uuid: authorizedDevices.uuid,
   device_name: authorizedDevices.name,
 };
@@ -127,6 +148,11 @@ export class ParticipantRepository {
   }
 
   async count(filter: ListFilter): Promise<number> {
+    if (!filter.q?.trim()) {
+      // Without a search the total comes from the tally, not from counting every participant.
+      const { all } = await participantCounts(this.db);
+      return filter.state ? all[ADHERENCE_CODE[filter.state]] : all[0] + all[1] + all[2];
+    }
     const [row] = await this.db
       .select({ n: sql<number>`count(*)::int` })
       .from(participants)
