@@ -90,7 +90,7 @@ export async function measureGrid(env: ApiEnvironment, participants: number): Pr
 export async function measureGridLoad(env: ApiEnvironment, participants: number): Promise<void> {
   await env.withServer(async (server) => {
     const url = `${server.url}/api/participant?${FILTERED.query}`;
-    await load(url, { cookie: env.cookie, connections: env.sizes.connections, seconds: 1 });
+    await load(url, { cookie: env.cookie, connections: env.sizes.connections, seconds: 2, warmUp: true });
     const runs = [];
     for (let round = 0; round < env.sizes.loadRounds; round += 1) {
       runs.push(await load(url, { cookie: env.cookie, connections: env.sizes.connections, seconds: env.sizes.loadSeconds }));

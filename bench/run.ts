@@ -73,6 +73,7 @@ function table(rows: BenchRow[]): string {
 async function main() {
   const started = performance.now();
   const startedAt = new Date();
+  const loadAtStart = os.loadavg()[0]!;
   const rows: BenchRow[] = [];
   const failures: string[] = [];
   const all = await suites();
@@ -106,6 +107,8 @@ async function main() {
     `- date: ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')}`,
     `- machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}, Node.js ${process.version}`,
     `- storage: ${storages.map(storageLabel).join(' and ')}; server and load generator on the same machine over loopback`,
+    // Other work on the machine inflates every figure: the 1-minute load average says how much.
+    `- load average (1 min) at start and end: ${loadAtStart.toFixed(1)}, ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
     `- whole run: ${seconds(total)}${values.quick ? ' (--quick: small sizes, a smoke run; not the figures)' : ''}`,
     ...(failures.length ? ['', '**Failed:**', ...failures.map((f) => `- ${f}`)] : []),
     '',

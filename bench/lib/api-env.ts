@@ -20,7 +20,7 @@ export interface ApiSizes {
 
 export function apiSizes(storage: Storage): ApiSizes {
   if (process.env.BENCH_QUICK === '1') {
-    return { participants: [200, 1000, 5000], seenVideos: [1000, 20_000, 50_000], rounds: 3, requestsPerRound: 10, loadSeconds: 1, loadRounds: 2, connections: 10 };
+    return { participants: [200, 1000, 5000], seenVideos: [1000, 20_000, 50_000], rounds: 3, requestsPerRound: 10, loadSeconds: 2, loadRounds: 2, connections: 10 };
   }
   return {
     participants: [1000, 10_000, 100_000],

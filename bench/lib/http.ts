@@ -70,7 +70,7 @@ export interface LoadResult {
 }
 
 /** A closed-loop load of `connections` clients for `seconds` with autocannon; any non-200 fails it. */
-export async function load(url: string, options: { cookie?: string; connections: number; seconds: number; paths?: string[] }): Promise<LoadResult> {
+export async function load(url: string, options: { cookie?: string; connections: number; seconds: number; paths?: string[]; warmUp?: boolean }): Promise<LoadResult> {
   let next = 0;
   const result = await autocannon({
     url,
@@ -81,6 +81,7 @@ export async function load(url: string, options: { cookie?: string; connections:
       ? [{ setupRequest: (request) => ({ ...request, path: options.paths![next++ % options.paths!.length]! }) }]
       : undefined,
   });
+  if (result.requests.total === 0 && !options.warmUp) throw new Error(`load on ${url}: no request finished within ${options.seconds} s`);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(`load on ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
   }
