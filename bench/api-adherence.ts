@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { addDays } from '@pathway/contract';
 import { loadConfig } from '../apps/server/src/config.js';
 import { createLogger } from '../apps/server/src/logging.js';
 import { runAdherenceCheck } from '../apps/server/src/modules/adherence/check.js';
@@ -9,8 +10,9 @@ import { count, median, seconds } from './lib/stats.js';
 
 /**
  * The daily adherence check over every participant, run as `npm run cli -- adherence-check` runs
- * it when no server holds the database: the server's own context in this process. Each round
- * forgets that today was checked, so the next one does the day's whole work again.
+ * it when no server holds the database: the server's own context in this process. Each round is
+ * the next day's check (today, tomorrow, ...), so each does a real day's work: positions move on,
+ * participants fall behind, reminders are queued.
  */
 export async function measureAdherenceCheck(env: ApiEnvironment, participants: number, seenVideos: number): Promise<void> {
   const handle = await env.db.open();
@@ -20,14 +22,14 @@ export async function measureAdherenceCheck(env: ApiEnvironment, participants: n
   const config = loadConfig(environment);
   const logger = createLogger({ level: 'warn', logDir: path.join(env.dataDir, 'logs'), toStdout: false });
   const ctx = await createContext(config, logger, { database: handle, role: 'web' });
-  // Each run rewrites every participant's progress: two runs in PGlite (tens of seconds each), three in PostgreSQL.
+  // Each run rewrites every participant's progress: two days in PGlite (tens of seconds each), three in PostgreSQL.
   const rounds = Math.min(env.storage === 'pglite' ? 2 : 3, env.sizes.rounds);
   const times: number[] = [];
   try {
+    const today = programmeToday(ctx);
     for (let round = 0; round < rounds; round += 1) {
-      await env.db.rows(`delete from adherence_runs where run_date = $1`, [programmeToday(ctx)]);
       const started = performance.now();
-      const result = await runAdherenceCheck(ctx);
+      const result = await runAdherenceCheck(ctx, { today: addDays(today, round) });
       times.push(performance.now() - started);
       if (!result.ran || result.participants_checked !== participants) {
         throw new Error(`adherence check did not check every participant: ${JSON.stringify(result)}`);
@@ -43,6 +45,6 @@ export async function measureAdherenceCheck(env: ApiEnvironment, participants: n
     value: seconds(value),
     goal: '< 10 s',
     met: value < 10_000,
-    conditions: `${count(seenVideos)} seen-video rows; one transaction; median of ${rounds} runs (${times.map((t) => seconds(t)).join(', ')})`,
+    conditions: `${count(seenVideos)} seen-video rows; one transaction; median of ${rounds} consecutive days (${times.map((t) => seconds(t)).join(', ')})`,
   });
 }

@@ -1,7 +1,10 @@
 /** Small statistics and formatting helpers shared by the benchmark modules. */
 
 export function median(values: number[]): number {
-  return percentile(values, 50);
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Nearest-rank percentile (p in 0..100) of the values. */
