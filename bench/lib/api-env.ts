@@ -74,6 +74,9 @@ export class ApiEnvironment {
 
   async dispose(): Promise<void> {
     await this.db.dispose();
-    rmSync(this.dataDir, { recursive: true, force: true });
+    // Removed when the run ends: the server context the daily check was run in (media storage
+    // included) may still touch its directory after it has been closed.
+    const dataDir = this.dataDir;
+    process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   }
 }
