@@ -58,12 +58,20 @@ export class ApiEnvironment {
     this.admin ??= await createBenchAdmin(this.db);
     await this.db.suspend();
     const server = await startServer({ dataDir: this.dataDir, databaseUrl: this.db.databaseUrl });
+    let result: T;
     try {
       if (!this.cookie) this.cookie = await signIn(server.url, this.admin);
-      return await work(server);
-    } finally {
-      await server.stop();
+      result = await work(server);
+    } catch (error) {
+      await server.stop().catch(() => {});
+      throw error;
     }
+    // A server that does not stop cleanly is a finding of its own, not a reason to lose the figures.
+    await server.stop().catch((error: Error) => {
+      const reason = error.message.split('\n').find((line) => /Error:|"err"/.test(line)) ?? error.message.split('\n')[0]!;
+      this.add({ figure: 'clean stop on SIGTERM after a measurement', value: reason.slice(0, 300), goal: 'exit code 0', met: false, conditions: 'see the server log' });
+    });
+    return result;
   }
 
   add(row: Omit<BenchRow, 'conditions'> & { conditions: string }): void {
