@@ -59,6 +59,13 @@ CREATE TABLE "login_throttle" (
 	"locked_until" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "participant_tally" (
+	"tally_id" bigserial PRIMARY KEY NOT NULL,
+	"adherence" integer NOT NULL,
+	"with_programme" boolean NOT NULL,
+	"delta" integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "participants" (
 	"participant_id" serial PRIMARY KEY NOT NULL,
 	"first_name" text NOT NULL,

@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { installParticipantTally } from './participant-tally.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -63,16 +64,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === 'pglite') {
     await migratePglite(handle.db as never, { migrationsFolder });
+    await installParticipantTally((text) => handle.pglite!.exec(text).then((results) => results[0]!));
     return;
   }
   const client = await handle.pool!.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+    await installParticipantTally(async (text) => {
+      const result = (await client.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
+      return Array.isArray(result) ? result[0]! : result;
+    });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     client.release();
   }
+}
+
+/**
+ * Embedded PostgreSQL has no autovacuum daemon: left alone, its visibility maps are never set (so
+ * every index-only scan, such as the grid's counts and offsets, reads the table too) and the
+ * planner's statistics never follow the data. The daily job runs this after the adherence check,
+ * which has just rewritten every participant's progress. PostgreSQL's own autovacuum does it there.
+ */
+export async function maintainEmbeddedDatabase(handle: DatabaseHandle): Promise<void> {
+  if (handle.pglite) await handle.pglite.exec('vacuum (analyze)');
 }
 
 /** Readiness: the database answers and every migration has been applied. */

@@ -271,6 +271,19 @@ export const seenVideos = pgTable(
   ],
 );
 
+/**
+ * Changes to the number of participants per adherence class, with or without a programme, written
+ * by triggers (db/participant-tally.ts) in the transaction that made them. The grid's totals and
+ * the dashboard sum these few rows instead of counting every participant on each request; the
+ * daily job folds them into one row per class.
+ */
+export const participantTally = pgTable('participant_tally', {
+  tally_id: bigserial('tally_id', { mode: 'number' }).primaryKey(),
+  adherence: integer('adherence').notNull(),
+  with_programme: boolean('with_programme').notNull(),
+  delta: integer('delta').notNull(),
+});
+
 /** Views per calendar day, kept in step with seen_videos so the dashboard never scans it. */
 export const dailyViews = pgTable('daily_views', {
   day: date('day', { mode: 'string' }).primaryKey(),

@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
+import { maintainEmbeddedDatabase } from '../../db/client.js';
+import { foldParticipantTally } from '../../db/participant-tally.js';
 import { rowsOf } from '../../db/rows.js';
 import { adherenceRuns } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/queue.js';
@@ -160,6 +162,12 @@ export function adherenceCheckJob(ctx: AppContext): JobDefinition<never> {
     async handler() {
       const result = await runAdherenceCheck(ctx);
       ctx.logger.info({ ...result }, result.ran ? 'daily adherence check done' : 'daily adherence check had already run today');
+      if (result.ran) await foldParticipantTally(ctx.db);
+      if (result.ran && ctx.database.kind === 'pglite') {
+        const started = performance.now();
+        await maintainEmbeddedDatabase(ctx.database);
+        ctx.logger.info({ ms: Math.round(performance.now() - started) }, 'embedded database vacuumed and analysed');
+      }
     },
   };
 }

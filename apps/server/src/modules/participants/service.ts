@@ -61,10 +61,12 @@ export class ParticipantService {
     const filter = { state: query.state, q: query.q, searchIdentifiable: full };
     const cursor = query.after ? decodeCursor(query.after, order) : undefined;
     const offset = (query.page - 1) * query.perPage;
-    const [total, rows] = await Promise.all([
-      this.repo.count(filter),
-      this.repo.page(filter, order, query.perPage, offset, cursor),
-    ]);
+    // The first page and cursor pages run beside the count; a page jumped to by number needs the
+    // count first, to be read from the nearer end of the index.
+    const [total, rows] =
+      cursor || offset === 0
+        ? await Promise.all([this.repo.count(filter), this.repo.page(filter, order, query.perPage, offset, cursor)])
+        : await this.repo.count(filter).then(async (n) => [n, await this.repo.page(filter, order, query.perPage, offset, undefined, n)] as const);
     if (full && rows.length > 0) {
       await this.audit.record(staff, {
         action: 'participant.list',

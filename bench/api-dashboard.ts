@@ -1,0 +1,41 @@
+import type { ApiEnvironment } from './lib/api-env.js';
+import { getOk, timeSequential } from './lib/http.js';
+import { count, median, ms } from './lib/stats.js';
+
+/** GET /api/dashboard with `seenVideos` rows in seen_videos; returns the median in ms. */
+export async function measureDashboard(env: ApiEnvironment, participants: number, seenVideos: number): Promise<number> {
+  return env.withServer(async (server) => {
+    const url = `${server.url}/api/dashboard`;
+    const medians: number[] = [];
+    const p99s: number[] = [];
+    for (let round = 0; round < env.sizes.rounds; round += 1) {
+      const timing = await timeSequential(env.sizes.requestsPerRound, () => getOk(url, env.cookie), round === 0 ? 5 : 1);
+      medians.push(timing.median);
+      p99s.push(timing.p99);
+    }
+    const value = median(medians);
+    env.add({
+      figure: `GET /api/dashboard at ${count(seenVideos)} seen-video rows`,
+      value: `${ms(value)} (p99 ${ms(median(p99s))})`,
+      goal: '< 25 ms',
+      met: value < 25,
+      conditions: `${count(participants)} participants with programmes; median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`,
+    });
+    return value;
+  });
+}
+
+/** Whether the dashboard stayed flat from the smallest to the largest seen_videos size. */
+export function reportDashboardGrowth(env: ApiEnvironment, bySize: Map<number, number>): void {
+  const sizes = [...bySize.keys()].sort((a, b) => a - b);
+  const smallest = bySize.get(sizes[0]!)!;
+  const largest = bySize.get(sizes[sizes.length - 1]!)!;
+  const growth = largest / smallest;
+  env.add({
+    figure: `GET /api/dashboard ${count(sizes[sizes.length - 1]!)} vs ${count(sizes[0]!)} seen-video rows`,
+    value: `${growth.toFixed(2)}x`,
+    goal: '≤ 1.3x (flat)',
+    met: growth <= 1.3,
+    conditions: 'ratio of the medians above',
+  });
+}

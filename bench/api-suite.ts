@@ -1,0 +1,59 @@
+import { measureAdherenceCheck } from './api-adherence.js';
+import { measureDashboard, reportDashboardGrowth } from './api-dashboard.js';
+import { measureGrid, measureGridLoad, measureGridSqlRatio } from './api-participants.js';
+import { measureTabletCall } from './api-tablet.js';
+import { ApiEnvironment } from './lib/api-env.js';
+import { addParticipants, addSeenVideos, prepareProgramme } from './lib/data.js';
+import type { Benchmark } from './lib/row.js';
+import { count, seconds } from './lib/stats.js';
+
+/** seen_videos rows when the daily check is measured (the largest size in a --quick run). */
+const ADHERENCE_SEEN_VIDEOS = 1_000_000;
+
+async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  console.log(`  (${label}: ${seconds(performance.now() - started)})`);
+  return result;
+}
+
+/**
+ * The API figures of one storage mode. Data grows in place (1k -> 10k -> 100k participants, then
+ * more seen videos), and each size is measured against the real server before the next is added.
+ */
+const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
+  const env = await ApiEnvironment.create(storage, postgresUrl);
+  try {
+    const { participants: sizes, seenVideos } = env.sizes;
+    const largest = sizes[sizes.length - 1]!;
+    await step('programme: 2 video sets, 470 videos', () => prepareProgramme(env.db));
+    let loaded = 0;
+    let firstFiltered = 0;
+    for (const size of sizes) {
+      await step(`load participants to ${count(size)}`, () => addParticipants(env.db, loaded, size));
+      loaded = size;
+      firstFiltered = (await step(`grid at ${count(size)}`, () => measureGrid(env, size))).firstFiltered;
+    }
+    await step('grid SQL alone', () => measureGridSqlRatio(env, largest, firstFiltered));
+    await step('grid under load', () => measureGridLoad(env, largest));
+    await step('tablet call 1', () => measureTabletCall(env, largest));
+
+    const dashboard = new Map<number, number>();
+    let seen = 0;
+    for (const [index, size] of seenVideos.entries()) {
+      await step(`load seen videos to ${count(size)}`, () => addSeenVideos(env.db, largest, seen, size));
+      seen = size;
+      dashboard.set(size, await step(`dashboard at ${count(size)}`, () => measureDashboard(env, largest, size)));
+      // The check reads every participant's views: measured at 1M rows (about ten views each).
+      if (size === ADHERENCE_SEEN_VIDEOS || (index === seenVideos.length - 1 && !seenVideos.includes(ADHERENCE_SEEN_VIDEOS))) {
+        await step('adherence check', () => measureAdherenceCheck(env, largest, size));
+      }
+    }
+    reportDashboardGrowth(env, dashboard);
+    return env.rows;
+  } finally {
+    await env.dispose();
+  }
+};
+
+export default apiBenchmark;

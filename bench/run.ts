@@ -1,0 +1,128 @@
+/**
+ * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick]`
+ *
+ * Runs the API benchmarks (bench/api-suite.ts) and then every system benchmark present
+ * (bench/sys-*.ts) in each storage mode asked for, prints one table and writes it to
+ * bench/results.md (a --quick smoke run writes .tmp/bench-results-quick.md instead).
+ * PostgreSQL comes from BENCH_DATABASE_URL; each run works in a fresh database it drops after.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from './lib/paths.js';
+import type { Benchmark, BenchRow } from './lib/row.js';
+import { seconds } from './lib/stats.js';
+
+type Storage = 'pglite' | 'postgres';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    storage: { type: 'string', default: 'both' },
+    quick: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+if (values.only !== undefined && values.only !== 'api' && values.only !== 'sys') fail('--only must be api or sys');
+if (!['pglite', 'postgres', 'both'].includes(values.storage!)) fail('--storage must be pglite, postgres or both');
+const storages: Storage[] = values.storage === 'both' ? ['pglite', 'postgres'] : [values.storage as Storage];
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://pathway:pathway@127.0.0.1:5432/postgres';
+// Every module reads the size of the run from here, the system ones included.
+if (values.quick) process.env.BENCH_QUICK = '1';
+
+interface Suite {
+  name: string;
+  run: Benchmark;
+}
+
+/** System modules whose figure does not depend on the storage mode: run in the first mode only. */
+const STORAGE_INDEPENDENT = new Set(['sys-bundle']);
+
+async function suites(): Promise<Suite[]> {
+  const found: Suite[] = [];
+  if (values.only !== 'sys') found.push({ name: 'api', run: (await import('./api-suite.js')).default });
+  if (values.only !== 'api') {
+    // sys-run.ts is the system helper's own runner (it runs on import), not a benchmark module.
+    const files = readdirSync(path.join(repoRoot, 'bench'))
+      .filter((f) => /^sys-.*\.ts$/.test(f) && f !== 'sys-run.ts')
+      .sort();
+    for (const file of files) {
+      const module = (await import(`./${file.replace(/\.ts$/, '.js')}`)) as { default: Benchmark };
+      found.push({ name: file.replace(/\.ts$/, ''), run: module.default });
+    }
+  }
+  return found;
+}
+
+const storageLabel = (storage: Storage) => (storage === 'pglite' ? 'PGlite' : 'PostgreSQL');
+
+function table(rows: BenchRow[]): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const lines = ['| figure | value | goal | met | conditions |', '|---|---|---|---|---|'];
+  for (const row of rows) {
+    const met = row.met === null ? '' : row.met ? 'yes' : '**no**';
+    lines.push(`| ${cell(row.figure)} | ${cell(row.value)} | ${cell(row.goal)} | ${met} | ${cell(row.conditions)} |`);
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const started = performance.now();
+  const startedAt = new Date();
+  const loadAtStart = os.loadavg()[0]!;
+  const rows: BenchRow[] = [];
+  const failures: string[] = [];
+  const all = await suites();
+  for (const [index, storage] of storages.entries()) {
+    for (const suite of all) {
+      if (index > 0 && STORAGE_INDEPENDENT.has(suite.name)) continue;
+      console.log(`\n== ${suite.name} on ${storageLabel(storage)} ==`);
+      const suiteStarted = performance.now();
+      try {
+        const produced = await suite.run({ storage, postgresUrl: storage === 'postgres' ? postgresUrl : undefined });
+        for (const row of produced) {
+          // A system module may leave the storage mode out of its conditions; the table needs it.
+          const named = STORAGE_INDEPENDENT.has(suite.name) || /PGlite|PostgreSQL/.test(row.conditions);
+          rows.push(named ? row : { ...row, conditions: `${storageLabel(storage)}; ${row.conditions}` });
+        }
+      } catch (error) {
+        const message = `${suite.name} on ${storageLabel(storage)} failed: ${(error as Error).stack ?? String(error)}`;
+        console.error(message);
+        failures.push(message.split('\n')[0]!);
+      }
+      console.log(`  (${suite.name} on ${storageLabel(storage)}: ${seconds(performance.now() - suiteStarted)})`);
+    }
+  }
+  const total = performance.now() - started;
+  const cpus = os.cpus();
+  const header = [
+    '# Pathway benchmarks',
+    '',
+    `Written by \`npm run bench${process.argv.slice(2).length ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (see bench/run.ts).`,
+    '',
+    `- date: ${startedAt.toISOString().replace(/\.\d+Z$/, 'Z')}`,
+    `- machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}, Node.js ${process.version}`,
+    `- storage: ${storages.map(storageLabel).join(' and ')}; server and load generator on the same machine over loopback`,
+    // Other work on the machine inflates every figure: the 1-minute load average says how much.
+    `- load average (1 min) at start and end: ${loadAtStart.toFixed(1)}, ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+    `- whole run: ${seconds(total)}${values.quick ? ' (--quick: small sizes, a smoke run; not the figures)' : ''}`,
+    ...(failures.length ? ['', '**Failed:**', ...failures.map((f) => `- ${f}`)] : []),
+    '',
+  ].join('\n');
+  const text = `${header}\n${table(rows)}\n`;
+  console.log(`\n${text}`);
+  const target = values.quick ? path.join(repoRoot, '.tmp', 'bench-results-quick.md') : path.join(repoRoot, 'bench', 'results.md');
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, text);
+  console.log(`written to ${path.relative(repoRoot, target)}`);
+  process.exit(failures.length ? 1 : 0);
+}
+
+await main();
