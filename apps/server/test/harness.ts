@@ -17,6 +17,8 @@ import { AdminService } from '../src/modules/admin/service.js';
 import { SESSION_COOKIE } from '../src/modules/auth/sessions.js';
 import { closeContext, createContext } from '../src/runtime.js';
 import { recordSecret } from './security/log-leaks.js';
+// The type of inject('testLogRoot') is declared beside the global setup that provides it.
+import type {} from './security/log-scan.setup.js';
 
 export { ManualClock };
 
