@@ -3,6 +3,7 @@
 // part of the start-up time). Dependencies stay in node_modules, loaded as they are: some find
 // files beside their own code (PGlite's WASM, argon2's native module, the ffmpeg binaries).
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -37,10 +38,16 @@ export function serverBundleIsStale() {
 export async function buildServer() {
   // Imported here: a start with an up-to-date build does not load the bundler at all.
   const { build } = await import('esbuild');
+  // No chunk of an earlier build stays beside the new one.
+  await rm(path.dirname(serverBundle), { recursive: true, force: true });
   await build({
     entryPoints: [path.join(root, 'apps/server/src/main.ts')],
-    outfile: serverBundle,
+    outdir: path.dirname(serverBundle),
     bundle: true,
+    // What the server imports only when configured (the S3 store) becomes a chunk of its own, loaded then.
+    splitting: true,
+    // Beside main.js: every file of the build must sit two levels below apps/server (see above).
+    chunkNames: '[name]-[hash]',
     platform: 'node',
     format: 'esm',
     target: 'node20.19',

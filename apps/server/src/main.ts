@@ -25,7 +25,6 @@ async function main() {
   }
   const releaseLock = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
   const ctx = await createContext(config, logger, { role });
-  if (role !== 'web') await ctx.jobs.startWorkers();
   // PostgreSQL serves any number of processes; only the embedded database needs the CLI to come through us.
   const stopControl = config.databaseUrl ? async () => {} : await startControlChannel(ctx);
   const app = role === 'worker' ? undefined : await buildApp(ctx);
@@ -37,7 +36,12 @@ async function main() {
       { port, storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) },
       `Pathway is ready on http://localhost:${port}`,
     );
-  } else {
+  }
+  // After listening: the first polls and the queue's maintenance at start are database work the
+  // first requests need not wait for. Jobs queued meanwhile wait in the queue, as they would for
+  // a busy worker.
+  if (role !== 'web') await ctx.jobs.startWorkers();
+  if (!app) {
     logger.info({ storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) }, 'Pathway worker is running');
   }
 
