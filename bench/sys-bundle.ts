@@ -39,7 +39,6 @@ function staticClosure(manifest: Manifest, key: string, files = new Set<string>(
 const gzippedBytes = (file: string) => gzipSync(readFileSync(path.join(dist, file))).length;
 const kb = (bytes: number) => bytes / 1024;
 
-/** The page modules the router loads lazily are the dynamic entries under src/features. */
 function routeLabel(chunk: ManifestChunk): string {
   return chunk.src ? path.basename(chunk.src).replace(/\.tsx?$/, '') : chunk.file;
 }
@@ -55,11 +54,18 @@ const sysBundle: Benchmark = async () => {
   const signIn = new Set(['index.html', ...staticClosure(manifest, entryKey)]);
   const signInBytes = [...signIn].reduce((sum, file) => sum + gzippedBytes(file), 0);
 
-  const routes = Object.entries(manifest)
-    .filter(([, chunk]) => chunk.isDynamicEntry && chunk.src?.includes('/features/'))
-    .map(([key, chunk]) => {
-      const files = new Set([...signIn, ...staticClosure(manifest, key)]);
-      return { label: routeLabel(chunk), files, bytes: [...files].reduce((sum, file) => sum + gzippedBytes(file), 0) };
+  // The router (in the entry) loads the signed-in shell and each page lazily: a page opened in a
+  // fresh tab loads the entry, the shell and the page, each with its static imports. What a page
+  // loads later (a dialog when it opens) is not part of it.
+  const lazyFromEntry = manifest[entryKey]!.dynamicImports ?? [];
+  const shellKeys = lazyFromEntry.filter((key) => key.includes('/layout/'));
+  const shell = new Set(signIn);
+  for (const key of shellKeys) staticClosure(manifest, key, shell);
+  const routes = lazyFromEntry
+    .filter((key) => key.includes('/features/'))
+    .map((key) => {
+      const files = new Set([...shell, ...staticClosure(manifest, key)]);
+      return { label: routeLabel(manifest[key]!), files, bytes: [...files].reduce((sum, file) => sum + gzippedBytes(file), 0) };
     })
     .sort((a, b) => b.bytes - a.bytes);
   const largest = routes[0];
@@ -78,10 +84,10 @@ const sysBundle: Benchmark = async () => {
       value: `${formatNumber(kb(signInBytes))} KB`,
       goal: `≤ ${SIGN_IN_GOAL_KB} KB`,
       met: kb(signInBytes) <= SIGN_IN_GOAL_KB,
-      conditions: `vite build, files from dist/.vite/manifest.json, gzip level 6 (${signIn.size} files; largest: ${heaviest(signIn)} KB)`,
+      conditions: `vite build, files from dist/.vite/manifest.json, gzip level 6, KB = 1,024 bytes (${signIn.size} files; largest: ${heaviest(signIn)} KB)`,
     },
     {
-      figure: `console bundle, gzipped: largest route (${largest.label}, with the entry)`,
+      figure: `console bundle, gzipped: largest route (${largest.label}, with the entry and the signed-in shell)`,
       value: `${formatNumber(kb(largest.bytes))} KB`,
       goal: `≤ ${LARGEST_ROUTE_GOAL_KB} KB`,
       met: kb(largest.bytes) <= LARGEST_ROUTE_GOAL_KB,

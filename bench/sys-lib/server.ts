@@ -31,12 +31,12 @@ export interface BenchDataDir {
 
 /** An empty data directory and, on PostgreSQL, a fresh database beside the others on the cluster. */
 export async function createDataDir(storage: Storage, postgresUrl?: string): Promise<BenchDataDir> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `pathway-bench-${storage}-`));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `pathway-sysbench-${storage}-`));
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   if (storage === 'postgres') {
     if (!postgresUrl) throw new Error('the PostgreSQL run needs a server URL');
-    const name = `pathway_bench_${randomBytes(6).toString('hex')}`;
+    const name = `pathway_sysbench_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: postgresUrl });
     await admin.connect();
     await admin.query(`create database ${name}`);
@@ -203,7 +203,7 @@ export function serverPid(server: RunningServer): number {
   const match = all.find((pid) => {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      return cmdline.some((part) => /apps[\\/]server[\\/](src[\\/]main\.ts|dist[\\/]main\.m?js)$/.test(part));
+      return cmdline.some((part) => /apps[\\/]server[\\/](src[\\/]main\.ts|dist[\\/]bundle[\\/]main\.js)$/.test(part));
     } catch {
       return false;
     }
