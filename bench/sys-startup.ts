@@ -5,7 +5,7 @@
  */
 import { participants } from '../apps/server/src/db/schema.js';
 import type { Benchmark, BenchRow } from './lib/row.js';
-import { createAdmin, createDataDir, formatNumber, machine, median, rssMb, serverPid, signIn, startServer } from './sys-lib/server.js';
+import { cpuMs, createAdmin, createDataDir, descendants, formatNumber, machine, median, rssMb, serverPid, signIn, startServer } from './sys-lib/server.js';
 
 const PARTICIPANTS = 3_000;
 const ROUNDS = 5;
@@ -35,11 +35,17 @@ const sysStartup: Benchmark = async ({ storage, postgresUrl }) => {
     await (await startServer(data.env, { viaNpm: true })).stop();
 
     const readyMs: number[] = [];
+    const serverCpuMs: number[] = [];
+    const allCpuMs: number[] = [];
     const idleRss: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       const server = await startServer(data.env, { viaNpm: true });
       try {
         readyMs.push(server.readyMs);
+        // CPU time until ready: on a busy shared machine the clock also counts waiting for a core.
+        const pid = serverPid(server);
+        serverCpuMs.push(cpuMs(pid));
+        allCpuMs.push([server.child.pid!, ...descendants(server.child.pid!)].reduce((sum, p) => sum + cpuMs(p), 0));
         const cookie = await signIn(server.url, admin);
         for (const path of ['/api/participant?page=1&perPage=100', '/api/dashboard', '/api/videoset', '/', '/api/participant?page=3&perPage=100']) {
           const res = await fetch(`${server.url}${path}`, { headers: { cookie } });
@@ -62,7 +68,7 @@ const sysStartup: Benchmark = async ({ storage, postgresUrl }) => {
         value: `${formatNumber(start / 1000, 2)} s`,
         goal: '< 2 s',
         met: start < START_GOAL_MS,
-        conditions: `${conditions}; each start: ${readyMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s`,
+        conditions: `${conditions}; each start: ${readyMs.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s; CPU time until ready (median): server process ${formatNumber(median(serverCpuMs) / 1000, 2)} s, with npm and scripts/start.mjs ${formatNumber(median(allCpuMs) / 1000, 2)} s`,
       },
       {
         figure: 'server process RSS when idle (after sign-in and 5 requests)',

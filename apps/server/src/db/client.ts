@@ -46,7 +46,7 @@ export interface DatabaseOptions {
  * PGlite is PostgreSQL compiled to WebAssembly. V8 first runs its functions from a fast baseline
  * compiler and re-compiles each one it finds hot with its optimising compiler, on background
  * threads. With the default threshold, PostgreSQL's own start-up code (run once) gets optimised
- * too: about 1.5 s of CPU on other threads during every start, which on a 2-core machine delays
+ * too: over a second of CPU on other threads during every start, which on a 2-core machine delays
  * the start itself. A threshold 100 times higher leaves run-once code alone; the queries a
  * running server repeats still get optimised. Unknown to a V8 without this flag: ignored.
  */
