@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,7 +72,11 @@ export interface BenchAdmin {
   user_name: string;
   password: string;
   totpSecret: string;
+  /** The TOTP time step last signed in with: the server accepts each code once. */
+  lastStep?: number;
 }
+
+const TOTP_PERIOD_MS = 30_000;
 
 /** A full-access admin made through the server's own service (argon2 hash, TOTP enrolment). */
 export async function createAdmin(handle: DatabaseHandle): Promise<BenchAdmin> {
@@ -145,8 +149,13 @@ export async function startServer(env: Record<string, string>, options: { viaNpm
       const processes = [child.pid!, ...descendants(child.pid!)];
       if (child.exitCode === null) child.kill('SIGTERM');
       const deadline = Date.now() + 20_000;
-      while (processes.some(isAlive)) {
-        if (Date.now() > deadline) for (const pid of processes.filter(isAlive)) process.kill(pid, 'SIGKILL');
+      let killed = false;
+      while (processes.some(exists)) {
+        if (Date.now() > deadline + 10_000) throw new Error(`processes ${processes.filter(exists).join(', ')} did not go away`);
+        if (Date.now() > deadline && !killed) {
+          killed = true;
+          for (const pid of processes.filter(exists)) process.kill(pid, 'SIGKILL');
+        }
         await new Promise((r) => setTimeout(r, 20));
       }
       await exited;
@@ -156,6 +165,11 @@ export async function startServer(env: Record<string, string>, options: { viaNpm
 
 /** Signs in through POST /login with the password and the code an authenticator would show. */
 export async function signIn(url: string, admin: BenchAdmin): Promise<string> {
+  // As a person would: a code already used is refused, so wait for the authenticator's next one.
+  while (admin.lastStep !== undefined && Math.floor(Date.now() / TOTP_PERIOD_MS) <= admin.lastStep) {
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  admin.lastStep = Math.floor(Date.now() / TOTP_PERIOD_MS);
   const res = await fetch(`${url}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -167,13 +181,9 @@ export async function signIn(url: string, admin: BenchAdmin): Promise<string> {
   return cookie.split(';')[0]!;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    // A zombie (exited, not yet reaped by its parent) counts as gone.
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
+/** Whether the process still exists: an exited one not yet reaped still counts (the server's lock sees it too). */
+function exists(pid: number): boolean {
+  return existsSync(`/proc/${pid}`);
 }
 
 /** Every process under `pid` (children first-level and below), read from /proc. */

@@ -37,6 +37,21 @@ async function main() {
       `Pathway is ready on http://localhost:${port}`,
     );
   }
+  // From the moment requests are served, a process manager's signal stops everything cleanly.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await stopControl();
+    await app?.close();
+    await closeContext(ctx);
+    releaseLock();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
   // After listening: the first polls and the queue's maintenance at start are database work the
   // first requests need not wait for. Jobs queued meanwhile wait in the queue, as they would for
   // a busy worker.
@@ -53,20 +68,6 @@ async function main() {
         'then scan the QR code it prints with an authenticator app and sign in.\n\n',
     );
   }
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await stopControl();
-    await app?.close();
-    await closeContext(ctx);
-    releaseLock();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((error: unknown) => {
