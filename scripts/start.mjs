@@ -1,21 +1,16 @@
 #!/usr/bin/env node
-// `npm start`: builds the console when its build is missing or older than its sources, then runs
-// the server, passing on the signals a process manager sends (SIGTERM, SIGINT).
+// `npm start`: builds the console and the server when a build is missing or older than its
+// sources, then runs the built server (plain JavaScript: nothing is transpiled at start), passing
+// on the signals a process manager sends (SIGTERM, SIGINT).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, newestMtime, serverBundle, serverBundleIsStale } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const webDist = path.join(root, 'apps/web/dist/index.html');
 const webSources = [path.join(root, 'apps/web/src'), path.join(root, 'apps/web/index.html'), path.join(root, 'packages/contract/src')];
-
-function newestMtime(target) {
-  if (!existsSync(target)) return 0;
-  const stat = statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(target).reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stat.mtimeMs);
-}
 
 const builtAt = existsSync(webDist) ? statSync(webDist).mtimeMs : 0;
 if (builtAt < Math.max(...webSources.map(newestMtime))) {
@@ -24,9 +19,11 @@ if (builtAt < Math.max(...webSources.map(newestMtime))) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-});
+if (serverBundleIsStale()) {
+  console.error('Building the server...');
+  await buildServer();
+}
+
+const server = spawn(process.execPath, [serverBundle], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -24,6 +24,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which files each route loads (read by the bundle-size benchmark).
+    manifest: true,
     rollupOptions: {
       output: {
         // React and the router change far less often than the console: a file of their own stays

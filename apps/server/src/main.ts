@@ -25,7 +25,6 @@ async function main() {
   }
   const releaseLock = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
   const ctx = await createContext(config, logger, { role });
-  if (role !== 'web') await ctx.jobs.startWorkers();
   // PostgreSQL serves any number of processes; only the embedded database needs the CLI to come through us.
   const stopControl = config.databaseUrl ? async () => {} : await startControlChannel(ctx);
   const app = role === 'worker' ? undefined : await buildApp(ctx);
@@ -37,19 +36,8 @@ async function main() {
       { port, storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) },
       `Pathway is ready on http://localhost:${port}`,
     );
-  } else {
-    logger.info({ storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) }, 'Pathway worker is running');
   }
-
-  if ((await new AdminService(ctx.db).count()) === 0) {
-    // Printed for the operator, outside the JSON log, so it stands out on a first start.
-    process.stderr.write(
-      '\nNo admin user exists yet. Create the first one with:\n' +
-        '  npm run cli -- create-admin --username <name> --password <password> --role "full access" --first-name <f> --last-name <l>\n' +
-        'then scan the QR code it prints with an authenticator app and sign in.\n\n',
-    );
-  }
-
+  // From the moment requests are served, a process manager's signal stops everything cleanly.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -63,6 +51,23 @@ async function main() {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  // After listening: the first polls and the queue's maintenance at start are database work the
+  // first requests need not wait for. Jobs queued meanwhile wait in the queue, as they would for
+  // a busy worker.
+  if (role !== 'web') await ctx.jobs.startWorkers();
+  if (!app) {
+    logger.info({ storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) }, 'Pathway worker is running');
+  }
+
+  if ((await new AdminService(ctx.db).count()) === 0) {
+    // Printed for the operator, outside the JSON log, so it stands out on a first start.
+    process.stderr.write(
+      '\nNo admin user exists yet. Create the first one with:\n' +
+        '  npm run cli -- create-admin --username <name> --password <password> --role "full access" --first-name <f> --last-name <l>\n' +
+        'then scan the QR code it prints with an authenticator app and sign in.\n\n',
+    );
+  }
 }
 
 main().catch((error: unknown) => {

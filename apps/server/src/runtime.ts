@@ -27,7 +27,7 @@ export async function createContext(config: Config, logger: Logger, overrides: C
   const secret = await loadSessionSecret(database.db, config.sessionSecret);
   const jobs = await JobQueue.start(database, logger, overrides.role ?? 'all');
   const videoTools = resolveVideoTools();
-  const media = createMediaStorage(config);
+  const media = await createMediaStorage(config);
   logger.info({ video_tools: videoTools.source, ffmpeg: videoTools.ffmpeg, media: media.blobs.kind }, 'media storage ready');
   const ctx: AppContext = {
     config,

@@ -1,7 +1,5 @@
 import { z } from 'zod';
+import { ROLES } from './role-names.js';
 
-export const ROLES = ['basic access', 'full access'] as const;
+export * from './role-names.js';
 export const roleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof roleSchema>;
-export const FULL_ACCESS: Role = 'full access';
-export const BASIC_ACCESS: Role = 'basic access';

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -42,6 +43,18 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/**
+ * PGlite is PostgreSQL compiled to WebAssembly. V8 first runs its functions from a fast baseline
+ * compiler and re-compiles each one it finds hot with its optimising compiler, on background
+ * threads. With the default threshold, PostgreSQL's own start-up code (run once) gets optimised
+ * too: over a second of CPU on other threads during every start, which on a 2-core machine delays
+ * the start itself. A threshold 100 times higher leaves run-once code alone; the queries a
+ * running server repeats still get optimised. Unknown to a V8 without this flag: ignored.
+ */
+function slowerWasmTierUp(): void {
+  v8.setFlagsFromString('--wasm-tiering-budget=180000000');
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -55,6 +68,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, kind: 'postgres', pool, close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  slowerWasmTierUp();
   const pglite = new PGlite(options.dataDir);
   await pglite.waitReady;
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;

@@ -1,10 +1,8 @@
 import { FileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
 import type { DataStore } from '@tus/utils';
 import type { Config } from '../config.js';
 import type { BlobStore } from './blob-store.js';
 import { FileBlobStore } from './file-blob-store.js';
-import { S3BlobStore, s3ClientConfig } from './s3-blob-store.js';
 
 /**
  * The one place media lives: `blobs` for reading, writing and deleting stored files, and
@@ -19,8 +17,10 @@ export interface MediaStorage {
 /** Part size of multipart uploads to S3 (S3's minimum is 5 MiB). */
 const S3_PART_BYTES = 8 * 1024 * 1024;
 
-export function createMediaStorage(config: Config): MediaStorage {
+export async function createMediaStorage(config: Config): Promise<MediaStorage> {
   if (config.s3) {
+    // The AWS SDK is the heaviest of our dependencies to load: a server keeping files on disk never does.
+    const [{ S3Store }, { S3BlobStore, s3ClientConfig }] = await Promise.all([import('@tus/s3-store'), import('./s3-blob-store.js')]);
     const blobs = new S3BlobStore(config.s3);
     const uploads = new S3Store({
       partSize: S3_PART_BYTES,

@@ -147,7 +147,7 @@ describe('video library on S3', () => {
     // The server stops (finishing what it had received) and a new one starts: new tus server and
     // S3 store, nothing in memory from before.
     await first.close();
-    t.ctx.media = createMediaStorage(t.config);
+    t.ctx.media = await createMediaStorage(t.config);
     const restarted = await buildApp(t.ctx);
     await restarted.listen({ port: 0, host: '127.0.0.1' });
     const base2 = `http://127.0.0.1:${(restarted.server.address() as { port: number }).port}`;

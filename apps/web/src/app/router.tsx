@@ -5,7 +5,7 @@ import { PageErrorBoundary } from '../components/PageErrorBoundary';
 import { PageLoading } from '../components/PageLoading';
 import { LoginPage } from '../features/auth/LoginPage';
 import { PageAccessGate, requireSession, skipLoginWhenSignedIn } from './guards';
-import { ConsoleLayout, type RouteHandle } from './layout/ConsoleLayout';
+import type { RouteHandle } from './layout/ConsoleLayout';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 import { consoleRoutes, logViewerRoute, type ConsoleRoute } from './routes';
@@ -37,7 +37,9 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
           loader: guard,
           // Ask the server again on every navigation, so Back after logout finds no session.
           shouldRevalidate: () => true,
-          element: <ConsoleLayout />,
+          // The signed-in shell (sidebar, top bar, menus) loads with the session check, not with
+          // the sign-in page, which stays as small as it can.
+          lazy: async () => ({ Component: (await import('./layout/ConsoleLayout')).ConsoleLayout }),
           children: [
             { index: true, element: <Navigate to="/dashboard" replace /> },
             ...consoleRoutes.map(

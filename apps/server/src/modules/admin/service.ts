@@ -1,5 +1,4 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import {
   FULL_ACCESS,
   createAdminBody,
@@ -71,7 +70,8 @@ export class AdminService {
       admin: presentAdmin(row),
       totpSecret,
       otpauthUrl: url,
-      qrCode: await QRCode.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 240 }),
+      // Loaded when an admin is created, not at every start of the server.
+      qrCode: await (await import('qrcode')).default.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 240 }),
     };
   }
 

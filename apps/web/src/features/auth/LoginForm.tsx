@@ -5,11 +5,11 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { messages, type SessionInfo } from '@pathway/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { signIn } from '../../lib/session';
+import { OutlinedField } from './OutlinedField';
 
 /**
  * User name, password and the code of the authenticator app. Values are trimmed before sending;
@@ -53,7 +53,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
           {messages.login.failed}
         </Alert>
       )}
-      <TextField
+      <OutlinedField
         id="user_name"
         name="user_name"
         label="Email address or user name"
@@ -62,9 +62,9 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
         autoComplete="username"
         required
         autoFocus
-        slotProps={{ htmlInput: { inputMode: 'email', autoCapitalize: 'none', spellCheck: false } }}
+        inputProps={{ inputMode: 'email', autoCapitalize: 'none', spellCheck: false }}
       />
-      <TextField
+      <OutlinedField
         id="password"
         name="password"
         label="Password"
@@ -73,23 +73,19 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
         onChange={(e) => setPassword(e.target.value)}
         autoComplete="current-password"
         required
-        slotProps={{
-          input: {
-            endAdornment: (
-              <InputAdornment position="end">
-                <IconButton
-                  aria-label={showPassword ? 'Hide password' : 'Show password'}
-                  onClick={() => setShowPassword((shown) => !shown)}
-                  edge="end"
-                >
-                  {showPassword ? <VisibilityOffIcon /> : <VisibilityIcon />}
-                </IconButton>
-              </InputAdornment>
-            ),
-          },
-        }}
+        endAdornment={
+          <InputAdornment position="end">
+            <IconButton
+              aria-label={showPassword ? 'Hide password' : 'Show password'}
+              onClick={() => setShowPassword((shown) => !shown)}
+              edge="end"
+            >
+              {showPassword ? <VisibilityOffIcon /> : <VisibilityIcon />}
+            </IconButton>
+          </InputAdornment>
+        }
       />
-      <TextField
+      <OutlinedField
         id="mfa_token"
         name="mfa_token"
         label="MFA code"
@@ -99,7 +95,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
         autoComplete="one-time-code"
         required
         helperText="The 6-digit code shown in your authenticator app"
-        slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 12 } }}
+        inputProps={{ inputMode: 'numeric', maxLength: 12 }}
       />
       <Button type="submit" variant="contained" size="large" loading={login.isPending}>
         Sign in

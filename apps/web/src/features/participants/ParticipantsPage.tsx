@@ -34,19 +34,22 @@ import {
 } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { format, isValid, parseISO } from 'date-fns';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { isFullAccess, useSession } from '../../lib/session';
 import { participantListQuery, useUpdateParticipant } from './api';
 import { inlineChange, type GridParticipant } from './cellEdit';
-import { DeleteParticipantDialog } from './DeleteParticipantDialog';
-import { EditParticipantDialog } from './EditParticipantDialog';
-import { EditReferralDialog } from './EditReferralDialog';
-import { MessageUserDialog } from './MessageUserDialog';
-import { ParticipantDetailsDialog } from './ParticipantDetailsDialog';
-import { ProgressForwardDialog } from './progress/ProgressForwardDialog';
 import { STATE_LABELS, TrackingChip, daysBehindText } from './tracking';
+
+// The dialogs load when one is opened: with their forms, date picker and validation they would
+// otherwise double what the list itself downloads.
+const ParticipantDetailsDialog = lazy(async () => ({ default: (await import('./ParticipantDetailsDialog')).ParticipantDetailsDialog }));
+const EditParticipantDialog = lazy(async () => ({ default: (await import('./EditParticipantDialog')).EditParticipantDialog }));
+const EditReferralDialog = lazy(async () => ({ default: (await import('./EditReferralDialog')).EditReferralDialog }));
+const ProgressForwardDialog = lazy(async () => ({ default: (await import('./progress/ProgressForwardDialog')).ProgressForwardDialog }));
+const MessageUserDialog = lazy(async () => ({ default: (await import('./MessageUserDialog')).MessageUserDialog }));
+const DeleteParticipantDialog = lazy(async () => ({ default: (await import('./DeleteParticipantDialog')).DeleteParticipantDialog }));
 
 /** A grid row: what the admin may see; the date of birth as a Date for the date column. */
 type GridRow = ParticipantBasic & Partial<Omit<GridParticipant, keyof ParticipantBasic>>;
@@ -382,40 +385,42 @@ export function ParticipantsPage() {
         />
       </Paper>
 
-      {dialog?.kind === 'details' && <ParticipantDetailsDialog participant={dialog.participant} onClose={() => closeDialog()} />}
-      {dialog?.kind === 'edit' && hasContactData(dialog.participant) && (
-        <EditParticipantDialog participant={dialog.participant} onClose={() => closeDialog()} />
-      )}
-      {dialog?.kind === 'referral' && <EditReferralDialog participantId={dialog.participant.participant_id} onClose={() => closeDialog()} />}
-      {dialog?.kind === 'progress' && (
-        <ProgressForwardDialog
-          participantId={dialog.participant.participant_id}
-          onClose={() => closeDialog()}
-          onProgressed={(message) => {
-            closeDialog();
-            setNotice(message);
-            void list.refetch();
-          }}
-        />
-      )}
-      {dialog?.kind === 'message' && (
-        <MessageUserDialog
-          participant={dialog.participant}
-          onClose={() => closeDialog()}
-          onSent={(message) => {
-            closeDialog();
-            setNotice(message);
-            void list.refetch();
-          }}
-        />
-      )}
-      {dialog?.kind === 'delete' && (
-        <DeleteParticipantDialog
-          participant={dialog.participant}
-          onClose={() => closeDialog()}
-          onDeleted={() => closeDialog({ rowRemoved: true })}
-        />
-      )}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'details' && <ParticipantDetailsDialog participant={dialog.participant} onClose={() => closeDialog()} />}
+        {dialog?.kind === 'edit' && hasContactData(dialog.participant) && (
+          <EditParticipantDialog participant={dialog.participant} onClose={() => closeDialog()} />
+        )}
+        {dialog?.kind === 'referral' && <EditReferralDialog participantId={dialog.participant.participant_id} onClose={() => closeDialog()} />}
+        {dialog?.kind === 'progress' && (
+          <ProgressForwardDialog
+            participantId={dialog.participant.participant_id}
+            onClose={() => closeDialog()}
+            onProgressed={(message) => {
+              closeDialog();
+              setNotice(message);
+              void list.refetch();
+            }}
+          />
+        )}
+        {dialog?.kind === 'message' && (
+          <MessageUserDialog
+            participant={dialog.participant}
+            onClose={() => closeDialog()}
+            onSent={(message) => {
+              closeDialog();
+              setNotice(message);
+              void list.refetch();
+            }}
+          />
+        )}
+        {dialog?.kind === 'delete' && (
+          <DeleteParticipantDialog
+            participant={dialog.participant}
+            onClose={() => closeDialog()}
+            onDeleted={() => closeDialog({ rowRemoved: true })}
+          />
+        )}
+      </Suspense>
     </>
   );
 }
