@@ -49,9 +49,8 @@ async function suites(): Promise<Suite[]> {
   const found: Suite[] = [];
   if (values.only !== 'sys') found.push({ name: 'api', run: (await import('./api-suite.js')).default });
   if (values.only !== 'api') {
-    // sys-run.ts is the system helper's own runner (it runs on import), not a benchmark module.
     const files = readdirSync(path.join(repoRoot, 'bench'))
-      .filter((f) => /^sys-.*\.ts$/.test(f) && f !== 'sys-run.ts')
+      .filter((f) => /^sys-.*\.ts$/.test(f))
       .sort();
     for (const file of files) {
       const module = (await import(`./${file.replace(/\.ts$/, '.js')}`)) as { default: Benchmark };
