@@ -10,7 +10,7 @@ import type { Benchmark, BenchRow } from './lib/row.js';
 import { createAdmin, createDataDir, formatNumber, machine, median, signIn, startServer } from './sys-lib/server.js';
 import { uploadFile } from './sys-lib/tus.js';
 
-const ROUNDS = 5;
+const ROUNDS = 3;
 const GOAL_MS = 2_000;
 
 function sixtySecondVideo(): string {
