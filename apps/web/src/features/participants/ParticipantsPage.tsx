@@ -100,8 +100,9 @@ export function ParticipantsPage() {
 
   /**
    * Keyboard focus goes back into the grid when a modal closes: to the row's actions, or to the
-   * first column header when the row has gone. The grid's own focus state follows, so it always
-   * keeps one element in the tab order.
+   * Actions column header when the row has gone (the modals open from that column, so its header
+   * is rendered; a header scrolled out of view is not, and would leave nothing in the tab order).
+   * The grid's own focus state follows, so it always keeps one element in the tab order.
    */
   function closeDialog(options: { rowRemoved?: boolean } = {}) {
     const id = dialog?.participant.participant_id;
@@ -110,13 +111,13 @@ export function ParticipantsPage() {
       const api = apiRef.current;
       if (!api) return;
       if (id !== undefined && !options.rowRemoved && api.getRow(id)) api.setCellFocus(id, 'actions');
-      else api.setColumnHeaderFocus('participant_id');
+      else api.setColumnHeaderFocus('actions');
     });
   }
 
   // When the row holding the grid's tab stop goes (deleted, or another page or search loaded),
-  // the grid would keep pointing at it and leave nothing in the tab order; the first column
-  // header takes the tab stop instead.
+  // the grid would keep pointing at it and leave nothing in the tab order; the header of the same
+  // column (rendered, as that cell's column was) takes the tab stop instead.
   useEffect(
     () =>
       apiRef.current?.subscribeEvent('rowsSet', () => {
@@ -125,7 +126,7 @@ export function ParticipantsPage() {
         if (!api || !cell || api.getRow(cell.id)) return;
         api.setState((state) => ({
           ...state,
-          tabIndex: { cell: null, columnHeader: null, columnHeaderFilter: null, columnGroupHeader: null },
+          tabIndex: { cell: null, columnHeader: { field: cell.field }, columnHeaderFilter: null, columnGroupHeader: null },
         }));
       }),
     [apiRef],
