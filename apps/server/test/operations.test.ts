@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/modules/auth/totp.js';
 import { keepLogs } from './harness.js';
-import { processDatabaseEnv, runCli, startServerProcess } from './process.js';
+import { buildServerBundle, processDatabaseEnv, runCli, startServerProcess } from './process.js';
 
 // The operator's view: the real process, the real CLI through npm, real HTTP.
 let dataDir: string;
@@ -76,13 +76,27 @@ describe('operations', () => {
     }
   }, 120_000);
 
-  it('tells the operator how to create the first admin on a start with none', async () => {
+  it("npm start's built server starts ready on an empty data dir and tells the operator how to create the first admin", async () => {
     const emptyDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-ops-empty-'));
     const { env, drop } = await processDatabaseEnv();
-    const server = await startServerProcess({ DATA_DIR: emptyDir, ...env });
+    // The bundle `npm start` runs, not the sources: a file the bundle cannot find (migrations,
+    // PGlite's WASM, a lazily imported module) fails here rather than on an operator's machine.
+    await buildServerBundle();
+    const server = await startServerProcess({ DATA_DIR: emptyDir, ...env }, 'bundle');
     try {
       await new Promise((r) => setTimeout(r, 300));
       expect(server.output()).toContain('npm run cli -- create-admin');
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      const docs = await fetch(`${server.url}/api/docs/json`);
+      expect(docs.status).toBe(200);
+      expect(Object.keys((await docs.json()).paths)).toContain('/api/participant');
+      const signIn = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user_name: 'nobody', password: 'wrong password', mfa_token: '000000' }),
+      });
+      expect(signIn.status).toBe(401);
+      expect(await server.stop()).toBe(0);
     } finally {
       await server.stop();
       await drop();

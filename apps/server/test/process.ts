@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -14,17 +14,35 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the real server (apps/server/src/main.ts) as its own process and waits until it is ready. */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  return spawnServerProcess(env).ready;
+/**
+ * What the process runs: the TypeScript sources through tsx (most tests), or the bundle that
+ * `npm start` builds with esbuild and runs (apps/server/dist/bundle/main.js).
+ */
+export type ServerEntry = 'source' | 'bundle';
+
+/** Builds the bundle `npm start` runs, as `npm start` does (scripts/build-server.mjs). */
+export async function buildServerBundle(): Promise<void> {
+  // A path, not a module name: the build script is plain JavaScript outside the type-checked tree.
+  const script = pathToFileURL(path.join(repoRoot, 'scripts/build-server.mjs')).href;
+  const { buildServer } = (await import(script)) as { buildServer: () => Promise<void> };
+  await buildServer();
+}
+
+/** Starts the real server as its own process and waits until it is ready. */
+export function startServerProcess(env: Record<string, string>, entry: ServerEntry = 'source'): Promise<ServerProcess> {
+  return spawnServerProcess(env, entry).ready;
 }
 
 /**
  * The same, without waiting: the child and its output from the first line (a crash test may kill
  * the process before it is ready), and `ready` once it listens.
  */
-export function spawnServerProcess(env: Record<string, string>): { child: ChildProcess; output: () => string; ready: Promise<ServerProcess> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
+export function spawnServerProcess(
+  env: Record<string, string>,
+  entry: ServerEntry = 'source',
+): { child: ChildProcess; output: () => string; ready: Promise<ServerProcess> } {
+  const args = entry === 'bundle' ? [path.join(repoRoot, 'apps/server/dist/bundle/main.js')] : ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')];
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_TO_STDOUT: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
