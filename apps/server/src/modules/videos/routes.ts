@@ -161,7 +161,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: { access: 'staff-or-device' },
       schema: {
         tags: ['videos'],
-        summary: "A set's thumbnails by week: URL once made, else its status text (device API call 6; the reload button)",
+        summary: "A set's thumbnails by week: URL once made, else its status text (device API call 6, its own programme's set only; the reload button)",
         params: videoSetIdParam,
         response: { 200: videoThumbs, ...errors },
       },
