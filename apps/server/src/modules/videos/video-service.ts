@@ -11,9 +11,10 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { participationProgress, videoSets, videoUploads, videos } from '../../db/schema.js';
+import { videoSets, videoUploads, videos } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
 import { isBlobKey } from '../../storage/blob-store.js';
+import { findProgressOfParticipant } from '../progress/repository.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from './media-jobs.js';
 import { presentStoredUrl, uploadKeyFromLocation } from './media-urls.js';
 import { presentVideo } from './presenters.js';
@@ -56,11 +57,8 @@ export class VideoService {
   /** Thumbnails of a set by week (device API call 6; the console's reload button). */
   /** 404 (as for a missing set) unless the participant's programme is this set. */
   async assertSetOfParticipant(setId: number, participantId: number): Promise<void> {
-    const [progress] = await this.ctx.db
-      .select({ setId: participationProgress.fitness_video_set_id })
-      .from(participationProgress)
-      .where(eq(participationProgress.participant_id, participantId));
-    if (progress?.setId !== setId) throw notFound(messages.videoSet.notFound);
+    const programme = await findProgressOfParticipant(this.ctx.db, participantId);
+    if (programme?.progress.fitness_video_set_id !== setId) throw notFound(messages.videoSet.notFound);
   }
 
   async thumbsBySet(setId: number, origin: string): Promise<VideoThumbs> {
