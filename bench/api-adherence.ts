@@ -14,7 +14,11 @@ import { count, median, seconds } from './lib/stats.js';
  * the next day's check (today, tomorrow, ...), so each does a real day's work: positions move on,
  * participants fall behind, reminders are queued.
  */
-export async function measureAdherenceCheck(env: ApiEnvironment, participants: number, seenVideos: number): Promise<void> {
+export async function measureAdherenceCheck(
+  env: ApiEnvironment,
+  participants: number,
+  seenVideos: number,
+): Promise<void> {
   const handle = await env.db.open();
   const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: env.dataDir };
   delete environment.DATABASE_URL;

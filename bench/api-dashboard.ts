@@ -3,13 +3,21 @@ import { getOk, timeSequential } from './lib/http.js';
 import { count, median, ms } from './lib/stats.js';
 
 /** GET /api/dashboard with `seenVideos` rows in seen_videos; returns the median in ms. */
-export async function measureDashboard(env: ApiEnvironment, participants: number, seenVideos: number): Promise<number> {
+export async function measureDashboard(
+  env: ApiEnvironment,
+  participants: number,
+  seenVideos: number,
+): Promise<number> {
   return env.withServer(async (server) => {
     const url = `${server.url}/api/dashboard`;
     const medians: number[] = [];
     const p99s: number[] = [];
     for (let round = 0; round < env.sizes.rounds; round += 1) {
-      const timing = await timeSequential(env.sizes.requestsPerRound, () => getOk(url, env.cookie), round === 0 ? 5 : 1);
+      const timing = await timeSequential(
+        env.sizes.requestsPerRound,
+        () => getOk(url, env.cookie),
+        round === 0 ? 5 : 1,
+      );
       medians.push(timing.median);
       p99s.push(timing.p99);
     }

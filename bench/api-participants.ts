@@ -6,7 +6,12 @@ import { systemClock } from '../apps/server/src/lib/clock.js';
 import { AuditService } from '../apps/server/src/modules/audit/service.js';
 import { SessionService, loadSessionSecret } from '../apps/server/src/modules/auth/sessions.js';
 import type { ParticipantRow } from '../apps/server/src/modules/participants/presenter.js';
-import { ParticipantRepository, encodeCursor, type ListFilter, type ListOrder } from '../apps/server/src/modules/participants/repository.js';
+import {
+  ParticipantRepository,
+  encodeCursor,
+  type ListFilter,
+  type ListOrder,
+} from '../apps/server/src/modules/participants/repository.js';
 import type { ApiEnvironment } from './lib/api-env.js';
 import { getOk, load, timeSequential } from './lib/http.js';
 import { count, median, ms, perSecond, ratio } from './lib/stats.js';
@@ -51,15 +56,28 @@ export async function measureGrid(env: ApiEnvironment, participants: number): Pr
   const deep = Math.max(2, Math.round(pages * 0.9));
   const cursor = await cursorBefore(env, deep);
   // Counted here: an embedded database cannot be opened while the server holds it.
-  const [{ n: behindCount }] = await env.db.rows<{ n: number }>(`select count(*)::int as n from participants where days_behind > 2`);
+  const [{ n: behindCount }] = await env.db.rows<{ n: number }>(
+    `select count(*)::int as n from participants where days_behind > 2`,
+  );
   return env.withServer(async (server) => {
     const api = `${server.url}/api/participant`;
     const get = (query: string) => () => getOk(`${api}?${query}`, env.cookie);
     // The figures mean nothing if the grid answers the wrong rows: the totals must be the data's.
-    const whole = (await getOk(`${api}?${UNFILTERED_QUERY}`, env.cookie)) as { pagination: { total: number } };
-    const behind = (await getOk(`${api}?${FILTERED.query}`, env.cookie)) as { data: unknown[]; pagination: { total: number } };
-    if (whole.pagination.total !== participants || behind.pagination.total !== behindCount || behind.data.length !== Math.min(PER_PAGE, behindCount)) {
-      throw new Error(`the grid answers totals ${whole.pagination.total}/${behind.pagination.total}, the data has ${participants}/${behindCount}`);
+    const whole = (await getOk(`${api}?${UNFILTERED_QUERY}`, env.cookie)) as {
+      pagination: { total: number };
+    };
+    const behind = (await getOk(`${api}?${FILTERED.query}`, env.cookie)) as {
+      data: unknown[];
+      pagination: { total: number };
+    };
+    if (
+      whole.pagination.total !== participants ||
+      behind.pagination.total !== behindCount ||
+      behind.data.length !== Math.min(PER_PAGE, behindCount)
+    ) {
+      throw new Error(
+        `the grid answers totals ${whole.pagination.total}/${behind.pagination.total}, the data has ${participants}/${behindCount}`,
+      );
     }
     const firstFiltered = await roundsMedian(env, get(FILTERED.query));
     const first = await roundsMedian(env, get(UNFILTERED_QUERY));
@@ -67,7 +85,13 @@ export async function measureGrid(env: ApiEnvironment, participants: number): Pr
     const deepCursor = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}&after=${cursor}`));
     const size = count(participants);
     const conditions = `${size} participants, full access, median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`;
-    env.add({ figure: `GET /api/participant first page, state + sort, ${size} participants`, value: ms(firstFiltered), goal: '', met: null, conditions });
+    env.add({
+      figure: `GET /api/participant first page, state + sort, ${size} participants`,
+      value: ms(firstFiltered),
+      goal: '',
+      met: null,
+      conditions,
+    });
     env.add({
       figure: `deep page ${deep} of ${pages} by cursor (console paging) vs first page, ${size}`,
       value: `${ratio(deepCursor / first)} (${ms(deepCursor)} vs ${ms(first)})`,
@@ -93,15 +117,39 @@ export async function measureGridLoad(env: ApiEnvironment, participants: number)
     await load(url, { cookie: env.cookie, connections: env.sizes.connections, seconds: 2, warmUp: true });
     const runs = [];
     for (let round = 0; round < env.sizes.loadRounds; round += 1) {
-      runs.push(await load(url, { cookie: env.cookie, connections: env.sizes.connections, seconds: env.sizes.loadSeconds }));
+      runs.push(
+        await load(url, {
+          cookie: env.cookie,
+          connections: env.sizes.connections,
+          seconds: env.sizes.loadSeconds,
+        }),
+      );
     }
     const throughput = median(runs.map((r) => r.requestsPerSecond));
     const p50 = median(runs.map((r) => r.p50));
     const p99 = median(runs.map((r) => r.p99));
     const conditions = `${count(participants)} participants, page of 100, state behind, sort last_name, full access (audited); autocannon ${env.sizes.connections} connections, median of ${env.sizes.loadRounds} runs of ${env.sizes.loadSeconds} s`;
-    env.add({ figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: throughput`, value: perSecond(throughput), goal: '≥ 3,000 req/s', met: throughput >= 3000, conditions });
-    env.add({ figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: p50 under load`, value: ms(p50), goal: '', met: null, conditions });
-    env.add({ figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: p99 under load`, value: ms(p99), goal: '< 20 ms', met: p99 < 20, conditions });
+    env.add({
+      figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: throughput`,
+      value: perSecond(throughput),
+      goal: '≥ 3,000 req/s',
+      met: throughput >= 3000,
+      conditions,
+    });
+    env.add({
+      figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: p50 under load`,
+      value: ms(p50),
+      goal: '',
+      met: null,
+      conditions,
+    });
+    env.add({
+      figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: p99 under load`,
+      value: ms(p99),
+      goal: '< 20 ms',
+      met: p99 < 20,
+      conditions,
+    });
   });
 }
 
@@ -114,7 +162,9 @@ interface CapturedQuery {
 function capturingDrizzle(env: ApiEnvironment, into: CapturedQuery[]): Database {
   const handle = env.db.handle!;
   const logger = { logQuery: (text: string, params: unknown[]) => into.push({ text, params }) };
-  return (handle.pglite ? drizzlePglite(handle.pglite, { schema, logger }) : drizzlePg(handle.pool!, { schema, logger })) as unknown as Database;
+  return (handle.pglite
+    ? drizzlePglite(handle.pglite, { schema, logger })
+    : drizzlePg(handle.pool!, { schema, logger })) as unknown as Database;
 }
 
 /**
@@ -122,19 +172,32 @@ function capturingDrizzle(env: ApiEnvironment, into: CapturedQuery[]): Database 
  * audit record), captured from the server's own code and then replayed directly on the database,
  * sequentially, as many times as the endpoint was timed. The endpoint's median over this median.
  */
-export async function measureGridSqlRatio(env: ApiEnvironment, participants: number, endpointMedian: number): Promise<void> {
+export async function measureGridSqlRatio(
+  env: ApiEnvironment,
+  participants: number,
+  endpointMedian: number,
+): Promise<void> {
   await env.db.open();
   const session: CapturedQuery[] = [];
   const listing: CapturedQuery[] = [];
   const audit: CapturedQuery[] = [];
   const secret = await loadSessionSecret(env.db.handle!.db);
-  const resolved = await new SessionService(capturingDrizzle(env, session), systemClock, secret).resolve(env.cookie.split('=')[1]);
+  const resolved = await new SessionService(capturingDrizzle(env, session), systemClock, secret).resolve(
+    env.cookie.split('=')[1],
+  );
   if (!resolved) throw new Error('the benchmark session did not resolve');
   const repo = new ParticipantRepository(capturingDrizzle(env, listing));
-  const [, rows] = await Promise.all([repo.count(FILTERED.filter), repo.page(FILTERED.filter, FILTERED.order, PER_PAGE, 0)]);
+  const [, rows] = await Promise.all([
+    repo.count(FILTERED.filter),
+    repo.page(FILTERED.filter, FILTERED.order, PER_PAGE, 0),
+  ]);
   await new AuditService(capturingDrizzle(env, audit)).record(
     { adminUserId: resolved.adminUserId, userName: resolved.userName, ip: '127.0.0.1' },
-    { action: 'participant.list', participantIds: rows.map((r) => r.participant_id), detail: 'page 1, 100 rows, state behind, sort last_name asc' },
+    {
+      action: 'participant.list',
+      participantIds: rows.map((r) => r.participant_id),
+      detail: 'page 1, 100 rows, state behind, sort last_name asc',
+    },
   );
   const run = (q: CapturedQuery) => env.db.rows(q.text, q.params);
   const request = async () => {

@@ -43,9 +43,15 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
     for (const [index, size] of seenVideos.entries()) {
       await step(`load seen videos to ${count(size)}`, () => addSeenVideos(env.db, largest, seen, size));
       seen = size;
-      dashboard.set(size, await step(`dashboard at ${count(size)}`, () => measureDashboard(env, largest, size)));
+      dashboard.set(
+        size,
+        await step(`dashboard at ${count(size)}`, () => measureDashboard(env, largest, size)),
+      );
       // The check reads every participant's views: measured at 1M rows (about ten views each).
-      if (size === ADHERENCE_SEEN_VIDEOS || (index === seenVideos.length - 1 && !seenVideos.includes(ADHERENCE_SEEN_VIDEOS))) {
+      if (
+        size === ADHERENCE_SEEN_VIDEOS ||
+        (index === seenVideos.length - 1 && !seenVideos.includes(ADHERENCE_SEEN_VIDEOS))
+      ) {
         await step('adherence check', () => measureAdherenceCheck(env, largest, size));
       }
     }

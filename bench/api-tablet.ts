@@ -9,7 +9,11 @@ import { count, median, ms } from './lib/stats.js';
  */
 export async function measureTabletCall(env: ApiEnvironment, participants: number): Promise<void> {
   const tablets: string[] = [];
-  for (let i = 1; i <= participants && tablets.length < 500; i += Math.max(1, Math.floor(participants / 1000))) {
+  for (
+    let i = 1;
+    i <= participants && tablets.length < 500;
+    i += Math.max(1, Math.floor(participants / 1000))
+  ) {
     if (hasDevice(i) && followsLongSet(i)) tablets.push(deviceUuid(i));
   }
   await env.withServer(async (server) => {

@@ -30,8 +30,10 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-if (values.only !== undefined && values.only !== 'api' && values.only !== 'sys') fail('--only must be api or sys');
-if (!['pglite', 'postgres', 'both'].includes(values.storage!)) fail('--storage must be pglite, postgres or both');
+if (values.only !== undefined && values.only !== 'api' && values.only !== 'sys')
+  fail('--only must be api or sys');
+if (!['pglite', 'postgres', 'both'].includes(values.storage!))
+  fail('--storage must be pglite, postgres or both');
 const storages: Storage[] = values.storage === 'both' ? ['pglite', 'postgres'] : [values.storage as Storage];
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://pathway:pathway@127.0.0.1:5432/postgres';
 // Every module reads the size of the run from here, the system ones included.
@@ -71,7 +73,9 @@ function table(rows: BenchRow[]): string {
   const lines = ['| figure | value | goal | met | conditions |', '|---|---|---|---|---|'];
   for (const row of rows) {
     const met = row.met === null ? '' : row.met ? 'yes' : '**no**';
-    lines.push(`| ${cell(row.figure)} | ${cell(row.value)} | ${cell(row.goal)} | ${met} | ${cell(row.conditions)} |`);
+    lines.push(
+      `| ${cell(row.figure)} | ${cell(row.value)} | ${cell(row.goal)} | ${met} | ${cell(row.conditions)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -89,7 +93,10 @@ async function main() {
       console.log(`\n== ${suite.name} on ${storageLabel(storage)} ==`);
       const suiteStarted = performance.now();
       try {
-        const produced = await suite.run({ storage, postgresUrl: storage === 'postgres' ? postgresUrl : undefined });
+        const produced = await suite.run({
+          storage,
+          postgresUrl: storage === 'postgres' ? postgresUrl : undefined,
+        });
         for (const row of produced) {
           // A system module may leave the storage mode out of its conditions; the table needs it.
           const named = STORAGE_INDEPENDENT.has(suite.name) || /PGlite|PostgreSQL/.test(row.conditions);
@@ -100,7 +107,9 @@ async function main() {
         console.error(message);
         failures.push(message.split('\n')[0]!);
       }
-      console.log(`  (${suite.name} on ${storageLabel(storage)}: ${seconds(performance.now() - suiteStarted)})`);
+      console.log(
+        `  (${suite.name} on ${storageLabel(storage)}: ${seconds(performance.now() - suiteStarted)})`,
+      );
     }
   }
   const total = performance.now() - started;
@@ -121,7 +130,9 @@ async function main() {
   ].join('\n');
   const text = `${header}\n${table(rows)}\n`;
   console.log(`\n${text}`);
-  const target = values.quick ? path.join(repoRoot, '.tmp', 'bench-results-quick.md') : path.join(repoRoot, 'bench', 'results.md');
+  const target = values.quick
+    ? path.join(repoRoot, '.tmp', 'bench-results-quick.md')
+    : path.join(repoRoot, 'bench', 'results.md');
   mkdirSync(path.dirname(target), { recursive: true });
   writeFileSync(target, text);
   console.log(`written to ${path.relative(repoRoot, target)}`);

@@ -65,7 +65,11 @@ const sysBundle: Benchmark = async () => {
     .filter((key) => key.includes('/features/'))
     .map((key) => {
       const files = new Set([...shell, ...staticClosure(manifest, key)]);
-      return { label: routeLabel(manifest[key]!), files, bytes: [...files].reduce((sum, file) => sum + gzippedBytes(file), 0) };
+      return {
+        label: routeLabel(manifest[key]!),
+        files,
+        bytes: [...files].reduce((sum, file) => sum + gzippedBytes(file), 0),
+      };
     })
     .sort((a, b) => b.bytes - a.bytes);
   const largest = routes[0];

@@ -5,7 +5,19 @@
  */
 import { participants } from '../apps/server/src/db/schema.js';
 import type { Benchmark, BenchRow } from './lib/row.js';
-import { cpuMs, createAdmin, createDataDir, descendants, formatNumber, machine, median, rssMb, serverPid, signIn, startServer } from './sys-lib/server.js';
+import {
+  cpuMs,
+  createAdmin,
+  createDataDir,
+  descendants,
+  formatNumber,
+  machine,
+  median,
+  rssMb,
+  serverPid,
+  signIn,
+  startServer,
+} from './sys-lib/server.js';
 
 const PARTICIPANTS = 3_000;
 const ROUNDS = 5;
@@ -47,9 +59,17 @@ const sysStartup: Benchmark = async ({ storage, postgresUrl }) => {
         // CPU time until ready: on a busy shared machine the clock also counts waiting for a core.
         const pid = serverPid(server);
         serverCpuMs.push(cpuMs(pid));
-        allCpuMs.push([server.child.pid!, ...descendants(server.child.pid!)].reduce((sum, p) => sum + cpuMs(p), 0));
+        allCpuMs.push(
+          [server.child.pid!, ...descendants(server.child.pid!)].reduce((sum, p) => sum + cpuMs(p), 0),
+        );
         const cookie = await signIn(server.url, admins[round]!);
-        for (const path of ['/api/participant?page=1&perPage=100', '/api/dashboard', '/api/videoset', '/', '/api/participant?page=3&perPage=100']) {
+        for (const path of [
+          '/api/participant?page=1&perPage=100',
+          '/api/dashboard',
+          '/api/videoset',
+          '/',
+          '/api/participant?page=3&perPage=100',
+        ]) {
           const res = await fetch(`${server.url}${path}`, { headers: { cookie } });
           await res.arrayBuffer();
         }

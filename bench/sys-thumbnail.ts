@@ -7,7 +7,15 @@ import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Benchmark, BenchRow } from './lib/row.js';
-import { createAdmin, createDataDir, formatNumber, machine, median, signIn, startServer } from './sys-lib/server.js';
+import {
+  createAdmin,
+  createDataDir,
+  formatNumber,
+  machine,
+  median,
+  signIn,
+  startServer,
+} from './sys-lib/server.js';
 import { uploadFile } from './sys-lib/tus.js';
 
 const ROUNDS = 3;
@@ -17,8 +25,20 @@ function sixtySecondVideo(): string {
   const file = path.join(os.tmpdir(), 'pathway-bench-60s-720p.mp4');
   if (existsSync(file) && statSync(file).size > 0) return file;
   execFileSync('ffmpeg', [
-    '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=60:size=1280x720:rate=25',
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', `${file}.tmp.mp4`,
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=60:size=1280x720:rate=25',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-preset',
+    'ultrafast',
+    `${file}.tmp.mp4`,
   ]);
   execFileSync('mv', [`${file}.tmp.mp4`, file]);
   return file;
@@ -64,9 +84,14 @@ const sysThumbnail: Benchmark = async ({ storage, postgresUrl }) => {
         });
         const savedAt = performance.now();
         for (;;) {
-          const current = await api<{ video_thumbnail_url: string }>(`${server.url}/api/video/${saved.video_id}`, cookie, 'GET');
+          const current = await api<{ video_thumbnail_url: string }>(
+            `${server.url}/api/video/${saved.video_id}`,
+            cookie,
+            'GET',
+          );
           if (/^https?:\/\//.test(current.video_thumbnail_url)) break;
-          if (!current.video_thumbnail_url.startsWith('processing')) throw new Error(`thumbnail failed: ${current.video_thumbnail_url}`);
+          if (!current.video_thumbnail_url.startsWith('processing'))
+            throw new Error(`thumbnail failed: ${current.video_thumbnail_url}`);
           if (performance.now() - savedAt > 120_000) throw new Error('no thumbnail after 120 s');
           await new Promise((r) => setTimeout(r, 20));
         }

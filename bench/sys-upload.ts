@@ -11,12 +11,30 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, existsSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Benchmark, BenchRow } from './lib/row.js';
-import { createAdmin, createDataDir, formatNumber, machine, median, signIn, startServer } from './sys-lib/server.js';
+import {
+  createAdmin,
+  createDataDir,
+  formatNumber,
+  machine,
+  median,
+  signIn,
+  startServer,
+} from './sys-lib/server.js';
 import { CHUNK_BYTES, uploadFile } from './sys-lib/tus.js';
 
 const FILE_BYTES = 1024 ** 3;
@@ -29,8 +47,22 @@ function paddedVideo(): string {
   if (existsSync(file) && statSync(file).size === FILE_BYTES) return file;
   const small = path.join(os.tmpdir(), `pathway-bench-small-${process.pid}.mp4`);
   execFileSync('ffmpeg', [
-    '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=10:size=1280x720:rate=25',
-    '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast', '-movflags', '+faststart', small,
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=10:size=1280x720:rate=25',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-preset',
+    'ultrafast',
+    '-movflags',
+    '+faststart',
+    small,
   ]);
   const video = readFileSync(small);
   rmSync(small);
@@ -43,7 +75,8 @@ function paddedVideo(): string {
     header.write('free', 4, 'latin1');
     writeSync(fd, header);
     const block = randomBytes(CHUNK_BYTES);
-    for (let left = padding - 8; left > 0; left -= block.length) writeSync(fd, block, 0, Math.min(left, block.length));
+    for (let left = padding - 8; left > 0; left -= block.length)
+      writeSync(fd, block, 0, Math.min(left, block.length));
   } finally {
     closeSync(fd);
   }
@@ -68,7 +101,8 @@ const sysUpload: Benchmark = async ({ storage, postgresUrl }) => {
       const cookie = await signIn(server.url, admin);
       for (let round = 0; round < ROUNDS; round += 1) {
         const upload = await uploadFile(server.url, cookie, source);
-        if (upload.body.file_size !== FILE_BYTES) throw new Error(`the server stored ${upload.body.file_size} bytes`);
+        if (upload.body.file_size !== FILE_BYTES)
+          throw new Error(`the server stored ${upload.body.file_size} bytes`);
         uploads.push(upload.totalMs);
         checks.push(upload.finishMs);
 

@@ -26,7 +26,10 @@ export function newestMtime(target) {
   if (!existsSync(target)) return 0;
   const stat = statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(target).reduce((newest, name) => Math.max(newest, newestMtime(path.join(target, name))), stat.mtimeMs);
+  return readdirSync(target).reduce(
+    (newest, name) => Math.max(newest, newestMtime(path.join(target, name))),
+    stat.mtimeMs,
+  );
 }
 
 export function serverBundleIsStale() {
@@ -60,7 +63,9 @@ export async function buildServer() {
         setup(context) {
           // Bare imports are packages: ours (@pathway/*, TypeScript sources) are bundled, the rest stay external.
           context.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@pathway/') || path.isAbsolute(args.path) ? undefined : { path: args.path, external: true },
+            args.path.startsWith('@pathway/') || path.isAbsolute(args.path)
+              ? undefined
+              : { path: args.path, external: true },
           );
         },
       },

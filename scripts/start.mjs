@@ -10,7 +10,11 @@ import { buildServer, newestMtime, serverBundle, serverBundleIsStale } from './b
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const webDist = path.join(root, 'apps/web/dist/index.html');
-const webSources = [path.join(root, 'apps/web/src'), path.join(root, 'apps/web/index.html'), path.join(root, 'packages/contract/src')];
+const webSources = [
+  path.join(root, 'apps/web/src'),
+  path.join(root, 'apps/web/index.html'),
+  path.join(root, 'packages/contract/src'),
+];
 
 const builtAt = existsSync(webDist) ? statSync(webDist).mtimeMs : 0;
 if (builtAt < Math.max(...webSources.map(newestMtime))) {

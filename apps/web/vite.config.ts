@@ -32,7 +32,9 @@ export default defineConfig({
         // cached across releases. Everything else is split by use, so a page's libraries (charts,
         // data grid) load with that page only.
         manualChunks(id) {
-          return /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/.test(id) ? 'vendor-react' : undefined;
+          return /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/.test(id)
+            ? 'vendor-react'
+            : undefined;
         },
       },
     },

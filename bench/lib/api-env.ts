@@ -20,7 +20,15 @@ export interface ApiSizes {
 
 export function apiSizes(storage: Storage): ApiSizes {
   if (process.env.BENCH_QUICK === '1') {
-    return { participants: [200, 1000, 5000], seenVideos: [1000, 20_000, 50_000], rounds: 3, requestsPerRound: 10, loadSeconds: 2, loadRounds: 2, connections: 10 };
+    return {
+      participants: [200, 1000, 5000],
+      seenVideos: [1000, 20_000, 50_000],
+      rounds: 3,
+      requestsPerRound: 10,
+      loadSeconds: 2,
+      loadRounds: 2,
+      connections: 10,
+    };
   }
   return {
     participants: [1000, 10_000, 100_000],
@@ -68,16 +76,28 @@ export class ApiEnvironment {
     }
     // A server that does not stop cleanly is a finding of its own, not a reason to lose the figures.
     await server.stop().catch((error: Error) => {
-      const reason = error.message.split('\n').find((line) => /Error:|"err"/.test(line)) ?? error.message.split('\n')[0]!;
-      this.add({ figure: 'clean stop on SIGTERM after a measurement', value: reason.slice(0, 300), goal: 'exit code 0', met: false, conditions: 'see the server log' });
+      const reason =
+        error.message.split('\n').find((line) => /Error:|"err"/.test(line)) ?? error.message.split('\n')[0]!;
+      this.add({
+        figure: 'clean stop on SIGTERM after a measurement',
+        value: reason.slice(0, 300),
+        goal: 'exit code 0',
+        met: false,
+        conditions: 'see the server log',
+      });
     });
     return result;
   }
 
   add(row: Omit<BenchRow, 'conditions'> & { conditions: string }): void {
-    const entry = { ...row, conditions: `${this.storage === 'pglite' ? 'PGlite' : 'PostgreSQL 15'}; ${row.conditions}` };
+    const entry = {
+      ...row,
+      conditions: `${this.storage === 'pglite' ? 'PGlite' : 'PostgreSQL 15'}; ${row.conditions}`,
+    };
     this.rows.push(entry);
-    console.log(`  ${entry.figure}: ${entry.value}${entry.goal ? ` (goal ${entry.goal}: ${entry.met ? 'met' : 'missed'})` : ''} [${entry.conditions}]`);
+    console.log(
+      `  ${entry.figure}: ${entry.value}${entry.goal ? ` (goal ${entry.goal}: ${entry.met ? 'met' : 'missed'})` : ''} [${entry.conditions}]`,
+    );
   }
 
   async dispose(): Promise<void> {

@@ -13,8 +13,70 @@ export const SHORT_SET = { id: 2, weeks: 24, perWeek: 5, firstVideoId: 351 };
 const setSize = (set: typeof LONG_SET) => set.weeks * set.perWeek;
 
 const TODAY = `(now() at time zone 'Europe/London')::date`;
-const FIRST_NAMES = ['Amelia', 'Oliver', 'Isla', 'George', 'Ava', 'Harry', 'Mia', 'Noah', 'Grace', 'Jack', 'Ruby', 'Leo', 'Freya', 'Arthur', 'Evie', 'Oscar', 'Poppy', 'Charlie', 'Ivy', 'Thomas'];
-const LAST_NAMES = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Patel', 'Robinson', 'Wright', 'Thompson', 'Evans', 'Walker', 'White', 'Roberts', 'Green', 'Hall', 'Thomas', 'Clarke', 'Jackson', 'Wood', 'Harris', 'Edwards', 'Turner', 'Martin', 'Cooper', 'Hill', 'Ward', 'Hughes', 'Moore', 'Clark', 'King', 'Harrison', 'Lewis', 'Baker', 'Lee', 'Allen', 'Morris', 'Khan'];
+const FIRST_NAMES = [
+  'Amelia',
+  'Oliver',
+  'Isla',
+  'George',
+  'Ava',
+  'Harry',
+  'Mia',
+  'Noah',
+  'Grace',
+  'Jack',
+  'Ruby',
+  'Leo',
+  'Freya',
+  'Arthur',
+  'Evie',
+  'Oscar',
+  'Poppy',
+  'Charlie',
+  'Ivy',
+  'Thomas',
+];
+const LAST_NAMES = [
+  'Smith',
+  'Jones',
+  'Taylor',
+  'Brown',
+  'Williams',
+  'Wilson',
+  'Johnson',
+  'Davies',
+  'Patel',
+  'Robinson',
+  'Wright',
+  'Thompson',
+  'Evans',
+  'Walker',
+  'White',
+  'Roberts',
+  'Green',
+  'Hall',
+  'Thomas',
+  'Clarke',
+  'Jackson',
+  'Wood',
+  'Harris',
+  'Edwards',
+  'Turner',
+  'Martin',
+  'Cooper',
+  'Hill',
+  'Ward',
+  'Hughes',
+  'Moore',
+  'Clark',
+  'King',
+  'Harrison',
+  'Lewis',
+  'Baker',
+  'Lee',
+  'Allen',
+  'Morris',
+  'Khan',
+];
 const textArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).join(',')}]`;
 
 /** The tablet of participant i (every tenth participant has none). */
@@ -76,11 +138,18 @@ export async function addParticipants(db: BenchDatabase, from: number, to: numbe
  * seeing the (r / n + 1)th video of their set, so each size is a prefix of the next. daily_views
  * (the dashboard's rollup, which the server keeps in step with seen_videos) is brought up to date.
  */
-export async function addSeenVideos(db: BenchDatabase, participantCount: number, from: number, to: number): Promise<void> {
+export async function addSeenVideos(
+  db: BenchDatabase,
+  participantCount: number,
+  from: number,
+  to: number,
+): Promise<void> {
   if (Math.ceil(to / participantCount) > setSize(SHORT_SET)) {
     throw new Error(`${to} seen videos do not fit ${participantCount} participants`);
   }
-  const [{ last }] = await db.rows<{ last: string }>(`select coalesce(max(seen_video_id), 0)::text as last from seen_videos`);
+  const [{ last }] = await db.rows<{ last: string }>(
+    `select coalesce(max(seen_video_id), 0)::text as last from seen_videos`,
+  );
   const batch = 1_000_000;
   const statements: string[] = [];
   for (let start = from; start < to; start += batch) {

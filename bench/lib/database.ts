@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { maintainEmbeddedDatabase, openDatabase, runMigrations, type DatabaseHandle } from '../../apps/server/src/db/client.js';
+import {
+  maintainEmbeddedDatabase,
+  openDatabase,
+  runMigrations,
+  type DatabaseHandle,
+} from '../../apps/server/src/db/client.js';
 
 export type Storage = 'pglite' | 'postgres';
 
@@ -37,7 +42,9 @@ export class BenchDatabase {
   async open(): Promise<DatabaseHandle> {
     if (!this.handle) {
       this.handle = await openDatabase(
-        this.databaseUrl ? { databaseUrl: this.databaseUrl, poolSize: 4 } : { dataDir: path.join(this.dataDir, 'db') },
+        this.databaseUrl
+          ? { databaseUrl: this.databaseUrl, poolSize: 4 }
+          : { dataDir: path.join(this.dataDir, 'db') },
       );
       await runMigrations(this.handle);
     }

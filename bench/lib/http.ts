@@ -29,10 +29,17 @@ export async function signIn(baseUrl: string, admin: BenchAdmin): Promise<string
   const response = await fetch(`${baseUrl}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret) }),
+    body: JSON.stringify({
+      user_name: admin.user_name,
+      password: admin.password,
+      mfa_token: totpCode(admin.user_name, admin.totpSecret),
+    }),
   });
   if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
   if (!cookie) throw new Error('sign-in set no cookie');
   return cookie;
 }
@@ -52,7 +59,11 @@ export interface Timing {
 }
 
 /** Runs `call` sequentially (one client), after a few unmeasured warm-up calls; times in ms. */
-export async function timeSequential(times: number, call: (i: number) => Promise<unknown>, warmUp = 5): Promise<Timing> {
+export async function timeSequential(
+  times: number,
+  call: (i: number) => Promise<unknown>,
+  warmUp = 5,
+): Promise<Timing> {
   for (let i = 0; i < warmUp; i += 1) await call(i);
   const samples: number[] = [];
   for (let i = 0; i < times; i += 1) {
@@ -70,7 +81,10 @@ export interface LoadResult {
 }
 
 /** A closed-loop load of `connections` clients for `seconds` with autocannon; any non-200 fails it. */
-export async function load(url: string, options: { cookie?: string; connections: number; seconds: number; paths?: string[]; warmUp?: boolean }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { cookie?: string; connections: number; seconds: number; paths?: string[]; warmUp?: boolean },
+): Promise<LoadResult> {
   let next = 0;
   const result = await autocannon({
     url,
@@ -78,12 +92,22 @@ export async function load(url: string, options: { cookie?: string; connections:
     duration: options.seconds,
     headers: options.cookie ? { cookie: options.cookie } : {},
     requests: options.paths
-      ? [{ setupRequest: (request) => ({ ...request, path: options.paths![next++ % options.paths!.length]! }) }]
+      ? [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              path: options.paths![next++ % options.paths!.length]!,
+            }),
+          },
+        ]
       : undefined,
   });
-  if (result.requests.total === 0 && !options.warmUp) throw new Error(`load on ${url}: no request finished within ${options.seconds} s`);
+  if (result.requests.total === 0 && !options.warmUp)
+    throw new Error(`load on ${url}: no request finished within ${options.seconds} s`);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`load on ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `load on ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }

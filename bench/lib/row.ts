@@ -16,4 +16,7 @@ export interface BenchRow {
 }
 
 /** A benchmark module: measures one area and returns its rows. */
-export type Benchmark = (options: { storage: 'pglite' | 'postgres'; postgresUrl?: string }) => Promise<BenchRow[]>;
+export type Benchmark = (options: {
+  storage: 'pglite' | 'postgres';
+  postgresUrl?: string;
+}) => Promise<BenchRow[]>;

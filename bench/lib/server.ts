@@ -15,7 +15,11 @@ const KEPT_OUTPUT = 20_000;
  * Starts the real server (apps/server/src/main.ts) as its own process on loopback, as
  * `npm start` runs it, and resolves once it listens. Only the tail of its output is kept.
  */
-export function startServer(options: { dataDir: string; databaseUrl?: string; nodeArgs?: string[] }): Promise<RunningServer> {
+export function startServer(options: {
+  dataDir: string;
+  databaseUrl?: string;
+  nodeArgs?: string[];
+}): Promise<RunningServer> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     PORT: '0',
@@ -25,11 +29,15 @@ export function startServer(options: { dataDir: string; databaseUrl?: string; no
     LOG_TO_STDOUT: 'true',
   };
   if (!options.databaseUrl) delete env.DATABASE_URL;
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
-    cwd: repoRoot,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')],
+    {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   const keep = (chunk: Buffer) => {
     out = (out + chunk.toString()).slice(-KEPT_OUTPUT);

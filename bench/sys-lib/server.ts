@@ -51,7 +51,10 @@ export async function createDataDir(storage: Storage, postgresUrl?: string): Pro
       await client.end();
     };
   }
-  const env: Record<string, string> = { DATA_DIR: dataDir, ...(databaseUrl && { DATABASE_URL: databaseUrl }) };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    ...(databaseUrl && { DATABASE_URL: databaseUrl }),
+  };
   return {
     storage,
     dataDir,
@@ -80,8 +83,16 @@ const TOTP_PERIOD_MS = 30_000;
 
 /** A full-access admin made through the server's own service (argon2 hash, TOTP enrolment). */
 export async function createAdmin(handle: DatabaseHandle): Promise<BenchAdmin> {
-  const admin = { user_name: `bench.${randomBytes(4).toString('hex')}`, password: `bench passphrase ${randomBytes(8).toString('hex')}` };
-  const created = await new AdminService(handle.db).create({ ...admin, role: 'full access', first_name: 'Bench', last_name: 'Admin' });
+  const admin = {
+    user_name: `bench.${randomBytes(4).toString('hex')}`,
+    password: `bench passphrase ${randomBytes(8).toString('hex')}`,
+  };
+  const created = await new AdminService(handle.db).create({
+    ...admin,
+    role: 'full access',
+    first_name: 'Bench',
+    last_name: 'Admin',
+  });
   return { ...admin, totpSecret: created.totpSecret };
 }
 
@@ -111,14 +122,26 @@ export interface RunningServer {
  * Starts the server the way an operator does and waits for GET /readyz to answer 200, asking every
  * 10 ms (a finer poll would itself take CPU from the starting server on 2 cores).
  */
-export async function startServer(env: Record<string, string>, options: { viaNpm?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string>,
+  options: { viaNpm?: boolean } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const startedAt = performance.now();
-  const [command, args] = options.viaNpm ? ['npm', ['start', '--silent']] : [process.execPath, [path.join(repoRoot, 'scripts/start.mjs')]];
+  const [command, args] = options.viaNpm
+    ? ['npm', ['start', '--silent']]
+    : [process.execPath, [path.join(repoRoot, 'scripts/start.mjs')]];
   const child = spawn(command, args, {
     cwd: repoRoot,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', LOG_TO_STDOUT: 'true', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      LOG_TO_STDOUT: 'true',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -132,7 +155,10 @@ export async function startServer(env: Record<string, string>, options: { viaNpm
       child.kill('SIGKILL');
       throw new Error(`the server was not ready in 120 s:\n${out}`);
     }
-    const ok = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) {
       readyMs = performance.now() - startedAt;
       break;
@@ -151,7 +177,8 @@ export async function startServer(env: Record<string, string>, options: { viaNpm
       const deadline = Date.now() + 20_000;
       let killed = false;
       while (processes.some(exists)) {
-        if (Date.now() > deadline + 10_000) throw new Error(`processes ${processes.filter(exists).join(', ')} did not go away`);
+        if (Date.now() > deadline + 10_000)
+          throw new Error(`processes ${processes.filter(exists).join(', ')} did not go away`);
         if (Date.now() > deadline && !killed) {
           killed = true;
           for (const pid of processes.filter(exists)) process.kill(pid, 'SIGKILL');
@@ -173,7 +200,11 @@ export async function signIn(url: string, admin: BenchAdmin): Promise<string> {
   const res = await fetch(`${url}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret) }),
+    body: JSON.stringify({
+      user_name: admin.user_name,
+      password: admin.password,
+      mfa_token: totpCode(admin.user_name, admin.totpSecret),
+    }),
   });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('jwt='));
@@ -202,7 +233,8 @@ export function descendants(pid: number): number[] {
     } catch {
       continue;
     }
-    for (const child of children.trim().split(/\s+/).filter(Boolean).map(Number)) found.push(child, ...descendants(child));
+    for (const child of children.trim().split(/\s+/).filter(Boolean).map(Number))
+      found.push(child, ...descendants(child));
   }
   return found;
 }
@@ -213,7 +245,9 @@ export function serverPid(server: RunningServer): number {
   const match = all.find((pid) => {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      return cmdline.some((part) => /apps[\\/]server[\\/](src[\\/]main\.ts|dist[\\/]bundle[\\/]main\.js)$/.test(part));
+      return cmdline.some((part) =>
+        /apps[\\/]server[\\/](src[\\/]main\.ts|dist[\\/]bundle[\\/]main\.js)$/.test(part),
+      );
     } catch {
       return false;
     }
@@ -245,4 +279,5 @@ export function formatNumber(value: number, digits = 1): string {
   return value.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
-export const machine = (): string => `${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)} at start`;
+export const machine = (): string =>
+  `${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)} at start`;

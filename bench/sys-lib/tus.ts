@@ -31,7 +31,9 @@ function request(
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, lastByteSentAt }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, lastByteSentAt }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -40,7 +42,10 @@ function request(
       req.end();
       return;
     }
-    pipeline(createReadStream(body.file, { start: body.start, end: body.end - 1, highWaterMark: 1024 * 1024 }), req).catch(reject);
+    pipeline(
+      createReadStream(body.file, { start: body.start, end: body.end - 1, highWaterMark: 1024 * 1024 }),
+      req,
+    ).catch(reject);
   });
 }
 
@@ -50,7 +55,11 @@ export async function uploadFile(baseUrl: string, cookie: string, file: string):
   const tus = { 'tus-resumable': '1.0.0', cookie };
   const created = await request(`${baseUrl}/companion`, {
     method: 'POST',
-    headers: { ...tus, 'upload-length': String(size), 'upload-metadata': `filename ${Buffer.from('exercise.mp4').toString('base64')}` },
+    headers: {
+      ...tus,
+      'upload-length': String(size),
+      'upload-metadata': `filename ${Buffer.from('exercise.mp4').toString('base64')}`,
+    },
   });
   if (created.status !== 201) throw new Error(`tus creation: ${created.status} ${created.text}`);
   const uploadUrl = new URL(created.headers.location!, baseUrl);
@@ -62,7 +71,12 @@ export async function uploadFile(baseUrl: string, cookie: string, file: string):
       target,
       {
         method: 'PATCH',
-        headers: { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', 'content-length': String(end - offset) },
+        headers: {
+          ...tus,
+          'upload-offset': String(offset),
+          'content-type': 'application/offset+octet-stream',
+          'content-length': String(end - offset),
+        },
       },
       { file, start: offset, end },
     );
@@ -70,7 +84,11 @@ export async function uploadFile(baseUrl: string, cookie: string, file: string):
     offset = Number(res.headers['upload-offset']);
     if (offset >= size) {
       const finishedAt = performance.now();
-      return { body: JSON.parse(res.text) as TusUpload['body'], totalMs: finishedAt - startedAt, finishMs: finishedAt - res.lastByteSentAt };
+      return {
+        body: JSON.parse(res.text) as TusUpload['body'],
+        totalMs: finishedAt - startedAt,
+        finishMs: finishedAt - res.lastByteSentAt,
+      };
     }
   }
 }

@@ -16,7 +16,15 @@ describe('the app', () => {
   it('serves an OpenAPI document of every API route, with a viewer', async () => {
     const doc = (await t.app.inject('/api/docs/json')).json();
     expect(doc.openapi).toBe('3.1.0');
-    for (const p of ['/login', '/logout', '/api/session', '/api/admin', '/api/admin/{user_name}', '/api/logs/getloglist', '/api/logs/download/{fileName}']) {
+    for (const p of [
+      '/login',
+      '/logout',
+      '/api/session',
+      '/api/admin',
+      '/api/admin/{user_name}',
+      '/api/logs/getloglist',
+      '/api/logs/download/{fileName}',
+    ]) {
       expect(doc.paths, p).toHaveProperty([p]);
     }
     const ref: string = doc.paths['/api/admin'].post.requestBody.content['application/json'].schema.$ref;
@@ -40,7 +48,12 @@ describe('the app', () => {
     const missing = await t.app.inject('/api/does-not-exist');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'Not found' });
-    const bad = await t.app.inject({ method: 'POST', url: '/api/admin', payload: '{"a":', headers: { 'content-type': 'application/json' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin',
+      payload: '{"a":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.statusCode).toBeGreaterThanOrEqual(400);
     expect(bad.statusCode).toBeLessThan(500);
     expect(bad.body).not.toMatch(/at .*\.ts:\d+/);

@@ -39,7 +39,9 @@ function printForPerson(name: string, result: Record<string, unknown>) {
       `Admin user created.\n  id: ${result.admin_user_id}\n  user name: ${result.user_name}\n  role: ${result.role}\n` +
         `  TOTP secret: ${result.totp_secret}\n\nScan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, ...):\n`,
     );
-    qrcodeTerminal.generate(String(result.otpauth_url), { small: true }, (qr) => process.stdout.write(`${qr}\n`));
+    qrcodeTerminal.generate(String(result.otpauth_url), { small: true }, (qr) =>
+      process.stdout.write(`${qr}\n`),
+    );
     process.stdout.write(`\nOr enter this URL in the app: ${result.otpauth_url}\n`);
     return;
   }

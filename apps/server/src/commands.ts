@@ -20,7 +20,13 @@ export interface Command<Args = Record<string, unknown>> {
   run(ctx: AppContext, args: Args): Promise<Record<string, unknown>>;
 }
 
-const createAdmin: Command<{ username: string; password: string; role: string; 'first-name': string; 'last-name': string }> = {
+const createAdmin: Command<{
+  username: string;
+  password: string;
+  role: string;
+  'first-name': string;
+  'last-name': string;
+}> = {
   description: 'Create an admin user and print their TOTP enrolment',
   usage:
     'create-admin --username <name> --password <password> [--role "full access"|"basic access"] [--first-name <f>] [--last-name <l>] [--json]',
@@ -90,4 +96,3 @@ export function parseCommandArgs(command: Command<never>, raw: Record<string, un
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join('; '));
   return parsed.data;
 }
-

@@ -27,7 +27,11 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(4 * 1024 ** 3),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 ** 3),
   ADHERENCE_CHECK_CRON: z.string().default('0 6 * * *'),
   ADHERENCE_CHECK_TZ: z.string().default('Europe/London'),
   S3_ENDPOINT: z.string().optional(),
@@ -56,7 +60,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   }
   const e = parsed.data;
   if (e.FCM_PROJECT_ID && !e.FCM_SERVICE_ACCOUNT_FILE) {
-    throw new Error('Invalid configuration:\n  FCM_PROJECT_ID is set but FCM_SERVICE_ACCOUNT_FILE is not: push messages need both');
+    throw new Error(
+      'Invalid configuration:\n  FCM_PROJECT_ID is set but FCM_SERVICE_ACCOUNT_FILE is not: push messages need both',
+    );
   }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
@@ -86,7 +92,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         : undefined,
     /** Push through FCM when a service-account key is given; the project defaults to the key's. */
     fcm: e.FCM_SERVICE_ACCOUNT_FILE
-      ? { projectId: e.FCM_PROJECT_ID, serviceAccountFile: path.resolve(e.FCM_SERVICE_ACCOUNT_FILE), apiUrl: e.FCM_API_URL }
+      ? {
+          projectId: e.FCM_PROJECT_ID,
+          serviceAccountFile: path.resolve(e.FCM_SERVICE_ACCOUNT_FILE),
+          apiUrl: e.FCM_API_URL,
+        }
       : undefined,
   };
 }

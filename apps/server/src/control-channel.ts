@@ -31,14 +31,19 @@ export async function startControlChannel(ctx: AppContext): Promise<() => Promis
     req.on('end', () => {
       void (async () => {
         try {
-          const { command: name, args } = JSON.parse(body) as { command: string; args: Record<string, unknown> };
+          const { command: name, args } = JSON.parse(body) as {
+            command: string;
+            args: Record<string, unknown>;
+          };
           const command = commands[name];
           if (!command) throw new HttpError(404, `Unknown command ${name}`);
           const result = await command.run(ctx, parseCommandArgs(command, args) as never);
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
         } catch (error) {
           const status = error instanceof HttpError ? error.statusCode : 400;
-          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ message: (error as Error).message }));
+          res
+            .writeHead(status, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ message: (error as Error).message }));
         }
       })();
     });
@@ -62,7 +67,12 @@ export function sendControlCommand(
 ): Promise<Record<string, unknown> | undefined> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { socketPath: controlSocketPath(dataDir), method: 'POST', path: '/command', headers: { 'content-type': 'application/json' } },
+      {
+        socketPath: controlSocketPath(dataDir),
+        method: 'POST',
+        path: '/command',
+        headers: { 'content-type': 'application/json' },
+      },
       (res) => {
         let data = '';
         res.setEncoding('utf8');

@@ -34,12 +34,21 @@ export const REDACTED_PATHS = [
  * A request as logged: the path and the names of its query parameters, never their values (a
  * search or a paging cursor can hold a participant's name).
  */
-export function serializeRequest(request: { method?: string; url?: string; host?: string; ip?: string; socket?: { remoteAddress?: string } }) {
+export function serializeRequest(request: {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+}) {
   const [pathname, query] = (request.url ?? '').split('?', 2);
   const names = query ? [...new URLSearchParams(query).keys()] : [];
   return {
     method: request.method,
-    url: names.length > 0 ? `${pathname}?${[...new Set(names)].map((n) => `${n}=[redacted]`).join('&')}` : pathname,
+    url:
+      names.length > 0
+        ? `${pathname}?${[...new Set(names)].map((n) => `${n}=[redacted]`).join('&')}`
+        : pathname,
     host: request.host,
     remoteAddress: request.ip ?? request.socket?.remoteAddress,
   };
@@ -47,7 +56,9 @@ export function serializeRequest(request: { method?: string; url?: string; host?
 
 /** Text of a database message without the values it quotes (`invalid input syntax ...: "Ada"`). */
 function withoutQuotedValues(text: string): string {
-  return text.replace(/"[^"]*"/g, '"…"').replace(/\((?:[^()]|\([^()]*\))*\)=\((?:[^()]|\([^()]*\))*\)/g, '(…)=(…)');
+  return text
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\((?:[^()]|\([^()]*\))*\)=\((?:[^()]|\([^()]*\))*\)/g, '(…)=(…)');
 }
 
 /**
@@ -113,7 +124,8 @@ export interface LoggerOptions {
 
 export function createLogger(options: LoggerOptions): Logger {
   const streams: pino.StreamEntry[] = [];
-  if (options.logDir) streams.push({ level: options.level as pino.Level, stream: new DailyFileStream(options.logDir) });
+  if (options.logDir)
+    streams.push({ level: options.level as pino.Level, stream: new DailyFileStream(options.logDir) });
   if (options.toStdout) streams.push({ level: options.level as pino.Level, stream: process.stdout });
   return pino(
     {

@@ -11,7 +11,8 @@ import { closeContext, createContext } from './runtime.js';
 function processRole(argv: string[]): ProcessRole {
   const index = argv.indexOf('--role');
   const role = index >= 0 ? argv[index + 1] : 'all';
-  if (role !== 'all' && role !== 'web' && role !== 'worker') throw new Error('--role must be web, worker or all');
+  if (role !== 'all' && role !== 'web' && role !== 'worker')
+    throw new Error('--role must be web, worker or all');
   return role;
 }
 
@@ -19,9 +20,15 @@ async function main() {
   const startedAt = performance.now();
   const role = processRole(process.argv);
   const config = loadConfig();
-  const logger = createLogger({ level: config.logLevel, logDir: config.logDir, toStdout: config.logToStdout });
+  const logger = createLogger({
+    level: config.logLevel,
+    logDir: config.logDir,
+    toStdout: config.logToStdout,
+  });
   if (!config.databaseUrl && role !== 'all') {
-    throw new Error('The embedded database serves one process: separate web and worker roles need DATABASE_URL');
+    throw new Error(
+      'The embedded database serves one process: separate web and worker roles need DATABASE_URL',
+    );
   }
   const releaseLock = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
   const ctx = await createContext(config, logger, { role });
@@ -57,7 +64,10 @@ async function main() {
   // a busy worker.
   if (role !== 'web') await ctx.jobs.startWorkers();
   if (!app) {
-    logger.info({ storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) }, 'Pathway worker is running');
+    logger.info(
+      { storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) },
+      'Pathway worker is running',
+    );
   }
 
   if ((await new AdminService(ctx.db).count()) === 0) {

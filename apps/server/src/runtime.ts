@@ -18,7 +18,11 @@ export interface ContextOverrides {
 }
 
 /** Opens the database, applies migrations and wires the services every module shares. */
-export async function createContext(config: Config, logger: Logger, overrides: ContextOverrides = {}): Promise<AppContext> {
+export async function createContext(
+  config: Config,
+  logger: Logger,
+  overrides: ContextOverrides = {},
+): Promise<AppContext> {
   const database =
     overrides.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
@@ -28,7 +32,10 @@ export async function createContext(config: Config, logger: Logger, overrides: C
   const jobs = await JobQueue.start(database, logger, overrides.role ?? 'all');
   const videoTools = resolveVideoTools();
   const media = await createMediaStorage(config);
-  logger.info({ video_tools: videoTools.source, ffmpeg: videoTools.ffmpeg, media: media.blobs.kind }, 'media storage ready');
+  logger.info(
+    { video_tools: videoTools.source, ffmpeg: videoTools.ffmpeg, media: media.blobs.kind },
+    'media storage ready',
+  );
   const ctx: AppContext = {
     config,
     database,

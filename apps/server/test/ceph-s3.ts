@@ -53,12 +53,16 @@ export async function startCephS3(): Promise<CephS3> {
   try {
     await run('radosgw', ['--version']);
   } catch {
-    throw new Error('The S3 tests need Ceph radosgw: apt-get install -y --no-install-recommends radosgw ceph-mon ceph-osd');
+    throw new Error(
+      'The S3 tests need Ceph radosgw: apt-get install -y --no-install-recommends radosgw ceph-mon ceph-osd',
+    );
   }
   const accessKeyId = 'test-access-key';
   const secretAccessKey = 'test-secret-key';
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'pathway-ceph-'));
-  await Promise.all(['mon', 'osd', 'run', 'log', 'rgw'].map((d) => fs.mkdir(path.join(dir, d), { recursive: true })));
+  await Promise.all(
+    ['mon', 'osd', 'run', 'log', 'rgw'].map((d) => fs.mkdir(path.join(dir, d), { recursive: true })),
+  );
   const monPort = await freePort();
   const rgwPort = await freePort();
   // The OSD binds several ports: a private window, so clusters of parallel test files never collide.
@@ -134,9 +138,30 @@ rgw data = ${dir}/rgw
     await fs.rm(dir, { recursive: true, force: true });
   };
   try {
-    await run('monmaptool', ['--create', '--clobber', '--fsid', fsid, '--addv', 'a', `[v1:127.0.0.1:${monPort}]`, path.join(dir, 'monmap')], options);
-    await run('ceph-authtool', ['--create-keyring', path.join(dir, 'keyring'), '--gen-key', '-n', 'mon.', '--cap', 'mon', 'allow *'], options);
-    await run('ceph-mon', ['--mkfs', '-i', 'a', '--monmap', path.join(dir, 'monmap'), '--keyring', path.join(dir, 'keyring')], options);
+    await run(
+      'monmaptool',
+      [
+        '--create',
+        '--clobber',
+        '--fsid',
+        fsid,
+        '--addv',
+        'a',
+        `[v1:127.0.0.1:${monPort}]`,
+        path.join(dir, 'monmap'),
+      ],
+      options,
+    );
+    await run(
+      'ceph-authtool',
+      ['--create-keyring', path.join(dir, 'keyring'), '--gen-key', '-n', 'mon.', '--cap', 'mon', 'allow *'],
+      options,
+    );
+    await run(
+      'ceph-mon',
+      ['--mkfs', '-i', 'a', '--monmap', path.join(dir, 'monmap'), '--keyring', path.join(dir, 'keyring')],
+      options,
+    );
     daemon('ceph-mon', ['-i', 'a']);
     const { stdout } = await run('ceph', ['osd', 'create'], options);
     const osdId = stdout.trim();
@@ -150,7 +175,18 @@ rgw data = ${dir}/rgw
     daemon('radosgw', ['-n', 'client.rgw']);
     const endpoint = `http://127.0.0.1:${rgwPort}`;
     await waitFor(async () => (await fetch(`${endpoint}/`)).ok, 'radosgw');
-    await run('radosgw-admin', ['user', 'create', '--uid=test', '--display-name=test', `--access-key=${accessKeyId}`, `--secret=${secretAccessKey}`], options);
+    await run(
+      'radosgw-admin',
+      [
+        'user',
+        'create',
+        '--uid=test',
+        '--display-name=test',
+        `--access-key=${accessKeyId}`,
+        `--secret=${secretAccessKey}`,
+      ],
+      options,
+    );
     return { endpoint, accessKeyId, secretAccessKey, region: 'us-east-1', stop };
   } catch (error) {
     await stop().catch(() => {});

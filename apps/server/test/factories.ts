@@ -23,7 +23,10 @@ export async function insertDevice(ctx: AppContext, overrides: { name?: string; 
 }
 
 /** Every field the add form sends, valid; each test changes what it is about. */
-export function participantBody(uuid: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function participantBody(
+  uuid: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   counter += 1;
   return {
     first_name: 'Ada',
@@ -50,7 +53,11 @@ export function participantBody(uuid: string, overrides: Record<string, unknown>
 }
 
 /** A participant with a new device, added through the API as a full-access admin. */
-export async function addParticipant(t: TestApp, fullCookie: string, overrides: Record<string, unknown> = {}) {
+export async function addParticipant(
+  t: TestApp,
+  fullCookie: string,
+  overrides: Record<string, unknown> = {},
+) {
   const device = await insertDevice(t.ctx);
   const res = await t.app.inject({
     method: 'POST',
@@ -84,9 +91,17 @@ export async function insertParticipants(
 }
 
 /** A bearer token for a device paired with a participant, as the device sign-in would issue. */
-export async function issueDeviceToken(ctx: AppContext, deviceId: number, participantId: number): Promise<string> {
+export async function issueDeviceToken(
+  ctx: AppContext,
+  deviceId: number,
+  participantId: number,
+): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   recordSecret(testLogRoot(), token);
-  await ctx.db.insert(deviceTokens).values({ token_hash: hashDeviceToken(token), authorized_device_id: deviceId, participant_id: participantId });
+  await ctx.db.insert(deviceTokens).values({
+    token_hash: hashDeviceToken(token),
+    authorized_device_id: deviceId,
+    participant_id: participantId,
+  });
   return token;
 }

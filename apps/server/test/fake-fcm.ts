@@ -86,7 +86,11 @@ export class FakeFcm {
   /** A service-account key file as the Firebase console gives it, pointing at this token endpoint. */
   serviceAccount(options: { wrongKey?: boolean } = {}) {
     const key = options.wrongKey
-      ? generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey
+      ? generateKeyPairSync('rsa', {
+          modulusLength: 2048,
+          privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+          publicKeyEncoding: { type: 'spki', format: 'pem' },
+        }).privateKey
       : this.privateKey;
     return {
       type: 'service_account' as const,
@@ -116,7 +120,10 @@ export class FakeFcm {
     this.scripts.set(token, [...(this.scripts.get(token) ?? []), ...responses]);
   }
 
-  private async handle(req: http.IncomingMessage, raw: string): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
+  private async handle(
+    req: http.IncomingMessage,
+    raw: string,
+  ): Promise<{ status: number; body: unknown; headers?: Record<string, string> }> {
     const url = new URL(req.url ?? '/', this.url);
     if (req.method === 'POST' && url.pathname === '/token') return this.token(req, raw);
     const send = /^\/v1\/projects\/([^/]+)\/messages:send$/.exec(url.pathname);
@@ -131,27 +138,52 @@ export class FakeFcm {
     }
     const form = new URLSearchParams(raw);
     if (form.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
-      return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' + form.get('grant_type') } };
+      return {
+        status: 400,
+        body: {
+          error: 'unsupported_grant_type',
+          error_description: 'Invalid grant_type: ' + form.get('grant_type'),
+        },
+      };
     }
     try {
-      const { payload } = await jwtVerify(form.get('assertion') ?? '', await importSPKI(this.publicKey, 'RS256'), {
-        algorithms: ['RS256'],
-        audience: GOOGLE_TOKEN_AUDIENCE,
-        issuer: this.clientEmail,
-      });
+      const { payload } = await jwtVerify(
+        form.get('assertion') ?? '',
+        await importSPKI(this.publicKey, 'RS256'),
+        {
+          algorithms: ['RS256'],
+          audience: GOOGLE_TOKEN_AUDIENCE,
+          issuer: this.clientEmail,
+        },
+      );
       const scopes = String(payload.scope ?? '').split(' ');
       if (!scopes.includes('https://www.googleapis.com/auth/firebase.messaging')) {
-        return { status: 400, body: { error: 'invalid_scope', error_description: 'Invalid OAuth scope or ID token audience provided.' } };
+        return {
+          status: 400,
+          body: {
+            error: 'invalid_scope',
+            error_description: 'Invalid OAuth scope or ID token audience provided.',
+          },
+        };
       }
       if (!payload.exp || !payload.iat || payload.exp - payload.iat > 3600) {
-        return { status: 400, body: { error: 'invalid_grant', error_description: 'Invalid JWT: Token must be a short-lived token (60 minutes)' } };
+        return {
+          status: 400,
+          body: {
+            error: 'invalid_grant',
+            error_description: 'Invalid JWT: Token must be a short-lived token (60 minutes)',
+          },
+        };
       }
     } catch {
       return { status: 400, body: { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' } };
     }
     const accessToken = `ya29.fake-${randomBytes(24).toString('base64url')}`;
     this.issued.add(accessToken);
-    return { status: 200, body: { access_token: accessToken, expires_in: this.expiresIn, token_type: 'Bearer' } };
+    return {
+      status: 200,
+      body: { access_token: accessToken, expires_in: this.expiresIn, token_type: 'Bearer' },
+    };
   }
 
   /** Every access token issued so far stops working (as after a key rotation). */
@@ -163,7 +195,11 @@ export class FakeFcm {
     const authorization = String(req.headers.authorization ?? '');
     const bearer = /^Bearer (.+)$/.exec(authorization)?.[1];
     if (!bearer || !this.issued.has(bearer)) {
-      return rpcError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
+      return rpcError(
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+      );
     }
     if (project !== this.projectId) {
       return rpcError(403, 'PERMISSION_DENIED', 'SenderId mismatch', 'SENDER_ID_MISMATCH');
@@ -175,7 +211,8 @@ export class FakeFcm {
       return rpcError(400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
     }
     const token = body.message?.token;
-    if (typeof token !== 'string' || !token) return rpcError(400, 'INVALID_ARGUMENT', 'Recipient of the message is not set.', 'INVALID_ARGUMENT');
+    if (typeof token !== 'string' || !token)
+      return rpcError(400, 'INVALID_ARGUMENT', 'Recipient of the message is not set.', 'INVALID_ARGUMENT');
     const scripted = this.scripts.get(token)?.shift();
     if (scripted?.kind === 'unauthenticated') {
       return rpcError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');
@@ -189,16 +226,34 @@ export class FakeFcm {
     }
     if (scripted?.kind === 'quota') {
       return {
-        ...rpcError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric of service fcm.googleapis.com.', 'QUOTA_EXCEEDED'),
-        headers: scripted.retryAfterSeconds !== undefined ? { 'retry-after': String(scripted.retryAfterSeconds) } : undefined,
+        ...rpcError(
+          429,
+          'RESOURCE_EXHAUSTED',
+          'Quota exceeded for quota metric of service fcm.googleapis.com.',
+          'QUOTA_EXCEEDED',
+        ),
+        headers:
+          scripted.retryAfterSeconds !== undefined
+            ? { 'retry-after': String(scripted.retryAfterSeconds) }
+            : undefined,
       };
     }
-    if (scripted?.kind === 'unavailable') return rpcError(503, 'UNAVAILABLE', 'The service is currently unavailable.', 'UNAVAILABLE');
-    if (scripted?.kind === 'internal') return rpcError(500, 'INTERNAL', 'Internal error encountered.', 'INTERNAL');
+    if (scripted?.kind === 'unavailable')
+      return rpcError(503, 'UNAVAILABLE', 'The service is currently unavailable.', 'UNAVAILABLE');
+    if (scripted?.kind === 'internal')
+      return rpcError(500, 'INTERNAL', 'Internal error encountered.', 'INTERNAL');
     if (scripted?.kind === 'invalid-token') {
-      return rpcError(400, 'INVALID_ARGUMENT', 'The registration token is not a valid FCM registration token', 'INVALID_ARGUMENT');
+      return rpcError(
+        400,
+        'INVALID_ARGUMENT',
+        'The registration token is not a valid FCM registration token',
+        'INVALID_ARGUMENT',
+      );
     }
-    return { status: 200, body: { name: `projects/${project}/messages/0:${Date.now()}%${randomBytes(8).toString('hex')}` } };
+    return {
+      status: 200,
+      body: { name: `projects/${project}/messages/0:${Date.now()}%${randomBytes(8).toString('hex')}` },
+    };
   }
 }
 

@@ -122,12 +122,24 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
   const root = testLogRoot();
   if (!root) return;
-  const fields = ['first_name', 'last_name', 'email', 'phone_number', 'phone_number_secondary', 'address', 'notes', 'referring_organisation', 'referring_healthcare_professional'];
+  const fields = [
+    'first_name',
+    'last_name',
+    'email',
+    'phone_number',
+    'phone_number_secondary',
+    'address',
+    'notes',
+    'referring_organisation',
+    'referring_healthcare_professional',
+  ];
   try {
     // A file that took its database away (fault tests) must still close promptly.
     const rows = await Promise.race([
       ctx.db.select().from(participants),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('database did not answer')), 5_000).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('database did not answer')), 5_000).unref(),
+      ),
     ]);
     for (const row of rows) {
       for (const field of fields) {
@@ -151,20 +163,40 @@ export interface TestAdmin {
 }
 
 /** An admin made through the real service (argon2 hash, TOTP secret), unique per call. */
-export async function createAdmin(ctx: AppContext, role: Role = 'full access', overrides: { user_name?: string } = {}): Promise<TestAdmin> {
+export async function createAdmin(
+  ctx: AppContext,
+  role: Role = 'full access',
+  overrides: { user_name?: string } = {},
+): Promise<TestAdmin> {
   adminCounter += 1;
-  const user_name = overrides.user_name ?? `admin${adminCounter}.${randomBytes(3).toString('hex')}@example.org`;
+  const user_name =
+    overrides.user_name ?? `admin${adminCounter}.${randomBytes(3).toString('hex')}@example.org`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
   recordSecret(testLogRoot(), password);
-  const created = await new AdminService(ctx.db).create({ user_name, password, role, first_name: 'Test', last_name: `Admin${adminCounter}` });
-  return { admin_user_id: created.admin.admin_user_id, user_name, password, totpSecret: created.totpSecret, role };
+  const created = await new AdminService(ctx.db).create({
+    user_name,
+    password,
+    role,
+    first_name: 'Test',
+    last_name: `Admin${adminCounter}`,
+  });
+  return {
+    admin_user_id: created.admin.admin_user_id,
+    user_name,
+    password,
+    totpSecret: created.totpSecret,
+    role,
+  };
 }
 
 /**
  * A signed-in session cookie for an admin of `role`. It skips the TOTP step (each code works
  * once per 30 s, too few for a test suite); the sign-in flow itself is tested through /login.
  */
-export async function signedInCookie(ctx: AppContext, role: Role = 'full access'): Promise<{ cookie: string; admin: TestAdmin }> {
+export async function signedInCookie(
+  ctx: AppContext,
+  role: Role = 'full access',
+): Promise<{ cookie: string; admin: TestAdmin }> {
   const admin = await createAdmin(ctx, role);
   const { token } = await ctx.sessions.start(admin.admin_user_id, role, '127.0.0.1');
   recordSecret(testLogRoot(), token);

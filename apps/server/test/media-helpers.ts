@@ -10,7 +10,9 @@ const cache = new Map<string, Buffer>();
  * A real video made by ffmpeg's test source (H.264 in MP4 unless told otherwise), cached per
  * shape for the test process. Small by default: 2 s at 320x240.
  */
-export function testVideo(options: { seconds?: number; size?: string; format?: 'mp4' | 'webm'; noise?: boolean } = {}): Buffer {
+export function testVideo(
+  options: { seconds?: number; size?: string; format?: 'mp4' | 'webm'; noise?: boolean } = {},
+): Buffer {
   const { seconds = 2, size = '320x240', format = 'mp4', noise = false } = options;
   const id = `${seconds}-${size}-${format}-${noise}`;
   const cached = cache.get(id);
@@ -18,8 +20,13 @@ export function testVideo(options: { seconds?: number; size?: string; format?: '
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-video-'));
   const file = path.join(dir, `test.${format}`);
   // Noise makes a file large for its length (nothing compresses), for tests where size matters.
-  const source = noise ? `nullsrc=s=${size}:d=${seconds}:r=25,geq=random(1)*255:128:128` : `testsrc=duration=${seconds}:size=${size}:rate=25`;
-  const codec = format === 'mp4' ? ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast'] : ['-c:v', 'libvpx', '-b:v', '200k'];
+  const source = noise
+    ? `nullsrc=s=${size}:d=${seconds}:r=25,geq=random(1)*255:128:128`
+    : `testsrc=duration=${seconds}:size=${size}:rate=25`;
+  const codec =
+    format === 'mp4'
+      ? ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast']
+      : ['-c:v', 'libvpx', '-b:v', '200k'];
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, ...codec, file]);
   const bytes = readFileSync(file);
   cache.set(id, bytes);
@@ -30,7 +37,18 @@ export function testVideo(options: { seconds?: number; size?: string; format?: '
 export function testImage(): Buffer {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-image-'));
   const file = path.join(dir, 'picture.jpg');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240', '-frames:v', '1', file]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240',
+    '-frames:v',
+    '1',
+    file,
+  ]);
   return readFileSync(file);
 }
 
@@ -46,13 +64,24 @@ export interface UploadResult {
  * Uploads bytes through the tus endpoint of an app (in-process inject), in chunks, exactly as the
  * console's uploader does: create, then PATCH from each offset.
  */
-export async function uploadThroughTus(app: FastifyInstance, cookie: string, bytes: Buffer, chunkSize = 64 * 1024): Promise<UploadResult> {
+export async function uploadThroughTus(
+  app: FastifyInstance,
+  cookie: string,
+  bytes: Buffer,
+  chunkSize = 64 * 1024,
+): Promise<UploadResult> {
   const created = await app.inject({
     method: 'POST',
     url: '/companion',
-    headers: { ...TUS, cookie, 'upload-length': String(bytes.length), 'upload-metadata': `filename ${Buffer.from('exercise.mp4').toString('base64')}` },
+    headers: {
+      ...TUS,
+      cookie,
+      'upload-length': String(bytes.length),
+      'upload-metadata': `filename ${Buffer.from('exercise.mp4').toString('base64')}`,
+    },
   });
-  if (created.statusCode !== 201) return { status: created.statusCode, uploadUrl: '', body: safeJson(created.body) };
+  if (created.statusCode !== 201)
+    return { status: created.statusCode, uploadUrl: '', body: safeJson(created.body) };
   const uploadUrl = created.headers.location as string;
   const urlPath = new URL(uploadUrl).pathname;
   let offset = 0;
@@ -62,7 +91,12 @@ export async function uploadThroughTus(app: FastifyInstance, cookie: string, byt
     last = await app.inject({
       method: 'PATCH',
       url: urlPath,
-      headers: { ...TUS, cookie, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      headers: {
+        ...TUS,
+        cookie,
+        'upload-offset': String(offset),
+        'content-type': 'application/offset+octet-stream',
+      },
       payload: chunk,
     });
     if (last.statusCode >= 300) break;

@@ -21,11 +21,20 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function signIn(url: string, admin: { user_name: string; totp_secret: string }, password: string, at = new Date()) {
+async function signIn(
+  url: string,
+  admin: { user_name: string; totp_secret: string },
+  password: string,
+  at = new Date(),
+) {
   const res = await fetch(`${url}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ user_name: admin.user_name, password, mfa_token: totpCode(admin.user_name, admin.totp_secret, at) }),
+    body: JSON.stringify({
+      user_name: admin.user_name,
+      password,
+      mfa_token: totpCode(admin.user_name, admin.totp_secret, at),
+    }),
   });
   return { status: res.status, cookie: res.headers.get('set-cookie')?.split(';')[0] ?? '' };
 }
@@ -34,28 +43,56 @@ describe('operations', () => {
   it('create-admin --json prints exactly one JSON object, before and while the server runs, and data survives a restart', async () => {
     const env = { DATA_DIR: dataDir, ...dbEnv };
     const first = await runCli(
-      ['create-admin', '--username', 'first.admin', '--password', 'correct horse', '--role', 'full access', '--first-name', 'First', '--last-name', 'Admin', '--json'],
+      [
+        'create-admin',
+        '--username',
+        'first.admin',
+        '--password',
+        'correct horse',
+        '--role',
+        'full access',
+        '--first-name',
+        'First',
+        '--last-name',
+        'Admin',
+        '--json',
+      ],
       env,
     );
     expect(first.code, first.stderr).toBe(0);
     const created = JSON.parse(first.stdout);
-    expect(Object.keys(created).sort()).toEqual(['admin_user_id', 'otpauth_url', 'role', 'totp_secret', 'user_name']);
+    expect(Object.keys(created).sort()).toEqual([
+      'admin_user_id',
+      'otpauth_url',
+      'role',
+      'totp_secret',
+      'user_name',
+    ]);
     expect(created).toMatchObject({ user_name: 'first.admin', role: 'full access' });
     expect(created.totp_secret).toMatch(/^[A-Z2-7]+=*$/);
 
     const server = await startServerProcess(env);
     try {
       // While the server holds the embedded database, the CLI goes through it.
-      const second = await runCli(['create-admin', '--username', 'second.admin', '--password', 'correct horse', '--json'], env);
+      const second = await runCli(
+        ['create-admin', '--username', 'second.admin', '--password', 'correct horse', '--json'],
+        env,
+      );
       expect(second.code, second.stderr).toBe(0);
       expect(JSON.parse(second.stdout)).toMatchObject({ user_name: 'second.admin', role: 'basic access' });
 
-      const human = await runCli(['create-admin', '--username', 'third.admin', '--password', 'correct horse'], env);
+      const human = await runCli(
+        ['create-admin', '--username', 'third.admin', '--password', 'correct horse'],
+        env,
+      );
       expect(human.code).toBe(0);
       expect(human.stdout).toContain('Scan this QR code');
       expect(human.stdout).toContain('▄');
 
-      const bad = await runCli(['create-admin', '--username', 'x', '--password', 'correct horse', '--json'], env);
+      const bad = await runCli(
+        ['create-admin', '--username', 'x', '--password', 'correct horse', '--json'],
+        env,
+      );
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('Username must be at least 6 characters');
 

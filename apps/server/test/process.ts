@@ -29,7 +29,10 @@ export async function buildServerBundle(): Promise<void> {
 }
 
 /** Starts the real server as its own process and waits until it is ready. */
-export function startServerProcess(env: Record<string, string>, entry: ServerEntry = 'source'): Promise<ServerProcess> {
+export function startServerProcess(
+  env: Record<string, string>,
+  entry: ServerEntry = 'source',
+): Promise<ServerProcess> {
   return spawnServerProcess(env, entry).ready;
 }
 
@@ -41,7 +44,10 @@ export function spawnServerProcess(
   env: Record<string, string>,
   entry: ServerEntry = 'source',
 ): { child: ChildProcess; output: () => string; ready: Promise<ServerProcess> } {
-  const args = entry === 'bundle' ? [path.join(repoRoot, 'apps/server/dist/bundle/main.js')] : ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')];
+  const args =
+    entry === 'bundle'
+      ? [path.join(repoRoot, 'apps/server/dist/bundle/main.js')]
+      : ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')];
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_TO_STDOUT: 'true', ...env },
@@ -83,8 +89,15 @@ export function spawnServerProcess(
 }
 
 /** Runs `npm run cli -- ...args` exactly as an operator would. */
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('npm', ['run', 'cli', '--', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('npm', ['run', 'cli', '--', ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -93,7 +106,10 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
 }
 
 /** In the PostgreSQL test project: a fresh database for a process-level test, and its cleanup. */
-export async function processDatabaseEnv(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+export async function processDatabaseEnv(): Promise<{
+  env: Record<string, string>;
+  drop: () => Promise<void>;
+}> {
   if (process.env.TEST_DB !== 'postgres') return { env: {}, drop: async () => {} };
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `pathway_proc_${randomBytes(6).toString('hex')}`;

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../src/db/client.js';
-import { authorizedDevices, participants, participationProgress, videoSets, videos } from '../src/db/schema.js';
+import {
+  authorizedDevices,
+  participants,
+  participationProgress,
+  videoSets,
+  videos,
+} from '../src/db/schema.js';
 
 /**
  * Small factories for the programme engine's tests: rows written straight to the tables, each
@@ -11,7 +17,10 @@ const next = () => ++counter;
 
 export const randomDeviceUuid = () => randomBytes(8).toString('hex');
 
-export async function makeVideoSet(db: Database, shape: { weeks?: number; perWeek?: number; name?: string } = {}) {
+export async function makeVideoSet(
+  db: Database,
+  shape: { weeks?: number; perWeek?: number; name?: string } = {},
+) {
   const [row] = await db
     .insert(videoSets)
     .values({
@@ -62,7 +71,10 @@ export async function makeDevice(db: Database, overrides: { uuid?: string; name?
   return row!;
 }
 
-export async function makeParticipant(db: Database, overrides: { deviceId?: number | null; first_name?: string } = {}) {
+export async function makeParticipant(
+  db: Database,
+  overrides: { deviceId?: number | null; first_name?: string } = {},
+) {
   const n = next();
   const [row] = await db
     .insert(participants)
@@ -102,12 +114,19 @@ export async function makeProgress(
 /** A participant with a device and a set of videos, ready for the tablet app. */
 export async function makeEnrolledParticipant(
   db: Database,
-  options: { weeks?: number; perWeek?: number; started_date: string; set?: Awaited<ReturnType<typeof makeVideoSet>> },
+  options: {
+    weeks?: number;
+    perWeek?: number;
+    started_date: string;
+    set?: Awaited<ReturnType<typeof makeVideoSet>>;
+  },
 ) {
   const set = options.set ?? (await makeVideoSet(db, { weeks: options.weeks, perWeek: options.perWeek }));
   const setVideos = options.set ? [] : await makeVideos(db, set);
   const device = await makeDevice(db);
   const participant = await makeParticipant(db, { deviceId: device.authorized_device_id });
-  const progress = await makeProgress(db, participant.participant_id, set.fitness_video_set_id, { started_date: options.started_date });
+  const progress = await makeProgress(db, participant.participant_id, set.fitness_video_set_id, {
+    started_date: options.started_date,
+  });
   return { set, videos: setVideos, device, participant, progress };
 }

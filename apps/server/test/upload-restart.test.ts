@@ -28,7 +28,10 @@ const TUS = { 'tus-resumable': '1.0.0' };
 
 describe('upload across a server restart', () => {
   it('resumes after the server restarted, stores the same bytes, and the saved video gets its thumbnail', async () => {
-    const created = await runCli(['create-admin', '--username', 'video.admin', '--password', 'correct horse', '--json'], env);
+    const created = await runCli(
+      ['create-admin', '--username', 'video.admin', '--password', 'correct horse', '--json'],
+      env,
+    );
     expect(created.code, created.stderr).toBe(0);
     const admin = JSON.parse(created.stdout) as { user_name: string; totp_secret: string };
     const bytes = testVideo({ seconds: 2, size: '160x120', noise: true });
@@ -41,11 +44,18 @@ describe('upload across a server restart', () => {
       const login = await fetch(`${server.url}/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ user_name: admin.user_name, password: 'correct horse', mfa_token: totpCode(admin.user_name, admin.totp_secret) }),
+        body: JSON.stringify({
+          user_name: admin.user_name,
+          password: 'correct horse',
+          mfa_token: totpCode(admin.user_name, admin.totp_secret),
+        }),
       });
       expect(login.status).toBe(200);
       cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-      const start = await fetch(`${server.url}/companion`, { method: 'POST', headers: { ...TUS, cookie, 'upload-length': String(bytes.length) } });
+      const start = await fetch(`${server.url}/companion`, {
+        method: 'POST',
+        headers: { ...TUS, cookie, 'upload-length': String(bytes.length) },
+      });
       expect(start.status).toBe(201);
       uploadPath = new URL(start.headers.get('location')!).pathname;
       const first = await fetch(`${server.url}${uploadPath}`, {
@@ -65,7 +75,12 @@ describe('upload across a server restart', () => {
       expect(Number(head.headers.get('upload-offset'))).toBe(half);
       const rest = await fetch(`${server.url}${uploadPath}`, {
         method: 'PATCH',
-        headers: { ...TUS, cookie, 'upload-offset': String(half), 'content-type': 'application/offset+octet-stream' },
+        headers: {
+          ...TUS,
+          cookie,
+          'upload-offset': String(half),
+          'content-type': 'application/offset+octet-stream',
+        },
         body: new Uint8Array(bytes.subarray(half)),
       });
       expect(rest.status).toBe(200);
@@ -82,13 +97,22 @@ describe('upload across a server restart', () => {
       const saved = await fetch(`${server.url}/api/video`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ title: 'After restart', description: 'Still here', file_location_path: location, fitness_video_set_id, week_number: 1, day_number: 1 }),
+        body: JSON.stringify({
+          title: 'After restart',
+          description: 'Still here',
+          file_location_path: location,
+          fitness_video_set_id,
+          week_number: 1,
+          day_number: 1,
+        }),
       });
       expect(saved.status).toBe(201);
       await expect
         .poll(
           async () => {
-            const thumbs = (await (await fetch(`${server.url}/api/video/thumbs/${fitness_video_set_id}`, { headers: { cookie } })).json()) as Record<string, { video_thumbnail_url: string }[]>;
+            const thumbs = (await (
+              await fetch(`${server.url}/api/video/thumbs/${fitness_video_set_id}`, { headers: { cookie } })
+            ).json()) as Record<string, { video_thumbnail_url: string }[]>;
             return thumbs['1']?.[0]?.video_thumbnail_url ?? '';
           },
           { timeout: 30_000, interval: 250 },

@@ -3,12 +3,24 @@ import * as OTPAuth from 'otpauth';
 import { expect, expectAccessible, fillSignIn, test, uniqueUserName, type TestAdmin } from './fixtures';
 
 test.describe('admin users', () => {
-  test('adds an admin user, shows the QR code, and the new admin can sign in with it', async ({ page, browser, signInAs }) => {
+  test('adds an admin user, shows the QR code, and the new admin can sign in with it', async ({
+    page,
+    browser,
+    signInAs,
+  }) => {
     await signInAs('full access');
     await page.getByRole('link', { name: 'Admin Users' }).click();
     const table = page.getByRole('table', { name: 'Admin users' });
     await expect(table).toBeVisible();
-    for (const column of ['Admin ID', 'Username', 'First Name', 'Last Name', 'Access level', 'Added', 'Actions']) {
+    for (const column of [
+      'Admin ID',
+      'Username',
+      'First Name',
+      'Last Name',
+      'Access level',
+      'Added',
+      'Actions',
+    ]) {
       await expect(table.getByRole('columnheader', { name: column })).toBeVisible();
     }
     await expectAccessible(page, 'admin users');
@@ -55,15 +67,25 @@ test.describe('admin users', () => {
       const newcomer = await context.newPage();
       const admin: Pick<TestAdmin, 'user_name' | 'password'> = { user_name: userName, password };
       await newcomer.goto('/login');
-      await fillSignIn(newcomer, admin, new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key) }).generate());
+      await fillSignIn(
+        newcomer,
+        admin,
+        new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key) }).generate(),
+      );
       await expect(newcomer).toHaveURL(/\/dashboard$/);
-      await expect(newcomer.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Admin Users' })).toHaveCount(0);
+      await expect(
+        newcomer.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Admin Users' }),
+      ).toHaveCount(0);
     } finally {
       await context.close();
     }
   });
 
-  test('edits the role and names of an admin user, then deletes them', async ({ page, signInAs, createAdmin }) => {
+  test('edits the role and names of an admin user, then deletes them', async ({
+    page,
+    signInAs,
+    createAdmin,
+  }) => {
     await signInAs('full access');
     const other = await createAdmin('basic access');
     await page.getByRole('link', { name: 'Admin Users' }).click();

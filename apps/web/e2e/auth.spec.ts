@@ -2,7 +2,10 @@ import { messages } from '@pathway/contract';
 import { expect, expectAccessible, fillSignIn, nextCode, test } from './fixtures';
 
 test.describe('sign-in', () => {
-  test('signs in with user name, password and a TOTP code, then lands on the dashboard', async ({ page, createAdmin }) => {
+  test('signs in with user name, password and a TOTP code, then lands on the dashboard', async ({
+    page,
+    createAdmin,
+  }) => {
     const admin = await createAdmin('basic access');
 
     await page.goto('/');
@@ -52,7 +55,15 @@ test.describe('sign-in', () => {
   });
 
   test('console pages send a visitor without a session to sign in', async ({ page }) => {
-    for (const path of ['/', '/dashboard', '/participants', '/adminusers', '/serverlogs', '/video/3', '/no-such-page']) {
+    for (const path of [
+      '/',
+      '/dashboard',
+      '/participants',
+      '/adminusers',
+      '/serverlogs',
+      '/video/3',
+      '/no-such-page',
+    ]) {
       await page.goto(path);
       await expect(page, `${path} without a session`).toHaveURL(/\/login$/);
     }

@@ -1,7 +1,10 @@
 import { expect, expectAccessible, test } from './fixtures';
 
 test.describe('dashboard', () => {
-  test('shows the three cards and the chart, and Total participants opens the list', async ({ page, signInAs }) => {
+  test('shows the three cards and the chart, and Total participants opens the list', async ({
+    page,
+    signInAs,
+  }) => {
     await signInAs('basic access');
     const programme = page.getByRole('region', { name: 'Programme' });
     for (const card of ['Total participants', 'Yesterday viewed videos', 'Average videos per day']) {

@@ -5,7 +5,11 @@ import { addDevice, addParticipant, newUuid, uniqueWord } from './register-data'
 const dm = messages.device;
 
 test.describe('authorised devices', () => {
-  test('adds, edits and deletes a device, with the form rules and the server refusals', async ({ page, adminApi, signInAs }) => {
+  test('adds, edits and deletes a device, with the form rules and the server refusals', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
     const existing = await addDevice(adminApi);
     await signInAs('basic access');
     await page.getByRole('link', { name: 'Authorised devices' }).click();
@@ -31,7 +35,9 @@ test.describe('authorised devices', () => {
     await add.getByLabel(/^Identifiable name/).fill(name);
     await add.getByLabel(/^Universally unique identifier/).fill(existing.uuid.toUpperCase());
     await add.getByRole('button', { name: 'Save' }).click();
-    await expect(add.getByRole('alert').filter({ hasText: messages.generic.warningTitle })).toContainText(dm.uuidTaken);
+    await expect(add.getByRole('alert').filter({ hasText: messages.generic.warningTitle })).toContainText(
+      dm.uuidTaken,
+    );
     await expectAccessible(page, 'add device with a warning');
 
     const uuid = newUuid();
@@ -61,11 +67,18 @@ test.describe('authorised devices', () => {
     await expect(table.getByRole('row').filter({ hasText: renamed })).toHaveCount(0);
   });
 
-  test('shows full access who holds a device by name, and an assigned device cannot be deleted', async ({ page, adminApi, signInAs }) => {
+  test('shows full access who holds a device by name, and an assigned device cannot be deleted', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
     const { participant, device } = await addParticipant(adminApi, { first_name: 'Holder' });
     await signInAs('full access');
     await page.goto('/authoriseddevices');
-    const row = page.getByRole('table', { name: 'Authorised mobile devices' }).getByRole('row').filter({ hasText: device.uuid });
+    const row = page
+      .getByRole('table', { name: 'Authorised mobile devices' })
+      .getByRole('row')
+      .filter({ hasText: device.uuid });
     await expect(row).toContainText(`Assigned to Holder ${participant.last_name}`);
     await expect(row.getByRole('button', { name: `Delete ${device.name}` })).toBeDisabled();
   });
@@ -74,7 +87,10 @@ test.describe('authorised devices', () => {
     const { participant, device } = await addParticipant(adminApi, { first_name: 'Hidden' });
     await signInAs('basic access');
     await page.goto('/authoriseddevices');
-    const row = page.getByRole('table', { name: 'Authorised mobile devices' }).getByRole('row').filter({ hasText: device.uuid });
+    const row = page
+      .getByRole('table', { name: 'Authorised mobile devices' })
+      .getByRole('row')
+      .filter({ hasText: device.uuid });
     await expect(row).toContainText(`Assigned to participant ${participant.participant_id}`);
     await expect(page.getByText('Hidden')).toHaveCount(0);
     await expect(page.getByText(participant.last_name)).toHaveCount(0);

@@ -13,6 +13,9 @@ export interface BootstrapAdmin {
 
 export function e2eEnv(name: keyof typeof E2E_ENV): string {
   const value = process.env[E2E_ENV[name]];
-  if (!value) throw new Error(`${E2E_ENV[name]} is not set: run the tests through playwright.config.ts (its global setup)`);
+  if (!value)
+    throw new Error(
+      `${E2E_ENV[name]} is not set: run the tests through playwright.config.ts (its global setup)`,
+    );
   return value;
 }

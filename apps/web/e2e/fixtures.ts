@@ -28,11 +28,16 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   checked.set(page, await snapshot(page));
   if (violations.length > 0) {
-    await base.info().attach(`axe ${label}`, { body: JSON.stringify(violations, null, 2), contentType: 'application/json' });
+    await base
+      .info()
+      .attach(`axe ${label}`, { body: JSON.stringify(violations, null, 2), contentType: 'application/json' });
   }
   const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = blocking
-    .map((v) => `- ${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`)
+    .map(
+      (v) =>
+        `- ${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`,
+    )
     .join('\n');
   expect(blocking.length, `Accessibility violations on "${label}":\n${report}`).toBe(0);
 }
@@ -105,7 +110,10 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
 
   adminApi: [
     async ({}, use) => {
-      const api = await request.newContext({ baseURL: e2eEnv('baseURL'), storageState: e2eEnv('adminState') });
+      const api = await request.newContext({
+        baseURL: e2eEnv('baseURL'),
+        storageState: e2eEnv('adminState'),
+      });
       await use(api);
       await api.dispose();
     },
@@ -169,7 +177,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   accessibleAtEnd: [
     async ({ page }, use, testInfo) => {
       await use();
-      if (testInfo.status !== testInfo.expectedStatus || page.isClosed() || page.url() === 'about:blank') return;
+      if (testInfo.status !== testInfo.expectedStatus || page.isClosed() || page.url() === 'about:blank')
+        return;
       if (checked.get(page) === (await snapshot(page))) return;
       await expectAccessible(page, `end of "${testInfo.title}"`);
     },

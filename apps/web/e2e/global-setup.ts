@@ -15,7 +15,10 @@ const tsxArgs = ['--import', 'tsx'];
 /** The port the server logged once it listened (it starts on PORT=0, so any free port). */
 function waitForPort(server: ChildProcess, output: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The server did not start in 60 s:\n${output.join('\n')}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`The server did not start in 60 s:\n${output.join('\n')}`)),
+      60_000,
+    );
     let pending = '';
     server.stdout!.setEncoding('utf8');
     server.stdout!.on('data', (chunk: string) => {
@@ -46,7 +49,10 @@ function waitForPort(server: ChildProcess, output: string[]): Promise<number> {
 async function waitForReady(baseURL: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const ready = await fetch(`${baseURL}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${baseURL}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -76,7 +82,9 @@ function stop(server: ChildProcess): Promise<void> {
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
-    throw new Error('The console is not built: run `npm run build` (or `npm run test:e2e`, which builds it) first.');
+    throw new Error(
+      'The console is not built: run `npm run build` (or `npm run test:e2e`, which builds it) first.',
+    );
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-e2e-'));
   const env: NodeJS.ProcessEnv = {
@@ -127,15 +135,22 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       { cwd: repoRoot, env },
     );
     const created = JSON.parse(stdout) as { user_name: string; totp_secret: string };
-    const admin: BootstrapAdmin = { user_name: created.user_name, password, totp_secret: created.totp_secret };
+    const admin: BootstrapAdmin = {
+      user_name: created.user_name,
+      password,
+      totp_secret: created.totp_secret,
+    };
 
     // Sign the admin in once, through the API: the tests act as it through the saved session
     // (a TOTP code works only once, so the tests never sign this admin in again).
     const storageState = path.join(dataDir, 'setup-admin-state.json');
     const api = await request.newContext({ baseURL });
     const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(admin.totp_secret) });
-    const login = await api.post('/login', { data: { user_name: admin.user_name, password, mfa_token: totp.generate() } });
-    if (!login.ok()) throw new Error(`The setup admin could not sign in: ${login.status()} ${await login.text()}`);
+    const login = await api.post('/login', {
+      data: { user_name: admin.user_name, password, mfa_token: totp.generate() },
+    });
+    if (!login.ok())
+      throw new Error(`The setup admin could not sign in: ${login.status()} ${await login.text()}`);
     await api.storageState({ path: storageState });
     await api.dispose();
 
@@ -144,7 +159,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env[E2E_ENV.admin] = JSON.stringify(admin);
     process.env[E2E_ENV.adminState] = storageState;
     server.once('exit', (code, signal) => {
-      if (!stopping) process.stderr.write(`The e2e server stopped unexpectedly (${code ?? signal}):\n${output.join('\n')}\n`);
+      if (!stopping)
+        process.stderr.write(
+          `The e2e server stopped unexpectedly (${code ?? signal}):\n${output.join('\n')}\n`,
+        );
     });
     return teardown;
   } catch (error) {

@@ -9,7 +9,10 @@ const staffPages = [
 ];
 
 test.describe('layout and access', () => {
-  test('a basic-access admin sees no Admin Users or Server Logs, and cannot reach them', async ({ page, signInAs }) => {
+  test('a basic-access admin sees no Admin Users or Server Logs, and cannot reach them', async ({
+    page,
+    signInAs,
+  }) => {
     await signInAs('basic access');
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     for (const { link } of staffPages) await expect(menu.getByRole('link', { name: link })).toBeVisible();
@@ -33,10 +36,17 @@ test.describe('layout and access', () => {
     }
   });
 
-  test('the sidebar reaches every page, names it in the top bar and can be minimised', async ({ page, signInAs }) => {
+  test('the sidebar reaches every page, names it in the top bar and can be minimised', async ({
+    page,
+    signInAs,
+  }) => {
     await signInAs('full access');
     const menu = page.getByRole('navigation', { name: 'Main menu' });
-    const pages = [...staffPages, { link: 'Admin Users', path: '/adminusers', heading: 'Admin Users' }, { link: 'Server Logs', path: '/serverlogs', heading: 'Server Logs' }];
+    const pages = [
+      ...staffPages,
+      { link: 'Admin Users', path: '/adminusers', heading: 'Admin Users' },
+      { link: 'Server Logs', path: '/serverlogs', heading: 'Server Logs' },
+    ];
     for (const target of pages) {
       await menu.getByRole('link', { name: target.link }).click();
       await expect(page).toHaveURL(new RegExp(`${target.path}$`));
@@ -45,7 +55,10 @@ test.describe('layout and access', () => {
       await expect(menu.getByRole('link', { name: target.link })).toHaveAttribute('aria-current', 'page');
       await expectAccessible(page, target.path);
     }
-    await expect(page.getByRole('contentinfo').getByRole('link', { name: /NHS website/ })).toHaveAttribute('href', 'https://www.nhs.uk');
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: /NHS website/ })).toHaveAttribute(
+      'href',
+      'https://www.nhs.uk',
+    );
 
     await menu.getByRole('button', { name: 'Minimise menu' }).click();
     await expect(menu.getByText('Participants', { exact: true })).not.toBeInViewport();
@@ -76,7 +89,10 @@ test.describe('layout and access', () => {
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test('the menu is a drawer with a Welcome header, and its Logout leads to sign-in', async ({ page, signInAs }) => {
+  test('the menu is a drawer with a Welcome header, and its Logout leads to sign-in', async ({
+    page,
+    signInAs,
+  }) => {
     await signInAs('basic access');
     await expect(page.getByRole('navigation', { name: 'Main menu' })).toHaveCount(0);
     await expectAccessible(page, 'dashboard on a phone');

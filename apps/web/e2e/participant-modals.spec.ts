@@ -21,7 +21,9 @@ test.describe('participant modals', () => {
     const { participant } = await addParticipant(adminApi, { notes: 'Prefers mornings' });
     await signInAs('full access');
     const row = await openRow(page, participant.participant_id);
-    await row.getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` }).click();
+    await row
+      .getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` })
+      .click();
     const details = page.getByRole('dialog', { name: `Participant ${participant.participant_id}` });
     await expect(details).toContainText(`Ada ${participant.last_name}`);
     await expect(details).toContainText('12/04/1961');
@@ -35,7 +37,11 @@ test.describe('participant modals', () => {
     await expectAccessible(page, 'participant details with the referral');
   });
 
-  test('edits a participant and their referral, with the rules of the forms', async ({ page, adminApi, signInAs }) => {
+  test('edits a participant and their referral, with the rules of the forms', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
     const { participant } = await addParticipant(adminApi);
     await signInAs('full access');
     const row = await openRow(page, participant.participant_id);
@@ -52,21 +58,33 @@ test.describe('participant modals', () => {
     const saved = page.waitForResponse((r) => r.request().method() === 'PATCH');
     await edit.getByRole('button', { name: 'Save' }).click();
     // Only what changed is sent; the phone format of the add form does not apply to edits.
-    expect((await saved).request().postDataJSON()).toEqual({ address: '3 New Street, York', phone_number: '0113 496 0000' });
+    expect((await saved).request().postDataJSON()).toEqual({
+      address: '3 New Street, York',
+      phone_number: '0113 496 0000',
+    });
     await expect(edit).toHaveCount(0);
 
-    await row.getByRole('menuitem', { name: `Edit referral of participant ${participant.participant_id}` }).click();
-    const referral = page.getByRole('dialog', { name: `Edit referral of participant ${participant.participant_id}` });
+    await row
+      .getByRole('menuitem', { name: `Edit referral of participant ${participant.participant_id}` })
+      .click();
+    const referral = page.getByRole('dialog', {
+      name: `Edit referral of participant ${participant.participant_id}`,
+    });
     await expect(referral.getByLabel(/^Referring organisation/)).toHaveValue('Leeds Community Practice');
     await expectAccessible(page, 'edit referral');
     await referral.getByLabel(/^Referring organisation/).fill('');
     await referral.getByRole('button', { name: 'Save' }).click();
     await expect(referral.getByText(messages.referral.organisationEmpty)).toBeVisible();
     await referral.getByLabel(/^Referring organisation/).fill('York Health Centre');
-    await referral.getByRole('radiogroup', { name: /^Smoker/ }).getByLabel('Yes').check();
+    await referral
+      .getByRole('radiogroup', { name: /^Smoker/ })
+      .getByLabel('Yes')
+      .check();
     await referral.getByRole('button', { name: 'Save' }).click();
     await expect(referral).toHaveCount(0);
-    const stored = await (await adminApi.get(`/api/participant/${participant.participant_id}/referral`)).json();
+    const stored = await (
+      await adminApi.get(`/api/participant/${participant.participant_id}/referral`)
+    ).json();
     expect(stored).toMatchObject({ referring_organisation: 'York Health Centre', smoker: true });
   });
 
@@ -92,12 +110,18 @@ test.describe('participant modals', () => {
     await expect(page.getByRole('status').filter({ hasText: messages.message.queued })).toBeVisible();
   });
 
-  test('changes the device: detach after confirmation, then choose an available one', async ({ page, adminApi, signInAs }) => {
+  test('changes the device: detach after confirmation, then choose an available one', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
     const { participant, device } = await addParticipant(adminApi);
     const replacement = await addDevice(adminApi);
     await signInAs('basic access');
     const row = await openRow(page, participant.participant_id);
-    await row.getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` }).click();
+    await row
+      .getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` })
+      .click();
     const details = page.getByRole('dialog', { name: `Participant ${participant.participant_id}` });
     await details.getByRole('button', { name: 'Change device' }).click();
 

@@ -14,13 +14,17 @@ function grid(page: Page): Locator {
 async function search(page: Page, text: string) {
   const box = page.getByRole('searchbox');
   if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
-  const answered = page.waitForResponse((r) => r.url().includes('/api/participant?') && r.url().includes(`q=${encodeURIComponent(text)}`));
+  const answered = page.waitForResponse(
+    (r) => r.url().includes('/api/participant?') && r.url().includes(`q=${encodeURIComponent(text)}`),
+  );
   await page.getByRole('searchbox').fill(text);
   await answered;
 }
 
 function rowOf(page: Page, participantId: number): Locator {
-  return grid(page).getByRole('row').filter({ has: page.getByRole('gridcell', { name: String(participantId), exact: true }) });
+  return grid(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('gridcell', { name: String(participantId), exact: true }) });
 }
 
 function cell(row: Locator, field: string): Locator {
@@ -28,12 +32,19 @@ function cell(row: Locator, field: string): Locator {
 }
 
 test.describe('participants', () => {
-  test('adds a participant with the date picker and the device dropdown, after the form refuses what is missing', async ({ page, adminApi, signInAs }) => {
+  test('adds a participant with the date picker and the device dropdown, after the form refuses what is missing', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
     await signInAs('full access');
     const device = await addDevice(adminApi);
     const lastName = uniqueWord('Hopper');
 
-    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Participants' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Participants' })
+      .click();
     await page.getByRole('link', { name: 'Add Participant' }).click();
     await expect(page).toHaveURL(/\/addparticipant$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Add participant' })).toBeVisible();
@@ -99,12 +110,26 @@ test.describe('participants', () => {
     await form.getByLabel(/^Referring organisation/).fill('Hull Community Practice');
     await form.getByLabel(/^Referring healthcare professional(?! role)/).fill('Dr Ada Byron');
     await form.getByLabel(/^Referring healthcare professional role/).fill('Physiotherapist');
-    await form.getByRole('radiogroup', { name: /Contraindications to exercise checked/ }).getByLabel('Yes').check();
-    await form.getByRole('radiogroup', { name: /^Smoker/ }).getByLabel('No').check();
-    await form.getByRole('radiogroup', { name: /^Diabetes/ }).getByLabel('Yes').check();
-    await form.getByRole('radiogroup', { name: /^Registered deaf/ }).getByLabel('No').check();
+    await form
+      .getByRole('radiogroup', { name: /Contraindications to exercise checked/ })
+      .getByLabel('Yes')
+      .check();
+    await form
+      .getByRole('radiogroup', { name: /^Smoker/ })
+      .getByLabel('No')
+      .check();
+    await form
+      .getByRole('radiogroup', { name: /^Diabetes/ })
+      .getByLabel('Yes')
+      .check();
+    await form
+      .getByRole('radiogroup', { name: /^Registered deaf/ })
+      .getByLabel('No')
+      .check();
 
-    const saved = page.waitForResponse((r) => r.url().endsWith('/api/participant') && r.request().method() === 'POST');
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/participant') && r.request().method() === 'POST',
+    );
     await form.getByRole('button', { name: 'Save' }).click();
     const created = await (await saved).json();
     await expect(page).toHaveURL(/\/participants$/);
@@ -126,7 +151,12 @@ test.describe('participants', () => {
     await expect(cell(row, 'name')).toHaveText(device.name);
     await expect(cell(row, 'days_behind')).toContainText('On track');
     const referral = await adminApi.get(`/api/participant/${created.participant_id}/referral`);
-    expect(await referral.json()).toMatchObject({ referring_organisation: 'Hull Community Practice', checked_contraindications_to_exercise: true, diabetes: true, smoker: false });
+    expect(await referral.json()).toMatchObject({
+      referring_organisation: 'Hull Community Practice',
+      checked_contraindications_to_exercise: true,
+      diabetes: true,
+      smoker: false,
+    });
   });
 
   test('closing the add form clears it and returns to the list', async ({ page, signInAs }) => {
@@ -143,7 +173,11 @@ test.describe('participants', () => {
     await expect(form.getByText(pm.firstNameEmpty)).toHaveCount(0);
   });
 
-  test('an inline edit of an empty value is refused and reverted; a real one is saved', async ({ page, adminApi, signInAs }) => {
+  test('an inline edit of an empty value is refused and reverted; a real one is saved', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
     const { participant } = await addParticipant(adminApi);
     await signInAs('full access');
     await page.goto('/participants');
@@ -168,7 +202,11 @@ test.describe('participants', () => {
     const renamed = `${participant.last_name}x`;
     await cell(row, 'last_name').dblclick();
     await cell(row, 'last_name').getByRole('textbox').fill(renamed);
-    const saved = page.waitForResponse((r) => r.url().endsWith(`/api/participant/${participant.participant_id}`) && r.request().method() === 'PATCH');
+    const saved = page.waitForResponse(
+      (r) =>
+        r.url().endsWith(`/api/participant/${participant.participant_id}`) &&
+        r.request().method() === 'PATCH',
+    );
     await cell(row, 'last_name').getByRole('textbox').press('Enter');
     expect((await saved).status()).toBe(200);
     await expect(cell(row, 'last_name')).toHaveText(renamed);
@@ -176,11 +214,17 @@ test.describe('participants', () => {
     expect(stored.last_name).toBe(renamed);
   });
 
-  test('filters by adherence state from the address, in both readings', async ({ page, adminApi, signInAs }) => {
+  test('filters by adherence state from the address, in both readings', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
     const { participant } = await addParticipant(adminApi);
     await signInAs('basic access');
 
-    const onTrack = page.waitForResponse((r) => r.url().includes('/api/participant?') && r.url().includes('state=onTrack'));
+    const onTrack = page.waitForResponse(
+      (r) => r.url().includes('/api/participant?') && r.url().includes('state=onTrack'),
+    );
     await page.goto('/participants?state=onTrack');
     await onTrack;
     await search(page, String(participant.participant_id));
@@ -191,12 +235,21 @@ test.describe('participants', () => {
     // Other tests on this server may have put people behind: every row shown must be in the state
     // asked for, and the new participant (on track) in none of them.
     const inState = { slightlybehind: (d: number) => d >= 1 && d <= 2, behind: (d: number) => d > 2 };
-    for (const address of ['/participants?state=behind', '/participants#slightlybehind', '/participants#anything-else']) {
+    for (const address of [
+      '/participants?state=behind',
+      '/participants#slightlybehind',
+      '/participants#anything-else',
+    ]) {
       const state = address.includes('slightly') ? 'slightlybehind' : 'behind';
-      const filtered = page.waitForResponse((r) => r.url().includes('/api/participant?') && r.url().includes(`state=${state}`));
+      const filtered = page.waitForResponse(
+        (r) => r.url().includes('/api/participant?') && r.url().includes(`state=${state}`),
+      );
       await page.goto(address);
-      const answer = (await (await filtered).json()) as { data: { participant_id: number; days_behind: number }[] };
-      for (const row of answer.data) expect(inState[state](row.days_behind), `participant ${row.participant_id}`).toBe(true);
+      const answer = (await (await filtered).json()) as {
+        data: { participant_id: number; days_behind: number }[];
+      };
+      for (const row of answer.data)
+        expect(inState[state](row.days_behind), `participant ${row.participant_id}`).toBe(true);
       expect(answer.data.map((row) => row.participant_id)).not.toContain(participant.participant_id);
       await expect(rowOf(page, participant.participant_id)).toHaveCount(0);
     }
@@ -205,14 +258,22 @@ test.describe('participants', () => {
     await page.goto('/participants?state=behind');
     await page.getByRole('button', { name: /Show filters/ }).click();
     await expectAccessible(page, 'participants filter panel');
-    const cleared = page.waitForResponse((r) => r.url().includes('/api/participant?') && !r.url().includes('state='));
-    await page.getByRole('button', { name: /Delete/ }).first().click();
+    const cleared = page.waitForResponse(
+      (r) => r.url().includes('/api/participant?') && !r.url().includes('state='),
+    );
+    await page
+      .getByRole('button', { name: /Delete/ })
+      .first()
+      .click();
     await cleared;
     await expect(page).toHaveURL(/\/participants$/);
   });
 
   test('exports the rows shown as CSV', async ({ page, adminApi, signInAs }) => {
-    const { participant, device } = await addParticipant(adminApi, { first_name: 'Exported', language: 'Somali' });
+    const { participant, device } = await addParticipant(adminApi, {
+      first_name: 'Exported',
+      language: 'Somali',
+    });
     await signInAs('full access');
     await page.goto('/participants');
     await search(page, participant.last_name);
@@ -223,8 +284,13 @@ test.describe('participants', () => {
     await page.getByRole('menuitem', { name: 'Download as CSV' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^participants-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').trim().split(/\r?\n/);
-    expect(lines[0]).toBe('ID,First name,Last name,DOB,Email,Phone number,Gender,Language,Device,Device UUID,Tracking');
+    const lines = (await readFile(await download.path(), 'utf8'))
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/);
+    expect(lines[0]).toBe(
+      'ID,First name,Last name,DOB,Email,Phone number,Gender,Language,Device,Device UUID,Tracking',
+    );
     expect(lines).toHaveLength(2);
     // A cell starting with + could run as a spreadsheet formula: the export quotes it.
     expect(lines[1]).toBe(
@@ -232,29 +298,51 @@ test.describe('participants', () => {
     );
   });
 
-  test('a basic-access admin sees no identifiable data and none of the full-access actions', async ({ page, adminApi, signInAs }) => {
+  test('a basic-access admin sees no identifiable data and none of the full-access actions', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
     const { participant, device } = await addParticipant(adminApi, { first_name: 'Confidential' });
     await signInAs('basic access');
     await page.goto('/participants');
     await expect(page.getByRole('link', { name: 'Add Participant' })).toHaveCount(0);
     const headers = grid(page).getByRole('columnheader');
-    await expect(headers).toHaveText(['ID', 'Gender', 'Language', 'Device', 'Device UUID', 'Tracking', 'Actions']);
+    await expect(headers).toHaveText([
+      'ID',
+      'Gender',
+      'Language',
+      'Device',
+      'Device UUID',
+      'Tracking',
+      'Actions',
+    ]);
 
-    const listed = page.waitForResponse((r) => r.url().includes('/api/participant?') && r.url().includes(`q=${participant.participant_id}`));
+    const listed = page.waitForResponse(
+      (r) => r.url().includes('/api/participant?') && r.url().includes(`q=${participant.participant_id}`),
+    );
     await search(page, String(participant.participant_id));
     const body = await (await listed).text();
     for (const field of IDENTIFIABLE_FIELDS) expect(body).not.toContain(`"${field}"`);
     const row = rowOf(page, participant.participant_id);
     await expect(cell(row, 'name')).toHaveText(device.name);
-    await expect(row.getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` })).toBeVisible();
-    await expect(row.getByRole('menuitem', { name: `Message participant ${participant.participant_id}` })).toBeVisible();
+    await expect(
+      row.getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` }),
+    ).toBeVisible();
+    await expect(
+      row.getByRole('menuitem', { name: `Message participant ${participant.participant_id}` }),
+    ).toBeVisible();
     for (const hidden of ['Edit participant', 'Edit referral of participant', 'Delete participant']) {
-      await expect(row.getByRole('menuitem', { name: `${hidden} ${participant.participant_id}` })).toHaveCount(0);
+      await expect(
+        row.getByRole('menuitem', { name: `${hidden} ${participant.participant_id}` }),
+      ).toHaveCount(0);
     }
     await expect(page.getByText('Confidential')).toHaveCount(0);
     await expectAccessible(page, 'participants for basic access');
 
-    await row.getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` }).click();
+    await row
+      .getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` })
+      .click();
     const details = page.getByRole('dialog', { name: `Participant ${participant.participant_id}` });
     await expect(details.getByRole('tab', { name: 'Details' })).toBeVisible();
     await expect(details).toContainText(device.uuid);
@@ -265,6 +353,8 @@ test.describe('participants', () => {
 
     await page.goto('/addparticipant');
     await expect(page.getByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Audit trail' })).toHaveCount(0);
+    await expect(
+      page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Audit trail' }),
+    ).toHaveCount(0);
   });
 });

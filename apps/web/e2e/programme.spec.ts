@@ -4,7 +4,10 @@ import { expect, expectAccessible, test } from './fixtures';
 import { addParticipant, uniqueWord } from './register-data';
 
 async function openRow(page: Page, participantId: number): Promise<Locator> {
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Participants' }).click();
+  await page
+    .getByRole('navigation', { name: 'Main menu' })
+    .getByRole('link', { name: 'Participants' })
+    .click();
   const box = page.getByRole('searchbox');
   if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('searchbox').fill(String(participantId));
@@ -17,15 +20,22 @@ async function openRow(page: Page, participantId: number): Promise<Locator> {
 }
 
 async function addVideoSet(api: APIRequestContext, weeks: number, perWeek: number) {
-  const response = await api.post('/api/videoset', { data: { set_name: uniqueWord('Walking '), number_of_weeks: weeks, videos_in_week: perWeek } });
+  const response = await api.post('/api/videoset', {
+    data: { set_name: uniqueWord('Walking '), number_of_weeks: weeks, videos_in_week: perWeek },
+  });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as { fitness_video_set_id: number; set_name: string };
 }
 
-const slightlyBehind = async (api: APIRequestContext) => ((await (await api.get('/api/dashboard')).json()) as DashboardData).participantsProgress.slightlyBehind;
+const slightlyBehind = async (api: APIRequestContext) =>
+  ((await (await api.get('/api/dashboard')).json()) as DashboardData).participantsProgress.slightlyBehind;
 
 test.describe('the programme', () => {
-  test('staff assign a video set, move the participant, progress them a day, and the dashboard follows', async ({ page, adminApi, signInAs }) => {
+  test('staff assign a video set, move the participant, progress them a day, and the dashboard follows', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
     const set = await addVideoSet(adminApi, 3, 2);
     const { participant } = await addParticipant(adminApi);
     const id = participant.participant_id;
@@ -38,7 +48,9 @@ test.describe('the programme', () => {
     const details = page.getByRole('dialog', { name: `Participant ${id}` });
     await expect(details.getByRole('tab', { name: 'Progress' })).toHaveCount(0);
     await details.getByRole('tab', { name: 'Video Set' }).click();
-    await expect(details.getByText('This participant has no video set yet. Select one to start their programme.')).toBeVisible();
+    await expect(
+      details.getByText('This participant has no video set yet. Select one to start their programme.'),
+    ).toBeVisible();
     await expectAccessible(page, 'video set tab without progress');
     await details.getByRole('combobox', { name: 'Video set' }).click();
     await page.getByRole('option', { name: new RegExp(set.set_name) }).click();
@@ -79,22 +91,35 @@ test.describe('the programme', () => {
     await expect(confirm).toContainText(messages.progress.confirm);
     await expectAccessible(page, 'progress one day forward');
     await confirm.getByRole('button', { name: 'Progress and notify' }).click();
-    await expect(page.getByRole('status').filter({ hasText: messages.progress.participantNotified })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: messages.progress.participantNotified }),
+    ).toBeVisible();
     const progress = await (await adminApi.get(`/api/participationprogress/participant/${id}`)).json();
     expect(progress[0]).toMatchObject({ current_week: 2, current_day: 2 });
     // Without FCM settings the message stays in the outbox, marked for staff to see.
     await expect
-      .poll(async () => (await (await adminApi.get(`/api/pushNotifications/participant/${id}`)).json())[0]?.status, { timeout: 90_000 })
+      .poll(
+        async () =>
+          (await (await adminApi.get(`/api/pushNotifications/participant/${id}`)).json())[0]?.status,
+        { timeout: 90_000 },
+      )
       .toBe('not sent: no provider configured');
 
     // The dashboard counts the participant among those slightly behind, and its card filters the list.
-    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Dashboard' })
+      .click();
     const adherence = page.getByRole('region', { name: 'Adherence' });
     const card = adherence.getByRole('link', { name: /Participants slightly behind/ });
     await expect(card).toContainText(String(behindBefore + 1));
     await expectAccessible(page, 'dashboard with progress');
     await card.click();
     await expect(page).toHaveURL(/\/participants\?state=slightlybehind$/);
-    await expect(page.getByRole('grid', { name: 'Participants' }).getByRole('gridcell', { name: String(id), exact: true })).toBeVisible();
+    await expect(
+      page
+        .getByRole('grid', { name: 'Participants' })
+        .getByRole('gridcell', { name: String(id), exact: true }),
+    ).toBeVisible();
   });
 });

@@ -20,7 +20,10 @@ export function newUuid(): string {
   return Array.from({ length: 16 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
 }
 
-export async function addDevice(api: APIRequestContext, name = uniqueWord('Tablet ')): Promise<AuthorisedDevice> {
+export async function addDevice(
+  api: APIRequestContext,
+  name = uniqueWord('Tablet '),
+): Promise<AuthorisedDevice> {
   const response = await api.post('/api/authorizeddevices', { data: { name, uuid: newUuid() } });
   expect(response.status(), await response.text()).toBe(201);
   return response.json();

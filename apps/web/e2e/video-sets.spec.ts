@@ -11,7 +11,20 @@ const files = mkdtempSync(path.join(os.tmpdir(), 'pathway-e2e-videos-'));
 /** A real 3 s video made by ffmpeg's test source. */
 function makeVideo(name: string): string {
   const file = path.join(files, name);
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=3:size=320x240:rate=25', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', file]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=duration=3:size=320x240:rate=25',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    file,
+  ]);
   return file;
 }
 
@@ -26,11 +39,17 @@ let setCounter = 0;
 const uniqueSetName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${(setCounter += 1)}`;
 
 test.describe('video sets and videos', () => {
-  test('creates a set, uploads a video with the real uploader, sees its thumbnail appear, plays it and deletes it', async ({ page, signInAs }) => {
+  test('creates a set, uploads a video with the real uploader, sees its thumbnail appear, plays it and deletes it', async ({
+    page,
+    signInAs,
+  }) => {
     // A whole journey with a dozen accessibility checks: longer than one screen's test.
     test.setTimeout(120_000);
     await signInAs('basic access');
-    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Video Sets' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Video Sets' })
+      .click();
     const table = page.getByRole('table', { name: 'Video sets' });
     await expect(table).toBeVisible();
     for (const column of ['Set ID', 'Name', 'Number of Weeks', 'Videos per week', 'Added', 'Actions']) {
@@ -63,8 +82,14 @@ test.describe('video sets and videos', () => {
     await row.getByRole('link', { name: `Manage Videos of ${setName}` }).click();
     await expect(page).toHaveURL(/\/video\/\d+$/);
     await expect(page.getByRole('heading', { level: 1, name: setName })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Week 1', exact: true })).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByRole('button', { name: 'Week 2', exact: true })).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByRole('button', { name: 'Week 1', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await expect(page.getByRole('button', { name: 'Week 2', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
     const week = page.getByRole('table', { name: 'Videos of week 1' });
     await expect(week.getByRole('row')).toHaveCount(4);
     await expectAccessible(page, 'manage videos');
@@ -76,8 +101,13 @@ test.describe('video sets and videos', () => {
     await expectAccessible(page, 'add video modal');
     await addVideo.getByLabel(/^Title/).fill('Seated arm raises');
     await addVideo.getByLabel(/^Description/).fill('Sit tall and raise both arms slowly, then lower them.');
-    await chooseFile(addVideo.getByRole('button', { name: 'Choose video file' }), makeVideo('arm-raises.mp4'));
-    await expect(addVideo.getByRole('status').filter({ hasText: 'arm-raises.mp4 uploaded' })).toBeVisible({ timeout: 30_000 });
+    await chooseFile(
+      addVideo.getByRole('button', { name: 'Choose video file' }),
+      makeVideo('arm-raises.mp4'),
+    );
+    await expect(addVideo.getByRole('status').filter({ hasText: 'arm-raises.mp4 uploaded' })).toBeVisible({
+      timeout: 30_000,
+    });
     await expectAccessible(page, 'add video modal with the upload finished');
     await addVideo.getByRole('button', { name: 'Save' }).click();
     await expect(addVideo).toHaveCount(0);
@@ -87,7 +117,9 @@ test.describe('video sets and videos', () => {
     const thumbnail = play.locator('img');
     await expect(thumbnail).toBeVisible({ timeout: 30_000 });
     await expect(thumbnail).toHaveAttribute('src', /\/media\/thumbs\/\d+-[0-9a-f]+\.jpg$/);
-    expect(await thumbnail.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([100, 80]);
+    expect(
+      await thumbnail.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]),
+    ).toEqual([100, 80]);
     await expect(page.getByRole('button', { name: 'Add a video for week 1, day 2' })).toHaveCount(0);
     await expectAccessible(page, 'manage videos with a thumbnail');
 
@@ -134,7 +166,11 @@ test.describe('video sets and videos', () => {
 
     // And the set, after a warning that says what will go.
     await page.getByRole('link', { name: 'Video Sets' }).first().click();
-    await table.getByRole('row').filter({ hasText: setName }).getByRole('button', { name: `Delete ${setName}` }).click();
+    await table
+      .getByRole('row')
+      .filter({ hasText: setName })
+      .getByRole('button', { name: `Delete ${setName}` })
+      .click();
     const deleteSet = page.getByRole('dialog', { name: 'Delete video set' });
     await expect(deleteSet).toContainText('The set is deleted immediately.');
     await expect(deleteSet).toContainText('No participant is on this programme.');
@@ -145,10 +181,16 @@ test.describe('video sets and videos', () => {
     await expect(table.getByRole('row').filter({ hasText: setName })).toHaveCount(0);
   });
 
-  test('refuses a file that is not a video with the server\'s message, and renames a set', async ({ page, signInAs, adminApi }) => {
+  test("refuses a file that is not a video with the server's message, and renames a set", async ({
+    page,
+    signInAs,
+    adminApi,
+  }) => {
     await signInAs('basic access');
     const setName = uniqueSetName('Balance');
-    const created = await adminApi.post('/api/videoset', { data: { set_name: setName, number_of_weeks: 1, videos_in_week: 1 } });
+    const created = await adminApi.post('/api/videoset', {
+      data: { set_name: setName, number_of_weeks: 1, videos_in_week: 1 },
+    });
     const { fitness_video_set_id } = (await created.json()) as { fitness_video_set_id: number };
     await page.goto(`/video/${fitness_video_set_id}`);
     await page.getByRole('button', { name: 'Add a video for week 1, day 1' }).click();
@@ -176,9 +218,15 @@ test.describe('video sets and videos', () => {
     await expect(page.getByRole('row').filter({ hasText: `${setName} renamed` })).toBeVisible();
   });
 
-  test('the uploader resumes by itself after the connection drops mid-upload', async ({ page, signInAs, adminApi }) => {
+  test('the uploader resumes by itself after the connection drops mid-upload', async ({
+    page,
+    signInAs,
+    adminApi,
+  }) => {
     await signInAs('basic access');
-    const created = await adminApi.post('/api/videoset', { data: { set_name: uniqueSetName('Resume'), number_of_weeks: 1, videos_in_week: 1 } });
+    const created = await adminApi.post('/api/videoset', {
+      data: { set_name: uniqueSetName('Resume'), number_of_weeks: 1, videos_in_week: 1 },
+    });
     const { fitness_video_set_id } = (await created.json()) as { fitness_video_set_id: number };
     await page.goto(`/video/${fitness_video_set_id}`);
 
@@ -202,14 +250,18 @@ test.describe('video sets and videos', () => {
     await addVideo.getByLabel(/^Title/).fill('Resumed upload');
     await addVideo.getByLabel(/^Description/).fill('Uploaded across a dropped connection.');
     await chooseFile(addVideo.getByRole('button', { name: 'Choose video file' }), file);
-    await expect(addVideo.getByRole('status').filter({ hasText: 'resumed.mp4 uploaded' })).toBeVisible({ timeout: 30_000 });
+    await expect(addVideo.getByRole('status').filter({ hasText: 'resumed.mp4 uploaded' })).toBeVisible({
+      timeout: 30_000,
+    });
     expect(dropped).toBe(true);
     // After the drop the client asked where the server had got to, then sent the rest.
     expect(seen.slice(seen.indexOf('PATCH') + 1)).toEqual(expect.arrayContaining(['HEAD', 'PATCH']));
 
     await addVideo.getByRole('button', { name: 'Save' }).click();
     await expect(addVideo).toHaveCount(0);
-    const videos = (await (await page.request.get(`/api/videoset/${fitness_video_set_id}/videos`)).json()) as { file_location_path: string; file_size: number }[];
+    const videos = (await (
+      await page.request.get(`/api/videoset/${fitness_video_set_id}/videos`)
+    ).json()) as { file_location_path: string; file_size: number }[];
     const stored = await page.request.get(videos[0]!.file_location_path);
     expect(Buffer.compare(await stored.body(), readFileSync(file))).toBe(0);
   });

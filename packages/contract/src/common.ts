@@ -61,7 +61,9 @@ export const pagination = z
     nextCursor: z
       .string()
       .nullable()
-      .describe('Pass as `after` (with the same filters and sort) to fetch the next page by keyset; null on the last page'),
+      .describe(
+        'Pass as `after` (with the same filters and sort) to fetch the next page by keyset; null on the last page',
+      ),
   })
   .meta({ id: 'Pagination' });
 export type Pagination = z.infer<typeof pagination>;

@@ -9,7 +9,9 @@ export const dashboardData = z
   .object({
     participantsCount: counted,
     videoSetCount: counted,
-    yesterdayWatched: z.array(z.object({ created_count: z.number().int() })).describe('One item: videos watched yesterday'),
+    yesterdayWatched: z
+      .array(z.object({ created_count: z.number().int() }))
+      .describe('One item: videos watched yesterday'),
     seenCount: z
       .array(z.object({ created_at: z.string().describe('YYYY-MM-DD'), created_count: z.number().int() }))
       .describe('Videos watched per day, for every day that has views, oldest first'),
@@ -39,7 +41,10 @@ export function averageVideosPerDay(seenCount: readonly DailyCount[]): number {
  */
 export function watchedVideosChart(seenCount: readonly DailyCount[]): DailyCount[] {
   if (seenCount.length === 0) return [];
-  const latest = seenCount.reduce((max, d) => (d.created_at > max ? d.created_at : max), seenCount[0]!.created_at);
+  const latest = seenCount.reduce(
+    (max, d) => (d.created_at > max ? d.created_at : max),
+    seenCount[0]!.created_at,
+  );
   const byDay = new Map(seenCount.map((d) => [d.created_at, d.created_count]));
   const points: DailyCount[] = [];
   for (let offset = -limits.chartWindowDays; offset <= 0; offset++) {

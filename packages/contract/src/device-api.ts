@@ -86,7 +86,9 @@ export const deviceVideo = z
     title: z.string(),
     description: z.string(),
     file_location_path: z.string().describe('Absolute URL; the server answers HTTP range requests on it'),
-    video_thumbnail_url: z.string().describe("An https URL once generated, else its status text ('processing....')"),
+    video_thumbnail_url: z
+      .string()
+      .describe("An https URL once generated, else its status text ('processing....')"),
     day_number: z.number().int(),
     week_number: z.number().int(),
     video_length: z.string(),

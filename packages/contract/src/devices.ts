@@ -47,8 +47,14 @@ export const authorisedDevice = z
     name: z.string(),
     uuid: z.string(),
     push_notification_id: z.string().nullable(),
-    unique_device_id: z.string().describe('The uuid when assigned to a participant, else the literal "empty"'),
-    participant_id: z.number().int().nullable().describe('The participant it is assigned to; null when unassigned'),
+    unique_device_id: z
+      .string()
+      .describe('The uuid when assigned to a participant, else the literal "empty"'),
+    participant_id: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The participant it is assigned to; null when unassigned'),
   })
   .meta({ id: 'AuthorisedDevice' });
 export type AuthorisedDevice = z.infer<typeof authorisedDevice>;

@@ -65,7 +65,8 @@ export const messages = {
     uuidFormat: 'The UUID may contain only letters, digits, dots, colons, dashes and underscores',
     uuidReserved: 'This UUID is reserved; please use the identifier the device reports',
     alreadyAssigned: 'This device is already assigned to another participant',
-    assignedCannotBeDeleted: 'Only an unassigned device can be deleted. Remove it from its participant first.',
+    assignedCannotBeDeleted:
+      'Only an unassigned device can be deleted. Remove it from its participant first.',
     notAssigned: 'This device is not assigned to a participant',
   },
   message: {
@@ -92,7 +93,8 @@ export const messages = {
     minTwo: 'Must be at least 2 characters',
     notFound: 'Participant not found',
     nothingToChange: 'No changes were sent',
-    identifiableForbidden: 'Your access level does not allow viewing or changing identifiable participant data.',
+    identifiableForbidden:
+      'Your access level does not allow viewing or changing identifiable participant data.',
     sortForbidden: 'Your access level does not allow sorting by this column.',
     cursorInvalid: 'The page cursor is not valid for this list; start again from page 1',
     deviceOnlyPurgeCache: 'A device may only clear its own purge_cache flag',
@@ -176,7 +178,8 @@ export const messages = {
     internal: 'Something went wrong on the server. The error has been logged.',
     unavailable: 'The service is temporarily unavailable. Please try again shortly.',
     tooLarge: 'The request is too large',
-    unstorableText: 'The request contains characters that cannot be stored (a NUL character or a broken unicode sequence)',
+    unstorableText:
+      'The request contains characters that cannot be stored (a NUL character or a broken unicode sequence)',
     /** Title of the box that shows a server's refusal in the console's modals (spec §8). */
     warningTitle: 'Warning!',
     networkError: 'Could not reach the server. Check your connection and try again.',

@@ -127,7 +127,10 @@ export const notes = optionalText(limits.longTextMax);
 
 export const gender = z.preprocess(
   (v) => (typeof v === 'string' ? emptyToNull(v.trim().toLowerCase()) : v),
-  z.enum(GENDERS, { error: m.genderInvalid }).nullish().transform((v) => v ?? null),
+  z
+    .enum(GENDERS, { error: m.genderInvalid })
+    .nullish()
+    .transform((v) => v ?? null),
 );
 
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
@@ -135,7 +138,10 @@ const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 export const language = z.preprocess(
   trimmed,
   z.enum(LANGUAGES, {
-    error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? m.languageEmpty : m.languageInvalid),
+    error: (issue) =>
+      issue.input === undefined || issue.input === null || issue.input === ''
+        ? m.languageEmpty
+        : m.languageInvalid,
   }),
 );
 
@@ -148,7 +154,10 @@ export const referralFields = {
   programme_referred_to: z.preprocess(
     trimmed,
     z.enum(PROGRAMMES, {
-      error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? r.programmeEmpty : r.programmeInvalid),
+      error: (issue) =>
+        issue.input === undefined || issue.input === null || issue.input === ''
+          ? r.programmeEmpty
+          : r.programmeInvalid,
     }),
   ),
   referring_organisation: requiredText(r.organisationEmpty, limits.textMin, m.minTwo),
@@ -183,7 +192,8 @@ export const createParticipantBody = z
   })
   .meta({
     id: 'CreateParticipant',
-    description: 'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
+    description:
+      'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
   });
 export type CreateParticipantBody = z.input<typeof createParticipantBody>;
 export type CreateParticipantInput = z.output<typeof createParticipantBody>;
@@ -242,7 +252,13 @@ export const editParticipantForm = z.object({
 });
 export type EditParticipantForm = z.input<typeof editParticipantForm>;
 
-export const PARTICIPANT_SORTS = ['participant_id', 'days_behind', 'first_name', 'last_name', 'date_of_birth'] as const;
+export const PARTICIPANT_SORTS = [
+  'participant_id',
+  'days_behind',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+] as const;
 /** Sorting by these would reveal identifiable data to a basic-access user. */
 export const IDENTIFIABLE_SORTS: readonly ParticipantSort[] = ['first_name', 'last_name', 'date_of_birth'];
 export type ParticipantSort = (typeof PARTICIPANT_SORTS)[number];
@@ -250,7 +266,9 @@ export type ParticipantSort = (typeof PARTICIPANT_SORTS)[number];
 export const participantListQuery = z.object({
   ...pageQuery(limits.participantsDefaultPerPage, limits.participantsMaxPerPage),
   state: adherenceState.optional(),
-  sort: z.enum(PARTICIPANT_SORTS, { error: `sort must be one of ${PARTICIPANT_SORTS.join(', ')}` }).default('participant_id'),
+  sort: z
+    .enum(PARTICIPANT_SORTS, { error: `sort must be one of ${PARTICIPANT_SORTS.join(', ')}` })
+    .default('participant_id'),
   order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('asc'),
   q: z
     .string()
@@ -283,7 +301,7 @@ export const participantBasic = z
     gender: z.enum(GENDERS).nullable(),
     language: z.string().nullable(),
     unique_device_id: z.string().describe('The assigned device\'s uuid, or the literal "empty"'),
-    name: z.string().nullable().describe('The assigned device\'s name'),
+    name: z.string().nullable().describe("The assigned device's name"),
     days_behind: z.number().int(),
     push_notification_id: z.string().describe('FCM registration token, or the literal "empty"'),
     purge_cache: z.boolean(),

@@ -15,7 +15,10 @@ import {
   type SetShape,
 } from './programme.js';
 
-const setShape = fc.record({ number_of_weeks: fc.integer({ min: 1, max: 12 }), videos_in_week: fc.integer({ min: 1, max: 7 }) });
+const setShape = fc.record({
+  number_of_weeks: fc.integer({ min: 1, max: 12 }),
+  videos_in_week: fc.integer({ min: 1, max: 7 }),
+});
 const calendarDay = fc
   .date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true })
   .map((d) => d.toISOString().slice(0, 10));
@@ -117,7 +120,8 @@ function simulate(set: SetShape, plan: number[]) {
   let position: Position = { week: 1, day: 1 };
   const seen = new Set<number>();
   let missedAtCheck = 0;
-  const log: { day: number; result: ReturnType<typeof dailyCheck>; before: Position; seenBefore: number }[] = [];
+  const log: { day: number; result: ReturnType<typeof dailyCheck>; before: Position; seenBefore: number }[] =
+    [];
   const watch = (count: number) => {
     const available = positionIndex(position, set);
     for (let index = 1; index <= available && count > 0; index++) {
@@ -131,7 +135,10 @@ function simulate(set: SetShape, plan: number[]) {
   for (let day = 1; day < plan.length; day++) {
     const before = position;
     const seenBefore = seen.size;
-    const result = dailyCheck({ set, started_date: start, position, seen, missed_at_check: missedAtCheck }, addDays(start, day));
+    const result = dailyCheck(
+      { set, started_date: start, position, seen, missed_at_check: missedAtCheck },
+      addDays(start, day),
+    );
     log.push({ day, result, before, seenBefore });
     position = result.position;
     missedAtCheck = result.missed;
@@ -141,7 +148,10 @@ function simulate(set: SetShape, plan: number[]) {
 }
 
 describe('the daily check over random schedules', () => {
-  const schedule = fc.tuple(setShape, fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 100 }));
+  const schedule = fc.tuple(
+    setShape,
+    fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 100 }),
+  );
 
   it('keeps every figure within its bounds and moves at most one day, only onto unlocked days', () => {
     fc.assert(
@@ -154,7 +164,9 @@ describe('the daily check over random schedules', () => {
           lastPct = result.percentage_progress;
           const moved = positionIndex(result.position, set) - positionIndex(before, set);
           expect(moved).toBe(result.advanced ? 1 : 0);
-          expect(positionIndex(result.position, set)).toBeLessThanOrEqual(Math.max(should, positionIndex(before, set)));
+          expect(positionIndex(result.position, set)).toBeLessThanOrEqual(
+            Math.max(should, positionIndex(before, set)),
+          );
           expect(result.missed).toBe(missedVideos(day, seenBefore, set));
         }
       }),
@@ -164,7 +176,10 @@ describe('the daily check over random schedules', () => {
   it('never reminds someone who watches each video on the day it unlocks, and never leaves them more than 1 behind', () => {
     fc.assert(
       fc.property(setShape, fc.integer({ min: 1, max: 100 }), (set, length) => {
-        for (const { result } of simulate(set, Array.from({ length }, () => 1))) {
+        for (const { result } of simulate(
+          set,
+          Array.from({ length }, () => 1),
+        )) {
           expect(result.remindMissed).toBe(false);
           expect(result.days_behind).toBeLessThanOrEqual(1);
         }
@@ -175,8 +190,12 @@ describe('the daily check over random schedules', () => {
   it('reminds someone who watches nothing exactly on the mornings after a video unlocked', () => {
     fc.assert(
       fc.property(setShape, fc.integer({ min: 2, max: 100 }), (set, length) => {
-        for (const { day, result } of simulate(set, Array.from({ length }, () => 0))) {
-          const unlockedYesterday = shouldSeenByNow(day - 1, set) - (day >= 2 ? shouldSeenByNow(day - 2, set) : 0);
+        for (const { day, result } of simulate(
+          set,
+          Array.from({ length }, () => 0),
+        )) {
+          const unlockedYesterday =
+            shouldSeenByNow(day - 1, set) - (day >= 2 ? shouldSeenByNow(day - 2, set) : 0);
           expect(result.remindMissed).toBe(unlockedYesterday > 0);
           expect(result.advanced).toBe(false);
           expect(result.days_behind).toBe(shouldSeenByNow(day, set));

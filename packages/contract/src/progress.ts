@@ -7,7 +7,8 @@ const m = messages.progress;
 /** A whole number that may arrive as text (form bodies); empty means missing. */
 export const textualWholeNumber = (emptyMessage: string) =>
   z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
+    (v) =>
+      v === '' || v === null ? undefined : typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v,
     z
       .number({ error: (issue) => (issue.input === undefined ? emptyMessage : 'Must be a whole number') })
       .int({ error: 'Must be a whole number' })
@@ -39,16 +40,28 @@ export type ParticipationProgress = z.infer<typeof participationProgress>;
 const serverDecided = {
   started_date: z.string().max(40).optional().describe('Ignored: the server sets today'),
   last_seen_date: z.string().max(40).optional().describe('Ignored: the server keeps it'),
-  percentage_progress: z.union([z.string().max(10), z.number()]).optional().describe('Ignored: computed by the server'),
+  percentage_progress: z
+    .union([z.string().max(10), z.number()])
+    .optional()
+    .describe('Ignored: computed by the server'),
 };
 
 export const createProgressBody = z
   .object({
     participant_id: idParam,
     fitness_video_set_id: idParam,
-    current_week: z.union([z.string().max(10), z.number()]).optional().describe('Ignored: progress starts at week 1'),
-    current_day: z.union([z.string().max(10), z.number()]).optional().describe('Ignored: progress starts at day 1'),
-    video_stopped_at: z.union([z.string().max(20), z.number()]).optional().describe('Ignored: starts at 0'),
+    current_week: z
+      .union([z.string().max(10), z.number()])
+      .optional()
+      .describe('Ignored: progress starts at week 1'),
+    current_day: z
+      .union([z.string().max(10), z.number()])
+      .optional()
+      .describe('Ignored: progress starts at day 1'),
+    video_stopped_at: z
+      .union([z.string().max(20), z.number()])
+      .optional()
+      .describe('Ignored: starts at 0'),
     ...serverDecided,
   })
   .meta({ id: 'CreateParticipationProgress' });
@@ -65,7 +78,10 @@ const videoStoppedAt = z
  */
 export const updateProgressBody = z
   .object({
-    participant_id: z.union([z.string().max(12), z.number()]).optional().describe('Ignored: progress stays with its participant'),
+    participant_id: z
+      .union([z.string().max(12), z.number()])
+      .optional()
+      .describe('Ignored: progress stays with its participant'),
     fitness_video_set_id: idParam.optional(),
     current_week: textualWholeNumber(m.weekEmpty).optional(),
     current_day: textualWholeNumber(m.dayEmpty).optional(),

@@ -10,7 +10,13 @@ const mv = messages.video;
  * A whole number typed into a form or sent as JSON: `3` and `"3"` pass, `""`, `2.5`, `"abc"` and
  * anything outside [min, max] are refused with the given messages.
  */
-export function wholeNumber(emptyMessage: string, invalidMessage: string, min: number, max: number, tooLargeMessage = invalidMessage) {
+export function wholeNumber(
+  emptyMessage: string,
+  invalidMessage: string,
+  min: number,
+  max: number,
+  tooLargeMessage = invalidMessage,
+) {
   return z.preprocess(
     (value) => {
       if (value === '' || value === null) return undefined;
@@ -59,14 +65,19 @@ export const videoSetIdParams = z.object({ id: idParam });
 export const videoSetDeletionImpact = z
   .object({
     videos: z.number().int().describe('Videos of the set, deleted with it'),
-    participants: z.number().int().describe('Participants on the set, whose progress and viewing records are deleted'),
+    participants: z
+      .number()
+      .int()
+      .describe('Participants on the set, whose progress and viewing records are deleted'),
     files_deleted: z.number().int().describe('Stored video files used by no other set, deleted from storage'),
     files_kept: z.number().int().describe('Stored video files also used by another set, which stay'),
   })
   .meta({ id: 'VideoSetDeletionImpact' });
 export type VideoSetDeletionImpact = z.infer<typeof videoSetDeletionImpact>;
 
-export const videoSetDeleted = videoSetDeletionImpact.extend({ message: z.string() }).meta({ id: 'VideoSetDeleted' });
+export const videoSetDeleted = videoSetDeletionImpact
+  .extend({ message: z.string() })
+  .meta({ id: 'VideoSetDeleted' });
 export type VideoSetDeleted = z.infer<typeof videoSetDeleted>;
 
 // ---- Videos --------------------------------------------------------------------------------
@@ -83,7 +94,12 @@ export function isReadyThumbnailUrl(value: string | null | undefined): value is 
 }
 
 export const videoTitle = requiredText(mv.titleEmpty, limits.textMin, mv.titleShort);
-export const videoDescription = requiredText(mv.descriptionEmpty, limits.textMin, mv.descriptionShort, limits.longTextMax);
+export const videoDescription = requiredText(
+  mv.descriptionEmpty,
+  limits.textMin,
+  mv.descriptionShort,
+  limits.longTextMax,
+);
 
 /** The words of a video, as the add and edit forms ask for them. */
 export const videoText = z.object({ title: videoTitle, description: videoDescription });
@@ -98,7 +114,11 @@ export const video = z
     description: z.string(),
     file_location_path: z.string().describe('Absolute URL of the video; served with HTTP range requests'),
     file_size: z.number().int(),
-    video_thumbnail_url: z.string().describe(`Absolute URL of the 100x80 thumbnail once made, else a status text ('${THUMBNAIL_PROCESSING}' while it is being made)`),
+    video_thumbnail_url: z
+      .string()
+      .describe(
+        `Absolute URL of the 100x80 thumbnail once made, else a status text ('${THUMBNAIL_PROCESSING}' while it is being made)`,
+      ),
     poster_url: z.string().nullable().describe('Absolute URL of a larger frame for the player, once made'),
     video_length: z.string().describe('Duration in whole seconds once known, else the placeholder "0"'),
     week_number: z.number().int(),
@@ -120,11 +140,17 @@ export const createVideoBody = z
     title: videoTitle,
     description: videoDescription,
     file_location_path: fileLocation.describe('The `location` answered by the finished upload'),
-    fitness_video_set_id: z.preprocess((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v), idParam),
+    fitness_video_set_id: z.preprocess(
+      (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
+      idParam,
+    ),
     week_number: wholeNumber(mv.weekInvalid, mv.weekInvalid, 1, limits.weeksMax),
     day_number: wholeNumber(mv.dayInvalid, mv.dayInvalid, 1, limits.videosInWeekMax),
     file_size: z.unknown().optional().describe('Ignored: the server records the size it received'),
-    video_thumbnail_url: z.unknown().optional().describe(`Ignored: a new video always starts as '${THUMBNAIL_PROCESSING}'`),
+    video_thumbnail_url: z
+      .unknown()
+      .optional()
+      .describe(`Ignored: a new video always starts as '${THUMBNAIL_PROCESSING}'`),
     video_length: z.unknown().optional().describe('Ignored: the server measures the duration'),
   })
   .meta({ id: 'CreateVideo' });
@@ -134,7 +160,9 @@ export const updateVideoBody = z
   .object({
     title: videoTitle.optional(),
     description: videoDescription.optional(),
-    file_location_path: fileLocation.optional().describe('A new upload replaces the video; its thumbnail starts again'),
+    file_location_path: fileLocation
+      .optional()
+      .describe('A new upload replaces the video; its thumbnail starts again'),
     file_size: z.unknown().optional().describe('Ignored: the server records the size it received'),
     video_thumbnail_url: z.unknown().optional().describe('Ignored: the server manages thumbnails'),
   })
@@ -158,14 +186,21 @@ export const videoSetIdParam = z.object({ videoSetId: idParam });
 
 export const thumbsQuery = z.object({
   videoId: idParam,
-  videoUrl: z.string().max(2000).optional().describe('The video file URL the console saved (checked, never fetched)'),
+  videoUrl: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe('The video file URL the console saved (checked, never fetched)'),
 });
 
 /** Thumbnail re-extract from a participant's Advanced settings (spec §7: video_id and file_location_path). */
 export const reextractThumbnailBody = z
   .object({
     video_id: idParam,
-    file_location_path: z.string({ error: 'file_location_path is required' }).min(1, { error: 'file_location_path is required' }).max(2000),
+    file_location_path: z
+      .string({ error: 'file_location_path is required' })
+      .min(1, { error: 'file_location_path is required' })
+      .max(2000),
   })
   .meta({ id: 'ReextractThumbnail' });
 

@@ -27,10 +27,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrationsFolder = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../drizzle',
-);
+const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 /** Any fixed number: all instances take the same lock so only one migrates at a time. */
 const MIGRATION_LOCK_KEY = 7_311_001;
@@ -111,7 +108,10 @@ export async function isReady(handle: DatabaseHandle): Promise<boolean> {
     const result = await handle.db.execute<{ applied: number }>(
       sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
     );
-    return Number((result as unknown as { rows: { applied: number }[] }).rows[0]?.applied ?? 0) >= expectedMigrationCount();
+    return (
+      Number((result as unknown as { rows: { applied: number }[] }).rows[0]?.applied ?? 0) >=
+      expectedMigrationCount()
+    );
   } catch {
     return false;
   }

@@ -2,7 +2,12 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { insertParticipants } from '../../test/factories.js';
-import { makeEnrolledParticipant, makeProgress, makeVideoSet, makeVideos } from '../../test/programme-factories.js';
+import {
+  makeEnrolledParticipant,
+  makeProgress,
+  makeVideoSet,
+  makeVideos,
+} from '../../test/programme-factories.js';
 import { runAdherenceCheck } from '../modules/adherence/check.js';
 import { VideoSetService } from '../modules/videos/video-set-service.js';
 import { foldParticipantTally, participantCounts, type ParticipantCounts } from './participant-tally.js';
@@ -38,28 +43,48 @@ async function expectInStep(step: string) {
 describe('the participant tally', () => {
   it('follows inserts, class changes, programmes, deletions, set removal and the daily check', async () => {
     await expectInStep('empty');
-    const ids = await insertParticipants(t.ctx, [0, 0, 1, 2, 3, 9, 0, 5].map((days_behind) => ({ days_behind })));
+    const ids = await insertParticipants(
+      t.ctx,
+      [0, 0, 1, 2, 3, 9, 0, 5].map((days_behind) => ({ days_behind })),
+    );
     await expectInStep('participants added in one statement');
 
     const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 3 });
     await makeVideos(t.ctx.db, set);
-    for (const id of ids.slice(0, 5)) await makeProgress(t.ctx.db, id, set.fitness_video_set_id, { started_date: '2025-01-01' });
+    for (const id of ids.slice(0, 5))
+      await makeProgress(t.ctx.db, id, set.fitness_video_set_id, { started_date: '2025-01-01' });
     await expectInStep('programmes chosen');
 
-    await t.ctx.db.update(participants).set({ days_behind: 4 }).where(inArray(participants.participant_id, ids.slice(0, 3)));
-    await t.ctx.db.update(participants).set({ days_behind: 1 }).where(eq(participants.participant_id, ids[6]!));
-    await t.ctx.db.update(participants).set({ days_behind: 3 }).where(eq(participants.participant_id, ids[3]!));
+    await t.ctx.db
+      .update(participants)
+      .set({ days_behind: 4 })
+      .where(inArray(participants.participant_id, ids.slice(0, 3)));
+    await t.ctx.db
+      .update(participants)
+      .set({ days_behind: 1 })
+      .where(eq(participants.participant_id, ids[6]!));
+    await t.ctx.db
+      .update(participants)
+      .set({ days_behind: 3 })
+      .where(eq(participants.participant_id, ids[3]!));
     await expectInStep('classes changed (and one unchanged)');
 
     await t.ctx.db.delete(participants).where(inArray(participants.participant_id, [ids[0]!, ids[7]!]));
     await expectInStep('a participant with a programme and one without deleted');
 
-    const other = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 7, started_date: '2025-01-01' });
-    await t.ctx.db.update(participants).set({ days_behind: 2 }).where(eq(participants.participant_id, other.participant.participant_id));
+    const other = await makeEnrolledParticipant(t.ctx.db, {
+      weeks: 1,
+      perWeek: 7,
+      started_date: '2025-01-01',
+    });
+    await t.ctx.db
+      .update(participants)
+      .set({ days_behind: 2 })
+      .where(eq(participants.participant_id, other.participant.participant_id));
     await expectInStep('another enrolled and behind');
 
     await new VideoSetService(t.ctx).remove(set.fitness_video_set_id);
-    await expectInStep('a set removed with its participants\' progress');
+    await expectInStep("a set removed with its participants' progress");
 
     await runAdherenceCheck(t.ctx, { today: '2025-01-09' });
     await expectInStep('after the daily check');

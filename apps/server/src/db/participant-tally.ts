@@ -89,7 +89,9 @@ group by 1, 2;
 `;
 
 /** Installs (or replaces) the triggers; rebuilds the tally when they were not there before. */
-export async function installParticipantTally(exec: (text: string) => Promise<{ rows: unknown[] }>): Promise<void> {
+export async function installParticipantTally(
+  exec: (text: string) => Promise<{ rows: unknown[] }>,
+): Promise<void> {
   const present = await exec(`select 1 from pg_trigger where tgname = 'participant_tally_insert'`);
   await exec(`begin; ${TRIGGERS} ${present.rows.length === 0 ? REBUILD : ''} commit;`);
 }
@@ -103,7 +105,9 @@ export interface ParticipantCounts {
 
 export async function participantCounts(db: Database): Promise<ParticipantCounts> {
   const rows = rowsOf<{ adherence: number; with_programme: boolean; n: number }>(
-    await db.execute(sql`select adherence, with_programme, sum(delta)::int as n from participant_tally group by 1, 2`),
+    await db.execute(
+      sql`select adherence, with_programme, sum(delta)::int as n from participant_tally group by 1, 2`,
+    ),
   );
   const counts: ParticipantCounts = { all: [0, 0, 0], withProgramme: [0, 0, 0] };
   for (const row of rows) {

@@ -87,12 +87,88 @@ const CAST: Cast[] = [
 ];
 const SPARE_DEVICES = 3;
 
-const FIRST_NAMES = ['Margaret', 'David', 'Susan', 'Peter', 'Janet', 'Graham', 'Aisha', 'Tomasz', 'Priya', 'Colin', 'Linda', 'Mohammed', 'Eileen', 'Kwame', 'Brenda', 'Rajesh', 'Sheila', 'Patrick', 'Fatima', 'Roy', 'Hannah', 'Dennis'];
-const LAST_NAMES = ['Hughes', 'Okafor', 'Walsh', 'Kowalski', 'Patel', 'Thompson', 'Begum', 'Murray', 'Evans', 'Ahmed', 'Clarke', 'Nowak', 'Reid', 'Mensah', 'Shah', 'Doherty', 'Price', 'Khan', 'Wood', 'Fraser', 'Lloyd', 'Barnes'];
-const STREETS = ['Elm Grove', 'Mill Lane', 'Station Road', 'Church Street', 'Park Avenue', 'Victoria Terrace', 'Oak Close', 'Queens Road'];
-const TOWNS = ['Leeds LS6', 'Bradford BD9', 'Wakefield WF1', 'Harrogate HG2', 'Huddersfield HD1', 'York YO10'];
-const LANGUAGES = ['English', 'English', 'English', 'Polish', 'Urdu', 'Bengali', 'Punjabi', 'English', 'Arabic'];
-const ORGANISATIONS = ['Leeds Teaching Hospitals NHS Trust', 'Bradford District Care NHS Foundation Trust', 'Yorkshire Vascular Service'];
+const FIRST_NAMES = [
+  'Margaret',
+  'David',
+  'Susan',
+  'Peter',
+  'Janet',
+  'Graham',
+  'Aisha',
+  'Tomasz',
+  'Priya',
+  'Colin',
+  'Linda',
+  'Mohammed',
+  'Eileen',
+  'Kwame',
+  'Brenda',
+  'Rajesh',
+  'Sheila',
+  'Patrick',
+  'Fatima',
+  'Roy',
+  'Hannah',
+  'Dennis',
+];
+const LAST_NAMES = [
+  'Hughes',
+  'Okafor',
+  'Walsh',
+  'Kowalski',
+  'Patel',
+  'Thompson',
+  'Begum',
+  'Murray',
+  'Evans',
+  'Ahmed',
+  'Clarke',
+  'Nowak',
+  'Reid',
+  'Mensah',
+  'Shah',
+  'Doherty',
+  'Price',
+  'Khan',
+  'Wood',
+  'Fraser',
+  'Lloyd',
+  'Barnes',
+];
+const STREETS = [
+  'Elm Grove',
+  'Mill Lane',
+  'Station Road',
+  'Church Street',
+  'Park Avenue',
+  'Victoria Terrace',
+  'Oak Close',
+  'Queens Road',
+];
+const TOWNS = [
+  'Leeds LS6',
+  'Bradford BD9',
+  'Wakefield WF1',
+  'Harrogate HG2',
+  'Huddersfield HD1',
+  'York YO10',
+];
+const LANGUAGES = [
+  'English',
+  'English',
+  'English',
+  'Polish',
+  'Urdu',
+  'Bengali',
+  'Punjabi',
+  'English',
+  'Arabic',
+];
+const ORGANISATIONS = [
+  'Leeds Teaching Hospitals NHS Trust',
+  'Bradford District Care NHS Foundation Trust',
+  'Yorkshire Vascular Service',
+];
 const PROFESSIONALS: [string, string][] = [
   ['Dr Helen Marsh', 'Vascular consultant'],
   ['Sam Greene', 'Physiotherapist'],
@@ -128,7 +204,11 @@ export async function seedDemoParticipants(
   const newDevice = async (n: number) => {
     const [device] = await tx
       .insert(authorizedDevices)
-      .values({ name: `Programme tablet ${String(n).padStart(2, '0')}`, uuid: randomBytes(8).toString('hex'), created_at: now })
+      .values({
+        name: `Programme tablet ${String(n).padStart(2, '0')}`,
+        uuid: randomBytes(8).toString('hex'),
+        created_at: now,
+      })
       .returning();
     devicesMade++;
     return device!;
@@ -158,7 +238,8 @@ export async function seedDemoParticipants(
         smoker: rng() < 0.3,
         diabetes: rng() < 0.35,
         registered_deaf: rng() < 0.05,
-        notes: member.habit === 'lapsed' ? 'Demo: stopped watching after the first week; call to check in.' : null,
+        notes:
+          member.habit === 'lapsed' ? 'Demo: stopped watching after the first week; call to check in.' : null,
         created_at: new Date(now.getTime() - (member.startedDaysAgo ?? 1) * 86_400_000 - 3 * 3_600_000),
       })
       .returning({ participant_id: participants.participant_id });
@@ -177,7 +258,10 @@ export async function seedDemoParticipants(
     for (let day = 0; day <= member.startedDaysAgo!; day++) {
       const date = addDays(started, day);
       if (day > 0) {
-        const result = dailyCheck({ set: set.shape, started_date: started, position, seen, missed_at_check: missedAtCheck }, date);
+        const result = dailyCheck(
+          { set: set.shape, started_date: started, position, seen, missed_at_check: missedAtCheck },
+          date,
+        );
         position = result.position;
         missedAtCheck = result.missed;
         if (date === today) todaysCheck = result;
@@ -192,9 +276,18 @@ export async function seedDemoParticipants(
         seen.add(index);
         lastSeen = date;
         const hour = date === today ? 7 + Math.floor(rng() * 2) : 8 + Math.floor(rng() * 12);
-        const at = new Date(`${date}T${String(hour).padStart(2, '0')}:${String(Math.floor(rng() * 60)).padStart(2, '0')}:00Z`);
+        const at = new Date(
+          `${date}T${String(hour).padStart(2, '0')}:${String(Math.floor(rng() * 60)).padStart(2, '0')}:00Z`,
+        );
         const { week, day: dayNumber } = positionAt(index, set.shape);
-        seenRows.push({ participant_id: participantId, video_id: videoId, fitness_video_set_id: set.fitness_video_set_id, week_number: week, day_number: dayNumber, created_at: at });
+        seenRows.push({
+          participant_id: participantId,
+          video_id: videoId,
+          fitness_video_set_id: set.fitness_video_set_id,
+          week_number: week,
+          day_number: dayNumber,
+          created_at: at,
+        });
         views++;
       }
     }
@@ -211,17 +304,35 @@ export async function seedDemoParticipants(
       video_stopped_at: '0',
       created_at: new Date(`${started}T09:30:00Z`),
     });
-    await tx.update(participants).set({ days_behind: behind }).where(eq(participants.participant_id, participantId));
+    await tx
+      .update(participants)
+      .set({ days_behind: behind })
+      .where(eq(participants.participant_id, participantId));
     if (todaysCheck?.advanced) {
-      reminders.push({ participant_id: participantId, title: messages.reminders.newVideoTitle, body: messages.reminders.newVideoBody, kind: 'new-video', dedupe_key: `new-video:${participantId}:${today}`, created_at: now });
+      reminders.push({
+        participant_id: participantId,
+        title: messages.reminders.newVideoTitle,
+        body: messages.reminders.newVideoBody,
+        kind: 'new-video',
+        dedupe_key: `new-video:${participantId}:${today}`,
+        created_at: now,
+      });
     }
     if (todaysCheck?.remindMissed) {
-      reminders.push({ participant_id: participantId, title: messages.reminders.missedTitle, body: messages.reminders.missedBody, kind: 'missed-video', dedupe_key: `missed-video:${participantId}:${today}`, created_at: now });
+      reminders.push({
+        participant_id: participantId,
+        title: messages.reminders.missedTitle,
+        body: messages.reminders.missedBody,
+        kind: 'missed-video',
+        dedupe_key: `missed-video:${participantId}:${today}`,
+        created_at: now,
+      });
     }
   }
   for (let n = 0; n < SPARE_DEVICES; n++) await newDevice(CAST.length + n + 1);
 
-  for (let i = 0; i < seenRows.length; i += 500) await tx.insert(seenVideos).values(seenRows.slice(i, i + 500));
+  for (let i = 0; i < seenRows.length; i += 500)
+    await tx.insert(seenVideos).values(seenRows.slice(i, i + 500));
   // The dashboard's rollup, by programme day, for exactly the views just written.
   const perDay = new Map<string, number>();
   for (const row of seenRows) {

@@ -21,9 +21,15 @@ const EXERCISES: [string, string][] = [
   ['Heel raises', 'Hold the back of a chair and rise onto your toes, then lower slowly.'],
   ['Sit to stand', 'Stand up from the chair without using your hands, then sit down with control.'],
   ['Calf stretch', 'One foot forward, back heel down: lean in until you feel a gentle stretch in the calf.'],
-  ['Walking intervals', 'Walk at a steady pace until the leg discomfort is moderate, rest until it passes, repeat.'],
+  [
+    'Walking intervals',
+    'Walk at a steady pace until the leg discomfort is moderate, rest until it passes, repeat.',
+  ],
   ['Ankle circles', 'Seated, lift one foot and draw slow circles with the ankle, ten each way.'],
-  ['Step-ups', 'Step up onto the bottom stair and down again, holding the rail, leading with each leg in turn.'],
+  [
+    'Step-ups',
+    'Step up onto the bottom stair and down again, holding the rail, leading with each leg in turn.',
+  ],
 ];
 
 const SETS = [
@@ -46,12 +52,35 @@ async function makeClip(ctx: AppContext, file: string, label: string, hue: numbe
 
 async function encodeClip(ctx: AppContext, file: string, hue: number, text: string): Promise<void> {
   await run(ctx.videoTools.ffmpeg, [
-    '-hide_banner', '-loglevel', 'error', '-y',
-    '-f', 'lavfi', '-i', 'testsrc2=size=480x270:rate=25:duration=5',
-    '-f', 'lavfi', '-i', `sine=frequency=${330 + hue}:duration=5`,
-    '-vf', `hue=h=${hue}${text}`,
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '32', '-pix_fmt', 'yuv420p',
-    '-c:a', 'aac', '-b:a', '48k', '-shortest', '-movflags', '+faststart',
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=480x270:rate=25:duration=5',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${330 + hue}:duration=5`,
+    '-vf',
+    `hue=h=${hue}${text}`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '32',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '48k',
+    '-shortest',
+    '-movflags',
+    '+faststart',
     file,
   ]);
 }

@@ -10,7 +10,8 @@ import { eventually } from '../../test/media-helpers.js';
 
 const clock = new ManualClock(new Date('2025-06-18T11:00:00Z'));
 let t: TestApp;
-const seed = (args: Record<string, unknown> = {}) => commands['seed-demo']!.run(t.ctx, parseCommandArgs(commands['seed-demo']!, args) as never);
+const seed = (args: Record<string, unknown> = {}) =>
+  commands['seed-demo']!.run(t.ctx, parseCommandArgs(commands['seed-demo']!, args) as never);
 
 beforeAll(async () => {
   t = await createTestApp({ clock, workers: true });
@@ -35,11 +36,15 @@ describe('seed-demo', () => {
 
     // The dashboard's rollup holds exactly the views recorded, and has yesterday's.
     const [totals] = rowsOf<{ views: number; rollup: number }>(
-      await t.ctx.db.execute(sql`select (select count(*)::int from seen_videos) as views, (select sum(views)::int from daily_views) as rollup`),
+      await t.ctx.db.execute(
+        sql`select (select count(*)::int from seen_videos) as views, (select sum(views)::int from daily_views) as rollup`,
+      ),
     );
     expect(totals!.rollup).toBe(totals!.views);
     const { cookie } = await signedInCookie(t.ctx, 'basic access');
-    const dashboard = (await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: { cookie } })).json();
+    const dashboard = (
+      await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: { cookie } })
+    ).json();
     expect(dashboard.participantsCount.counted).toBe(22);
     expect(dashboard.yesterdayWatched[0].created_count).toBeGreaterThan(0);
     expect(dashboard.seenCount.length).toBeGreaterThan(20);

@@ -24,7 +24,9 @@ export interface DemoReport {
  * (and even then nothing is changed or removed: the demo data is added beside it).
  */
 export async function seedDemo(ctx: AppContext, options: { force?: boolean } = {}): Promise<DemoReport> {
-  const [{ n }] = rowsOf<{ n: number }>(await ctx.db.execute(sql`select count(*)::int as n from participants`)) as [{ n: number }];
+  const [{ n }] = rowsOf<{ n: number }>(
+    await ctx.db.execute(sql`select count(*)::int as n from participants`),
+  ) as [{ n: number }];
   if (n > 0 && !options.force) {
     throw new DemoRefusedError(
       `The database already has ${n} participant${n === 1 ? '' : 's'}: seed-demo fills only an empty programme. ` +
@@ -43,5 +45,11 @@ export async function seedDemo(ctx: AppContext, options: { force?: boolean } = {
   await ctx.jobs.send(PUSH_DELIVER_JOB, {});
   ctx.jobs.notify(THUMBNAIL_JOB);
   ctx.jobs.notify(PUSH_DELIVER_JOB);
-  return { video_sets: sets.length, videos, participants: people.participants, devices: people.devices, views: people.views };
+  return {
+    video_sets: sets.length,
+    videos,
+    participants: people.participants,
+    devices: people.devices,
+    views: people.views,
+  };
 }

@@ -34,7 +34,10 @@ export class JobLeases {
   async hold(jobIds: string[]): Promise<void> {
     const client = await this.connected();
     for (const id of jobIds) {
-      const { rows } = await client.query<{ got: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as got', [JOB_LEASE_LOCK_SPACE, id]);
+      const { rows } = await client.query<{ got: boolean }>(
+        'select pg_try_advisory_lock($1, hashtext($2)) as got',
+        [JOB_LEASE_LOCK_SPACE, id],
+      );
       if (!rows[0]?.got) {
         await this.release([...jobIds.filter((other) => this.held.has(other))]);
         throw new Error(`job ${id} is still running in another process`);
@@ -49,7 +52,9 @@ export class JobLeases {
     const client = this.client;
     if (!client) return;
     for (const id of jobIds) {
-      await client.query('select pg_advisory_unlock($1, hashtext($2))', [JOB_LEASE_LOCK_SPACE, id]).catch(() => {});
+      await client
+        .query('select pg_advisory_unlock($1, hashtext($2))', [JOB_LEASE_LOCK_SPACE, id])
+        .catch(() => {});
     }
   }
 
@@ -59,7 +64,10 @@ export class JobLeases {
     const orphans: string[] = [];
     for (const id of jobIds) {
       if (this.held.has(id)) continue; // ours: pg_try_advisory_lock would succeed on our own session
-      const { rows } = await client.query<{ free: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as free', [JOB_LEASE_LOCK_SPACE, id]);
+      const { rows } = await client.query<{ free: boolean }>(
+        'select pg_try_advisory_lock($1, hashtext($2)) as free',
+        [JOB_LEASE_LOCK_SPACE, id],
+      );
       if (rows[0]?.free) {
         await client.query('select pg_advisory_unlock($1, hashtext($2))', [JOB_LEASE_LOCK_SPACE, id]);
         orphans.push(id);
@@ -88,7 +96,8 @@ export class JobLeases {
       try {
         await client.connect();
         // try: another worker may already have taken one of them for orphaned and be running it.
-        for (const id of this.held) await client.query('select pg_try_advisory_lock($1, hashtext($2))', [JOB_LEASE_LOCK_SPACE, id]);
+        for (const id of this.held)
+          await client.query('select pg_try_advisory_lock($1, hashtext($2))', [JOB_LEASE_LOCK_SPACE, id]);
         this.client = client;
         return client;
       } catch (error) {

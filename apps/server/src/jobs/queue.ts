@@ -97,7 +97,11 @@ export class JobQueue {
     this.definitions.set(definition.name, definition as JobDefinition<never>);
   }
 
-  async send<Data extends object>(name: string, data: Data, options: SendOptions = {}): Promise<string | null> {
+  async send<Data extends object>(
+    name: string,
+    data: Data,
+    options: SendOptions = {},
+  ): Promise<string | null> {
     if (!this.definitions.has(name)) throw new Error(`Unknown job ${name}`);
     const { tx, ...rest } = options;
     const sendOptions: PgBoss.SendOptions = { ...rest };
@@ -112,17 +116,26 @@ export class JobQueue {
     if (this.database.kind === 'pglite') {
       await this.failOrphanedActiveJobs();
     } else {
-      this.leases = new JobLeases({ ...this.database.pool!.options, max: undefined } as pg.ClientConfig, this.logger);
+      this.leases = new JobLeases(
+        { ...this.database.pool!.options, max: undefined } as pg.ClientConfig,
+        this.logger,
+      );
       await this.failOrphanedActiveJobs();
       this.sweepTimer = setInterval(() => {
-        this.failOrphanedActiveJobs().catch((error: unknown) => this.logger.warn({ err: error }, 'could not look for orphaned jobs'));
+        this.failOrphanedActiveJobs().catch((error: unknown) =>
+          this.logger.warn({ err: error }, 'could not look for orphaned jobs'),
+        );
       }, ORPHAN_SWEEP_MS);
       this.sweepTimer.unref();
     }
     for (const definition of this.definitions.values()) {
       await this.boss.work(
         definition.name,
-        { batchSize: definition.batchSize ?? 1, pollingIntervalSeconds: 1, includeMetadata: definition.includeMetadata ?? false },
+        {
+          batchSize: definition.batchSize ?? 1,
+          pollingIntervalSeconds: 1,
+          includeMetadata: definition.includeMetadata ?? false,
+        },
         async (jobs) => {
           const ids = jobs.map((job) => job.id);
           try {
@@ -135,7 +148,10 @@ export class JobQueue {
               this.running.delete(run);
             }
           } catch (error) {
-            this.logger.warn({ job: definition.name, err: error }, 'job failed; it will be retried if it has tries left');
+            this.logger.warn(
+              { job: definition.name, err: error },
+              'job failed; it will be retried if it has tries left',
+            );
             throw error;
           } finally {
             await this.leases?.release(ids);
@@ -152,10 +168,12 @@ export class JobQueue {
 
   /** Whether a job of `name` whose data contains `dataSubset` is waiting, being retried or running. */
   async isPending(name: string, dataSubset: object): Promise<boolean> {
-    const { rows } = (await this.boss.getDb().executeSql(
-      "select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and data @> $2::jsonb limit 1",
-      [name, JSON.stringify(dataSubset)],
-    )) as { rows: unknown[] };
+    const { rows } = (await this.boss
+      .getDb()
+      .executeSql(
+        "select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and data @> $2::jsonb limit 1",
+        [name, JSON.stringify(dataSubset)],
+      )) as { rows: unknown[] };
     return rows.length > 0;
   }
 
@@ -200,7 +218,8 @@ export class JobQueue {
 
   /** pg-boss must enqueue through the transaction's own connection (PGlite has only one). */
   private dbForTransaction(tx: Database): PgBoss.Db {
-    const client = (tx as unknown as { session: { client: Transaction | PGlite | pg.PoolClient } }).session.client;
+    const client = (tx as unknown as { session: { client: Transaction | PGlite | pg.PoolClient } }).session
+      .client;
     if (this.database.kind === 'pglite') return new PGliteBossAdapter(client as Transaction);
     return { executeSql: (text, values) => (client as pg.PoolClient).query(text, values as unknown[]) };
   }

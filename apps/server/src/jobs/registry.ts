@@ -10,5 +10,11 @@ import type { JobDefinition } from './queue.js';
  * adds a job adds its definition here.
  */
 export function jobDefinitions(ctx: AppContext): JobDefinition<never>[] {
-  return [thumbnailJob(ctx), mediaDeleteJob(ctx), mediaCleanupJob(ctx), adherenceCheckJob(ctx), pushDeliveryJob(ctx)] as JobDefinition<never>[];
+  return [
+    thumbnailJob(ctx),
+    mediaDeleteJob(ctx),
+    mediaCleanupJob(ctx),
+    adherenceCheckJob(ctx),
+    pushDeliveryJob(ctx),
+  ] as JobDefinition<never>[];
 }

@@ -1,7 +1,13 @@
 import type { Pagination } from '@pathway/contract';
 
 /** The pagination block of a page of `count` rows out of `total`. */
-export function pageOf(total: number, page: number, perPage: number, count: number, nextCursor: string | null): Pagination {
+export function pageOf(
+  total: number,
+  page: number,
+  perPage: number,
+  count: number,
+  nextCursor: string | null,
+): Pagination {
   const offset = (page - 1) * perPage;
   return {
     total,

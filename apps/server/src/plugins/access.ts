@@ -82,7 +82,8 @@ const ACCESS_DESCRIPTIONS: Record<Access, string> = {
   staff: 'Access: any signed-in admin (basic or full access).',
   full: 'Access: full access only.',
   device: 'Access: the tablet app, with the bearer token of an assigned device.',
-  'staff-or-device': 'Access: any signed-in admin, or the tablet app with the bearer token of an assigned device.',
+  'staff-or-device':
+    'Access: any signed-in admin, or the tablet app with the bearer token of an assigned device.',
 };
 
 /**

@@ -22,7 +22,11 @@ const UNAVAILABLE_CODES = new Set([
 function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; cause?: unknown };
   if (e?.code && UNAVAILABLE_CODES.has(e.code)) return true;
-  if (typeof e?.message === 'string' && /Connection terminated|timeout exceeded when trying to connect/i.test(e.message)) return true;
+  if (
+    typeof e?.message === 'string' &&
+    /Connection terminated|timeout exceeded when trying to connect/i.test(e.message)
+  )
+    return true;
   return e?.cause ? isDatabaseUnavailable(e.cause) : false;
 }
 
@@ -35,7 +39,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = error.validation.map((v) => ({
-        field: String(v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.'),
+        field: String(v.instancePath ?? '')
+          .replace(/^\//, '')
+          .replace(/\//g, '.'),
         message: v.message ?? messages.generic.badRequest,
       }));
       return reply.status(400).send({ message: errors[0]?.message ?? messages.generic.badRequest, errors });

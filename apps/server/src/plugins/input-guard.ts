@@ -26,7 +26,11 @@ function holdsUnstorableText(value: unknown, depth = 0): boolean {
  */
 export const inputGuardPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (request) => {
-    if (holdsUnstorableText(request.params) || holdsUnstorableText(request.query) || holdsUnstorableText(request.body)) {
+    if (
+      holdsUnstorableText(request.params) ||
+      holdsUnstorableText(request.query) ||
+      holdsUnstorableText(request.body)
+    ) {
       throw new HttpError(400, messages.generic.unstorableText);
     }
   });

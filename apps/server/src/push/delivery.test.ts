@@ -22,7 +22,11 @@ beforeAll(async () => {
   fake = await new FakeFcm().start();
   dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-push-'));
   t = await createTestApp({ clock });
-  const provider = new FcmProvider({ projectId: fake.projectId, serviceAccount: readServiceAccount(fake.writeServiceAccount(dir)), apiUrl: fake.url });
+  const provider = new FcmProvider({
+    projectId: fake.projectId,
+    serviceAccount: readServiceAccount(fake.writeServiceAccount(dir)),
+    apiUrl: fake.url,
+  });
   delivery = new PushDelivery(t.ctx, provider);
 });
 afterAll(async () => {
@@ -35,8 +39,14 @@ async function participantWithToken(token: string | null) {
   const device = await makeDevice(t.ctx.db);
   const participant = await makeParticipant(t.ctx.db, { deviceId: device.authorized_device_id });
   if (token) {
-    await t.ctx.db.update(participants).set({ push_notification_id: token }).where(eq(participants.participant_id, participant.participant_id));
-    await t.ctx.db.update(authorizedDevices).set({ push_notification_id: token }).where(eq(authorizedDevices.authorized_device_id, device.authorized_device_id));
+    await t.ctx.db
+      .update(participants)
+      .set({ push_notification_id: token })
+      .where(eq(participants.participant_id, participant.participant_id));
+    await t.ctx.db
+      .update(authorizedDevices)
+      .set({ push_notification_id: token })
+      .where(eq(authorizedDevices.authorized_device_id, device.authorized_device_id));
   }
   return { participant, device };
 }
@@ -44,12 +54,19 @@ async function participantWithToken(token: string | null) {
 async function queue(participantId: number, title = 'Time to exercise', kind = 'manual') {
   const [row] = await t.ctx.db
     .insert(pushOutbox)
-    .values({ participant_id: participantId, title, body: 'Your video is waiting.', kind, created_at: clock.now() })
+    .values({
+      participant_id: participantId,
+      title,
+      body: 'Your video is waiting.',
+      kind,
+      created_at: clock.now(),
+    })
     .returning();
   return row!.push_id;
 }
 
-const row = async (pushId: number) => (await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.push_id, pushId)))[0]!;
+const row = async (pushId: number) =>
+  (await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.push_id, pushId)))[0]!;
 
 describe('push delivery', () => {
   it('sends queued messages to the participant’s current token and records them as sent', async () => {
@@ -57,8 +74,15 @@ describe('push delivery', () => {
     const id = await queue(participant.participant_id);
     const report = await delivery.deliverDue();
     expect(report.sent).toBeGreaterThanOrEqual(1);
-    expect(await row(id)).toMatchObject({ status: s.sent, attempts: 1, last_error: null, sent_at: clock.now() });
-    expect(fake.received.at(-1)!.body).toMatchObject({ message: { token: 'token-alpha', notification: { title: 'Time to exercise' } } });
+    expect(await row(id)).toMatchObject({
+      status: s.sent,
+      attempts: 1,
+      last_error: null,
+      sent_at: clock.now(),
+    });
+    expect(fake.received.at(-1)!.body).toMatchObject({
+      message: { token: 'token-alpha', notification: { title: 'Time to exercise' } },
+    });
   });
 
   it('marks a message for a participant without a push token as not sent', async () => {
@@ -75,7 +99,11 @@ describe('push delivery', () => {
 
     await delivery.deliverDue();
     let r = await row(id);
-    expect(r).toMatchObject({ status: s.queued, attempts: 1, last_error: expect.stringMatching(/^QUOTA_EXCEEDED/) });
+    expect(r).toMatchObject({
+      status: s.queued,
+      attempts: 1,
+      last_error: expect.stringMatching(/^QUOTA_EXCEEDED/),
+    });
     expect(r.next_attempt_at!.getTime() - clock.now().getTime()).toBe(120_000);
 
     // Not due yet: nothing is sent.
@@ -88,14 +116,20 @@ describe('push delivery', () => {
     const report = await delivery.deliverDue();
     expect(report.retrying).toBe(1);
     r = await row(id);
-    expect(r).toMatchObject({ status: s.queued, attempts: 2, last_error: expect.stringMatching(/^UNAVAILABLE/) });
+    expect(r).toMatchObject({
+      status: s.queued,
+      attempts: 2,
+      last_error: expect.stringMatching(/^UNAVAILABLE/),
+    });
     expect(r.next_attempt_at!.getTime() - clock.now().getTime()).toBe(60_000);
     expect(report.nextDueAt).toEqual(r.next_attempt_at);
 
     clock.advance(60_000);
     await delivery.deliverDue();
     expect(await row(id)).toMatchObject({ status: s.sent, attempts: 3, last_error: null });
-    expect(fake.received.filter((m) => (m.body as { message: { token: string } }).message.token === 'token-busy')).toHaveLength(3);
+    expect(
+      fake.received.filter((m) => (m.body as { message: { token: string } }).message.token === 'token-busy'),
+    ).toHaveLength(3);
   });
 
   it(`gives up after ${MAX_ATTEMPTS} attempts`, async () => {
@@ -106,7 +140,11 @@ describe('push delivery', () => {
       await delivery.deliverDue();
       clock.advance(2 * 60 * 60_000);
     }
-    expect(await row(id)).toMatchObject({ status: s.failed, attempts: MAX_ATTEMPTS, last_error: expect.stringMatching(/^gave up after 8 attempts; last: INTERNAL/) });
+    expect(await row(id)).toMatchObject({
+      status: s.failed,
+      attempts: MAX_ATTEMPTS,
+      last_error: expect.stringMatching(/^gave up after 8 attempts; last: INTERNAL/),
+    });
   });
 
   it('clears the participant’s and the device’s token when FCM says the app is unregistered', async () => {
@@ -115,9 +153,15 @@ describe('push delivery', () => {
     const id = await queue(participant.participant_id);
     await delivery.deliverDue();
     expect((await row(id)).status).toBe(s.unregistered);
-    const [p] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, participant.participant_id));
+    const [p] = await t.ctx.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, participant.participant_id));
     expect(p!.push_notification_id).toBe('empty');
-    const [d] = await t.ctx.db.select().from(authorizedDevices).where(eq(authorizedDevices.authorized_device_id, device.authorized_device_id));
+    const [d] = await t.ctx.db
+      .select()
+      .from(authorizedDevices)
+      .where(eq(authorizedDevices.authorized_device_id, device.authorized_device_id));
     expect(d!.push_notification_id).toBeNull();
   });
 
@@ -137,12 +181,17 @@ describe('push delivery', () => {
 
   it('when the process stops, claims no more and hands back the messages it had not sent', async () => {
     const ids: number[] = [];
-    for (let i = 0; i < 12; i++) ids.push(await queue((await participantWithToken(`token-stop-${i}`)).participant.participant_id));
+    for (let i = 0; i < 12; i++)
+      ids.push(await queue((await participantWithToken(`token-stop-${i}`)).participant.participant_id));
     let stopping = false;
     fake.onMessage = () => {
       stopping = true; // SIGTERM arrives while the first sends are out
     };
-    const provider = new FcmProvider({ projectId: fake.projectId, serviceAccount: readServiceAccount(fake.writeServiceAccount(dir)), apiUrl: fake.url });
+    const provider = new FcmProvider({
+      projectId: fake.projectId,
+      serviceAccount: readServiceAccount(fake.writeServiceAccount(dir)),
+      apiUrl: fake.url,
+    });
     try {
       await new PushDelivery(t.ctx, provider, () => stopping).deliverDue();
     } finally {
@@ -175,21 +224,39 @@ describe('push delivery in the running app', () => {
       env: { FCM_SERVICE_ACCOUNT_FILE: fake.writeServiceAccount(dir), FCM_API_URL: fake.url },
     });
     try {
-      const { participant } = await makeEnrolledParticipant(app.ctx.db, { weeks: 1, perWeek: 3, started_date: '2025-03-01' });
-      await app.ctx.db.update(participants).set({ push_notification_id: 'token-live' }).where(eq(participants.participant_id, participant.participant_id));
+      const { participant } = await makeEnrolledParticipant(app.ctx.db, {
+        weeks: 1,
+        perWeek: 3,
+        started_date: '2025-03-01',
+      });
+      await app.ctx.db
+        .update(participants)
+        .set({ push_notification_id: 'token-live' })
+        .where(eq(participants.participant_id, participant.participant_id));
       const { cookie } = await signedInCookie(app.ctx, 'basic access');
-      const res = await app.app.inject({ method: 'PATCH', url: `/api/participant/${participant.participant_id}/progress`, headers: { cookie }, payload: {} });
+      const res = await app.app.inject({
+        method: 'PATCH',
+        url: `/api/participant/${participant.participant_id}/progress`,
+        headers: { cookie },
+        payload: {},
+      });
       expect(res.json()).toEqual({ message: messages.progress.participantNotified });
       const deadline = Date.now() + 20_000;
       let status = '';
       while (Date.now() < deadline) {
-        [{ status }] = (await app.ctx.db.select({ status: pushOutbox.status }).from(pushOutbox).where(eq(pushOutbox.participant_id, participant.participant_id))) as [{ status: string }];
+        [{ status }] = (await app.ctx.db
+          .select({ status: pushOutbox.status })
+          .from(pushOutbox)
+          .where(eq(pushOutbox.participant_id, participant.participant_id))) as [{ status: string }];
         if (status === s.sent) break;
         await new Promise((r) => setTimeout(r, 100));
       }
       expect(status).toBe(s.sent);
       expect(fake.received.at(-1)!.body).toMatchObject({
-        message: { token: 'token-live', notification: { title: messages.reminders.newVideoTitle, body: messages.reminders.newVideoBody } },
+        message: {
+          token: 'token-live',
+          notification: { title: messages.reminders.newVideoTitle, body: messages.reminders.newVideoBody },
+        },
       });
     } finally {
       await app.close();

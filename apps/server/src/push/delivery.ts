@@ -92,7 +92,9 @@ export class PushDelivery {
       }
     }
     const [next] = rowsOf<{ due: Date | string | null }>(
-      await this.ctx.db.execute(sql`select min(next_attempt_at) as due from push_outbox where status in (${s.queued}, ${s.sending})`),
+      await this.ctx.db.execute(
+        sql`select min(next_attempt_at) as due from push_outbox where status in (${s.queued}, ${s.sending})`,
+      ),
     );
     return { ...report, nextDueAt: next?.due ? new Date(next.due) : null };
   }
@@ -151,11 +153,20 @@ export class PushDelivery {
       case 'retry': {
         if (push.attempts >= MAX_ATTEMPTS) {
           report.failed++;
-          return this.finish(push.push_id, s.failed, `gave up after ${push.attempts} attempts; last: ${result.error}`);
+          return this.finish(
+            push.push_id,
+            s.failed,
+            `gave up after ${push.attempts} attempts; last: ${result.error}`,
+          );
         }
         report.retrying++;
-        const due = new Date(this.ctx.clock.now().getTime() + retryDelayMs(push.attempts, result.retryAfterMs));
-        this.ctx.logger.warn({ push_id: push.push_id, attempts: push.attempts }, 'push message will be retried');
+        const due = new Date(
+          this.ctx.clock.now().getTime() + retryDelayMs(push.attempts, result.retryAfterMs),
+        );
+        this.ctx.logger.warn(
+          { push_id: push.push_id, attempts: push.attempts },
+          'push message will be retried',
+        );
         await this.ctx.db.execute(sql`
           update push_outbox set status = ${s.queued}, last_error = ${result.error}, next_attempt_at = ${due.toISOString()}::timestamptz
           where push_id = ${push.push_id}`);
@@ -168,8 +179,12 @@ export class PushDelivery {
             update push_outbox set status = ${s.unregistered}, last_error = ${result.error}, next_attempt_at = null
             where push_id = ${push.push_id}`);
           // Only the token that failed: the app may have registered a new one meanwhile.
-          await tx.execute(sql`update participants set push_notification_id = 'empty' where push_notification_id = ${token}`);
-          await tx.execute(sql`update authorized_devices set push_notification_id = null where push_notification_id = ${token}`);
+          await tx.execute(
+            sql`update participants set push_notification_id = 'empty' where push_notification_id = ${token}`,
+          );
+          await tx.execute(
+            sql`update authorized_devices set push_notification_id = null where push_notification_id = ${token}`,
+          );
         });
         return;
       case 'failed':
@@ -191,7 +206,11 @@ export async function releaseClaims(ctx: Pick<AppContext, 'db' | 'logger'>): Pro
       update push_outbox set status = ${s.queued}, next_attempt_at = null
       where status = ${s.sending} returning push_id`),
   );
-  if (released.length > 0) ctx.logger.warn({ count: released.length }, 'push messages claimed by a stopped process are queued again');
+  if (released.length > 0)
+    ctx.logger.warn(
+      { count: released.length },
+      'push messages claimed by a stopped process are queued again',
+    );
 }
 
 /** The delivery job: on demand (after a message is queued) and every minute as a safety net. */

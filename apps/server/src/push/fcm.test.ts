@@ -30,9 +30,14 @@ describe('the FCM HTTP v1 provider', () => {
     const before = fake.tokenRequests;
     const sentBefore = fake.received.length;
     for (const n of [1, 2, 3]) {
-      const result = await fcm.send({ token: `device-token-${n}`, title: 'You missed one video', body: 'Open the app to catch up.' });
+      const result = await fcm.send({
+        token: `device-token-${n}`,
+        title: 'You missed one video',
+        body: 'Open the app to catch up.',
+      });
       expect(result.outcome).toBe('sent');
-      if (result.outcome === 'sent') expect(result.providerMessageId).toMatch(/^projects\/pathway-test-project\/messages\//);
+      if (result.outcome === 'sent')
+        expect(result.providerMessageId).toMatch(/^projects\/pathway-test-project\/messages\//);
     }
     expect(fake.tokenRequests - before).toBe(1);
     const received = fake.received.slice(sentBefore);
@@ -51,16 +56,34 @@ describe('the FCM HTTP v1 provider', () => {
   it('reports an uninstalled app as unregistered', async () => {
     fake.unregister('gone-token');
     const result = await provider().send({ token: 'gone-token', title: 'Hello', body: 'There' });
-    expect(result).toEqual({ outcome: 'unregistered', error: 'UNREGISTERED: Requested entity was not found.' });
+    expect(result).toEqual({
+      outcome: 'unregistered',
+      error: 'UNREGISTERED: Requested entity was not found.',
+    });
   });
 
   it("asks for a retry on 429 (with FCM's Retry-After) and on 5xx", async () => {
-    fake.script('busy-token', { kind: 'quota', retryAfterSeconds: 42 }, { kind: 'unavailable' }, { kind: 'internal' });
+    fake.script(
+      'busy-token',
+      { kind: 'quota', retryAfterSeconds: 42 },
+      { kind: 'unavailable' },
+      { kind: 'internal' },
+    );
     const fcm = provider();
     const message = { token: 'busy-token', title: 'Hello', body: 'There' };
-    expect(await fcm.send(message)).toMatchObject({ outcome: 'retry', retryAfterMs: 42_000, error: expect.stringMatching(/^QUOTA_EXCEEDED/) });
-    expect(await fcm.send(message)).toMatchObject({ outcome: 'retry', error: expect.stringMatching(/^UNAVAILABLE/) });
-    expect(await fcm.send(message)).toMatchObject({ outcome: 'retry', error: expect.stringMatching(/^INTERNAL/) });
+    expect(await fcm.send(message)).toMatchObject({
+      outcome: 'retry',
+      retryAfterMs: 42_000,
+      error: expect.stringMatching(/^QUOTA_EXCEEDED/),
+    });
+    expect(await fcm.send(message)).toMatchObject({
+      outcome: 'retry',
+      error: expect.stringMatching(/^UNAVAILABLE/),
+    });
+    expect(await fcm.send(message)).toMatchObject({
+      outcome: 'retry',
+      error: expect.stringMatching(/^INTERNAL/),
+    });
     expect((await fcm.send(message)).outcome).toBe('sent');
   });
 
@@ -70,7 +93,13 @@ describe('the FCM HTTP v1 provider', () => {
       outcome: 'failed',
       error: 'INVALID_ARGUMENT: The registration token is not a valid FCM registration token',
     });
-    expect(await provider({ project: 'someone-elses-project' }).send({ token: 't', title: 'Hello', body: 'There' })).toMatchObject({
+    expect(
+      await provider({ project: 'someone-elses-project' }).send({
+        token: 't',
+        title: 'Hello',
+        body: 'There',
+      }),
+    ).toMatchObject({
       outcome: 'failed',
       error: expect.stringMatching(/^SENDER_ID_MISMATCH/),
     });
@@ -81,7 +110,10 @@ describe('the FCM HTTP v1 provider', () => {
     expect((await fcm.send({ token: 'a', title: 'Hello', body: 'There' })).outcome).toBe('sent');
     fake.revokeAccessTokens();
     const before = fake.tokenRequests;
-    expect(await fcm.send({ token: 'a', title: 'Hello', body: 'There' })).toMatchObject({ outcome: 'retry', error: expect.stringMatching(/^UNAUTHENTICATED/) });
+    expect(await fcm.send({ token: 'a', title: 'Hello', body: 'There' })).toMatchObject({
+      outcome: 'retry',
+      error: expect.stringMatching(/^UNAUTHENTICATED/),
+    });
     expect((await fcm.send({ token: 'a', title: 'Hello', body: 'There' })).outcome).toBe('sent');
     expect(fake.tokenRequests - before).toBe(1);
   });

@@ -9,7 +9,9 @@ export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 export const FCM_API_URL = 'https://fcm.googleapis.com';
 
 const serviceAccountSchema = z.object({
-  type: z.literal('service_account', { error: 'is not a service-account key (type must be service_account)' }),
+  type: z.literal('service_account', {
+    error: 'is not a service-account key (type must be service_account)',
+  }),
   project_id: z.string().optional(),
   client_email: z.string().min(1, { error: 'has no client_email' }),
   private_key: z.string().includes('PRIVATE KEY', { error: 'has no private_key' }),
@@ -74,7 +76,11 @@ export class FcmProvider implements PushProvider {
 
   private newAuthClient(): JWT {
     const { serviceAccount } = this.options;
-    const auth = new JWT({ email: serviceAccount.client_email, key: serviceAccount.private_key, scopes: [FCM_SCOPE] });
+    const auth = new JWT({
+      email: serviceAccount.client_email,
+      key: serviceAccount.private_key,
+      scopes: [FCM_SCOPE],
+    });
     const tokenUri = serviceAccount.token_uri;
     if (tokenUri && tokenUri !== GOOGLE_TOKEN_URL) {
       auth.transporter.interceptors.request.add({
@@ -100,7 +106,10 @@ export class FcmProvider implements PushProvider {
     try {
       response = await fetch(this.endpoint, {
         method: 'POST',
-        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=utf-8' },
+        headers: {
+          authorization: `Bearer ${accessToken}`,
+          'content-type': 'application/json; charset=utf-8',
+        },
         body: JSON.stringify({
           message: {
             token: message.token,
@@ -119,7 +128,9 @@ export class FcmProvider implements PushProvider {
       return { outcome: 'sent', providerMessageId: body.name };
     }
     const body = (await response.json().catch(() => ({}))) as FcmErrorBody;
-    const fcmCode = body.error?.details?.find((d) => d['@type']?.endsWith('google.firebase.fcm.v1.FcmError'))?.errorCode;
+    const fcmCode = body.error?.details?.find((d) =>
+      d['@type']?.endsWith('google.firebase.fcm.v1.FcmError'),
+    )?.errorCode;
     const code = fcmCode ?? body.error?.status ?? `HTTP ${response.status}`;
     const error = `${code}: ${body.error?.message ?? response.statusText}`.slice(0, 500);
 

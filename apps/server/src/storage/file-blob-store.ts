@@ -3,7 +3,13 @@ import { createReadStream, open } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { BlobNotFoundError, assertBlobKey, type BlobInfo, type BlobStore, type ByteRange } from './blob-store.js';
+import {
+  BlobNotFoundError,
+  assertBlobKey,
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+} from './blob-store.js';
 
 /** Blobs as files under one directory (DATA_DIR/media by default). */
 export class FileBlobStore implements BlobStore {
@@ -51,7 +57,11 @@ export class FileBlobStore implements BlobStore {
         else reject(error.code === 'ENOENT' ? new BlobNotFoundError(key) : error);
       }),
     );
-    return createReadStream('', { fd, autoClose: true, ...(range && { start: range.start, end: range.end }) });
+    return createReadStream('', {
+      fd,
+      autoClose: true,
+      ...(range && { start: range.start, end: range.end }),
+    });
   }
 
   async delete(key: string): Promise<void> {

@@ -20,7 +20,10 @@ const S3_PART_BYTES = 8 * 1024 * 1024;
 export async function createMediaStorage(config: Config): Promise<MediaStorage> {
   if (config.s3) {
     // The AWS SDK is the heaviest of our dependencies to load: a server keeping files on disk never does.
-    const [{ S3Store }, { S3BlobStore, s3ClientConfig }] = await Promise.all([import('@tus/s3-store'), import('./s3-blob-store.js')]);
+    const [{ S3Store }, { S3BlobStore, s3ClientConfig }] = await Promise.all([
+      import('@tus/s3-store'),
+      import('./s3-blob-store.js'),
+    ]);
     const blobs = new S3BlobStore(config.s3);
     const uploads = new S3Store({
       partSize: S3_PART_BYTES,

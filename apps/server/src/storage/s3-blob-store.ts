@@ -10,7 +10,13 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { BlobNotFoundError, assertBlobKey, type BlobInfo, type BlobStore, type ByteRange } from './blob-store.js';
+import {
+  BlobNotFoundError,
+  assertBlobKey,
+  type BlobInfo,
+  type BlobStore,
+  type ByteRange,
+} from './blob-store.js';
 
 export interface S3Settings {
   endpoint: string;
@@ -99,6 +105,8 @@ export class S3BlobStore implements BlobStore {
   /** ffmpeg reads the object over HTTP with range requests, so a large video is never copied whole. */
   async inputFor(key: string): Promise<string> {
     assertBlobKey(key);
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }), { expiresIn: 3600 });
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.settings.bucket, Key: key }), {
+      expiresIn: 3600,
+    });
   }
 }

@@ -67,8 +67,15 @@ describe.each([
     expect(info!.size).toBe(5000);
     expect(info!.lastModified.getTime()).toBeGreaterThan(Date.now() - 600_000);
     expect(Buffer.compare(await readAll(await store.read(key)), bytes)).toBe(0);
-    expect(Buffer.compare(await readAll(await store.read(key, { start: 100, end: 199 })), bytes.subarray(100, 200))).toBe(0);
-    expect(Buffer.compare(await readAll(await store.read(key, { start: 4990, end: 4999 })), bytes.subarray(4990))).toBe(0);
+    expect(
+      Buffer.compare(
+        await readAll(await store.read(key, { start: 100, end: 199 })),
+        bytes.subarray(100, 200),
+      ),
+    ).toBe(0);
+    expect(
+      Buffer.compare(await readAll(await store.read(key, { start: 4990, end: 4999 })), bytes.subarray(4990)),
+    ).toBe(0);
     await store.delete(key);
     expect(await store.stat(key)).toBeNull();
     await store.delete(key);
@@ -86,7 +93,14 @@ describe.each([
   });
 
   it('refuses keys that are not ours', async () => {
-    for (const key of ['../etc/passwd', 'uploads/../../x', '/abs', 'other/thing', 'uploads/', 'thumbs/a b.jpg']) {
+    for (const key of [
+      '../etc/passwd',
+      'uploads/../../x',
+      '/abs',
+      'other/thing',
+      'uploads/',
+      'thumbs/a b.jpg',
+    ]) {
       await expect(store.stat(key), key).rejects.toThrow(/Invalid storage key/);
     }
   });
@@ -124,7 +138,10 @@ describe('video library on S3', () => {
     const first = await buildApp(t.ctx);
     await first.listen({ port: 0, host: '127.0.0.1' });
     const base1 = `http://127.0.0.1:${(first.server.address() as { port: number }).port}`;
-    const created = await fetch(`${base1}/companion`, { method: 'POST', headers: { ...TUS, cookie: staff, 'upload-length': String(bytes.length) } });
+    const created = await fetch(`${base1}/companion`, {
+      method: 'POST',
+      headers: { ...TUS, cookie: staff, 'upload-length': String(bytes.length) },
+    });
     expect(created.status).toBe(201);
     const uploadUrl = created.headers.get('location')!;
     const id = uploadUrl.split('/').pop()!;
@@ -137,7 +154,13 @@ describe('video library on S3', () => {
         port: url.port,
         path: url.pathname,
         method: 'PATCH',
-        headers: { ...TUS, cookie: staff, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(bytes.length) },
+        headers: {
+          ...TUS,
+          cookie: staff,
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+          'content-length': String(bytes.length),
+        },
       });
       req.on('error', () => resolve());
       req.on('close', () => resolve());
@@ -156,13 +179,21 @@ describe('video library on S3', () => {
       // stopped server's last part landed meanwhile) read the offset again.
       let rest: Response | undefined;
       for (let attempt = 0; attempt < 5 && rest?.status !== 200; attempt++) {
-        const head = await fetch(`${base2}/companion/${id}`, { method: 'HEAD', headers: { ...TUS, cookie: staff } });
+        const head = await fetch(`${base2}/companion/${id}`, {
+          method: 'HEAD',
+          headers: { ...TUS, cookie: staff },
+        });
         const offset = Number(head.headers.get('upload-offset'));
         expect(offset).toBeGreaterThan(0);
         expect(offset).toBeLessThanOrEqual(9 * 1024 * 1024);
         rest = await fetch(`${base2}/companion/${id}`, {
           method: 'PATCH',
-          headers: { ...TUS, cookie: staff, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+          headers: {
+            ...TUS,
+            cookie: staff,
+            'upload-offset': String(offset),
+            'content-type': 'application/offset+octet-stream',
+          },
           body: new Uint8Array(bytes.subarray(offset)),
         });
         if (rest.status === 409) await new Promise((r) => setTimeout(r, 500));
@@ -173,18 +204,29 @@ describe('video library on S3', () => {
       const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: `uploads/${id}` }));
       expect(head.ContentLength).toBe(bytes.length);
 
-      const served = Buffer.from(await (await fetch(`${base2}${new URL(body.location).pathname}`)).arrayBuffer());
+      const served = Buffer.from(
+        await (await fetch(`${base2}${new URL(body.location).pathname}`)).arrayBuffer(),
+      );
       expect(Buffer.compare(served, bytes)).toBe(0);
-      const ranged = await fetch(`${base2}${new URL(body.location).pathname}`, { headers: { range: 'bytes=8388600-8388699' } });
+      const ranged = await fetch(`${base2}${new URL(body.location).pathname}`, {
+        headers: { range: 'bytes=8388600-8388699' },
+      });
       expect(ranged.status).toBe(206);
-      expect(Buffer.compare(Buffer.from(await ranged.arrayBuffer()), bytes.subarray(8388600, 8388700))).toBe(0);
+      expect(Buffer.compare(Buffer.from(await ranged.arrayBuffer()), bytes.subarray(8388600, 8388700))).toBe(
+        0,
+      );
     } finally {
       await restarted.close();
     }
   });
 
   it('makes thumbnails from the bucket, serves them, and deletes every object with the video', async () => {
-    const set = await t.app.inject({ method: 'POST', url: '/api/videoset', headers: { cookie: staff }, payload: { set_name: 'On S3', number_of_weeks: 1, videos_in_week: 1 } });
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/api/videoset',
+      headers: { cookie: staff },
+      payload: { set_name: 'On S3', number_of_weeks: 1, videos_in_week: 1 },
+    });
     const uploaded = await uploadThroughTus(t.app, staff, testVideo());
     expect(uploaded.status).toBe(200);
     const id = uploaded.uploadUrl.split('/').pop()!;
@@ -192,7 +234,14 @@ describe('video library on S3', () => {
       method: 'POST',
       url: '/api/video',
       headers: { cookie: staff },
-      payload: { title: 'Stored in S3', description: 'From the bucket', file_location_path: uploaded.body.location, fitness_video_set_id: set.json().fitness_video_set_id, week_number: 1, day_number: 1 },
+      payload: {
+        title: 'Stored in S3',
+        description: 'From the bucket',
+        file_location_path: uploaded.body.location,
+        fitness_video_set_id: set.json().fitness_video_set_id,
+        week_number: 1,
+        day_number: 1,
+      },
     });
     expect(saved.statusCode).toBe(201);
     const videoId = saved.json().video_id as number;
@@ -207,10 +256,15 @@ describe('video library on S3', () => {
     expect(thumb.statusCode).toBe(200);
     expect(thumb.headers['content-type']).toBe('image/jpeg');
 
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/video/${videoId}`, headers: { cookie: staff } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/video/${videoId}`, headers: { cookie: staff } }))
+        .statusCode,
+    ).toBe(200);
     await eventually(async () => {
       const left = await objectKeys();
-      return !left.some((k) => k.startsWith(`uploads/${id}`) || k === row.video_thumbnail_url || k === row.poster_url);
+      return !left.some(
+        (k) => k.startsWith(`uploads/${id}`) || k === row.video_thumbnail_url || k === row.poster_url,
+      );
     });
   });
 
@@ -219,6 +273,6 @@ describe('video library on S3', () => {
     expect(res.status).toBe(422);
     expect(res.body.message).toBe(messages.upload.notAVideo);
     const id = res.uploadUrl.split('/').pop()!;
-    expect((await objectKeys(`uploads/${id}`))).toEqual([]);
+    expect(await objectKeys(`uploads/${id}`)).toEqual([]);
   });
 });

@@ -36,7 +36,10 @@ export class PostgresUploadLocker implements Locker {
     this.held.set(id, requestRelease);
     try {
       const client = await this.session();
-      const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtextextended($1, $2)) as ok', [id, LOCK_SEED]);
+      const { rows } = await client.query<{ ok: boolean }>(
+        'select pg_try_advisory_lock(hashtextextended($1, $2)) as ok',
+        [id, LOCK_SEED],
+      );
       if (!rows[0]!.ok) this.held.delete(id);
       return rows[0]!.ok;
     } catch (error) {
@@ -59,7 +62,10 @@ export class PostgresUploadLocker implements Locker {
     if (!this.held.delete(id)) throw new Error('Releasing an unlocked lock!');
     // A lost connection already released every lock it held.
     const client = this.client;
-    if (client) await client.query('select pg_advisory_unlock(hashtextextended($1, $2))', [id, LOCK_SEED]).catch(() => {});
+    if (client)
+      await client
+        .query('select pg_advisory_unlock(hashtextextended($1, $2))', [id, LOCK_SEED])
+        .catch(() => {});
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,12 @@ import { rowsOf } from '../../src/db/rows.js';
 import { createLogger } from '../../src/logging.js';
 import { closeContext, createContext } from '../../src/runtime.js';
 import { participantBody } from '../factories.js';
-import { processDatabaseEnv, spawnServerProcess, startServerProcess, type ServerProcess } from '../process.js';
+import {
+  processDatabaseEnv,
+  spawnServerProcess,
+  startServerProcess,
+  type ServerProcess,
+} from '../process.js';
 
 /**
  * Pieces shared by the fault tests: a data directory (and, in the PostgreSQL project, a fresh
@@ -23,7 +28,10 @@ export interface ProcessSite {
   cleanup(): Promise<void>;
 }
 
-export async function processSite(prefix: string, extraEnv: Record<string, string> = {}): Promise<ProcessSite> {
+export async function processSite(
+  prefix: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ProcessSite> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `pathway-${prefix}-`));
   const db = await processDatabaseEnv();
   return {
@@ -72,7 +80,11 @@ export async function insertDevices(ctx: AppContext, count: number, prefix: stri
 }
 
 /** Waits until the server's output contains `pattern` (its JSON log lines), or fails after `ms`. */
-export async function waitForOutput(server: { output: () => string }, pattern: RegExp, ms = 60_000): Promise<void> {
+export async function waitForOutput(
+  server: { output: () => string },
+  pattern: RegExp,
+  ms = 60_000,
+): Promise<void> {
   const end = Date.now() + ms;
   while (!pattern.test(server.output())) {
     if (Date.now() > end) throw new Error(`server never logged ${pattern}:\n${server.output().slice(-4000)}`);
@@ -88,7 +100,8 @@ export async function kill(server: { child: ChildProcess }): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
-  if (child.signalCode !== 'SIGKILL') throw new Error(`the server exited with ${child.exitCode} before the kill`);
+  if (child.signalCode !== 'SIGKILL')
+    throw new Error(`the server exited with ${child.exitCode} before the kill`);
 }
 
 export { spawnServerProcess, startServerProcess, type ServerProcess };
@@ -124,7 +137,10 @@ export class AcknowledgedWrites {
           });
           if (res.status === 201) {
             const created = (await res.json()) as { participant_id: number };
-            this.acknowledged.push({ participant_id: created.participant_id, last_name: String(body.last_name) });
+            this.acknowledged.push({
+              participant_id: created.participant_id,
+              last_name: String(body.last_name),
+            });
           }
         } catch {
           return; // the server is gone: whatever was not acknowledged may or may not exist
@@ -145,10 +161,14 @@ export class AcknowledgedWrites {
     const ids = this.acknowledged.map((a) => a.participant_id);
     if (ids.length === 0) return [];
     const found = rowsOf<{ participant_id: number; last_name: string }>(
-      await ctx.db.execute(sql`select participant_id, last_name from participants where participant_id in ${sql.raw(`(${ids.join(',')})`)}`),
+      await ctx.db.execute(
+        sql`select participant_id, last_name from participants where participant_id in ${sql.raw(`(${ids.join(',')})`)}`,
+      ),
     );
     const stored = new Map(found.map((r) => [Number(r.participant_id), r.last_name]));
-    return this.acknowledged.filter((a) => stored.get(a.participant_id) !== a.last_name).map((a) => a.participant_id);
+    return this.acknowledged
+      .filter((a) => stored.get(a.participant_id) !== a.last_name)
+      .map((a) => a.participant_id);
   }
 }
 

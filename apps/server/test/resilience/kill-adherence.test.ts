@@ -3,7 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADHERENCE_CHECK_JOB } from '../../src/modules/adherence/check.js';
 import { runCli } from '../process.js';
 import { makeVideoSet, makeVideos } from '../programme-factories.js';
-import { countOf, insertEnrolledParticipants, jobStates, kill, processSite, spawnServerProcess, startServerProcess, waitForOutput, withDatabase, type ProcessSite } from './helpers.js';
+import {
+  countOf,
+  insertEnrolledParticipants,
+  jobStates,
+  kill,
+  processSite,
+  spawnServerProcess,
+  startServerProcess,
+  waitForOutput,
+  withDatabase,
+  type ProcessSite,
+} from './helpers.js';
 
 // SIGKILL inside the daily adherence check (the day claimed, the set-based statements running),
 // restart, run the day again: its effects happen exactly once.
@@ -26,7 +37,13 @@ describe('SIGKILL during the daily adherence check', () => {
     await withDatabase(site, async (ctx) => {
       const set = await makeVideoSet(ctx.db, { weeks: 2, perWeek: 5 });
       await makeVideos(ctx.db, set);
-      await insertEnrolledParticipants(ctx, { count: PARTICIPANTS, setId: set.fitness_video_set_id, today, startedDaysAgo: 3, tag: 'adh' });
+      await insertEnrolledParticipants(ctx, {
+        count: PARTICIPANTS,
+        setId: set.fitness_video_set_id,
+        today,
+        startedDaysAgo: 3,
+        tag: 'adh',
+      });
       // What the 06:00 cron would have queued; the server's worker takes it as soon as it starts.
       await ctx.jobs.send(ADHERENCE_CHECK_JOB, {});
     });
@@ -45,7 +62,12 @@ describe('SIGKILL during the daily adherence check', () => {
       await waitForOutput(server, /"job":"adherence-check","count":1,"msg":"reclaiming jobs left active/);
       const rerun = await runCli(['adherence-check', '--json'], site.env);
       expect(rerun.code, rerun.stderr).toBe(0);
-      expect(JSON.parse(rerun.stdout)).toMatchObject({ run_date: today, ran: true, participants_checked: PARTICIPANTS, missed_video_reminders: PARTICIPANTS });
+      expect(JSON.parse(rerun.stdout)).toMatchObject({
+        run_date: today,
+        ran: true,
+        participants_checked: PARTICIPANTS,
+        missed_video_reminders: PARTICIPANTS,
+      });
       const again = await runCli(['adherence-check', '--json'], site.env);
       expect(JSON.parse(again.stdout)).toMatchObject({ ran: false, missed_video_reminders: 0 });
     } finally {
@@ -53,14 +75,29 @@ describe('SIGKILL during the daily adherence check', () => {
     }
 
     const outcome = await withDatabase(site, async (ctx) => ({
-      runs: await countOf(ctx, sql`select count(*) as n from adherence_runs where run_date = ${today} and finished_at is not null`),
+      runs: await countOf(
+        ctx,
+        sql`select count(*) as n from adherence_runs where run_date = ${today} and finished_at is not null`,
+      ),
       behindFour: await countOf(ctx, sql`select count(*) as n from participants where days_behind = 4`),
       reminders: await countOf(ctx, sql`select count(*) as n from push_outbox where kind = 'missed-video'`),
-      remindedParticipants: await countOf(ctx, sql`select count(distinct participant_id) as n from push_outbox where kind = 'missed-video'`),
-      otherMessages: await countOf(ctx, sql`select count(*) as n from push_outbox where kind <> 'missed-video'`),
+      remindedParticipants: await countOf(
+        ctx,
+        sql`select count(distinct participant_id) as n from push_outbox where kind = 'missed-video'`,
+      ),
+      otherMessages: await countOf(
+        ctx,
+        sql`select count(*) as n from push_outbox where kind <> 'missed-video'`,
+      ),
       jobs: await jobStates(ctx, ADHERENCE_CHECK_JOB),
     }));
-    expect(outcome).toMatchObject({ runs: 1, behindFour: PARTICIPANTS, reminders: PARTICIPANTS, remindedParticipants: PARTICIPANTS, otherMessages: 0 });
+    expect(outcome).toMatchObject({
+      runs: 1,
+      behindFour: PARTICIPANTS,
+      reminders: PARTICIPANTS,
+      remindedParticipants: PARTICIPANTS,
+      otherMessages: 0,
+    });
     // The killed job is kept for its retry (which finds the day done and changes nothing).
     expect(outcome.jobs).toEqual(['retry']);
     console.info(

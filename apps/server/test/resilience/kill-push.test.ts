@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_DELIVER_JOB } from '../../src/push/delivery.js';
 import { FakeFcm } from '../fake-fcm.js';
 import { makeVideoSet } from '../programme-factories.js';
-import { countOf, insertEnrolledParticipants, processSite, spawnServerProcess, startServerProcess, waitForOutput, withDatabase, type ProcessSite } from './helpers.js';
+import {
+  countOf,
+  insertEnrolledParticipants,
+  processSite,
+  spawnServerProcess,
+  startServerProcess,
+  waitForOutput,
+  withDatabase,
+  type ProcessSite,
+} from './helpers.js';
 
 // SIGKILL in the middle of a push fan-out (FCM answering slowly, 8 sends in flight), restart:
 // every message reaches FCM, and the only ones sent twice are those whose request was in flight
@@ -27,14 +36,21 @@ afterAll(async () => {
   await fcm.stop();
 });
 
-const tokenOf = (message: { body: unknown }) => (message.body as { message: { token: string } }).message.token;
+const tokenOf = (message: { body: unknown }) =>
+  (message.body as { message: { token: string } }).message.token;
 
 describe('SIGKILL during a push fan-out', () => {
   it('delivers every message after the restart; only the sends in flight at the kill go twice', async () => {
     await withDatabase(site, async (ctx) => {
       const today = new Date().toISOString().slice(0, 10);
       const set = await makeVideoSet(ctx.db, { weeks: 1, perWeek: 3 });
-      await insertEnrolledParticipants(ctx, { count: MESSAGES, setId: set.fitness_video_set_id, today, startedDaysAgo: 0, tag: 'push' });
+      await insertEnrolledParticipants(ctx, {
+        count: MESSAGES,
+        setId: set.fitness_video_set_id,
+        today,
+        startedDaysAgo: 0,
+        tag: 'push',
+      });
       // One message per participant (so per FCM token), queued as the console's "send message" does.
       await ctx.db.execute(sql`
         insert into push_outbox (participant_id, target_token, title, body, kind, status)
@@ -62,25 +78,32 @@ describe('SIGKILL during a push fan-out', () => {
     try {
       await waitForOutput(server, /reclaiming jobs left active/);
       const deadline = Date.now() + 60_000;
-      while (new Set(fcm.received.map(tokenOf)).size < MESSAGES && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      while (new Set(fcm.received.map(tokenOf)).size < MESSAGES && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
       await waitForOutput(server, /push messages delivered/);
     } finally {
       expect(await server.stop()).toBe(0);
     }
 
     const perToken = new Map<string, number[]>();
-    fcm.received.forEach((message, index) => perToken.set(tokenOf(message), [...(perToken.get(tokenOf(message)) ?? []), index]));
+    fcm.received.forEach((message, index) =>
+      perToken.set(tokenOf(message), [...(perToken.get(tokenOf(message)) ?? []), index]),
+    );
     expect(perToken.size).toBe(MESSAGES); // none lost
     const twice = [...perToken.entries()].filter(([, arrivals]) => arrivals.length > 1);
     expect(twice.every(([, arrivals]) => arrivals.length === 2)).toBe(true);
     expect(twice.length).toBeLessThanOrEqual(IN_FLIGHT);
     // Sent twice only if the first send was among the last ones in flight before the kill.
-    for (const [, [firstArrival]] of twice) expect(firstArrival).toBeGreaterThanOrEqual(sentBeforeRestart - IN_FLIGHT);
+    for (const [, [firstArrival]] of twice)
+      expect(firstArrival).toBeGreaterThanOrEqual(sentBeforeRestart - IN_FLIGHT);
 
     const outcome = await withDatabase(site, async (ctx) => ({
       sent: await countOf(ctx, sql`select count(*) as n from push_outbox where status = 'sent'`),
       other: await countOf(ctx, sql`select count(*) as n from push_outbox where status <> 'sent'`),
-      activeJobs: await countOf(ctx, sql`select count(*) as n from pgboss.job where name = ${PUSH_DELIVER_JOB} and state = 'active'`),
+      activeJobs: await countOf(
+        ctx,
+        sql`select count(*) as n from pgboss.job where name = ${PUSH_DELIVER_JOB} and state = 'active'`,
+      ),
     }));
     expect(outcome).toEqual({ sent: MESSAGES, other: 0, activeJobs: 0 });
     console.info(

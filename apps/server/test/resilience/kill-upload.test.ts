@@ -4,7 +4,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInCookie } from '../harness.js';
 import { testVideo } from '../media-helpers.js';
-import { AcknowledgedWrites, insertDevices, kill, processSite, startServerProcess, withDatabase, type ProcessSite, type ServerProcess } from './helpers.js';
+import {
+  AcknowledgedWrites,
+  insertDevices,
+  kill,
+  processSite,
+  startServerProcess,
+  withDatabase,
+  type ProcessSite,
+  type ServerProcess,
+} from './helpers.js';
 
 // SIGKILL in the middle of a tus PATCH, with participants being added at the same time: after a
 // restart on the same DATA_DIR (and database) the upload resumes from the offset the server
@@ -30,7 +39,10 @@ describe('SIGKILL during an upload', () => {
 
     let server: ServerProcess = await startServerProcess(site.env);
     const writes = new AcknowledgedWrites(server.url, cookie, uuids).start();
-    const start = await fetch(`${server.url}/companion`, { method: 'POST', headers: { ...TUS, cookie, 'upload-length': String(bytes.length) } });
+    const start = await fetch(`${server.url}/companion`, {
+      method: 'POST',
+      headers: { ...TUS, cookie, 'upload-length': String(bytes.length) },
+    });
     expect(start.status).toBe(201);
     const uploadPath = new URL(start.headers.get('location')!).pathname;
     const storedFile = path.join(site.dataDir, 'media', 'uploads', uploadPath.split('/').pop()!);
@@ -75,7 +87,12 @@ describe('SIGKILL during an upload', () => {
       expect(offset).toBe(sentBeforeKill);
       const rest = await fetch(`${server.url}${uploadPath}`, {
         method: 'PATCH',
-        headers: { ...TUS, cookie, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        headers: {
+          ...TUS,
+          cookie,
+          'upload-offset': String(offset),
+          'content-type': 'application/offset+octet-stream',
+        },
         body: new Uint8Array(bytes.subarray(offset)),
       });
       expect(rest.status).toBe(200);

@@ -4,7 +4,14 @@ import { rowsOf } from '../../src/db/rows.js';
 import { totpCode } from '../../src/modules/auth/totp.js';
 import { createAdmin, signedInCookie, type TestAdmin } from '../harness.js';
 import { makeVideoSet, makeVideos } from '../programme-factories.js';
-import { insertEnrolledParticipants, processSite, startServerProcess, withDatabase, type ProcessSite, type ServerProcess } from './helpers.js';
+import {
+  insertEnrolledParticipants,
+  processSite,
+  startServerProcess,
+  withDatabase,
+  type ProcessSite,
+  type ServerProcess,
+} from './helpers.js';
 
 // A bounded mixed load on loopback for 60 s against a real server process: staff signing in
 // (password + a fresh TOTP code each time), paging the participant grid, opening the dashboard,
@@ -43,9 +50,16 @@ describe.skipIf(!enabled)('mixed load for 60 s (PGlite project only)', () => {
       const set = await makeVideoSet(ctx.db, { weeks: 4, perWeek: 5 });
       await makeVideos(ctx.db, set);
       // Started a few days ago at different points, so grid pages, dashboard and summaries have something to show.
-      const ids = await insertEnrolledParticipants(ctx, { count: PARTICIPANTS, setId: set.fitness_video_set_id, today, startedDaysAgo: 9, tag: 'load' });
+      const ids = await insertEnrolledParticipants(ctx, {
+        count: PARTICIPANTS,
+        setId: set.fitness_video_set_id,
+        today,
+        startedDaysAgo: 9,
+        tag: 'load',
+      });
       const accounts: TestAdmin[] = [];
-      for (let i = 0; i < ADMINS; i++) accounts.push(await createAdmin(ctx, i % 2 ? 'basic access' : 'full access'));
+      for (let i = 0; i < ADMINS; i++)
+        accounts.push(await createAdmin(ctx, i % 2 ? 'basic access' : 'full access'));
       const session = (await signedInCookie(ctx, 'full access')).cookie;
       const devices = rowsOf<{ uuid: string }>(
         await ctx.db.execute(sql`
@@ -71,7 +85,12 @@ describe.skipIf(!enabled)('mixed load for 60 s (PGlite project only)', () => {
 
     /** One request; anything but the expected 2xx (or no answer at all) is a failure. */
     const perEndpoint = new Map<string, number>();
-    const call = async (kind: Kind, what: string, path: string, init: RequestInit = {}): Promise<Response | undefined> => {
+    const call = async (
+      kind: Kind,
+      what: string,
+      path: string,
+      init: RequestInit = {},
+    ): Promise<Response | undefined> => {
       counts[kind]++;
       perEndpoint.set(what, (perEndpoint.get(what) ?? 0) + 1);
       try {
@@ -101,10 +120,15 @@ describe.skipIf(!enabled)('mixed load for 60 s (PGlite project only)', () => {
         const res = await call('sign-in', 'POST /login', '/login', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret) }),
+          body: JSON.stringify({
+            user_name: admin.user_name,
+            password: admin.password,
+            mfa_token: totpCode(admin.user_name, admin.totpSecret),
+          }),
         });
         const session = res?.headers.get('set-cookie')?.split(';')[0];
-        if (res && session) await call('sign-in', 'GET /api/session', '/api/session', { headers: { cookie: session } });
+        if (res && session)
+          await call('sign-in', 'GET /api/session', '/api/session', { headers: { cookie: session } });
       }
     };
 
@@ -118,7 +142,8 @@ describe.skipIf(!enabled)('mixed load for 60 s (PGlite project only)', () => {
     };
 
     const dashboard = async () => {
-      while (Date.now() < endAt) await call('dashboard', 'GET /api/dashboard', '/api/dashboard', { headers: { cookie } });
+      while (Date.now() < endAt)
+        await call('dashboard', 'GET /api/dashboard', '/api/dashboard', { headers: { cookie } });
     };
 
     const tablet = async (n: number) => {
@@ -146,16 +171,29 @@ describe.skipIf(!enabled)('mixed load for 60 s (PGlite project only)', () => {
           headers: { ...bearer, 'content-type': 'application/x-www-form-urlencoded' },
           body: 'purge_cache=false',
         });
-        const today = await call('tablet', 'GET today', `/api/videoset/today/${setId}/participant/${pid}`, { headers: bearer });
-        const available = today ? ((await today.json()) as { video_id: number; week_number: number; day_number: number }[]) : [];
-        await call('tablet', 'GET progress', `/api/participationprogress/${me.fitness_participation_progress.fitness_participation_progress_id}`, { headers: bearer });
+        const today = await call('tablet', 'GET today', `/api/videoset/today/${setId}/participant/${pid}`, {
+          headers: bearer,
+        });
+        const available = today
+          ? ((await today.json()) as { video_id: number; week_number: number; day_number: number }[])
+          : [];
+        await call(
+          'tablet',
+          'GET progress',
+          `/api/participationprogress/${me.fitness_participation_progress.fitness_participation_progress_id}`,
+          { headers: bearer },
+        );
         await call('tablet', 'GET thumbs', `/api/video/thumbs/${setId}`, { headers: bearer });
         const watched = available[i % Math.max(1, available.length)];
         if (watched) {
           await call('tablet', 'POST view', `/api/videoset/view/${setId}/participant/${pid}`, {
             method: 'POST',
             headers: { ...bearer, 'content-type': 'application/json' },
-            body: JSON.stringify({ day: String(watched.day_number), week: String(watched.week_number), videoIds: [String(watched.video_id)] }),
+            body: JSON.stringify({
+              day: String(watched.day_number),
+              week: String(watched.week_number),
+              videoIds: [String(watched.video_id)],
+            }),
           });
         }
         await call('tablet', 'GET summary', `/api/summary/${setId}/participant/${pid}`, { headers: bearer });

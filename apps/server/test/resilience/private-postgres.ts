@@ -11,7 +11,8 @@ import pg from 'pg';
  * refuses to run as root, so as root (CI) the cluster belongs to the `postgres` user.
  */
 export const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
-export const postgresBinariesPresent = existsSync(path.join(POSTGRES_BIN, 'initdb')) && existsSync(path.join(POSTGRES_BIN, 'pg_ctl'));
+export const postgresBinariesPresent =
+  existsSync(path.join(POSTGRES_BIN, 'initdb')) && existsSync(path.join(POSTGRES_BIN, 'pg_ctl'));
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -45,7 +46,16 @@ export class PrivatePostgres {
     }
     const cluster = new PrivatePostgres(dir, await freePort(), asPostgresUser);
     // Trust on loopback: a throwaway cluster that lives as long as one test file.
-    cluster.run('initdb', ['-D', path.join(dir, 'data'), '-U', 'pathway', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    cluster.run('initdb', [
+      '-D',
+      path.join(dir, 'data'),
+      '-U',
+      'pathway',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+    ]);
     cluster.start();
     return cluster;
   }
@@ -54,8 +64,15 @@ export class PrivatePostgres {
   start(): void {
     // fsync off: this cluster is about availability (stop, start), not about durability.
     this.run('pg_ctl', [
-      '-D', path.join(this.dir, 'data'), '-l', path.join(this.dir, 'server.log'), '-w', '-t', '60',
-      '-o', `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      '-D',
+      path.join(this.dir, 'data'),
+      '-l',
+      path.join(this.dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
       'start',
     ]);
   }
@@ -85,7 +102,9 @@ export class PrivatePostgres {
 
   private run(tool: string, args: string[]): void {
     const binary = path.join(POSTGRES_BIN, tool);
-    const [command, argv] = this.asPostgresUser ? ['runuser', ['-u', 'postgres', '--', binary, ...args]] : [binary, args];
+    const [command, argv] = this.asPostgresUser
+      ? ['runuser', ['-u', 'postgres', '--', binary, ...args]]
+      : [binary, args];
     execFileSync(command, argv, { stdio: 'pipe', cwd: this.dir });
   }
 }

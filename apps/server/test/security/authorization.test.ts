@@ -7,7 +7,14 @@ import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 import { webDistDir } from '../../src/plugins/web.js';
 import { createTestApp, signedInCookie, type TestApp } from '../harness.js';
 import { makeEnrolledParticipant } from '../programme-factories.js';
-import { AUTHORIZATION_MATRIX, CALLERS, rowFor, type Caller, type MatrixRow, type World } from './authorization-matrix.js';
+import {
+  AUTHORIZATION_MATRIX,
+  CALLERS,
+  rowFor,
+  type Caller,
+  type MatrixRow,
+  type World,
+} from './authorization-matrix.js';
 import { seedWorld, type SeededWorld } from './world.js';
 
 let t: TestApp;
@@ -36,7 +43,9 @@ async function callAs(row: MatrixRow, method: string, caller: Caller) {
   const call = await row.call(world, caller);
   let auth = credentials[caller];
   if (row.endsSession && (caller === 'basic' || caller === 'full')) {
-    auth = { cookie: (await signedInCookie(t.ctx, caller === 'full' ? 'full access' : 'basic access')).cookie };
+    auth = {
+      cookie: (await signedInCookie(t.ctx, caller === 'full' ? 'full access' : 'basic access')).cookie,
+    };
   }
   return t.app.inject({
     method: method as 'GET',
@@ -53,7 +62,8 @@ describe('the authorization matrix', () => {
     expect(missing, 'routes of the app missing from the authorization matrix').toEqual([]);
     const consoleBuilt = existsSync(path.join(webDistDir, 'index.html'));
     const stale = AUTHORIZATION_MATRIX.filter((row) => consoleBuilt || !row.onlyWithConsoleBuild)
-      .filter((row) => !appRoutes.some((r) => r.method === row.method && r.url === row.url)).map((r) => `${r.method} ${r.url}`);
+      .filter((row) => !appRoutes.some((r) => r.method === row.method && r.url === row.url))
+      .map((r) => `${r.method} ${r.url}`);
     expect(stale, 'matrix rows naming routes the app no longer has').toEqual([]);
     const seen = new Set<string>();
     for (const row of AUTHORIZATION_MATRIX) {
@@ -76,30 +86,47 @@ describe('the authorization matrix', () => {
         const expected = row.who[caller];
         const label = `${route.method} ${route.url} as ${caller}: ${res.statusCode} ${res.body.slice(0, 160)}`;
         if (res.statusCode >= 500) failures.push(`${label} (a server error)`);
-        else if (expected === 'ok' && (res.statusCode === 401 || res.statusCode === 403)) failures.push(`${label} (expected to be served)`);
-        else if (expected !== 'ok' && res.statusCode !== expected) failures.push(`${label} (expected ${expected})`);
-        else if (expected !== 'ok' && route.method !== 'HEAD' && !(res.json() as { message?: string }).message) failures.push(`${label} (a refusal without a message)`);
+        else if (expected === 'ok' && (res.statusCode === 401 || res.statusCode === 403))
+          failures.push(`${label} (expected to be served)`);
+        else if (expected !== 'ok' && res.statusCode !== expected)
+          failures.push(`${label} (expected ${expected})`);
+        else if (
+          expected !== 'ok' &&
+          route.method !== 'HEAD' &&
+          !(res.json() as { message?: string }).message
+        )
+          failures.push(`${label} (a refusal without a message)`);
 
         // A basic-access admin's answers hold no identifiable field and no seeded identifiable value.
         // /uuid/{deviceId} is the tablet's own registration (device API spec): it names its participant to
         // whoever holds the tablet, staff role or not, so it is judged as a device call, not as basic access.
-        if (caller === 'basic' && expected === 'ok' && route.method === 'GET' && !route.url.startsWith('/uuid/') && !route.url.startsWith('/api/docs')) {
+        if (
+          caller === 'basic' &&
+          expected === 'ok' &&
+          route.method === 'GET' &&
+          !route.url.startsWith('/uuid/') &&
+          !route.url.startsWith('/api/docs')
+        ) {
           basicAnswersChecked += 1;
           for (const value of identifiableValues) {
-            if (res.body.includes(value)) failures.push(`${label} (holds the identifiable value ${JSON.stringify(value)})`);
+            if (res.body.includes(value))
+              failures.push(`${label} (holds the identifiable value ${JSON.stringify(value)})`);
           }
           if ((res.headers['content-type'] ?? '').toString().includes('json')) {
             const forbidden = new Set<string>(IDENTIFIABLE_FIELDS);
             // The session answer names the signed-in admin (staff, not a participant).
             if (route.url === '/api/session') ['first_name', 'last_name'].forEach((f) => forbidden.delete(f));
             const leaked = keysOf(res.json()).filter((k) => forbidden.has(k));
-            if (leaked.length > 0) failures.push(`${label} (identifiable fields ${[...new Set(leaked)].join(', ')})`);
+            if (leaked.length > 0)
+              failures.push(`${label} (identifiable fields ${[...new Set(leaked)].join(', ')})`);
           }
         }
       }
     }
     // The figure for the README's security evidence: printed, never asserted beyond its floor.
-    console.log(`[authorization matrix] ${AUTHORIZATION_MATRIX.length} rows, ${appRoutes.length} routes x ${CALLERS.length} callers = ${calls} calls; ${basicAnswersChecked} basic-access answers searched for identifiable data`);
+    console.log(
+      `[authorization matrix] ${AUTHORIZATION_MATRIX.length} rows, ${appRoutes.length} routes x ${CALLERS.length} callers = ${calls} calls; ${basicAnswersChecked} basic-access answers searched for identifiable data`,
+    );
     expect(failures).toEqual([]);
     expect(calls).toBe(appRoutes.length * CALLERS.length);
     expect(basicAnswersChecked).toBeGreaterThan(20);
@@ -116,12 +143,29 @@ describe('the authorization matrix', () => {
       const res = await t.app.inject({ url, headers: credentials.device });
       expect([403, 404], `${url}: ${res.body}`).toContain(res.statusCode);
     }
-    const patch = await t.app.inject({ method: 'PATCH', url: `/api/participant/${stranger.participant.participant_id}`, headers: credentials.device, payload: { purge_cache: 'false' } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${stranger.participant.participant_id}`,
+      headers: credentials.device,
+      payload: { purge_cache: 'false' },
+    });
     expect([403, 404]).toContain(patch.statusCode);
     const random = { authorization: `Bearer ${randomBytes(32).toString('base64url')}` };
-    expect((await t.app.inject({ url: `/api/summary/${world.setId}/participant/${world.participantId}`, headers: random })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          url: `/api/summary/${world.setId}/participant/${world.participantId}`,
+          headers: random,
+        })
+      ).statusCode,
+    ).toBe(401);
     // A tablet may only clear purge_cache: anything else it sends is refused.
-    const rename = await t.app.inject({ method: 'PATCH', url: `/api/participant/${world.participantId}`, headers: credentials.device, payload: { first_name: 'Changed' } });
+    const rename = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${world.participantId}`,
+      headers: credentials.device,
+      payload: { first_name: 'Changed' },
+    });
     expect([400, 403]).toContain(rename.statusCode);
   });
 });

@@ -24,7 +24,10 @@ beforeAll(async () => {
   // A small console build of our own, so the page is served by the real static plugin.
   webRoot = mkdtempSync(path.join(os.tmpdir(), 'pathway-web-'));
   mkdirSync(path.join(webRoot, 'assets'));
-  writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    path.join(webRoot, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>',
+  );
   writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), 'console.log("console")');
   t = await createTestApp({ webRoot });
   ({ world, credentials } = await seedWorld(t));
@@ -86,7 +89,13 @@ describe('security headers', () => {
     for (const row of AUTHORIZATION_MATRIX) {
       // Media are programme videos and pictures (capability URLs, cached for good); the docs viewer's
       // files and the console's page are not answers about anyone.
-      if (row.method !== 'GET' || row.url.startsWith('/media/') || row.url.startsWith('/api/docs') || row.url === '/*') continue;
+      if (
+        row.method !== 'GET' ||
+        row.url.startsWith('/media/') ||
+        row.url.startsWith('/api/docs') ||
+        row.url === '/*'
+      )
+        continue;
       const caller = row.who.full === 'ok' ? 'full' : 'device';
       const call = await row.call(world, caller);
       const res = await t.app.inject({ url: call.url, headers: { ...call.headers, ...credentials[caller] } });
@@ -102,7 +111,14 @@ describe('security headers', () => {
   });
 
   it('keeps the identifiable answers out of caches: participants, referral, audit and its export', async () => {
-    for (const url of [`/api/participant`, `/api/participant/${world.participantId}`, `/api/participant/${world.participantId}/referral`, '/api/audit', '/api/audit/export', '/api/authorizeddevices']) {
+    for (const url of [
+      `/api/participant`,
+      `/api/participant/${world.participantId}`,
+      `/api/participant/${world.participantId}/referral`,
+      '/api/audit',
+      '/api/audit/export',
+      '/api/authorizeddevices',
+    ]) {
       const res = await t.app.inject({ url, headers: credentials.full });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control'], url).toBe('no-store');
@@ -117,7 +133,11 @@ describe('the session cookie', () => {
       method: 'POST',
       url: '/login',
       headers,
-      payload: { user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret, new Date()) },
+      payload: {
+        user_name: admin.user_name,
+        password: admin.password,
+        mfa_token: totpCode(admin.user_name, admin.totpSecret, new Date()),
+      },
     });
   }
 
@@ -158,13 +178,21 @@ describe('the session cookie', () => {
 });
 
 describe('error answers', () => {
-  const INTERNALS = /\bat .+:\d+:\d+|node_modules|\.ts\b|stack|select |insert |relation |syntax error|drizzle|postgres|pglite/i;
+  const INTERNALS =
+    /\bat .+:\d+:\d+|node_modules|\.ts\b|stack|select |insert |relation |syntax error|drizzle|postgres|pglite/i;
 
-  function expectPlainError(res: { statusCode: number; body: string; headers: Record<string, unknown> }, status: number, label: string) {
+  function expectPlainError(
+    res: { statusCode: number; body: string; headers: Record<string, unknown> },
+    status: number,
+    label: string,
+  ) {
     expect(res.statusCode, `${label}: ${res.body}`).toBe(status);
     const body = JSON.parse(res.body) as Record<string, unknown>;
     expect(typeof body.message, label).toBe('string');
-    expect(Object.keys(body).filter((k) => k !== 'message' && k !== 'errors'), label).toEqual([]);
+    expect(
+      Object.keys(body).filter((k) => k !== 'message' && k !== 'errors'),
+      label,
+    ).toEqual([]);
     expect(res.body, label).not.toMatch(INTERNALS);
     expect(res.headers['cache-control'], label).toBe('no-store');
     expectStrictCsp(res.headers['content-security-policy'], label);
@@ -174,21 +202,40 @@ describe('error answers', () => {
     const basic = credentials.basic;
     const full = credentials.full;
     expectPlainError(await t.app.inject({ url: '/api/no-such-thing', headers: full }), 404, '404');
-    expectPlainError(await t.app.inject({ method: 'POST', url: '/api/videoset', headers: full, payload: { set_name: 'x' } }), 400, '400 validation');
     expectPlainError(
-      await t.app.inject({ method: 'POST', url: '/api/videoset', headers: { ...full, 'content-type': 'application/json' }, payload: '{"set_name":' }),
+      await t.app.inject({ method: 'POST', url: '/api/videoset', headers: full, payload: { set_name: 'x' } }),
+      400,
+      '400 validation',
+    );
+    expectPlainError(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/videoset',
+        headers: { ...full, 'content-type': 'application/json' },
+        payload: '{"set_name":',
+      }),
       400,
       '400 malformed JSON',
     );
     expectPlainError(await t.app.inject({ url: '/api/participant' }), 401, '401');
     expectPlainError(await t.app.inject({ url: '/api/audit', headers: basic }), 403, '403');
     expectPlainError(
-      await t.app.inject({ method: 'POST', url: '/api/videoset', headers: { ...full, 'content-type': 'application/json' }, payload: JSON.stringify({ set_name: 'a'.repeat(1024 * 1024 + 1) }) }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/videoset',
+        headers: { ...full, 'content-type': 'application/json' },
+        payload: JSON.stringify({ set_name: 'a'.repeat(1024 * 1024 + 1) }),
+      }),
       413,
       '413',
     );
     expectPlainError(
-      await t.app.inject({ method: 'POST', url: '/api/videoset', headers: { ...full, 'content-type': 'application/xml' }, payload: '<set_name>x</set_name>' }),
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/videoset',
+        headers: { ...full, 'content-type': 'application/xml' },
+        payload: '<set_name>x</set_name>',
+      }),
       415,
       '415',
     );
@@ -197,19 +244,29 @@ describe('error answers', () => {
   it('answers a failure inside the server with one sentence, and logs it without the values it was given', async () => {
     // A real internal failure where it hurts most: the insert of a participant (its parameters are
     // the person's details) is refused by a constraint the server knows nothing about.
-    await t.ctx.db.execute(sql`alter table participants add constraint refuse_every_row check (false) not valid`);
+    await t.ctx.db.execute(
+      sql`alter table participants add constraint refuse_every_row check (false) not valid`,
+    );
     try {
       const device = await insertDevice(t.ctx);
       const body = participantBody(device.uuid);
-      const res = await t.app.inject({ method: 'POST', url: '/api/participant', headers: credentials.full, payload: body });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/participant',
+        headers: credentials.full,
+        payload: body,
+      });
       expectPlainError(res, 500, '500');
       expect(res.json()).toEqual({ message: messages.generic.internal });
       await new Promise((r) => setTimeout(r, 300)); // the log file is written asynchronously
-      const logs = readdirSync(t.config.logDir).map((f) => readFileSync(path.join(t.config.logDir, f), 'utf8')).join('');
+      const logs = readdirSync(t.config.logDir)
+        .map((f) => readFileSync(path.join(t.config.logDir, f), 'utf8'))
+        .join('');
       const line = logs.split('\n').find((l) => l.includes('unhandled error'));
       expect(line, 'the failure is logged').toBeDefined();
       expect(line).toContain('insert into');
-      for (const value of [body.first_name, body.last_name, body.email, body.address, body.date_of_birth]) expect(line).not.toContain(String(value));
+      for (const value of [body.first_name, body.last_name, body.email, body.address, body.date_of_birth])
+        expect(line).not.toContain(String(value));
     } finally {
       await t.ctx.db.execute(sql`alter table participants drop constraint refuse_every_row`);
     }

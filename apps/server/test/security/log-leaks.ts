@@ -31,7 +31,18 @@ export const SEEDED_PATTERNS: Array<{ what: string; pattern: RegExp }> = [
 
 /** Log keys whose value, when present, must be the redaction marker: credentials and identifiable fields. */
 const SENSITIVE_KEYS = new Set<string>([
-  ...['password', 'mfa_token', 'totp_secret', 'auth_token', 'token', 'jwt', 'cookie', 'authorization', 'set-cookie', 'push_notification_id'],
+  ...[
+    'password',
+    'mfa_token',
+    'totp_secret',
+    'auth_token',
+    'token',
+    'jwt',
+    'cookie',
+    'authorization',
+    'set-cookie',
+    'push_notification_id',
+  ],
   ...CONTACT_FIELDS,
 ]);
 
@@ -54,7 +65,10 @@ function sensitiveFields(value: unknown, trail: string[] = []): string[] {
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value as Record<string, unknown>).flatMap(([key, inner]) => {
     const here = [...trail, key];
-    const own = SENSITIVE_KEYS.has(key.toLowerCase()) && inner !== '[redacted]' && inner !== undefined ? [here.join('.')] : [];
+    const own =
+      SENSITIVE_KEYS.has(key.toLowerCase()) && inner !== '[redacted]' && inner !== undefined
+        ? [here.join('.')]
+        : [];
     return [...own, ...sensitiveFields(inner, here)];
   });
 }
@@ -93,7 +107,15 @@ export interface LeakReport {
 export function scanLogs(root: string): LeakReport {
   mkdirSync(root, { recursive: true });
   const secretsPath = path.join(root, SECRETS_FILE);
-  const secrets = existsSync(secretsPath) ? [...new Set(readFileSync(secretsPath, 'utf8').split('\n').filter((s) => s.length >= PREFIX))] : [];
+  const secrets = existsSync(secretsPath)
+    ? [
+        ...new Set(
+          readFileSync(secretsPath, 'utf8')
+            .split('\n')
+            .filter((s) => s.length >= PREFIX),
+        ),
+      ]
+    : [];
   const secretsByPrefix = indexByPrefix(secrets);
   const files = logFiles(root);
   const leaks: string[] = [];
@@ -105,8 +127,10 @@ export function scanLogs(root: string): LeakReport {
         if (!line.trim()) return;
         lines += 1;
         const where = `${path.relative(root, file)}:${index + 1}`;
-        for (const { what, pattern } of SEEDED_PATTERNS) if (pattern.test(line)) leaks.push(`${where}: ${what}`);
-        if (findsAny(line, secretsByPrefix)) leaks.push(`${where}: a participant detail or secret the tests stored or handed out`);
+        for (const { what, pattern } of SEEDED_PATTERNS)
+          if (pattern.test(line)) leaks.push(`${where}: ${what}`);
+        if (findsAny(line, secretsByPrefix))
+          leaks.push(`${where}: a participant detail or secret the tests stored or handed out`);
         let parsed: unknown;
         try {
           parsed = JSON.parse(line);

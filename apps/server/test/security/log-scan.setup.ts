@@ -27,7 +27,9 @@ export default function setup(project: TestProject) {
     if (report.leaks.length > 0) {
       // Vitest reports a teardown error but keeps the exit status of the tests; a leak must fail the run.
       process.exitCode = 1;
-      throw new Error(`Identifiable data or secrets in the test run's logs (kept in ${root}):\n${report.leaks.slice(0, 50).join('\n')}`);
+      throw new Error(
+        `Identifiable data or secrets in the test run's logs (kept in ${root}):\n${report.leaks.slice(0, 50).join('\n')}`,
+      );
     }
     rmSync(root, { recursive: true, force: true });
   };

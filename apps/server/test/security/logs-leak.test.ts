@@ -26,12 +26,21 @@ describe('the log scan', () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'pathway-scan-check-'));
     try {
       mkdirSync(path.join(root, 'one-app'));
-      const clean = JSON.stringify({ level: 30, req: { url: '/api/participant?q=[redacted]' }, password: '[redacted]', msg: 'incoming request' });
+      const clean = JSON.stringify({
+        level: 30,
+        req: { url: '/api/participant?q=[redacted]' },
+        password: '[redacted]',
+        msg: 'incoming request',
+      });
       const lines = [
         clean,
         JSON.stringify({ level: 30, msg: 'participant added', who: 'Lovelace17' }),
         JSON.stringify({ level: 30, msg: 'x', body: { phone_number: '+447700900123' } }),
-        JSON.stringify({ level: 30, msg: 'x', headers: { cookie: 'jwt=eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiIxIn0.sig' } }),
+        JSON.stringify({
+          level: 30,
+          msg: 'x',
+          headers: { cookie: 'jwt=eyJhbGciOiJIUzI1NiJ9.eyJzaWQiOiIxIn0.sig' },
+        }),
         JSON.stringify({ level: 30, msg: 'x', mfa_token: '123456' }),
         JSON.stringify({ level: 30, msg: 'the token was handed-out-secret-value-42' }),
       ];
@@ -53,7 +62,9 @@ describe('the log scan', () => {
   });
 
   it('logs a request path with the names of its query parameters, never their values', () => {
-    expect(serializeRequest({ method: 'GET', url: '/api/participant?q=Lovelace&after=abc&q=x', ip: '10.0.0.1' })).toEqual({
+    expect(
+      serializeRequest({ method: 'GET', url: '/api/participant?q=Lovelace&after=abc&q=x', ip: '10.0.0.1' }),
+    ).toEqual({
       method: 'GET',
       url: '/api/participant?q=[redacted]&after=[redacted]',
       host: undefined,
@@ -67,34 +78,71 @@ describe("one app's log after every path that handles secrets and details", () =
   it('holds none of the password, TOTP code, cookie, bearer token, names or contact details it saw', async () => {
     const admin = await createAdmin(t.ctx, 'full access');
     const code = totpCode(admin.user_name, admin.totpSecret, new Date());
-    const login = await t.app.inject({ method: 'POST', url: '/login', payload: { user_name: admin.user_name, password: admin.password, mfa_token: code } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      payload: { user_name: admin.user_name, password: admin.password, mfa_token: code },
+    });
     expect(login.statusCode).toBe(200);
     const cookie = String(login.headers['set-cookie']).split(';')[0]!;
     // A failed sign-in with a password that looks like one, and a form-encoded one.
-    await t.app.inject({ method: 'POST', url: '/login', payload: { user_name: admin.user_name, password: 'Wrong-But-Real-Looking-9', mfa_token: code } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      payload: { user_name: admin.user_name, password: 'Wrong-But-Real-Looking-9', mfa_token: code },
+    });
     await t.app.inject({
       method: 'POST',
       url: '/login',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ user_name: admin.user_name, password: 'Form-Password-77', mfa_token: '654321' }).toString(),
+      payload: new URLSearchParams({
+        user_name: admin.user_name,
+        password: 'Form-Password-77',
+        mfa_token: '654321',
+      }).toString(),
     });
 
     const { participant, device } = await addParticipant(t, cookie, { notes: 'Knee replaced in 2019' });
     const set = await makeVideoSet(t.ctx.db);
     await makeVideos(t.ctx.db, set);
-    await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, { started_date: '2026-01-05' });
-    const details = ['first_name', 'last_name', 'email', 'phone_number', 'address', 'date_of_birth', 'notes'].map((f) => String(participant[f]));
+    await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
+      started_date: '2026-01-05',
+    });
+    const details = [
+      'first_name',
+      'last_name',
+      'email',
+      'phone_number',
+      'address',
+      'date_of_birth',
+      'notes',
+    ].map((f) => String(participant[f]));
     for (const term of [participant.last_name, participant.email, participant.phone_number]) {
-      const search = await t.app.inject({ url: `/api/participant?q=${encodeURIComponent(String(term))}`, headers: { cookie } });
+      const search = await t.app.inject({
+        url: `/api/participant?q=${encodeURIComponent(String(term))}`,
+        headers: { cookie },
+      });
       expect(search.statusCode).toBe(200);
     }
-    await t.app.inject({ method: 'PATCH', url: `/api/participant/${participant.participant_id}`, headers: { cookie }, payload: { first_name: 'Renamed-Person', address: '9 Hidden Lane' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${participant.participant_id}`,
+      headers: { cookie },
+      payload: { first_name: 'Renamed-Person', address: '9 Hidden Lane' },
+    });
 
     const registration = await t.app.inject({ url: `/uuid/${device.uuid}` });
     expect(registration.statusCode).toBe(200);
     const bearer = registration.json().auth_token as string;
-    await t.app.inject({ method: 'PATCH', url: `/uuid/${device.uuid}`, payload: { push_notification_id: 'fcm-registration-token-abcdef123456' } });
-    await t.app.inject({ url: `/api/summary/${set.fitness_video_set_id}/participant/${participant.participant_id}`, headers: { authorization: `Bearer ${bearer}` } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/uuid/${device.uuid}`,
+      payload: { push_notification_id: 'fcm-registration-token-abcdef123456' },
+    });
+    await t.app.inject({
+      url: `/api/summary/${set.fitness_video_set_id}/participant/${participant.participant_id}`,
+      headers: { authorization: `Bearer ${bearer}` },
+    });
     await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie } });
 
     await (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
@@ -103,7 +151,20 @@ describe("one app's log after every path that handles secrets and details", () =
       .map((f) => readFileSync(path.join(t.config.logDir, f), 'utf8'))
       .join('');
     expect(text).toContain('"url":"/login"'); // the log was written and read
-    const secrets = [admin.password, `"${code}"`, 'Wrong-But-Real-Looking-9', 'Form-Password-77', '"654321"', 'mfa_token=654321', cookie.slice(4), bearer, 'fcm-registration-token-abcdef123456', 'Renamed-Person', '9 Hidden Lane', ...details];
+    const secrets = [
+      admin.password,
+      `"${code}"`,
+      'Wrong-But-Real-Looking-9',
+      'Form-Password-77',
+      '"654321"',
+      'mfa_token=654321',
+      cookie.slice(4),
+      bearer,
+      'fcm-registration-token-abcdef123456',
+      'Renamed-Person',
+      '9 Hidden Lane',
+      ...details,
+    ];
     for (const secret of secrets) expect(text, `the log holds ${secret}`).not.toContain(secret);
     const lines = text.split('\n').filter(Boolean).length;
     console.log(`[logs] ${lines} log lines of one app searched for ${secrets.length} values it saw`);

@@ -36,7 +36,9 @@ describe('session tokens', () => {
     const claims = claimsOf(cookie);
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
     expect((await session(`jwt=${none}`)).statusCode).toBe(401);
-    const foreign = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('x'.repeat(48)));
+    const foreign = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('x'.repeat(48)));
     expect((await session(`jwt=${foreign}`)).statusCode).toBe(401);
     // The genuine cookie still works: the refusals were about the tokens.
     expect((await session(cookie)).statusCode).toBe(200);
@@ -46,27 +48,45 @@ describe('session tokens', () => {
     const { cookie } = await signedInCookie(t.ctx, 'full access');
     const claims = claimsOf(cookie);
     const now = Math.floor(clock.now().getTime() / 1000);
-    const expired = await new SignJWT({ ...claims, iat: now - 120, exp: now - 60 }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    const expired = await new SignJWT({ ...claims, iat: now - 120, exp: now - 60 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(key);
     expect((await session(`jwt=${expired}`)).statusCode).toBe(401);
   });
 
   it('reads the role from the database, not from the token', async () => {
     const { cookie } = await signedInCookie(t.ctx, 'basic access');
-    const promoted = await new SignJWT({ ...claimsOf(cookie), role: 'full access' }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    const promoted = await new SignJWT({ ...claimsOf(cookie), role: 'full access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(key);
     expect((await admins(`jwt=${promoted}`)).statusCode).toBe(403);
   });
 
   it('refuses a signed token naming a session that was logged out, or one that never existed', async () => {
     const { cookie } = await signedInCookie(t.ctx, 'full access');
     const claims = claimsOf(cookie);
-    expect((await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie } })).statusCode).toBe(
+      200,
+    );
     // Re-signed with a fresh expiry: only the session row can refuse it.
     const now = Math.floor(clock.now().getTime() / 1000);
-    const revived = await new SignJWT({ ...claims, iat: now, exp: now + 3600 }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    const revived = await new SignJWT({ ...claims, iat: now, exp: now + 3600 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(key);
     for (const path of ['/api/session', '/api/admin', '/api/participant', '/api/audit']) {
-      expect((await t.app.inject({ url: path, headers: { cookie: `jwt=${revived}` } })).statusCode, path).toBe(401);
+      expect(
+        (await t.app.inject({ url: path, headers: { cookie: `jwt=${revived}` } })).statusCode,
+        path,
+      ).toBe(401);
     }
-    const invented = await new SignJWT({ ...claims, sid: '11111111-2222-3333-4444-555555555555', iat: now, exp: now + 3600 }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    const invented = await new SignJWT({
+      ...claims,
+      sid: '11111111-2222-3333-4444-555555555555',
+      iat: now,
+      exp: now + 3600,
+    })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(key);
     expect((await session(`jwt=${invented}`)).statusCode).toBe(401);
   });
 
@@ -74,7 +94,11 @@ describe('session tokens', () => {
     const { cookie: full } = await signedInCookie(t.ctx, 'full access');
     const victim = await signedInCookie(t.ctx, 'basic access');
     expect((await session(victim.cookie)).statusCode).toBe(200);
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/admin/${encodeURIComponent(victim.admin.user_name)}`, headers: { cookie: full } });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/admin/${encodeURIComponent(victim.admin.user_name)}`,
+      headers: { cookie: full },
+    });
     expect(removed.statusCode).toBe(200);
     expect((await session(victim.cookie)).statusCode).toBe(401);
   });
@@ -85,21 +109,32 @@ describe('password guessing', () => {
     clock.advance(60_000);
     const admin = await createAdmin(t.ctx);
     const storm = Array.from({ length: LOCK_AFTER_FAILURES * 3 }, () =>
-      t.app.inject({ method: 'POST', url: '/login', payload: { user_name: admin.user_name, password: 'guess-guess-guess', mfa_token: '000000' } }),
+      t.app.inject({
+        method: 'POST',
+        url: '/login',
+        payload: { user_name: admin.user_name, password: 'guess-guess-guess', mfa_token: '000000' },
+      }),
     );
     const answers = await Promise.all(storm);
     expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 401));
     expect(new Set(answers.map((a) => a.json().message)).size).toBe(1);
     // However the storm interleaved, the failures are counted in SQL (none lost to a race), so
     // at least the free ones and one more were recorded, and a lock follows from ten.
-    const [row] = await t.ctx.db.select().from(loginThrottle).where(eq(loginThrottle.user_name, admin.user_name.toLowerCase()));
+    const [row] = await t.ctx.db
+      .select()
+      .from(loginThrottle)
+      .where(eq(loginThrottle.user_name, admin.user_name.toLowerCase()));
     expect(row!.failures).toBeGreaterThan(FREE_FAILURES);
     expect(row!.locked_until !== null).toBe(row!.failures >= LOCK_AFTER_FAILURES);
     // At the same moment the right password and code are refused too.
     const right = await t.app.inject({
       method: 'POST',
       url: '/login',
-      payload: { user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret, clock.now()) },
+      payload: {
+        user_name: admin.user_name,
+        password: admin.password,
+        mfa_token: totpCode(admin.user_name, admin.totpSecret, clock.now()),
+      },
     });
     expect(right.statusCode).toBe(401);
   });

@@ -1,6 +1,13 @@
 import { createAdmin, signedInCookie, type TestApp } from '../harness.js';
 import { addParticipant, insertParticipants, issueDeviceToken } from '../factories.js';
-import { makeDevice, makeEnrolledParticipant, makeProgress, makeVideoSet, makeVideos, randomDeviceUuid } from '../programme-factories.js';
+import {
+  makeDevice,
+  makeEnrolledParticipant,
+  makeProgress,
+  makeVideoSet,
+  makeVideos,
+  randomDeviceUuid,
+} from '../programme-factories.js';
 import { logFileNameFor } from '../../src/logging.js';
 import { totpCode } from '../../src/modules/auth/totp.js';
 import type { Caller, World } from './authorization-matrix.js';
@@ -23,15 +30,34 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
   const basic = await signedInCookie(t.ctx, 'basic access');
   const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 2 });
   const videos = await makeVideos(t.ctx.db, set);
-  const { participant, device } = await addParticipant(t, full.cookie, { notes: 'Seeded note about knees', phone_number_secondary: '+447700900456' });
-  const progress = await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, { started_date: '2026-01-05' });
+  const { participant, device } = await addParticipant(t, full.cookie, {
+    notes: 'Seeded note about knees',
+    phone_number_secondary: '+447700900456',
+  });
+  const progress = await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
+    started_date: '2026-01-05',
+  });
   const token = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
   const other = await makeEnrolledParticipant(t.ctx.db, { set, started_date: '2026-01-05' });
 
-  const referral = await t.app.inject({ url: `/api/participant/${participant.participant_id}/referral`, headers: { cookie: full.cookie } });
+  const referral = await t.app.inject({
+    url: `/api/participant/${participant.participant_id}/referral`,
+    headers: { cookie: full.cookie },
+  });
   const identifiableValues = [
-    ...['first_name', 'last_name', 'date_of_birth', 'email', 'phone_number', 'phone_number_secondary', 'address', 'notes'].map((f) => String(participant[f])),
-    ...Object.values(referral.json() as Record<string, unknown>).filter((v): v is string => typeof v === 'string' && v.length > 3),
+    ...[
+      'first_name',
+      'last_name',
+      'date_of_birth',
+      'email',
+      'phone_number',
+      'phone_number_secondary',
+      'address',
+      'notes',
+    ].map((f) => String(participant[f])),
+    ...Object.values(referral.json() as Record<string, unknown>).filter(
+      (v): v is string => typeof v === 'string' && v.length > 3,
+    ),
     other.participant.first_name,
     other.participant.last_name,
   ];
@@ -52,17 +78,27 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
       return { id: d.authorized_device_id, uuid: d.uuid };
     },
     freshSetId: async () => (await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })).fitness_video_set_id,
-    freshVideoId: async () => (await makeVideos(t.ctx.db, await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })))[0]!.video_id,
+    freshVideoId: async () =>
+      (await makeVideos(t.ctx.db, await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })))[0]!.video_id,
     freshAdminUserName: async () => (await createAdmin(t.ctx, 'basic access')).user_name,
     freshUuid: randomDeviceUuid,
     freshLogin: async () => {
       const admin = await createAdmin(t.ctx, 'basic access');
-      return { user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret, new Date()) };
+      return {
+        user_name: admin.user_name,
+        password: admin.password,
+        mfa_token: totpCode(admin.user_name, admin.totpSecret, new Date()),
+      };
     },
   };
   return {
     world,
-    credentials: { anonymous: {}, basic: { cookie: basic.cookie }, full: { cookie: full.cookie }, device: { authorization: `Bearer ${token}` } },
+    credentials: {
+      anonymous: {},
+      basic: { cookie: basic.cookie },
+      full: { cookie: full.cookie },
+      device: { authorization: `Bearer ${token}` },
+    },
     identifiableValues,
   };
 }

@@ -10,19 +10,43 @@ import { AppProviders } from './providers';
 import { appRoutes } from './router';
 
 function sessionOf(role: SessionInfo['role']): SessionInfo {
-  return { admin_user_id: 1, user_name: 'alice.admin', first_name: 'Alice', last_name: 'Smith', role, expires_at: '2030-01-01T00:00:00.000Z' };
+  return {
+    admin_user_id: 1,
+    user_name: 'alice.admin',
+    first_name: 'Alice',
+    last_name: 'Smith',
+    role,
+    expires_at: '2030-01-01T00:00:00.000Z',
+  };
 }
 
 const admins: AdminUser[] = [
-  { admin_user_id: 1, user_name: 'alice.admin', first_name: 'Alice', last_name: 'Smith', role: 'full access', created_at: '2025-03-04T10:00:00.000Z' },
-  { admin_user_id: 2, user_name: 'bob.basic', first_name: 'Bob', last_name: 'Jones', role: 'basic access', created_at: '2025-12-31T23:00:00.000Z' },
+  {
+    admin_user_id: 1,
+    user_name: 'alice.admin',
+    first_name: 'Alice',
+    last_name: 'Smith',
+    role: 'full access',
+    created_at: '2025-03-04T10:00:00.000Z',
+  },
+  {
+    admin_user_id: 2,
+    user_name: 'bob.basic',
+    first_name: 'Bob',
+    last_name: 'Jones',
+    role: 'basic access',
+    created_at: '2025-12-31T23:00:00.000Z',
+  },
 ];
 
 /** The console at `path`, against a server whose session is `session` (null: nobody signed in). */
 function renderConsole(path: string, session: SessionInfo | null) {
   let signedIn = session;
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    if (url === '/api/session') return signedIn ? jsonResponse(200, signedIn) : jsonResponse(401, { message: messages.session.required });
+    if (url === '/api/session')
+      return signedIn
+        ? jsonResponse(200, signedIn)
+        : jsonResponse(401, { message: messages.session.required });
     if (url === '/logout' && init?.method === 'POST') {
       signedIn = null;
       return jsonResponse(200, { message: 'Signed out' });
@@ -44,7 +68,9 @@ function renderConsole(path: string, session: SessionInfo | null) {
 describe('console routes', () => {
   it('sends a visitor without a session to sign in', async () => {
     const { router } = renderConsole('/adminusers', null);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in with credentials' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Sign in with credentials' }),
+    ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
   });
 
@@ -67,8 +93,12 @@ describe('console routes', () => {
     const rows = await within(table).findAllByRole('row');
     expect(rows).toHaveLength(3);
     expect(rows[1]).toHaveTextContent('alice.admin');
-    expect(within(rows[1]!).getByText('Full access').closest('.MuiChip-root')).toHaveClass('MuiChip-colorError');
-    expect(within(rows[2]!).getByText('Basic access').closest('.MuiChip-root')).toHaveClass('MuiChip-colorSuccess');
+    expect(within(rows[1]!).getByText('Full access').closest('.MuiChip-root')).toHaveClass(
+      'MuiChip-colorError',
+    );
+    expect(within(rows[2]!).getByText('Basic access').closest('.MuiChip-root')).toHaveClass(
+      'MuiChip-colorSuccess',
+    );
     expect(rows[1]).toHaveTextContent('04/03/2025');
   });
 
@@ -79,8 +109,17 @@ describe('console routes', () => {
     await user.click(screen.getByRole('button', { name: 'Exit' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in with credentials' })).toBeInTheDocument();
-    await waitFor(() => expect(queryClient.getQueryCache().getAll().filter((q) => q.state.data != null)).toEqual([]));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Sign in with credentials' }),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        queryClient
+          .getQueryCache()
+          .getAll()
+          .filter((q) => q.state.data != null),
+      ).toEqual([]),
+    );
 
     await router.navigate(-1);
     expect(router.state.location.pathname).toBe('/login');

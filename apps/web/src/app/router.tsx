@@ -49,7 +49,11 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
                 element: pageElement(route),
               }),
             ),
-            { path: '*', handle: { title: 'Page not found' } satisfies RouteHandle, element: <NotFoundPage /> },
+            {
+              path: '*',
+              handle: { title: 'Page not found' } satisfies RouteHandle,
+              element: <NotFoundPage />,
+            },
           ],
         },
         {

@@ -68,7 +68,10 @@ export function createAppTheme({ reducedMotion = false }: { reducedMotion?: bool
       MuiLink: { defaultProps: { underline: 'always' } },
       MuiTableCell: {
         styleOverrides: {
-          head: ({ theme }) => ({ fontWeight: 700, backgroundColor: alpha(theme.palette.primary.main, 0.06) }),
+          head: ({ theme }) => ({
+            fontWeight: 700,
+            backgroundColor: alpha(theme.palette.primary.main, 0.06),
+          }),
         },
       },
       MuiDialogTitle: { defaultProps: { component: 'h2' } },

@@ -45,7 +45,14 @@ export function ConfirmDeleteDialog({
   maxWidth = 'xs',
 }: ConfirmDeleteDialogProps) {
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={maxWidth} aria-labelledby={`${id}-title`} aria-describedby={`${id}-description`}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth={maxWidth}
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-description`}
+    >
       <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
       <DialogContent dividers>
         {error && <WarningAlert message={error.message} />}
@@ -58,7 +65,13 @@ export function ConfirmDeleteDialog({
         <Button onClick={onClose} autoFocus>
           {cancelLabel}
         </Button>
-        <Button color="error" variant="contained" disabled={confirmDisabled} loading={pending} onClick={onConfirm}>
+        <Button
+          color="error"
+          variant="contained"
+          disabled={confirmDisabled}
+          loading={pending}
+          onClick={onConfirm}
+        >
           Delete
         </Button>
       </DialogActions>

@@ -4,9 +4,22 @@ import type { ReactNode } from 'react';
 import { visuallyHidden } from '../lib/a11y';
 
 /** A link to another site, opened in a new tab, which screen readers are told about. */
-export function ExternalLink({ href, children, label }: { href: string; children: ReactNode; label?: string }) {
+export function ExternalLink({
+  href,
+  children,
+  label,
+}: {
+  href: string;
+  children: ReactNode;
+  label?: string;
+}) {
   return (
-    <Link href={href} target="_blank" rel="noopener noreferrer" aria-label={label ? `${label} (opens in a new tab)` : undefined}>
+    <Link
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label={label ? `${label} (opens in a new tab)` : undefined}
+    >
       {children}
       {!label && (
         <Box component="span" sx={visuallyHidden}>

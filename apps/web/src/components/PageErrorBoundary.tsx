@@ -8,7 +8,9 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 /** Chrome, Firefox and Safari word a failed dynamic import differently. */
 export function isChunkLoadError(error: unknown): boolean {
   const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);
-  return /dynamically imported module|Importing a module script failed|ChunkLoadError|Unable to preload CSS/i.test(text);
+  return /dynamically imported module|Importing a module script failed|ChunkLoadError|Unable to preload CSS/i.test(
+    text,
+  );
 }
 
 export function PageFailure({ error }: { error: unknown }) {
@@ -18,13 +20,20 @@ export function PageFailure({ error }: { error: unknown }) {
       severity="error"
       role="alert"
       action={
-        <Button color="inherit" variant="outlined" startIcon={<ReplayIcon />} onClick={() => window.location.reload()}>
+        <Button
+          color="inherit"
+          variant="outlined"
+          startIcon={<ReplayIcon />}
+          onClick={() => window.location.reload()}
+        >
           Reload
         </Button>
       }
     >
       <AlertTitle>{chunk ? 'This page could not be loaded' : 'Something went wrong on this page'}</AlertTitle>
-      {chunk ? messages.generic.pageLoadFailed : 'Reload the page to try again. If it keeps happening, tell the service desk.'}
+      {chunk
+        ? messages.generic.pageLoadFailed
+        : 'Reload the page to try again. If it keeps happening, tell the service desk.'}
     </Alert>
   );
 }

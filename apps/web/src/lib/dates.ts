@@ -6,7 +6,12 @@ export function formatDate(iso: string): string {
   return isValid(date) ? format(date, 'dd/MM/yyyy') : '';
 }
 
-const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const longDate = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 
 /** A calendar day (YYYY-MM-DD) in the long format, e.g. "9 May 2025". */
 export function formatLongDate(day: string): string {

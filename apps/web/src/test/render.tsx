@@ -5,7 +5,9 @@ import { AppProviders } from '../app/providers';
 
 /** Renders with the console's theme and a fresh query cache (no retries, so failures show at once). */
 export function renderWithProviders(ui: ReactElement) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
   return { queryClient, ...render(<AppProviders queryClient={queryClient}>{ui}</AppProviders>) };
 }
 

@@ -30,9 +30,12 @@ async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promi
 
 describe('the adherence check job', () => {
   it('is scheduled with the configured cron expression and time zone', async () => {
-    const rows = rowsOf<{ name: string; cron: string; timezone: string | null; options: { tz?: string } | null }>(
-      await t.ctx.db.execute(sql`select name, cron, timezone, options from pgboss.schedule order by name`),
-    );
+    const rows = rowsOf<{
+      name: string;
+      cron: string;
+      timezone: string | null;
+      options: { tz?: string } | null;
+    }>(await t.ctx.db.execute(sql`select name, cron, timezone, options from pgboss.schedule order by name`));
     const schedule = rows.find((r) => r.name === ADHERENCE_CHECK_JOB);
     expect(schedule?.cron).toBe('15 7 * * *');
     expect(schedule?.timezone ?? schedule?.options?.tz).toBe('Europe/Paris');
@@ -40,11 +43,18 @@ describe('the adherence check job', () => {
 
   it('runs through the durable queue for the day of the programme time zone', async () => {
     // 06:15 UTC on 15 January is 07:15 in Paris: still the 15th.
-    const { participant } = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 7, started_date: '2025-01-12' });
+    const { participant } = await makeEnrolledParticipant(t.ctx.db, {
+      weeks: 1,
+      perWeek: 7,
+      started_date: '2025-01-12',
+    });
     await t.ctx.jobs.send(ADHERENCE_CHECK_JOB, {});
     t.ctx.jobs.notify(ADHERENCE_CHECK_JOB);
     const run = await until(async () => {
-      const [row] = await t.ctx.db.select().from(adherenceRuns).where(eq(adherenceRuns.run_date, '2025-01-15'));
+      const [row] = await t.ctx.db
+        .select()
+        .from(adherenceRuns)
+        .where(eq(adherenceRuns.run_date, '2025-01-15'));
       return row?.finished_at ? row : undefined;
     });
     expect(run.participants_checked).toBe(1);
@@ -52,13 +62,18 @@ describe('the adherence check job', () => {
       // No autovacuum in embedded mode: the daily job vacuums and analyses after the check.
       const vacuumed = await until(async () => {
         const [row] = rowsOf<{ last_vacuum: unknown; last_analyze: unknown }>(
-          await t.ctx.db.execute(sql`select last_vacuum, last_analyze from pg_stat_user_tables where relname = 'participants'`),
+          await t.ctx.db.execute(
+            sql`select last_vacuum, last_analyze from pg_stat_user_tables where relname = 'participants'`,
+          ),
         );
         return row?.last_vacuum && row.last_analyze ? row : undefined;
       });
       expect(Number.isNaN(new Date(String(vacuumed.last_vacuum)).getTime())).toBe(false);
     }
-    const [p] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, participant.participant_id));
+    const [p] = await t.ctx.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, participant.participant_id));
     // Day 3 of a 7-a-week set: four unlocked, none seen.
     expect(p!.days_behind).toBe(4);
   });

@@ -1,10 +1,24 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, dailyCheck, exerciseDaysInProgramme, positionAt, positionIndex, type Position, type SetShape } from '@pathway/contract';
+import {
+  addDays,
+  dailyCheck,
+  exerciseDaysInProgramme,
+  positionAt,
+  positionIndex,
+  type Position,
+  type SetShape,
+} from '@pathway/contract';
 import { participants, participationProgress, pushOutbox, seenVideos } from '../../db/schema.js';
 import { ManualClock, createTestApp, type TestApp } from '../../../test/harness.js';
-import { makeDevice, makeParticipant, makeProgress, makeVideoSet, makeVideos } from '../../../test/programme-factories.js';
+import {
+  makeDevice,
+  makeParticipant,
+  makeProgress,
+  makeVideoSet,
+  makeVideos,
+} from '../../../test/programme-factories.js';
 import { runAdherenceCheck } from './check.js';
 
 /**
@@ -19,7 +33,10 @@ afterAll(() => t.close());
 
 const MAX_PEOPLE = 5;
 const scenario = fc.record({
-  sets: fc.array(fc.record({ weeks: fc.integer({ min: 1, max: 4 }), perWeek: fc.integer({ min: 1, max: 7 }) }), { minLength: 1, maxLength: 2 }),
+  sets: fc.array(
+    fc.record({ weeks: fc.integer({ min: 1, max: 4 }), perWeek: fc.integer({ min: 1, max: 7 }) }),
+    { minLength: 1, maxLength: 2 },
+  ),
   people: fc.array(
     fc.record({
       set: fc.nat(),
@@ -31,10 +48,13 @@ const scenario = fc.record({
     { minLength: 1, maxLength: MAX_PEOPLE },
   ),
   /** Per day, per person: which videos they watch after the morning check. */
-  days: fc.array(fc.array(fc.array(fc.nat(), { maxLength: 2 }), { minLength: MAX_PEOPLE, maxLength: MAX_PEOPLE }), {
-    minLength: 1,
-    maxLength: 18,
-  }),
+  days: fc.array(
+    fc.array(fc.array(fc.nat(), { maxLength: 2 }), { minLength: MAX_PEOPLE, maxLength: MAX_PEOPLE }),
+    {
+      minLength: 1,
+      maxLength: 18,
+    },
+  ),
 });
 
 interface Person {
@@ -66,7 +86,13 @@ async function watch(person: Person, picks: number[]) {
     .values(
       indexes.map((index) => {
         const { week, day } = positionAt(index, person.shape);
-        return { participant_id: person.id, video_id: person.videoIds[index - 1]!, fitness_video_set_id: person.setId, week_number: week, day_number: day };
+        return {
+          participant_id: person.id,
+          video_id: person.videoIds[index - 1]!,
+          fitness_video_set_id: person.setId,
+          week_number: week,
+          day_number: day,
+        };
       }),
     )
     .onConflictDoNothing();
@@ -85,7 +111,11 @@ describe('the daily check in SQL', () => {
         const madeSets = [];
         for (const shape of sets) {
           const set = await makeVideoSet(t.ctx.db, shape);
-          madeSets.push({ set, videos: await makeVideos(t.ctx.db, set), shape: { number_of_weeks: shape.weeks, videos_in_week: shape.perWeek } });
+          madeSets.push({
+            set,
+            videos: await makeVideos(t.ctx.db, set),
+            shape: { number_of_weeks: shape.weeks, videos_in_week: shape.perWeek },
+          });
         }
         const cast: Person[] = [];
         for (const p of people) {
@@ -123,22 +153,43 @@ describe('the daily check in SQL', () => {
           expect(result.ran).toBe(true);
           const ids = cast.map((p) => p.id);
           const rows = await t.ctx.db
-            .select({ id: participants.participant_id, days_behind: participants.days_behind, progress: participationProgress })
+            .select({
+              id: participants.participant_id,
+              days_behind: participants.days_behind,
+              progress: participationProgress,
+            })
             .from(participants)
-            .innerJoin(participationProgress, eq(participationProgress.participant_id, participants.participant_id))
+            .innerJoin(
+              participationProgress,
+              eq(participationProgress.participant_id, participants.participant_id),
+            )
             .where(inArray(participants.participant_id, ids));
           const pushes = await t.ctx.db
             .select({ participant_id: pushOutbox.participant_id, kind: pushOutbox.kind })
             .from(pushOutbox)
-            .where(and(inArray(pushOutbox.participant_id, ids), sql`${pushOutbox.dedupe_key} like ${`%:${today}`}`));
+            .where(
+              and(
+                inArray(pushOutbox.participant_id, ids),
+                sql`${pushOutbox.dedupe_key} like ${`%:${today}`}`,
+              ),
+            );
 
           for (const person of cast) {
             const expected = dailyCheck(
-              { set: person.shape, started_date: person.started_date, position: person.position, seen: person.seen, missed_at_check: person.missed_at_check },
+              {
+                set: person.shape,
+                started_date: person.started_date,
+                position: person.position,
+                seen: person.seen,
+                missed_at_check: person.missed_at_check,
+              },
               today,
             );
             const row = rows.find((r) => r.id === person.id)!;
-            const kinds = pushes.filter((p) => p.participant_id === person.id).map((p) => p.kind).sort();
+            const kinds = pushes
+              .filter((p) => p.participant_id === person.id)
+              .map((p) => p.kind)
+              .sort();
             expect({
               days_behind: row.days_behind,
               percentage: row.progress.percentage_progress,
@@ -150,11 +201,16 @@ describe('the daily check in SQL', () => {
               percentage: expected.percentage_progress,
               position: expected.position,
               missed: expected.missed,
-              pushes: [...(expected.remindMissed ? ['missed-video'] : []), ...(expected.advanced ? ['new-video'] : [])],
+              pushes: [
+                ...(expected.remindMissed ? ['missed-video'] : []),
+                ...(expected.advanced ? ['new-video'] : []),
+              ],
             });
             person.position = expected.position;
             person.missed_at_check = expected.missed;
-            expect(positionIndex(person.position, person.shape)).toBeLessThanOrEqual(exerciseDaysInProgramme(person.shape));
+            expect(positionIndex(person.position, person.shape)).toBeLessThanOrEqual(
+              exerciseDaysInProgramme(person.shape),
+            );
           }
           for (const [i, person] of cast.entries()) await watch(person, plan[i]!);
         }

@@ -1,9 +1,21 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
-import { adherenceRuns, participants, participationProgress, pushOutbox, seenVideos } from '../../db/schema.js';
+import {
+  adherenceRuns,
+  participants,
+  participationProgress,
+  pushOutbox,
+  seenVideos,
+} from '../../db/schema.js';
 import { ManualClock, createTestApp, type TestApp } from '../../../test/harness.js';
-import { makeDevice, makeParticipant, makeProgress, makeVideoSet, makeVideos } from '../../../test/programme-factories.js';
+import {
+  makeDevice,
+  makeParticipant,
+  makeProgress,
+  makeVideoSet,
+  makeVideos,
+} from '../../../test/programme-factories.js';
 import { runAdherenceCheck } from './check.js';
 
 // 06:00 in London (BST) on 10 June 2025.
@@ -20,7 +32,13 @@ type Video = Awaited<ReturnType<typeof makeVideos>>[number];
 async function enrol(
   set: Awaited<ReturnType<typeof makeVideoSet>>,
   setVideos: Video[],
-  options: { started: string; position?: [number, number]; seen?: number[]; device?: boolean; missedAtCheck?: number },
+  options: {
+    started: string;
+    position?: [number, number];
+    seen?: number[];
+    device?: boolean;
+    missedAtCheck?: number;
+  },
 ) {
   const device = options.device === false ? null : await makeDevice(t.ctx.db);
   const participant = await makeParticipant(t.ctx.db, { deviceId: device?.authorized_device_id ?? null });
@@ -50,8 +68,15 @@ async function enrol(
 
 async function stateOf(id: number) {
   const [p] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
-  const [progress] = await t.ctx.db.select().from(participationProgress).where(eq(participationProgress.participant_id, id));
-  const pushes = await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id)).orderBy(asc(pushOutbox.push_id));
+  const [progress] = await t.ctx.db
+    .select()
+    .from(participationProgress)
+    .where(eq(participationProgress.participant_id, id));
+  const pushes = await t.ctx.db
+    .select()
+    .from(pushOutbox)
+    .where(eq(pushOutbox.participant_id, id))
+    .orderBy(asc(pushOutbox.push_id));
   return {
     days_behind: p!.days_behind,
     percentage: progress?.percentage_progress,
@@ -63,7 +88,10 @@ async function stateOf(id: number) {
 async function snapshot() {
   return {
     participants: await t.ctx.db.select().from(participants).orderBy(asc(participants.participant_id)),
-    progress: await t.ctx.db.select().from(participationProgress).orderBy(asc(participationProgress.participant_id)),
+    progress: await t.ctx.db
+      .select()
+      .from(participationProgress)
+      .orderBy(asc(participationProgress.participant_id)),
     outbox: await t.ctx.db.select().from(pushOutbox).orderBy(asc(pushOutbox.push_id)),
     runs: await t.ctx.db.select().from(adherenceRuns).orderBy(asc(adherenceRuns.run_date)),
   };
@@ -83,8 +111,11 @@ describe('the daily adherence check', () => {
       slightly: (await enrol(set, v, { started: '2025-06-08', position: [1, 2], seen: [1] })).id,
       // Day 21: nothing watched; already reminded of all six at the last check.
       behind: (await enrol(set, v, { started: '2025-05-20', missedAtCheck: 6 })).id,
-      noDevice: (await enrol(set, v, { started: '2025-06-05', position: [1, 3], seen: [1, 2, 3], device: false })).id,
-      finished: (await enrol(set, v, { started: '2025-04-01', position: [2, 3], seen: [1, 2, 3, 4, 5, 6] })).id,
+      noDevice: (
+        await enrol(set, v, { started: '2025-06-05', position: [1, 3], seen: [1, 2, 3], device: false })
+      ).id,
+      finished: (await enrol(set, v, { started: '2025-04-01', position: [2, 3], seen: [1, 2, 3, 4, 5, 6] }))
+        .id,
       noProgramme: (await makeParticipant(t.ctx.db)).participant_id,
     };
   });
@@ -111,13 +142,40 @@ describe('the daily adherence check', () => {
       position: [1, 2],
       pushes: [`missed-video:missed-video:${cast.slightly}:2025-06-10`],
     });
-    expect(await stateOf(cast.behind)).toEqual({ days_behind: 6, percentage: 0, position: [1, 1], pushes: [] });
-    expect(await stateOf(cast.noDevice)).toEqual({ days_behind: 0, percentage: 50, position: [1, 3], pushes: [] });
-    expect(await stateOf(cast.finished)).toEqual({ days_behind: 0, percentage: 100, position: [2, 3], pushes: [] });
-    expect(await stateOf(cast.noProgramme)).toEqual({ days_behind: 0, percentage: undefined, position: null, pushes: [] });
+    expect(await stateOf(cast.behind)).toEqual({
+      days_behind: 6,
+      percentage: 0,
+      position: [1, 1],
+      pushes: [],
+    });
+    expect(await stateOf(cast.noDevice)).toEqual({
+      days_behind: 0,
+      percentage: 50,
+      position: [1, 3],
+      pushes: [],
+    });
+    expect(await stateOf(cast.finished)).toEqual({
+      days_behind: 0,
+      percentage: 100,
+      position: [2, 3],
+      pushes: [],
+    });
+    expect(await stateOf(cast.noProgramme)).toEqual({
+      days_behind: 0,
+      percentage: undefined,
+      position: null,
+      pushes: [],
+    });
 
-    const [reminder] = await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, cast.slightly));
-    expect(reminder).toMatchObject({ title: messages.reminders.missedTitle, body: messages.reminders.missedBody, status: 'queued' });
+    const [reminder] = await t.ctx.db
+      .select()
+      .from(pushOutbox)
+      .where(eq(pushOutbox.participant_id, cast.slightly));
+    expect(reminder).toMatchObject({
+      title: messages.reminders.missedTitle,
+      body: messages.reminders.missedBody,
+      status: 'queued',
+    });
     expect(await t.ctx.jobs.boss.getQueueSize('push-deliver')).toBeGreaterThanOrEqual(1);
   });
 
@@ -125,17 +183,32 @@ describe('the daily adherence check', () => {
     const before = await snapshot();
     clock.advance(3 * 60 * 60_000);
     const again = await runAdherenceCheck(t.ctx);
-    expect(again).toMatchObject({ ran: false, run_date: '2025-06-10', positions_advanced: 0, new_video_reminders: 0, missed_video_reminders: 0 });
+    expect(again).toMatchObject({
+      ran: false,
+      run_date: '2025-06-10',
+      positions_advanced: 0,
+      new_video_reminders: 0,
+      missed_video_reminders: 0,
+    });
     expect(await snapshot()).toEqual(before);
   });
 
   it('the next morning reminds whoever let another day go by', async () => {
     clock.set(new Date('2025-06-11T05:00:00Z'));
     const result = await runAdherenceCheck(t.ctx);
-    expect(result).toMatchObject({ ran: true, run_date: '2025-06-11', positions_advanced: 0, new_video_reminders: 0 });
+    expect(result).toMatchObject({
+      ran: true,
+      run_date: '2025-06-11',
+      positions_advanced: 0,
+      new_video_reminders: 0,
+    });
     // 'advancing' did not watch day 1's video; 'slightly' missed another; 'behind' has nothing new to miss.
-    expect((await stateOf(cast.advancing)).pushes).toContain(`missed-video:missed-video:${cast.advancing}:2025-06-11`);
-    expect((await stateOf(cast.slightly)).pushes).toContain(`missed-video:missed-video:${cast.slightly}:2025-06-11`);
+    expect((await stateOf(cast.advancing)).pushes).toContain(
+      `missed-video:missed-video:${cast.advancing}:2025-06-11`,
+    );
+    expect((await stateOf(cast.slightly)).pushes).toContain(
+      `missed-video:missed-video:${cast.slightly}:2025-06-11`,
+    );
     expect((await stateOf(cast.behind)).pushes).toEqual([]);
     expect(result.missed_video_reminders).toBe(2);
   });

@@ -38,7 +38,10 @@ interface CheckFigures {
  * The arithmetic mirrors `dailyCheck` of packages/contract/src/programme.ts, and is tested
  * against it on random schedules.
  */
-export async function runAdherenceCheck(ctx: AppContext, options: { today?: string } = {}): Promise<AdherenceCheckResult> {
+export async function runAdherenceCheck(
+  ctx: AppContext,
+  options: { today?: string } = {},
+): Promise<AdherenceCheckResult> {
   const today = options.today ?? programmeToday(ctx);
   const now = ctx.clock.now();
   const nowText = now.toISOString();
@@ -52,7 +55,10 @@ export async function runAdherenceCheck(ctx: AppContext, options: { today?: stri
       .returning();
     if (!claimed) {
       const [previous] = await tx.select().from(adherenceRuns).where(eq(adherenceRuns.run_date, today));
-      return { ran: false, figures: { checked: previous?.participants_checked ?? 0, advanced: 0, new_video: 0, missed_video: 0 } };
+      return {
+        ran: false,
+        figures: { checked: previous?.participants_checked ?? 0, advanced: 0, new_video: 0, missed_video: 0 },
+      };
     }
     // Operators (and the crash tests) can see a check in progress: the day is claimed, not yet committed.
     ctx.logger.info({ run_date: today }, 'daily adherence check started');
@@ -161,12 +167,18 @@ export function adherenceCheckJob(ctx: AppContext): JobDefinition<never> {
     schedule: { cron: ctx.config.adherenceCheck.cron, timeZone: ctx.config.adherenceCheck.timeZone },
     async handler() {
       const result = await runAdherenceCheck(ctx);
-      ctx.logger.info({ ...result }, result.ran ? 'daily adherence check done' : 'daily adherence check had already run today');
+      ctx.logger.info(
+        { ...result },
+        result.ran ? 'daily adherence check done' : 'daily adherence check had already run today',
+      );
       if (result.ran) await foldParticipantTally(ctx.db);
       if (result.ran && ctx.database.kind === 'pglite') {
         const started = performance.now();
         await maintainEmbeddedDatabase(ctx.database);
-        ctx.logger.info({ ms: Math.round(performance.now() - started) }, 'embedded database vacuumed and analysed');
+        ctx.logger.info(
+          { ms: Math.round(performance.now() - started) },
+          'embedded database vacuumed and analysed',
+        );
       }
     },
   };

@@ -22,14 +22,24 @@ const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, cookie: 
 describe('admin users', () => {
   it('are for full-access users only', async () => {
     expect((await call('GET', '/api/admin', basic)).statusCode).toBe(403);
-    expect((await call('POST', '/api/admin', basic, { user_name: 'someone.new', password: 'long enough' })).statusCode).toBe(403);
-    expect((await call('PATCH', `/api/admin/${fullAdminName}`, basic, { role: 'basic access' })).statusCode).toBe(403);
+    expect(
+      (await call('POST', '/api/admin', basic, { user_name: 'someone.new', password: 'long enough' }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call('PATCH', `/api/admin/${fullAdminName}`, basic, { role: 'basic access' })).statusCode,
+    ).toBe(403);
     expect((await call('DELETE', `/api/admin/${fullAdminName}`, basic)).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/api/admin' })).statusCode).toBe(401);
   });
 
   it('adds a basic-access admin by default and answers a QR code, never the password', async () => {
-    const res = await call('POST', '/api/admin', full, { user_name: 'new.colleague', password: 'long enough', first_name: 'New', last_name: 'Colleague' });
+    const res = await call('POST', '/api/admin', full, {
+      user_name: 'new.colleague',
+      password: 'long enough',
+      first_name: 'New',
+      last_name: 'Colleague',
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toMatchObject({ user_name: 'new.colleague', role: 'basic access', first_name: 'New' });
@@ -38,7 +48,14 @@ describe('admin users', () => {
     expect(JSON.stringify(body)).not.toMatch(/password|long enough/);
     const list = (await call('GET', '/api/admin', full)).json();
     const listed = list.find((a: { user_name: string }) => a.user_name === 'new.colleague');
-    expect(Object.keys(listed).sort()).toEqual(['admin_user_id', 'created_at', 'first_name', 'last_name', 'role', 'user_name']);
+    expect(Object.keys(listed).sort()).toEqual([
+      'admin_user_id',
+      'created_at',
+      'first_name',
+      'last_name',
+      'role',
+      'user_name',
+    ]);
   });
 
   it('validates with the spec messages and changes nothing on refusal', async () => {
@@ -49,7 +66,10 @@ describe('admin users', () => {
       [{ user_name: 'short', password: 'long enough' }, messages.admin.usernameShort],
       [{ user_name: 'valid.name' }, messages.admin.passwordEmpty],
       [{ user_name: 'valid.name', password: 'short' }, messages.admin.passwordShort],
-      [{ user_name: 'valid.name', password: 'long enough', role: 'superuser' }, 'Invalid option: expected one of "basic access"|"full access"'],
+      [
+        { user_name: 'valid.name', password: 'long enough', role: 'superuser' },
+        'Invalid option: expected one of "basic access"|"full access"',
+      ],
     ];
     for (const [payload, message] of cases) {
       const res = await call('POST', '/api/admin', full, payload);
@@ -61,16 +81,28 @@ describe('admin users', () => {
 
   it('refuses a user name that is taken, whatever its case', async () => {
     await call('POST', '/api/admin', full, { user_name: 'Taken.Name', password: 'long enough' });
-    const again = await call('POST', '/api/admin', full, { user_name: 'taken.name', password: 'long enough' });
+    const again = await call('POST', '/api/admin', full, {
+      user_name: 'taken.name',
+      password: 'long enough',
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(messages.admin.usernameTaken);
   });
 
   it('edits role and names but never the user name', async () => {
     await call('POST', '/api/admin', full, { user_name: 'to.be.edited', password: 'long enough' });
-    const res = await call('PATCH', '/api/admin/to.be.edited', full, { user_name: 'renamed.user', first_name: 'Edited', last_name: 'Person', role: 'full access' });
+    const res = await call('PATCH', '/api/admin/to.be.edited', full, {
+      user_name: 'renamed.user',
+      first_name: 'Edited',
+      last_name: 'Person',
+      role: 'full access',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ user_name: 'to.be.edited', first_name: 'Edited', role: 'full access' });
+    expect(res.json()).toMatchObject({
+      user_name: 'to.be.edited',
+      first_name: 'Edited',
+      role: 'full access',
+    });
     expect((await call('PATCH', '/api/admin/nobody.here', full, { first_name: 'X' })).statusCode).toBe(404);
   });
 
@@ -81,7 +113,7 @@ describe('admin users', () => {
     expect((await call('GET', '/api/admin', other.cookie)).statusCode).toBe(403);
   });
 
-  it('deletes immediately, ending the deleted admin\'s sessions', async () => {
+  it("deletes immediately, ending the deleted admin's sessions", async () => {
     const victim = await signedInCookie(t.ctx, 'basic access');
     expect((await call('GET', '/api/session', victim.cookie)).statusCode).toBe(200);
     const res = await call('DELETE', `/api/admin/${victim.admin.user_name}`, full);
@@ -94,16 +126,38 @@ describe('admin users', () => {
     const solo = await createTestApp();
     try {
       const only = await signedInCookie(solo.ctx, 'full access');
-      const demote = await solo.app.inject({ method: 'PATCH', url: `/api/admin/${only.admin.user_name}`, headers: { cookie: only.cookie }, payload: { role: 'basic access' } });
+      const demote = await solo.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/${only.admin.user_name}`,
+        headers: { cookie: only.cookie },
+        payload: { role: 'basic access' },
+      });
       expect(demote.statusCode).toBe(409);
       expect(demote.json().message).toBe(messages.admin.lastFullAccess);
       const second = await signedInCookie(solo.ctx, 'full access');
-      const selfDelete = await solo.app.inject({ method: 'DELETE', url: `/api/admin/${only.admin.user_name}`, headers: { cookie: only.cookie } });
+      const selfDelete = await solo.app.inject({
+        method: 'DELETE',
+        url: `/api/admin/${only.admin.user_name}`,
+        headers: { cookie: only.cookie },
+      });
       expect(selfDelete.statusCode).toBe(409);
       expect(selfDelete.json().message).toBe(messages.admin.cannotDeleteSelf);
       // The other full admin may remove the first; then the last one standing is protected.
-      expect((await solo.app.inject({ method: 'DELETE', url: `/api/admin/${only.admin.user_name}`, headers: { cookie: second.cookie } })).statusCode).toBe(200);
-      const lastDemote = await solo.app.inject({ method: 'PATCH', url: `/api/admin/${second.admin.user_name}`, headers: { cookie: second.cookie }, payload: { role: 'basic access' } });
+      expect(
+        (
+          await solo.app.inject({
+            method: 'DELETE',
+            url: `/api/admin/${only.admin.user_name}`,
+            headers: { cookie: second.cookie },
+          })
+        ).statusCode,
+      ).toBe(200);
+      const lastDemote = await solo.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/${second.admin.user_name}`,
+        headers: { cookie: second.cookie },
+        payload: { role: 'basic access' },
+      });
       expect(lastDemote.statusCode).toBe(409);
     } finally {
       await solo.close();

@@ -16,13 +16,23 @@ import { AdminService } from './service.js';
 export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const admins = new AdminService(ctx.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+  const errors = {
+    400: errorResponse,
+    401: errorResponse,
+    403: errorResponse,
+    404: errorResponse,
+    409: errorResponse,
+  };
 
   r.get(
     '/api/admin',
     {
       config: { access: 'full' },
-      schema: { tags: ['admin users'], summary: 'List admin users', response: { 200: z.array(adminUser), ...errors } },
+      schema: {
+        tags: ['admin users'],
+        summary: 'List admin users',
+        response: { 200: z.array(adminUser), ...errors },
+      },
     },
     async () => admins.list(),
   );
@@ -40,8 +50,13 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (request, reply) => {
       const created = await admins.create(request.body);
-      request.log.info({ admin_user_id: created.admin.admin_user_id, by: request.staff!.adminUserId }, 'admin user added');
-      return reply.status(201).send({ ...created.admin, qr_code: created.qrCode, otpauth_url: created.otpauthUrl });
+      request.log.info(
+        { admin_user_id: created.admin.admin_user_id, by: request.staff!.adminUserId },
+        'admin user added',
+      );
+      return reply
+        .status(201)
+        .send({ ...created.admin, qr_code: created.qrCode, otpauth_url: created.otpauthUrl });
     },
   );
 
@@ -59,7 +74,10 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (request) => {
       const updated = await admins.update(request.params.user_name, request.body);
-      request.log.info({ admin_user_id: updated.admin_user_id, by: request.staff!.adminUserId }, 'admin user changed');
+      request.log.info(
+        { admin_user_id: updated.admin_user_id, by: request.staff!.adminUserId },
+        'admin user changed',
+      );
       return updated;
     },
   );

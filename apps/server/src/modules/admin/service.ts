@@ -71,7 +71,9 @@ export class AdminService {
       totpSecret,
       otpauthUrl: url,
       // Loaded when an admin is created, not at every start of the server.
-      qrCode: await (await import('qrcode')).default.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 240 }),
+      qrCode: await (
+        await import('qrcode')
+      ).default.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 240 }),
     };
   }
 
@@ -88,7 +90,11 @@ export class AdminService {
       };
       // Nothing to change (the console may send only the user name): an empty SET is not SQL.
       if (Object.keys(changes).length === 0) return presentAdmin(current);
-      const [row] = await tx.update(adminUsers).set(changes).where(eq(adminUsers.admin_user_id, current.admin_user_id)).returning();
+      const [row] = await tx
+        .update(adminUsers)
+        .set(changes)
+        .where(eq(adminUsers.admin_user_id, current.admin_user_id))
+        .returning();
       return presentAdmin(row!);
     });
   }

@@ -17,8 +17,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, cookie = full, payload?: Record<string, unknown>) {
-  return t.app.inject({ method, url, headers: { cookie, 'x-forwarded-for': '203.0.113.9' }, ...(payload && { payload }) });
+function call(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  cookie = full,
+  payload?: Record<string, unknown>,
+) {
+  return t.app.inject({
+    method,
+    url,
+    headers: { cookie, 'x-forwarded-for': '203.0.113.9' },
+    ...(payload && { payload }),
+  });
 }
 
 async function eventsSince(id: number) {
@@ -30,7 +40,11 @@ async function eventsSince(id: number) {
 }
 
 async function lastEventId(): Promise<number> {
-  const [row] = await t.ctx.db.select({ id: auditEvents.audit_event_id }).from(auditEvents).orderBy(desc(auditEvents.audit_event_id)).limit(1);
+  const [row] = await t.ctx.db
+    .select({ id: auditEvents.audit_event_id })
+    .from(auditEvents)
+    .orderBy(desc(auditEvents.audit_event_id))
+    .limit(1);
   return row?.id ?? 0;
 }
 
@@ -39,8 +53,14 @@ describe('what is recorded', () => {
     const mark = await lastEventId();
     const { participant } = await addParticipant(t, full, { first_name: 'Secretname' });
     const id = participant.participant_id;
-    await call('PATCH', `/api/participant/${id}`, full, { phone_number: '+441134960999', address: 'Hidden Lane 5' });
-    await call('PATCH', `/api/participant/${id}`, full, { smoker: true, referring_organisation: 'Hidden Clinic' });
+    await call('PATCH', `/api/participant/${id}`, full, {
+      phone_number: '+441134960999',
+      address: 'Hidden Lane 5',
+    });
+    await call('PATCH', `/api/participant/${id}`, full, {
+      smoker: true,
+      referring_organisation: 'Hidden Clinic',
+    });
     await call('PATCH', `/api/participant/${id}`, full, { unique_device_id: 'empty' });
     await call('DELETE', `/api/participant/${id}`, full);
 
@@ -74,8 +94,16 @@ describe('what is recorded', () => {
     await call('GET', `/api/authorizeddevices/${device.uuid}`);
 
     const events = await eventsSince(mark);
-    expect(events.map((e) => e.action)).toEqual(['participant.list', 'participant.read', 'referral.read', 'device.list', 'device.read']);
-    expect(events[0]!.participant_ids).toEqual(page.data.map((p: { participant_id: number }) => p.participant_id));
+    expect(events.map((e) => e.action)).toEqual([
+      'participant.list',
+      'participant.read',
+      'referral.read',
+      'device.list',
+      'device.read',
+    ]);
+    expect(events[0]!.participant_ids).toEqual(
+      page.data.map((p: { participant_id: number }) => p.participant_id),
+    );
     expect(page.data).toHaveLength(3);
     expect(events[0]!.detail).toBe('page 1, 3 rows, sort participant_id desc');
     expect(events[1]!.participant_id).toBe(id);
@@ -91,7 +119,11 @@ describe('what is recorded', () => {
     await call('GET', `/api/participant/${participant.participant_id}`, basic);
     await call('GET', '/api/authorizeddevices', basic);
     await call('PATCH', `/api/participant/${participant.participant_id}`, basic, { language: 'Urdu' });
-    await call('POST', '/api/pushNotifications', basic, { title: 'Hello', body: 'Keep going', uuid: device.uuid });
+    await call('POST', '/api/pushNotifications', basic, {
+      title: 'Hello',
+      body: 'Keep going',
+      uuid: device.uuid,
+    });
     const events = await eventsSince(mark);
     expect(events.map((e) => [e.action, e.participant_id, e.detail])).toEqual([
       ['participant.update', participant.participant_id, 'language'],
@@ -103,11 +135,27 @@ describe('what is recorded', () => {
     const { participant } = await addParticipant(t, full);
     const taken = await addParticipant(t, full);
     const mark = await lastEventId();
-    expect((await call('PATCH', `/api/participant/${participant.participant_id}`, basic, { first_name: 'Nope' })).statusCode).toBe(403);
-    expect((await call('PATCH', `/api/participant/${participant.participant_id}`, full, { first_name: '' })).statusCode).toBe(400);
-    expect((await call('PATCH', `/api/participant/${participant.participant_id}`, full, { first_name: 'Fine', unique_device_id: taken.device.uuid })).statusCode).toBe(409);
+    expect(
+      (await call('PATCH', `/api/participant/${participant.participant_id}`, basic, { first_name: 'Nope' }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await call('PATCH', `/api/participant/${participant.participant_id}`, full, { first_name: '' }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await call('PATCH', `/api/participant/${participant.participant_id}`, full, {
+          first_name: 'Fine',
+          unique_device_id: taken.device.uuid,
+        })
+      ).statusCode,
+    ).toBe(409);
     const spare = await insertDevice(t.ctx);
-    expect((await call('POST', '/api/participant', full, participantBody(spare.uuid, { phone_number: '123' }))).statusCode).toBe(400);
+    expect(
+      (await call('POST', '/api/participant', full, participantBody(spare.uuid, { phone_number: '123' })))
+        .statusCode,
+    ).toBe(400);
     expect(await eventsSince(mark)).toEqual([]);
   });
 });
@@ -119,8 +167,19 @@ describe('reading the trail', () => {
     const first = await call('GET', '/api/audit?page=1&perPage=2');
     expect(first.statusCode).toBe(200);
     const body = first.json();
-    expect(body.pagination).toMatchObject({ total: n, perPage: 2, currentPage: 1, lastPage: Math.ceil(n / 2), from: 1, to: 2 });
-    expect(body.data[0]).toMatchObject({ action: 'participant.create', action_label: 'Added participant', admin_user_name: fullAdmin.user_name });
+    expect(body.pagination).toMatchObject({
+      total: n,
+      perPage: 2,
+      currentPage: 1,
+      lastPage: Math.ceil(n / 2),
+      from: 1,
+      to: 2,
+    });
+    expect(body.data[0]).toMatchObject({
+      action: 'participant.create',
+      action_label: 'Added participant',
+      admin_user_name: fullAdmin.user_name,
+    });
     expect(body.data[0].audit_event_id).toBeGreaterThan(body.data[1].audit_event_id);
     const second = (await call('GET', '/api/audit?page=2&perPage=2')).json();
     expect(second.data[0].audit_event_id).toBeLessThan(body.data[1].audit_event_id);
@@ -132,12 +191,20 @@ describe('reading the trail', () => {
     const res = await call('GET', '/api/audit/export');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const lines = res.body.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('audit_event_id,created_at,admin_user_id,admin_user_name,action,participant_id,participant_ids,detail,ip,action_label');
+    expect(lines[0]).toBe(
+      'audit_event_id,created_at,admin_user_id,admin_user_name,action,participant_id,participant_ids,detail,ip,action_label',
+    );
     expect(lines).toHaveLength(n + 1);
     const newest = (await call('GET', '/api/audit?perPage=1')).json().data[0];
-    expect(lines[1]!.startsWith(`${newest.audit_event_id},${newest.created_at},${fullAdmin.admin_user_id},${fullAdmin.user_name},`)).toBe(true);
+    expect(
+      lines[1]!.startsWith(
+        `${newest.audit_event_id},${newest.created_at},${fullAdmin.admin_user_id},${fullAdmin.user_name},`,
+      ),
+    ).toBe(true);
   });
 
   it('neutralises spreadsheet formulas and quotes separators', async () => {

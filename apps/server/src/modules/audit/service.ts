@@ -1,6 +1,12 @@
 import { Readable } from 'node:stream';
 import { desc, inArray, lt, sql } from 'drizzle-orm';
-import { AUDIT_ACTIONS, AUDIT_CSV_COLUMNS, type AuditAction, type AuditEvent, type AuditPage } from '@pathway/contract';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_CSV_COLUMNS,
+  type AuditAction,
+  type AuditEvent,
+  type AuditPage,
+} from '@pathway/contract';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { auditEvents } from '../../db/schema.js';

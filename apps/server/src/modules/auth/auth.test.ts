@@ -18,7 +18,10 @@ function login(body: Record<string, unknown>, contentType: 'json' | 'form' = 'js
     url: '/login',
     ...(contentType === 'json'
       ? { payload: body }
-      : { payload: new URLSearchParams(body as Record<string, string>).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      : {
+          payload: new URLSearchParams(body as Record<string, string>).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
   });
 }
 
@@ -31,13 +34,21 @@ describe('sign-in', () => {
   it('signs in with password and TOTP, sets a strict HttpOnly cookie, and reports the role', async () => {
     clock.advance(60_000);
     const admin = await createAdmin(t.ctx, 'basic access');
-    const res = await login({ user_name: `  ${admin.user_name} `, password: admin.password, mfa_token: ` ${totpCode(admin.user_name, admin.totpSecret, clock.now())} ` });
+    const res = await login({
+      user_name: `  ${admin.user_name} `,
+      password: admin.password,
+      mfa_token: ` ${totpCode(admin.user_name, admin.totpSecret, clock.now())} `,
+    });
     expect(res.statusCode).toBe(200);
     const cookie = res.cookies.find((c) => c.name === 'jwt')!;
     expect(cookie.httpOnly).toBe(true);
     expect(cookie.sameSite).toBe('Strict');
     expect(cookie.path).toBe('/');
-    const session = await t.app.inject({ method: 'GET', url: '/api/session', headers: { cookie: cookieOf(res) } });
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/session',
+      headers: { cookie: cookieOf(res) },
+    });
     expect(session.statusCode).toBe(200);
     expect(session.json()).toMatchObject({ user_name: admin.user_name, role: 'basic access' });
   });
@@ -45,7 +56,14 @@ describe('sign-in', () => {
   it('accepts a form-encoded body too', async () => {
     clock.advance(60_000);
     const admin = await createAdmin(t.ctx);
-    const res = await login({ user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret, clock.now()) }, 'form');
+    const res = await login(
+      {
+        user_name: admin.user_name,
+        password: admin.password,
+        mfa_token: totpCode(admin.user_name, admin.totpSecret, clock.now()),
+      },
+      'form',
+    );
     expect(res.statusCode).toBe(200);
   });
 
@@ -55,7 +73,11 @@ describe('sign-in', () => {
     const code = totpCode(admin.user_name, admin.totpSecret, clock.now());
     const attempts = [
       { user_name: admin.user_name, password: 'wrong-password', mfa_token: code },
-      { user_name: admin.user_name, password: admin.password, mfa_token: '000000' === code ? '111111' : '000000' },
+      {
+        user_name: admin.user_name,
+        password: admin.password,
+        mfa_token: '000000' === code ? '111111' : '000000',
+      },
       { user_name: 'nobody@example.org', password: admin.password, mfa_token: code },
       { user_name: admin.user_name, password: admin.password },
       {},
@@ -65,20 +87,39 @@ describe('sign-in', () => {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ message: messages.login.failed });
     }
-    const malformed = await t.app.inject({ method: 'POST', url: '/login', payload: '{"user_name":', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      payload: '{"user_name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.statusCode).toBe(401);
   });
 
   it('accepts one step of clock drift but refuses a code used twice', async () => {
     clock.advance(60_000);
     const admin = await createAdmin(t.ctx);
-    const previousStepCode = totpCode(admin.user_name, admin.totpSecret, new Date(clock.now().getTime() - 30_000));
-    const first = await login({ user_name: admin.user_name, password: admin.password, mfa_token: previousStepCode });
+    const previousStepCode = totpCode(
+      admin.user_name,
+      admin.totpSecret,
+      new Date(clock.now().getTime() - 30_000),
+    );
+    const first = await login({
+      user_name: admin.user_name,
+      password: admin.password,
+      mfa_token: previousStepCode,
+    });
     expect(first.statusCode).toBe(200);
-    const replay = await login({ user_name: admin.user_name, password: admin.password, mfa_token: previousStepCode });
+    const replay = await login({
+      user_name: admin.user_name,
+      password: admin.password,
+      mfa_token: previousStepCode,
+    });
     expect(replay.statusCode).toBe(401);
     const tooOld = totpCode(admin.user_name, admin.totpSecret, new Date(clock.now().getTime() - 120_000));
-    expect((await login({ user_name: admin.user_name, password: admin.password, mfa_token: tooOld })).statusCode).toBe(401);
+    expect(
+      (await login({ user_name: admin.user_name, password: admin.password, mfa_token: tooOld })).statusCode,
+    ).toBe(401);
   });
 
   it('slows down repeated failures and then locks the user name, counted in the database', async () => {
@@ -87,7 +128,11 @@ describe('sign-in', () => {
     const wrong = { user_name: admin.user_name, password: 'not-the-password', mfa_token: '123456' };
     for (let i = 0; i < FREE_FAILURES; i++) expect((await login(wrong)).statusCode).toBe(401);
     // Within the back-off window even the right credentials are refused.
-    const right = () => ({ user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret, clock.now()) });
+    const right = () => ({
+      user_name: admin.user_name,
+      password: admin.password,
+      mfa_token: totpCode(admin.user_name, admin.totpSecret, clock.now()),
+    });
     expect((await login(right())).statusCode).toBe(401);
     for (let i = FREE_FAILURES; i < LOCK_AFTER_FAILURES; i++) {
       clock.advance(10 * 60_000); // wait out each back-off so every attempt really counts
@@ -104,11 +149,16 @@ describe('sessions', () => {
   async function signIn() {
     clock.advance(60_000);
     const admin = await createAdmin(t.ctx);
-    const res = await login({ user_name: admin.user_name, password: admin.password, mfa_token: totpCode(admin.user_name, admin.totpSecret, clock.now()) });
+    const res = await login({
+      user_name: admin.user_name,
+      password: admin.password,
+      mfa_token: totpCode(admin.user_name, admin.totpSecret, clock.now()),
+    });
     expect(res.statusCode).toBe(200);
     return cookieOf(res);
   }
-  const session = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } });
+  const session = (cookie: string) =>
+    t.app.inject({ method: 'GET', url: '/api/session', headers: { cookie } });
 
   it('ends after 30 minutes idle', async () => {
     const cookie = await signIn();

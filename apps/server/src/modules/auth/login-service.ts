@@ -40,7 +40,8 @@ export class LoginService {
       .from(adminUsers)
       .where(sql`lower(${adminUsers.user_name}) = ${key}`);
     const passwordOk = await verifyPassword(admin?.password_hash, body.password);
-    const step = admin && passwordOk ? matchingTotpStep(admin.user_name, admin.totp_secret, body.mfa_token, now) : null;
+    const step =
+      admin && passwordOk ? matchingTotpStep(admin.user_name, admin.totp_secret, body.mfa_token, now) : null;
     if (!admin || step === null) {
       await this.recordFailure(key, now);
       throw unauthorized();

@@ -27,7 +27,12 @@ export function otpauthUrl(userName: string, secretBase32: string): string {
  * The RFC 6238 time step the code belongs to (accepting one step of drift either way), or null.
  * Callers compare the step with the last one used so that a code works only once.
  */
-export function matchingTotpStep(userName: string, secretBase32: string, code: string, at: Date): number | null {
+export function matchingTotpStep(
+  userName: string,
+  secretBase32: string,
+  code: string,
+  at: Date,
+): number | null {
   if (!/^\d{6}$/.test(code)) return null;
   const delta = totpFor(userName, secretBase32).validate({
     token: code,

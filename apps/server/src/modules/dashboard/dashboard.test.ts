@@ -43,7 +43,12 @@ describe('GET /api/dashboard', () => {
     const view = async (at: string, who: typeof a, videoIndexes: number[]) => {
       clock.set(new Date(at));
       const videos = who === c ? a.videos : who.videos;
-      await recordViews(t.ctx, who.participant.participant_id, who.set.fitness_video_set_id, videoIndexes.map((i) => videos[i]!.video_id));
+      await recordViews(
+        t.ctx,
+        who.participant.participant_id,
+        who.set.fitness_video_set_id,
+        videoIndexes.map((i) => videos[i]!.video_id),
+      );
     };
     await view('2025-05-01T08:00:00Z', a, [0, 1]);
     await view('2025-05-01T18:00:00Z', b, [0]);
@@ -54,8 +59,15 @@ describe('GET /api/dashboard', () => {
     // Reported again: counted once.
     await view('2025-05-09T11:00:00Z', b, [1]);
     clock.set(new Date('2025-05-10T07:00:00Z'));
-    for (const [p, behind] of [[a, 0], [b, 2], [c, 5]] as const) {
-      await t.ctx.db.update(participants).set({ days_behind: behind }).where(eq(participants.participant_id, p.participant.participant_id));
+    for (const [p, behind] of [
+      [a, 0],
+      [b, 2],
+      [c, 5],
+    ] as const) {
+      await t.ctx.db
+        .update(participants)
+        .set({ days_behind: behind })
+        .where(eq(participants.participant_id, p.participant.participant_id));
     }
 
     const data = await dashboard();

@@ -15,22 +15,30 @@ export async function dashboardData(ctx: AppContext): Promise<DashboardData> {
   // Participant figures come from the tally (db/participant-tally.ts): the same numbers as counting
   // participants joined to their programmes, without reading every participant on each request.
   const [[counts], tally] = await Promise.all([
-    ctx.db.execute(sql`
+    ctx.db
+      .execute(
+        sql`
       select
         (select count(*)::int from fitness_video_sets) as sets,
-        coalesce((select views from daily_views where day = ${yesterday}::date), 0)::int as yesterday`).then((r) =>
-      rowsOf<{ sets: number; yesterday: number }>(r),
-    ),
+        coalesce((select views from daily_views where day = ${yesterday}::date), 0)::int as yesterday`,
+      )
+      .then((r) => rowsOf<{ sets: number; yesterday: number }>(r)),
     participantCounts(ctx.db),
   ]);
   const days = rowsOf<{ day: string; views: number }>(
-    await ctx.db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, views from daily_views where views > 0 order by day`),
+    await ctx.db.execute(
+      sql`select to_char(day, 'YYYY-MM-DD') as day, views from daily_views where views > 0 order by day`,
+    ),
   );
   return {
     participantsCount: { counted: tally.all[0] + tally.all[1] + tally.all[2] },
     videoSetCount: { counted: counts!.sets },
     yesterdayWatched: [{ created_count: counts!.yesterday }],
     seenCount: days.map((d) => ({ created_at: d.day, created_count: Number(d.views) })),
-    participantsProgress: { onTrack: tally.withProgramme[0], slightlyBehind: tally.withProgramme[1], behind: tally.withProgramme[2] },
+    participantsProgress: {
+      onTrack: tally.withProgramme[0],
+      slightlyBehind: tally.withProgramme[1],
+      behind: tally.withProgramme[2],
+    },
   };
 }

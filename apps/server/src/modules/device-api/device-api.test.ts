@@ -1,7 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
-import { authorizedDevices, dailyViews, participants, participationProgress, seenVideos } from '../../db/schema.js';
+import {
+  authorizedDevices,
+  dailyViews,
+  participants,
+  participationProgress,
+  seenVideos,
+} from '../../db/schema.js';
 import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import {
   makeDevice,
@@ -28,12 +34,26 @@ const form = (fields: Record<string, string | string[]>) => {
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 async function tablet() {
-  const enrolled = await makeEnrolledParticipant(t.ctx.db, { weeks: 2, perWeek: 3, started_date: '2025-09-01' });
-  const res = await t.app.inject({ method: 'GET', url: `/uuid/${enrolled.device.uuid}`, remoteAddress: '10.20.30.40' });
+  const enrolled = await makeEnrolledParticipant(t.ctx.db, {
+    weeks: 2,
+    perWeek: 3,
+    started_date: '2025-09-01',
+  });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/uuid/${enrolled.device.uuid}`,
+    remoteAddress: '10.20.30.40',
+  });
   expect(res.statusCode).toBe(200);
   const body = res.json();
   const auth = { authorization: `Bearer ${body.auth_token}` };
-  return { ...enrolled, body, auth, id: enrolled.participant.participant_id, setId: enrolled.set.fitness_video_set_id };
+  return {
+    ...enrolled,
+    body,
+    auth,
+    id: enrolled.participant.participant_id,
+    setId: enrolled.set.fitness_video_set_id,
+  };
 }
 
 describe("the tablet app's calls, in the order the app makes them", () => {
@@ -76,7 +96,10 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       fitness_video_set_id: setId,
       created_at: videos[0]!.created_at.toISOString(),
     });
-    const [afterCall1] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
+    const [afterCall1] = await t.ctx.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, id));
     expect(afterCall1!.last_ip_address).toBe('10.20.30.40');
 
     // Call 2: form-encoded, no token.
@@ -89,11 +112,19 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     expect(push.statusCode).toBe(200);
     const [withToken] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
     expect(withToken!.push_notification_id).toBe('fcm-token:APA91bExample_1');
-    const [deviceRow] = await t.ctx.db.select().from(authorizedDevices).where(eq(authorizedDevices.uuid, device.uuid));
+    const [deviceRow] = await t.ctx.db
+      .select()
+      .from(authorizedDevices)
+      .where(eq(authorizedDevices.uuid, device.uuid));
     expect(deviceRow!.push_notification_id).toBe('fcm-token:APA91bExample_1');
 
     // Staff purge the app's cache; the next start sees it and call 3 clears it (form-encoded).
-    const purge = await t.app.inject({ method: 'PATCH', url: `/api/participant/${id}`, headers: { cookie: await staff() }, payload: { purge_cache: true } });
+    const purge = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${id}`,
+      headers: { cookie: await staff() },
+      payload: { purge_cache: true },
+    });
     expect(purge.statusCode).toBe(200);
     const restarted = await t.app.inject({ method: 'GET', url: `/uuid/${device.uuid}` });
     expect(restarted.json().purge_cache).toBe(true);
@@ -104,21 +135,36 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       payload: form({ purge_cache: 'false' }),
     });
     expect(cleared.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: `/uuid/${device.uuid}` })).json().purge_cache).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: `/uuid/${device.uuid}` })).json().purge_cache).toBe(
+      false,
+    );
 
     // Call 4: day 1 only, each with its set nested.
-    const today = await t.app.inject({ method: 'GET', url: `/api/videoset/today/${setId}/participant/${id}`, headers: auth });
+    const today = await t.app.inject({
+      method: 'GET',
+      url: `/api/videoset/today/${setId}/participant/${id}`,
+      headers: auth,
+    });
     expect(today.statusCode).toBe(200);
     expect(today.json()).toHaveLength(1);
     expect(today.json()[0]).toMatchObject({
       video_id: videos[0]!.video_id,
       week_number: 1,
       day_number: 1,
-      fitness_video_set: { fitness_video_set_id: setId, set_name: expect.any(String), number_of_weeks: 2, videos_in_week: 3 },
+      fitness_video_set: {
+        fitness_video_set_id: setId,
+        set_name: expect.any(String),
+        number_of_weeks: 2,
+        videos_in_week: 3,
+      },
     });
 
     // Call 5.
-    const prog = await t.app.inject({ method: 'GET', url: `/api/participationprogress/${progress.fitness_participation_progress_id}`, headers: auth });
+    const prog = await t.app.inject({
+      method: 'GET',
+      url: `/api/participationprogress/${progress.fitness_participation_progress_id}`,
+      headers: auth,
+    });
     expect(prog.statusCode).toBe(200);
     expect(prog.json()).toEqual(body.fitness_participation_progress);
 
@@ -141,15 +187,40 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     const thumbs = await t.app.inject({ method: 'GET', url: `/api/video/thumbs/${setId}`, headers: auth });
     expect(thumbs.statusCode).toBe(200);
     expect(Object.keys(thumbs.json())).toEqual(['1', '2']);
-    expect(thumbs.json()['1'][0]).toEqual({ day_number: 1, video_thumbnail_url: `http://localhost/media/${videos[0]!.video_thumbnail_url}`, video_id: videos[0]!.video_id });
+    expect(thumbs.json()['1'][0]).toEqual({
+      day_number: 1,
+      video_thumbnail_url: `http://localhost/media/${videos[0]!.video_thumbnail_url}`,
+      video_id: videos[0]!.video_id,
+    });
 
     // Call 7: the summary now counts it.
-    const summary = await t.app.inject({ method: 'GET', url: `/api/summary/${setId}/participant/${id}`, headers: auth });
+    const summary = await t.app.inject({
+      method: 'GET',
+      url: `/api/summary/${setId}/participant/${id}`,
+      headers: auth,
+    });
     expect(summary.statusCode).toBe(200);
-    expect(summary.json()).toMatchObject({ daysPassed: 0, shouldSeenByNow: 1, actuallySeen: 1, excerciseDaysInProgramme: 6, todalDaysInProgramme: 14 });
-    expect(summary.json().seenVideos).toEqual([{ video_id: videos[0]!.video_id, week_number: 1, day_number: 1, created_at: '2025-09-01T09:00:00.000Z' }]);
+    expect(summary.json()).toMatchObject({
+      daysPassed: 0,
+      shouldSeenByNow: 1,
+      actuallySeen: 1,
+      excerciseDaysInProgramme: 6,
+      todalDaysInProgramme: 14,
+    });
+    expect(summary.json().seenVideos).toEqual([
+      {
+        video_id: videos[0]!.video_id,
+        week_number: 1,
+        day_number: 1,
+        created_at: '2025-09-01T09:00:00.000Z',
+      },
+    ]);
 
-    const after = await t.app.inject({ method: 'GET', url: `/api/participationprogress/${progress.fitness_participation_progress_id}`, headers: auth });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: `/api/participationprogress/${progress.fitness_participation_progress_id}`,
+      headers: auth,
+    });
     expect(after.json()).toMatchObject({ percentage_progress: 16, last_seen_date: '2025-09-01' });
     const [p] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
     expect(p!.days_behind).toBe(0);
@@ -157,7 +228,11 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     // The next morning the check unlocks day 2, and call 4 lists both.
     clock.set(new Date('2025-09-02T05:00:00Z'));
     await runAdherenceCheck(t.ctx);
-    const nextDay = await t.app.inject({ method: 'GET', url: `/api/videoset/today/${setId}/participant/${id}`, headers: auth });
+    const nextDay = await t.app.inject({
+      method: 'GET',
+      url: `/api/videoset/today/${setId}/participant/${id}`,
+      headers: auth,
+    });
     expect(nextDay.json().map((v: { day_number: number }) => v.day_number)).toEqual([1, 2]);
     clock.set(new Date('2025-09-01T09:00:00Z'));
   });
@@ -185,9 +260,15 @@ describe("the tablet app's calls, in the order the app makes them", () => {
   it('serves file URLs on PUBLIC_URL when it is set', async () => {
     const other = await createTestApp({ clock, env: { PUBLIC_URL: 'https://pathway.example.nhs.uk/' } });
     try {
-      const { device, videos } = await makeEnrolledParticipant(other.ctx.db, { weeks: 1, perWeek: 1, started_date: '2025-09-01' });
+      const { device, videos } = await makeEnrolledParticipant(other.ctx.db, {
+        weeks: 1,
+        perWeek: 1,
+        started_date: '2025-09-01',
+      });
       const res = await other.app.inject({ method: 'GET', url: `/uuid/${device.uuid}` });
-      expect(res.json().videos[0].file_location_path).toBe(`https://pathway.example.nhs.uk/media/${videos[0]!.file_location_path}`);
+      expect(res.json().videos[0].file_location_path).toBe(
+        `https://pathway.example.nhs.uk/media/${videos[0]!.file_location_path}`,
+      );
     } finally {
       await other.close();
     }
@@ -211,15 +292,29 @@ describe('call 1 refuses', () => {
       expect(res.statusCode).toBe(status);
       expect(res.json().message).toBe(message);
     }
-    const push = await t.app.inject({ method: 'PATCH', url: `/uuid/${randomDeviceUuid()}`, headers: FORM, payload: 'push_notification_id=abc' });
+    const push = await t.app.inject({
+      method: 'PATCH',
+      url: `/uuid/${randomDeviceUuid()}`,
+      headers: FORM,
+      payload: 'push_notification_id=abc',
+    });
     expect(push.statusCode).toBe(404);
-    const empty = await t.app.inject({ method: 'PATCH', url: `/uuid/${unassigned.uuid}`, headers: FORM, payload: 'push_notification_id=' });
+    const empty = await t.app.inject({
+      method: 'PATCH',
+      url: `/uuid/${unassigned.uuid}`,
+      headers: FORM,
+      payload: 'push_notification_id=',
+    });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe(messages.deviceApi.pushTokenEmpty);
   });
 
   it('matches the Android ID whatever its case', async () => {
-    const { device } = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 2, started_date: '2025-09-01' });
+    const { device } = await makeEnrolledParticipant(t.ctx.db, {
+      weeks: 1,
+      perWeek: 2,
+      started_date: '2025-09-01',
+    });
     const res = await t.app.inject({ method: 'GET', url: `/uuid/${device.uuid.toUpperCase()}` });
     expect(res.statusCode).toBe(200);
   });
@@ -262,18 +357,37 @@ describe('the bearer token', () => {
     const url = `/api/summary/${detached.setId}/participant/${detached.id}`;
     expect((await t.app.inject({ method: 'GET', url, headers: detached.auth })).statusCode).toBe(200);
     const cookie = await staff();
-    const detach = await t.app.inject({ method: 'PATCH', url: `/api/participant/${detached.id}`, headers: { cookie }, payload: { unique_device_id: 'empty' } });
+    const detach = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${detached.id}`,
+      headers: { cookie },
+      payload: { unique_device_id: 'empty' },
+    });
     expect(detach.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url, headers: detached.auth })).statusCode).toBe(401);
     // Given back to the same participant, the old token stays dead: only a new call 1 helps.
-    const reattach = await t.app.inject({ method: 'PATCH', url: `/api/participant/${detached.id}`, headers: { cookie }, payload: { unique_device_id: detached.device.uuid } });
+    const reattach = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${detached.id}`,
+      headers: { cookie },
+      payload: { unique_device_id: detached.device.uuid },
+    });
     expect(reattach.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url, headers: detached.auth })).statusCode).toBe(401);
 
     const deleted = await tablet();
     const url2 = `/api/summary/${deleted.setId}/participant/${deleted.id}`;
-    await t.app.inject({ method: 'PATCH', url: `/api/participant/${deleted.id}`, headers: { cookie }, payload: { unique_device_id: 'empty' } });
-    const removal = await t.app.inject({ method: 'DELETE', url: `/api/authorizeddevices/id/${deleted.device.authorized_device_id}`, headers: { cookie } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${deleted.id}`,
+      headers: { cookie },
+      payload: { unique_device_id: 'empty' },
+    });
+    const removal = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/authorizeddevices/id/${deleted.device.authorized_device_id}`,
+      headers: { cookie },
+    });
     expect(removal.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: url2, headers: deleted.auth })).statusCode).toBe(401);
   });
@@ -282,7 +396,11 @@ describe('the bearer token', () => {
     const first = await tablet();
     const again = await t.app.inject({ method: 'GET', url: `/uuid/${first.device.uuid}` });
     expect(again.json().auth_token).not.toBe(first.body.auth_token);
-    const res = await t.app.inject({ method: 'GET', url: `/api/summary/${first.setId}/participant/${first.id}`, headers: first.auth });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/summary/${first.setId}/participant/${first.id}`,
+      headers: first.auth,
+    });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -293,14 +411,22 @@ describe('view reports', () => {
     const b = await tablet();
     const cases: [object, string][] = [
       [{ day: '1', week: '1', videoIds: [String(b.videos[0]!.video_id)] }, messages.deviceApi.unknownVideos],
-      [{ day: '1', week: '1', videoIds: [String(a.videos[0]!.video_id), '99999999'] }, messages.deviceApi.unknownVideos],
+      [
+        { day: '1', week: '1', videoIds: [String(a.videos[0]!.video_id), '99999999'] },
+        messages.deviceApi.unknownVideos,
+      ],
       [{ day: '1', week: '1', videoIds: [] }, messages.deviceApi.videoIdsEmpty],
       [{ day: '1', week: '1' }, messages.deviceApi.videoIdsEmpty],
       [{ day: '1', week: '1', videoIds: ['first'] }, 'Each video id must be a whole number'],
       [{ week: '1', videoIds: [String(a.videos[0]!.video_id)] }, messages.progress.dayEmpty],
     ];
     for (const [payload, message] of cases) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/videoset/view/${a.setId}/participant/${a.id}`, headers: a.auth, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/videoset/view/${a.setId}/participant/${a.id}`,
+        headers: a.auth,
+        payload,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(message);
     }
@@ -309,7 +435,11 @@ describe('view reports', () => {
 
   it('of an earlier set are kept as history without touching the current progress', async () => {
     const a = await tablet();
-    const other = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 1, started_date: '2025-09-01' });
+    const other = await makeEnrolledParticipant(t.ctx.db, {
+      weeks: 1,
+      perWeek: 1,
+      started_date: '2025-09-01',
+    });
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/videoset/view/${other.set.fitness_video_set_id}/participant/${a.id}`,
@@ -317,7 +447,10 @@ describe('view reports', () => {
       payload: { day: '1', week: '1', videoIds: [String(other.videos[0]!.video_id)] },
     });
     expect(res.statusCode).toBe(200);
-    const [progress] = await t.ctx.db.select().from(participationProgress).where(eq(participationProgress.participant_id, a.id));
+    const [progress] = await t.ctx.db
+      .select()
+      .from(participationProgress)
+      .where(eq(participationProgress.participant_id, a.id));
     expect(progress!.percentage_progress).toBe(0);
   });
 });

@@ -95,7 +95,11 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       },
     },
     async (request) => {
-      const { set, videos } = await service.todaysVideos(caller(request), request.params.videoSetId, request.params.participantId);
+      const { set, videos } = await service.todaysVideos(
+        caller(request),
+        request.params.videoSetId,
+        request.params.participantId,
+      );
       const origin = publicOrigin(request, ctx.config);
       const nested = {
         fitness_video_set_id: set.fitness_video_set_id,
@@ -118,7 +122,8 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         response: { 200: deviceProgress, ...errors },
       },
     },
-    async (request) => presentDeviceProgress(await service.progressById(caller(request), request.params.progressId)),
+    async (request) =>
+      presentDeviceProgress(await service.progressById(caller(request), request.params.progressId)),
   );
 
   r.get(
@@ -132,7 +137,8 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         response: { 200: progressSummary, ...errors },
       },
     },
-    async (request) => service.summary(caller(request), request.params.videoSetId, request.params.participantId),
+    async (request) =>
+      service.summary(caller(request), request.params.videoSetId, request.params.participantId),
   );
 
   r.post(

@@ -107,7 +107,10 @@ export class DeviceApiService {
     const { progress, set } = await this.ownProgress(caller, participantId, videoSetId);
     const upTo = positionIndex({ week: progress.current_week, day: progress.current_day }, set);
     const all = await listVideosOfSet(this.ctx.db, set.fitness_video_set_id);
-    return { set, videos: all.filter((v) => positionIndex({ week: v.week_number, day: v.day_number }, set) <= upTo) };
+    return {
+      set,
+      videos: all.filter((v) => positionIndex({ week: v.week_number, day: v.day_number }, set) <= upTo),
+    };
   }
 
   /** Call 5. */
@@ -134,7 +137,11 @@ export class DeviceApiService {
     if (caller.participantId !== participantId) throw forbidden(m.otherParticipant);
   }
 
-  private async ownProgress(caller: DeviceCaller, participantId: number, videoSetId: number): Promise<ProgressWithSet> {
+  private async ownProgress(
+    caller: DeviceCaller,
+    participantId: number,
+    videoSetId: number,
+  ): Promise<ProgressWithSet> {
     this.assertOwn(caller, participantId);
     const found = await findProgressOfParticipant(this.ctx.db, participantId);
     if (!found) throw new HttpError(404, m.noProgramme);

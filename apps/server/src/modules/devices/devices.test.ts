@@ -18,7 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: Record<string, unknown>, cookie = full) {
+function call(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: Record<string, unknown>,
+  cookie = full,
+) {
   return t.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) });
 }
 
@@ -32,7 +37,13 @@ describe('adding a device', () => {
     const uuid = newUuid().toUpperCase();
     const res = await call('POST', '/api/authorizeddevices', { name: '  Tablet A  ', uuid }, basic);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ name: 'Tablet A', uuid: uuid.toLowerCase(), unique_device_id: 'empty', participant_id: null, push_notification_id: null });
+    expect(res.json()).toMatchObject({
+      name: 'Tablet A',
+      uuid: uuid.toLowerCase(),
+      unique_device_id: 'empty',
+      participant_id: null,
+      push_notification_id: null,
+    });
   });
 
   const refusals: Array<[Record<string, unknown>, string]> = [
@@ -64,11 +75,17 @@ describe('adding a device', () => {
   });
 
   it('keeps mixed case out at the database level too', async () => {
-    await expect(t.ctx.db.insert(authorizedDevices).values({ name: 'Raw', uuid: 'ABCDEF0123456789' })).rejects.toThrow();
+    await expect(
+      t.ctx.db.insert(authorizedDevices).values({ name: 'Raw', uuid: 'ABCDEF0123456789' }),
+    ).rejects.toThrow();
   });
 
   it('needs a session', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/authorizeddevices', payload: { name: 'Tablet', uuid: newUuid() } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/authorizeddevices',
+      payload: { name: 'Tablet', uuid: newUuid() },
+    });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -85,7 +102,12 @@ describe('listing devices', () => {
       last_name: 'Gonne',
       unique_device_id: device.uuid,
     });
-    expect(asFull.find((d: { uuid: string }) => d.uuid === spare.uuid)).toMatchObject({ participant_id: null, first_name: null, last_name: null, unique_device_id: 'empty' });
+    expect(asFull.find((d: { uuid: string }) => d.uuid === spare.uuid)).toMatchObject({
+      participant_id: null,
+      first_name: null,
+      last_name: null,
+      unique_device_id: 'empty',
+    });
 
     const asBasic = await call('GET', '/api/authorizeddevices', undefined, basic);
     expect(asBasic.body).not.toContain('Maud');
@@ -102,7 +124,9 @@ describe('listing devices', () => {
   it('lists only unassigned devices as available', async () => {
     const { device } = await addParticipant(t, full);
     const spare = await insertDevice(t.ctx);
-    const available = (await call('GET', '/api/authorizeddevices/available', undefined, basic)).json() as Array<{ uuid: string }>;
+    const available = (
+      await call('GET', '/api/authorizeddevices/available', undefined, basic)
+    ).json() as Array<{ uuid: string }>;
     expect(available.map((d) => d.uuid)).toContain(spare.uuid);
     expect(available.map((d) => d.uuid)).not.toContain(device.uuid);
   });
@@ -128,13 +152,20 @@ describe('editing a device', () => {
       unique_device_id: 'forged',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ authorized_device_id: device.authorized_device_id, name: 'Renamed', uuid, push_notification_id: null });
+    expect(res.json()).toMatchObject({
+      authorized_device_id: device.authorized_device_id,
+      name: 'Renamed',
+      uuid,
+      push_notification_id: null,
+    });
   });
 
   it('refuses a taken uuid, bad names and unknown devices', async () => {
     const a = await insertDevice(t.ctx);
     const b = await insertDevice(t.ctx);
-    const taken = await call('PATCH', `/api/authorizeddevices/id/${b.authorized_device_id}`, { uuid: a.uuid });
+    const taken = await call('PATCH', `/api/authorizeddevices/id/${b.authorized_device_id}`, {
+      uuid: a.uuid,
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({ message: dm.uuidTaken });
     const short = await call('PATCH', `/api/authorizeddevices/id/${b.authorized_device_id}`, { name: 'x' });
@@ -143,18 +174,31 @@ describe('editing a device', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: dm.notFound });
     expect((await call('PATCH', '/api/authorizeddevices/id/abc', { name: 'Nobody' })).statusCode).toBe(400);
-    const [row] = await t.ctx.db.select().from(authorizedDevices).where(eq(authorizedDevices.authorized_device_id, b.authorized_device_id));
+    const [row] = await t.ctx.db
+      .select()
+      .from(authorizedDevices)
+      .where(eq(authorizedDevices.authorized_device_id, b.authorized_device_id));
     expect(row).toMatchObject({ name: b.name, uuid: b.uuid });
   });
 
   it("ends the old tablet's sign-in when an assigned device gets a new uuid", async () => {
     const { participant, device } = await addParticipant(t, full);
     const token = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
-    const res = await call('PATCH', `/api/authorizeddevices/id/${device.authorized_device_id}`, { uuid: newUuid() });
+    const res = await call('PATCH', `/api/authorizeddevices/id/${device.authorized_device_id}`, {
+      uuid: newUuid(),
+    });
     expect(res.statusCode).toBe(200);
-    const [row] = await t.ctx.db.select().from(deviceTokens).where(eq(deviceTokens.authorized_device_id, device.authorized_device_id));
+    const [row] = await t.ctx.db
+      .select()
+      .from(deviceTokens)
+      .where(eq(deviceTokens.authorized_device_id, device.authorized_device_id));
     expect(row!.revoked_at).not.toBeNull();
-    const tabletCall = await t.app.inject({ method: 'PATCH', url: `/api/participant/${participant.participant_id}`, headers: { authorization: `Bearer ${token}` }, payload: { purge_cache: 'false' } });
+    const tabletCall = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${participant.participant_id}`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { purge_cache: 'false' },
+    });
     expect(tabletCall.statusCode).toBe(401);
   });
 });
@@ -162,10 +206,17 @@ describe('editing a device', () => {
 describe('deleting a device', () => {
   it('deletes an unassigned device', async () => {
     const device = await insertDevice(t.ctx);
-    const res = await call('DELETE', `/api/authorizeddevices/id/${device.authorized_device_id}`, undefined, basic);
+    const res = await call(
+      'DELETE',
+      `/api/authorizeddevices/id/${device.authorized_device_id}`,
+      undefined,
+      basic,
+    );
     expect(res.statusCode).toBe(200);
     expect((await call('GET', `/api/authorizeddevices/${device.uuid}`)).json()).toEqual([]);
-    expect((await call('DELETE', `/api/authorizeddevices/id/${device.authorized_device_id}`)).statusCode).toBe(404);
+    expect(
+      (await call('DELETE', `/api/authorizeddevices/id/${device.authorized_device_id}`)).statusCode,
+    ).toBe(404);
   });
 
   it('refuses to delete an assigned device', async () => {
@@ -173,7 +224,10 @@ describe('deleting a device', () => {
     const res = await call('DELETE', `/api/authorizeddevices/id/${device.authorized_device_id}`);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ message: dm.assignedCannotBeDeleted });
-    const [row] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, participant.participant_id));
+    const [row] = await t.ctx.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, participant.participant_id));
     expect(row!.authorized_device_id).toBe(device.authorized_device_id);
   });
 });

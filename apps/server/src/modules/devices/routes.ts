@@ -19,7 +19,13 @@ import { DeviceService } from './service.js';
 export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const devices = new DeviceService(ctx.db, new AuditService(ctx.db));
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+  const errors = {
+    400: errorResponse,
+    401: errorResponse,
+    403: errorResponse,
+    404: errorResponse,
+    409: errorResponse,
+  };
   const tags = ['authorised devices'];
 
   r.get(
@@ -28,7 +34,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       config: { access: 'staff' },
       schema: {
         tags,
-        summary: 'Every authorised device; full access also sees the assigned participant\'s names',
+        summary: "Every authorised device; full access also sees the assigned participant's names",
         response: { 200: z.array(authorisedDeviceView), ...errors },
       },
     },
@@ -75,7 +81,10 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
     async (request, reply) => {
       const device = await devices.create(request.body);
-      request.log.info({ authorized_device_id: device.authorized_device_id, by: request.staff!.adminUserId }, 'device added');
+      request.log.info(
+        { authorized_device_id: device.authorized_device_id, by: request.staff!.adminUserId },
+        'device added',
+      );
       return reply.status(201).send(device);
     },
   );
@@ -86,7 +95,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       config: { access: 'staff' },
       schema: {
         tags,
-        summary: 'Change a device\'s name or uuid (a new uuid ends the old tablet\'s sign-in)',
+        summary: "Change a device's name or uuid (a new uuid ends the old tablet's sign-in)",
         params: deviceIdParams,
         body: updateDeviceBody,
         response: { 200: authorisedDeviceView, ...errors },
@@ -94,7 +103,10 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
     async (request) => {
       const device = await devices.update(request.params.id, request.body, staffOf(request).role);
-      request.log.info({ authorized_device_id: device.authorized_device_id, by: request.staff!.adminUserId }, 'device changed');
+      request.log.info(
+        { authorized_device_id: device.authorized_device_id, by: request.staff!.adminUserId },
+        'device changed',
+      );
       return device;
     },
   );
@@ -112,7 +124,10 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
     async (request) => {
       await devices.remove(request.params.id);
-      request.log.info({ authorized_device_id: request.params.id, by: request.staff!.adminUserId }, 'device deleted');
+      request.log.info(
+        { authorized_device_id: request.params.id, by: request.staff!.adminUserId },
+        'device deleted',
+      );
       return { message: 'Device deleted' };
     },
   );

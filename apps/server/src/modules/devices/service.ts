@@ -52,7 +52,11 @@ const deviceColumns = {
 };
 
 /** Revokes every live bearer token of a device (optionally only those of one pairing). */
-export async function revokeDeviceTokens(db: Database, deviceId: number, participantId?: number): Promise<void> {
+export async function revokeDeviceTokens(
+  db: Database,
+  deviceId: number,
+  participantId?: number,
+): Promise<void> {
   await db
     .update(deviceTokens)
     .set({ revoked_at: sql`now()` })
@@ -108,7 +112,10 @@ export class DeviceService {
       .onConflictDoNothing()
       .returning();
     if (!row) throw conflict(messages.device.uuidTaken);
-    return presentDevice({ ...row, participant_id: null, first_name: null, last_name: null }, 'basic access') as AuthorisedDevice;
+    return presentDevice(
+      { ...row, participant_id: null, first_name: null, last_name: null },
+      'basic access',
+    ) as AuthorisedDevice;
   }
 
   /** Name and uuid; a new uuid is a different tablet, so the old one's tokens stop working. */
@@ -124,7 +131,10 @@ export class DeviceService {
         // A body with neither field (the console sends the whole object) changes nothing: an
         // UPDATE with an empty SET is not SQL.
         if (Object.keys(changes).length > 0) {
-          await tx.update(authorizedDevices).set(changes).where(eq(authorizedDevices.authorized_device_id, id));
+          await tx
+            .update(authorizedDevices)
+            .set(changes)
+            .where(eq(authorizedDevices.authorized_device_id, id));
         }
         if (body.uuid !== undefined && body.uuid !== current.uuid) await revokeDeviceTokens(tx, id);
         const [row] = await this.select(tx).where(eq(authorizedDevices.authorized_device_id, id));
@@ -160,7 +170,12 @@ export class DeviceService {
     return row;
   }
 
-  private async auditNames(rows: DeviceRow[], role: Role, actor: AuditActor, action: 'device.list' | 'device.read') {
+  private async auditNames(
+    rows: DeviceRow[],
+    role: Role,
+    actor: AuditActor,
+    action: 'device.list' | 'device.read',
+  ) {
     if (role !== FULL_ACCESS) return;
     const ids = rows.flatMap((r) => (r.participant_id === null ? [] : [r.participant_id]));
     if (ids.length === 0) return;

@@ -10,7 +10,10 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   r.get(
     '/healthz',
-    { config: { access: 'public' }, schema: { tags: ['operations'], summary: 'Liveness', response: { 200: status } } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['operations'], summary: 'Liveness', response: { 200: status } },
+    },
     async () => ({ status: 'ok' }),
   );
 

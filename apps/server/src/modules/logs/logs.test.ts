@@ -63,7 +63,11 @@ describe('server logs', () => {
   });
 
   it('never writes credentials or cookies into the logs', async () => {
-    await t.app.inject({ method: 'POST', url: '/login', payload: { user_name: 'who.ever', password: 'Sup3r-Secret-Pw', mfa_token: '424242' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      payload: { user_name: 'who.ever', password: 'Sup3r-Secret-Pw', mfa_token: '424242' },
+    });
     await get('/api/admin');
     await (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
     await new Promise((r) => setTimeout(r, 200));

@@ -11,7 +11,10 @@ import { notFound } from '../../lib/http-error.js';
 /** Newest first. Only names of the daily pattern are ever listed, so only those can be served. */
 export async function listLogFiles(logDir: string): Promise<string[]> {
   const names = await readdir(logDir).catch(() => [] as string[]);
-  return names.filter((n) => LOG_FILE_PATTERN.test(n)).sort().reverse();
+  return names
+    .filter((n) => LOG_FILE_PATTERN.test(n))
+    .sort()
+    .reverse();
 }
 
 export async function logRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -22,7 +25,11 @@ export async function logRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     '/api/logs/getloglist',
     {
       config: { access: 'full' },
-      schema: { tags: ['server logs'], summary: 'Names of the daily log files, newest first', response: { 200: logList, ...errors } },
+      schema: {
+        tags: ['server logs'],
+        summary: 'Names of the daily log files, newest first',
+        response: { 200: logList, ...errors },
+      },
     },
     async () => listLogFiles(ctx.config.logDir),
   );
@@ -45,12 +52,14 @@ export async function logRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       if (!(await listLogFiles(ctx.config.logDir)).includes(fileName)) throw notFound(messages.logs.notFound);
       const file = path.join(ctx.config.logDir, fileName);
       const { size } = await stat(file);
-      return reply
-        .type('text/plain; charset=utf-8')
-        .header('content-length', size)
-        .header('content-disposition', `attachment; filename="${fileName}"`)
-        // A stream is sent as is; the typed reply only knows the JSON error shapes.
-        .send(createReadStream(file, { end: Math.max(0, size - 1) }) as never);
+      return (
+        reply
+          .type('text/plain; charset=utf-8')
+          .header('content-length', size)
+          .header('content-disposition', `attachment; filename="${fileName}"`)
+          // A stream is sent as is; the typed reply only knows the JSON error shapes.
+          .send(createReadStream(file, { end: Math.max(0, size - 1) }) as never)
+      );
     },
   );
 }

@@ -51,42 +51,70 @@ describe('one device, one participant', () => {
     const res = await patch(second.participant.participant_id, { unique_device_id: first.device.uuid });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ message: messages.device.alreadyAssigned });
-    expect((await patch(second.participant.participant_id, { unique_device_id: '0000000000000000' })).json()).toEqual({ message: messages.device.notFound });
+    expect(
+      (await patch(second.participant.participant_id, { unique_device_id: '0000000000000000' })).json(),
+    ).toEqual({ message: messages.device.notFound });
   });
 });
 
 describe('detaching and changing a device', () => {
   it('detaches with "empty": the device is free, the push token forgotten, the tablet signed out', async () => {
     const { participant, device } = await addParticipant(t, full);
-    await t.ctx.db.update(participants).set({ push_notification_id: 'fcm-token-of-old-tablet' }).where(eq(participants.participant_id, participant.participant_id));
+    await t.ctx.db
+      .update(participants)
+      .set({ push_notification_id: 'fcm-token-of-old-tablet' })
+      .where(eq(participants.participant_id, participant.participant_id));
     const token = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
     expect((await tabletClearsPurge(participant.participant_id, token)).statusCode).toBe(200);
 
     const res = await patch(participant.participant_id, { unique_device_id: 'empty' }, basic);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ unique_device_id: 'empty', name: null, push_notification_id: 'empty' });
+    expect(res.json()).toMatchObject({
+      unique_device_id: 'empty',
+      name: null,
+      push_notification_id: 'empty',
+    });
 
-    const [tokenRow] = await t.ctx.db.select().from(deviceTokens).where(eq(deviceTokens.authorized_device_id, device.authorized_device_id));
+    const [tokenRow] = await t.ctx.db
+      .select()
+      .from(deviceTokens)
+      .where(eq(deviceTokens.authorized_device_id, device.authorized_device_id));
     expect(tokenRow!.revoked_at).not.toBeNull();
     expect((await tabletClearsPurge(participant.participant_id, token)).statusCode).toBe(401);
 
-    const available = await t.app.inject({ method: 'GET', url: '/api/authorizeddevices/available', headers: { cookie: basic } });
+    const available = await t.app.inject({
+      method: 'GET',
+      url: '/api/authorizeddevices/available',
+      headers: { cookie: basic },
+    });
     expect(available.json().map((d: { uuid: string }) => d.uuid)).toContain(device.uuid);
     // Detaching again changes nothing and is not an error.
-    expect((await patch(participant.participant_id, { unique_device_id: 'EMPTY' })).json()).toMatchObject({ unique_device_id: 'empty' });
+    expect((await patch(participant.participant_id, { unique_device_id: 'EMPTY' })).json()).toMatchObject({
+      unique_device_id: 'empty',
+    });
   });
 
   it('attaches an available device by uuid, in any case, and the old pairing stops working', async () => {
     const { participant, device } = await addParticipant(t, full);
     const oldToken = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
     const replacement = await insertDevice(t.ctx, { name: 'Replacement' });
-    const res = await patch(participant.participant_id, { unique_device_id: replacement.uuid.toUpperCase() }, basic);
+    const res = await patch(
+      participant.participant_id,
+      { unique_device_id: replacement.uuid.toUpperCase() },
+      basic,
+    );
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ unique_device_id: replacement.uuid, name: 'Replacement', push_notification_id: 'empty' });
+    expect(res.json()).toMatchObject({
+      unique_device_id: replacement.uuid,
+      name: 'Replacement',
+      push_notification_id: 'empty',
+    });
     expect((await tabletClearsPurge(participant.participant_id, oldToken)).statusCode).toBe(401);
     // The old device can be given to someone else now.
     const other = await addParticipant(t, full);
-    expect((await patch(other.participant.participant_id, { unique_device_id: device.uuid })).statusCode).toBe(200);
+    expect(
+      (await patch(other.participant.participant_id, { unique_device_id: device.uuid })).statusCode,
+    ).toBe(200);
   });
 
   it('keeps the pairing when the same device is sent again', async () => {
@@ -106,12 +134,19 @@ describe('the tablet on the shared PATCH path', () => {
 
     const ok = await tabletClearsPurge(participant.participant_id, token);
     expect(ok.statusCode).toBe(200);
-    const [row] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, participant.participant_id));
+    const [row] = await t.ctx.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, participant.participant_id));
     expect(row!.purge_cache).toBe(false);
 
     const elsewhere = await tabletClearsPurge(other.participant.participant_id, token);
     expect(elsewhere.statusCode).toBe(403);
-    const more = await tabletClearsPurge(participant.participant_id, token, 'purge_cache=false&first_name=Mallory');
+    const more = await tabletClearsPurge(
+      participant.participant_id,
+      token,
+      'purge_cache=false&first_name=Mallory',
+    );
     expect(more.statusCode).toBe(403);
     expect(more.json()).toEqual({ message: messages.participant.deviceOnlyPurgeCache });
     expect((await tabletClearsPurge(participant.participant_id, 'x'.repeat(43))).statusCode).toBe(401);

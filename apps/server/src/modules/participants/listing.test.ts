@@ -36,7 +36,15 @@ afterAll(() => t.close());
 
 interface Page {
   data: Array<{ participant_id: number; days_behind: number; last_name?: string; date_of_birth?: string }>;
-  pagination: { total: number; lastPage: number; perPage: number; currentPage: number; from: number; to: number; nextCursor: string | null };
+  pagination: {
+    total: number;
+    lastPage: number;
+    perPage: number;
+    currentPage: number;
+    from: number;
+    to: number;
+    nextCursor: string | null;
+  };
 }
 
 async function list(query: string, cookie = full): Promise<Page> {
@@ -63,8 +71,17 @@ describe('paging', () => {
   it('answers 25 per page by default, with the pagination block', async () => {
     const page = await list('');
     expect(page.data).toHaveLength(25);
-    expect(page.pagination).toMatchObject({ total: TOTAL, lastPage: Math.ceil(TOTAL / 25), perPage: 25, currentPage: 1, from: 1, to: 25 });
-    expect(page.data.map((p) => p.participant_id)).toEqual([...page.data.map((p) => p.participant_id)].sort((a, b) => a - b));
+    expect(page.pagination).toMatchObject({
+      total: TOTAL,
+      lastPage: Math.ceil(TOTAL / 25),
+      perPage: 25,
+      currentPage: 1,
+      from: 1,
+      to: 25,
+    });
+    expect(page.data.map((p) => p.participant_id)).toEqual(
+      [...page.data.map((p) => p.participant_id)].sort((a, b) => a - b),
+    );
   });
 
   it('answers the 100 the console asks for, the remainder on the last page, nothing past it', async () => {
@@ -72,22 +89,49 @@ describe('paging', () => {
     expect(first.data).toHaveLength(100);
     const second = await list('page=2&perPage=100');
     expect(second.data).toHaveLength(TOTAL - 100);
-    expect(second.pagination).toMatchObject({ currentPage: 2, lastPage: 2, from: 101, to: TOTAL, nextCursor: null });
+    expect(second.pagination).toMatchObject({
+      currentPage: 2,
+      lastPage: 2,
+      from: 101,
+      to: TOTAL,
+      nextCursor: null,
+    });
     const past = await list('page=9&perPage=100');
     expect(past.data).toEqual([]);
     expect(past.pagination).toMatchObject({ total: TOTAL, from: 0, to: 0, nextCursor: null });
   });
 
   it('refuses nonsense paging with a 400 and a message', async () => {
-    for (const query of ['page=0', 'page=-1', 'page=abc', 'perPage=0', 'perPage=501', 'perPage=2.5', 'sort=password', 'order=up', 'state=lost']) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/participant?${query}`, headers: { cookie: full } });
+    for (const query of [
+      'page=0',
+      'page=-1',
+      'page=abc',
+      'perPage=0',
+      'perPage=501',
+      'perPage=2.5',
+      'sort=password',
+      'order=up',
+      'state=lost',
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/participant?${query}`,
+        headers: { cookie: full },
+      });
       expect(res.statusCode, query).toBe(400);
       expect(res.json().message.length).toBeGreaterThan(5);
     }
   });
 
   it('walks the same rows by cursor as by page number, for every sort and filter', async () => {
-    for (const query of ['sort=participant_id&order=asc', 'sort=participant_id&order=desc', 'sort=days_behind&order=desc', 'sort=last_name&order=asc', 'sort=date_of_birth&order=desc', 'state=behind&sort=last_name&order=desc']) {
+    for (const query of [
+      'sort=participant_id&order=asc',
+      'sort=participant_id&order=desc',
+      'sort=days_behind&order=desc',
+      'sort=last_name&order=asc',
+      'sort=date_of_birth&order=desc',
+      'state=behind&sort=last_name&order=desc',
+    ]) {
       const byPage = await walk(query, 9, 'page');
       const byCursor = await walk(query, 9, 'cursor');
       expect(byCursor, query).toEqual(byPage);
@@ -98,8 +142,16 @@ describe('paging', () => {
 
   it('refuses a forged cursor or one from another sort', async () => {
     const page = await list('sort=last_name&perPage=5');
-    for (const query of [`sort=days_behind&after=${page.pagination.nextCursor}`, 'after=not-a-cursor', `after=${Buffer.from('[1,2]').toString('base64url')}`]) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/participant?${query}`, headers: { cookie: full } });
+    for (const query of [
+      `sort=days_behind&after=${page.pagination.nextCursor}`,
+      'after=not-a-cursor',
+      `after=${Buffer.from('[1,2]').toString('base64url')}`,
+    ]) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/participant?${query}`,
+        headers: { cookie: full },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message: messages.participant.cursorInvalid });
     }
@@ -140,7 +192,11 @@ describe('sorting and searching', () => {
     expect(byDevice.data).toHaveLength(1);
     const id = byDevice.data[0]!.participant_id;
     expect((await list(`q=${id}`, basic)).data.map((p) => p.participant_id)).toContain(id);
-    expect((await list(`q=${encodeURIComponent(lastNames.get(id)!)}&perPage=500`)).data.map((p) => p.participant_id)).toContain(id);
+    expect(
+      (await list(`q=${encodeURIComponent(lastNames.get(id)!)}&perPage=500`)).data.map(
+        (p) => p.participant_id,
+      ),
+    ).toContain(id);
     expect((await list('q=%25')).data).toEqual([]);
   });
 });

@@ -32,19 +32,37 @@ async function outboxOf(participantId: number) {
 describe('message user', () => {
   it('queues the message for the participant holding the device, to their push token', async () => {
     const { participant, device } = await addParticipant(t, full);
-    await t.ctx.db.update(participants).set({ push_notification_id: 'fcm-token-123' }).where(eq(participants.participant_id, participant.participant_id));
-    const res = await send({ title: '  Well done ', body: 'Keep going this week', uuid: device.uuid.toUpperCase() });
+    await t.ctx.db
+      .update(participants)
+      .set({ push_notification_id: 'fcm-token-123' })
+      .where(eq(participants.participant_id, participant.participant_id));
+    const res = await send({
+      title: '  Well done ',
+      body: 'Keep going this week',
+      uuid: device.uuid.toUpperCase(),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: mm.queued });
     expect(await outboxOf(participant.participant_id)).toEqual([
-      expect.objectContaining({ title: 'Well done', body: 'Keep going this week', kind: 'manual', status: 'queued', target_token: 'fcm-token-123', created_by: basicAdminId, sent_at: null }),
+      expect.objectContaining({
+        title: 'Well done',
+        body: 'Keep going this week',
+        kind: 'manual',
+        status: 'queued',
+        target_token: 'fcm-token-123',
+        created_by: basicAdminId,
+        sent_at: null,
+      }),
     ]);
   });
 
   it('queues with no target while the tablet has not reported a token ("empty")', async () => {
     const { participant, device } = await addParticipant(t, full);
     expect((await send({ title: 'Hi', body: 'Hello', uuid: device.uuid })).statusCode).toBe(200);
-    expect((await outboxOf(participant.participant_id))[0]).toMatchObject({ target_token: null, status: 'queued' });
+    expect((await outboxOf(participant.participant_id))[0]).toMatchObject({
+      target_token: null,
+      status: 'queued',
+    });
   });
 
   const refusals: Array<[Record<string, unknown>, string]> = [
@@ -76,7 +94,11 @@ describe('message user', () => {
   });
 
   it('needs a session', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/pushNotifications', payload: { title: 'Hello', body: 'Hello', uuid: 'abc' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/pushNotifications',
+      payload: { title: 'Hello', body: 'Hello', uuid: 'abc' },
+    });
     expect(res.statusCode).toBe(401);
   });
 });

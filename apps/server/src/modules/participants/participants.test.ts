@@ -41,7 +41,11 @@ function tomorrow(): string {
 describe('adding a participant', () => {
   it('saves every field, links the device and starts push_notification_id as "empty"', async () => {
     const device = await insertDevice(t.ctx, { name: 'Blue tablet' });
-    const body = participantBody(device.uuid.toUpperCase(), { phone_number_secondary: '01132 000000', notes: 'Prefers mornings', push_notification_id: 'forged' });
+    const body = participantBody(device.uuid.toUpperCase(), {
+      phone_number_secondary: '01132 000000',
+      notes: 'Prefers mornings',
+      push_notification_id: 'forged',
+    });
     const res = await post(body);
     expect(res.statusCode).toBe(201);
     const created = res.json();
@@ -62,7 +66,11 @@ describe('adding a participant', () => {
       days_behind: 0,
       purge_cache: false,
     });
-    const referral = await t.app.inject({ method: 'GET', url: `/api/participant/${created.participant_id}/referral`, headers: { cookie: full } });
+    const referral = await t.app.inject({
+      method: 'GET',
+      url: `/api/participant/${created.participant_id}/referral`,
+      headers: { cookie: full },
+    });
     expect(referral.json()).toEqual({
       participant_id: created.participant_id,
       programme_referred_to: 'pad-programme',
@@ -95,13 +103,21 @@ describe('adding a participant', () => {
       }),
     );
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ email: null, gender: null, phone_number_secondary: null, notes: null, date_of_birth: '1900-01-01' });
+    expect(res.json()).toMatchObject({
+      email: null,
+      gender: null,
+      phone_number_secondary: null,
+      notes: null,
+      date_of_birth: '1900-01-01',
+    });
   });
 
   it("accepts today's date of birth, each of the 21 languages and a capitalised gender", async () => {
     expect(LANGUAGES).toHaveLength(21);
     const device = await insertDevice(t.ctx);
-    const res = await post(participantBody(device.uuid, { date_of_birth: todayIsoDate(), gender: 'Male', language: 'Romanian' }));
+    const res = await post(
+      participantBody(device.uuid, { date_of_birth: todayIsoDate(), gender: 'Male', language: 'Romanian' }),
+    );
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ date_of_birth: todayIsoDate(), gender: 'male', language: 'Romanian' });
     for (const language of LANGUAGES) {
@@ -192,7 +208,9 @@ describe('adding a participant', () => {
   });
 
   it('refuses an unknown device and a device someone else holds', async () => {
-    expect((await post(participantBody('0000000000000000'))).json()).toEqual({ message: messages.device.notFound });
+    expect((await post(participantBody('0000000000000000'))).json()).toEqual({
+      message: messages.device.notFound,
+    });
     const { device } = await addParticipant(t, full);
     const before = await participantCount();
     const res = await post(participantBody(device.uuid));
@@ -203,7 +221,10 @@ describe('adding a participant', () => {
 
   it('gives a device to exactly one of two admins adding at the same moment', async () => {
     const device = await insertDevice(t.ctx);
-    const results = await Promise.all([post(participantBody(device.uuid)), post(participantBody(device.uuid))]);
+    const results = await Promise.all([
+      post(participantBody(device.uuid)),
+      post(participantBody(device.uuid)),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
   });
 
@@ -211,16 +232,29 @@ describe('adding a participant', () => {
     const device = await insertDevice(t.ctx);
     const res = await post(participantBody(device.uuid), basic);
     expect(res.statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'POST', url: '/api/participant', payload: participantBody(device.uuid) })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/participant', payload: participantBody(device.uuid) }))
+        .statusCode,
+    ).toBe(401);
   });
 });
 
 describe('editing a participant', () => {
   it('changes only the fields sent, without the add-only phone and language rules', async () => {
     const { participant } = await addParticipant(t, full);
-    const res = await patch(participant.participant_id, { first_name: 'Augusta', phone_number: '0113 496 0000', email: '' });
+    const res = await patch(participant.participant_id, {
+      first_name: 'Augusta',
+      phone_number: '0113 496 0000',
+      email: '',
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ first_name: 'Augusta', phone_number: '0113 496 0000', email: null, last_name: participant.last_name, address: participant.address });
+    expect(res.json()).toMatchObject({
+      first_name: 'Augusta',
+      phone_number: '0113 496 0000',
+      email: null,
+      last_name: participant.last_name,
+      address: participant.address,
+    });
   });
 
   const refusals: Array<[string, unknown, string]> = [
@@ -249,10 +283,17 @@ describe('editing a participant', () => {
 
   it.each(refusals)('refuses %s = %j with "%s" and changes nothing', async (field, value, message) => {
     const { participant } = await addParticipant(t, full);
-    const res = await patch(participant.participant_id, { notes: 'changed', [field]: value === 'TOMORROW' ? tomorrow() : value });
+    const res = await patch(participant.participant_id, {
+      notes: 'changed',
+      [field]: value === 'TOMORROW' ? tomorrow() : value,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(message);
-    const after = await t.app.inject({ method: 'GET', url: `/api/participant/${participant.participant_id}`, headers: { cookie: full } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: `/api/participant/${participant.participant_id}`,
+      headers: { cookie: full },
+    });
     expect(after.json()).toEqual(participant);
   });
 
@@ -265,14 +306,26 @@ describe('editing a participant', () => {
       checked_contraindications_to_exercise: false,
     });
     expect(res.statusCode).toBe(200);
-    const referral = await t.app.inject({ method: 'GET', url: `/api/participant/${participant.participant_id}/referral`, headers: { cookie: full } });
-    expect(referral.json()).toMatchObject({ referring_organisation: 'Harrogate Clinic', smoker: true, registered_deaf: true, checked_contraindications_to_exercise: false, diabetes: true });
+    const referral = await t.app.inject({
+      method: 'GET',
+      url: `/api/participant/${participant.participant_id}/referral`,
+      headers: { cookie: full },
+    });
+    expect(referral.json()).toMatchObject({
+      referring_organisation: 'Harrogate Clinic',
+      smoker: true,
+      registered_deaf: true,
+      checked_contraindications_to_exercise: false,
+      diabetes: true,
+    });
   });
 
   it('sets and clears purge_cache', async () => {
     const { participant } = await addParticipant(t, full);
     expect((await patch(participant.participant_id, { purge_cache: true })).json().purge_cache).toBe(true);
-    expect((await patch(participant.participant_id, { purge_cache: 'false' })).json().purge_cache).toBe(false);
+    expect((await patch(participant.participant_id, { purge_cache: 'false' })).json().purge_cache).toBe(
+      false,
+    );
   });
 
   it('refuses an empty change, an unknown participant and a malformed id', async () => {
@@ -282,27 +335,68 @@ describe('editing a participant', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: pm.notFound });
     expect((await patch(0, { first_name: 'Nobody' })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'PATCH', url: '/api/participant/1;drop', headers: { cookie: full }, payload: { first_name: 'xx' } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PATCH',
+          url: '/api/participant/1;drop',
+          headers: { cookie: full },
+          payload: { first_name: 'xx' },
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 });
 
 describe('deleting a participant', () => {
   it('deletes, frees the device, and answers 404 afterwards', async () => {
     const { participant, device } = await addParticipant(t, full);
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/participant/${participant.participant_id}`, headers: { cookie: full } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/participant/${participant.participant_id}`,
+      headers: { cookie: full },
+    });
     expect(res.statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: `/api/participant/${participant.participant_id}`, headers: { cookie: full } })).statusCode).toBe(404);
-    const available = await t.app.inject({ method: 'GET', url: '/api/authorizeddevices/available', headers: { cookie: full } });
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/participant/${participant.participant_id}`,
+          headers: { cookie: full },
+        })
+      ).statusCode,
+    ).toBe(404);
+    const available = await t.app.inject({
+      method: 'GET',
+      url: '/api/authorizeddevices/available',
+      headers: { cookie: full },
+    });
     expect(available.json().map((d: { uuid: string }) => d.uuid)).toContain(device.uuid);
-    const again = await t.app.inject({ method: 'DELETE', url: `/api/participant/${participant.participant_id}`, headers: { cookie: full } });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/participant/${participant.participant_id}`,
+      headers: { cookie: full },
+    });
     expect(again.statusCode).toBe(404);
   });
 
   it('is full access only', async () => {
     const { participant } = await addParticipant(t, full);
-    const res = await t.app.inject({ method: 'DELETE', url: `/api/participant/${participant.participant_id}`, headers: { cookie: basic } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/participant/${participant.participant_id}`,
+      headers: { cookie: basic },
+    });
     expect(res.statusCode).toBe(403);
-    expect((await t.app.inject({ method: 'GET', url: `/api/participant/${participant.participant_id}`, headers: { cookie: full } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/participant/${participant.participant_id}`,
+          headers: { cookie: full },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -314,51 +408,111 @@ describe('what a basic-access admin receives', () => {
 
   it('lists, reads and edits participants without any identifiable field', async () => {
     const { participant, device } = await addParticipant(t, full);
-    const list = await t.app.inject({ method: 'GET', url: '/api/participant?perPage=500', headers: { cookie: basic } });
+    const list = await t.app.inject({
+      method: 'GET',
+      url: '/api/participant?perPage=500',
+      headers: { cookie: basic },
+    });
     expect(list.statusCode).toBe(200);
     expectNoIdentifiableField(list.body);
-    const row = list.json().data.find((p: { participant_id: number }) => p.participant_id === participant.participant_id);
-    expect(row).toMatchObject({ unique_device_id: device.uuid, name: device.name, language: 'English', gender: 'female' });
+    const row = list
+      .json()
+      .data.find((p: { participant_id: number }) => p.participant_id === participant.participant_id);
+    expect(row).toMatchObject({
+      unique_device_id: device.uuid,
+      name: device.name,
+      language: 'English',
+      gender: 'female',
+    });
 
-    const one = await t.app.inject({ method: 'GET', url: `/api/participant/${participant.participant_id}`, headers: { cookie: basic } });
+    const one = await t.app.inject({
+      method: 'GET',
+      url: `/api/participant/${participant.participant_id}`,
+      headers: { cookie: basic },
+    });
     expect(one.statusCode).toBe(200);
     expectNoIdentifiableField(one.body);
 
-    const edited = await patch(participant.participant_id, { language: 'Polish', gender: 'male', purge_cache: true }, basic);
+    const edited = await patch(
+      participant.participant_id,
+      { language: 'Polish', gender: 'male', purge_cache: true },
+      basic,
+    );
     expect(edited.statusCode).toBe(200);
     expectNoIdentifiableField(edited.body);
     expect(edited.json()).toMatchObject({ language: 'Polish', gender: 'male', purge_cache: true });
 
-    const devices = await t.app.inject({ method: 'GET', url: '/api/authorizeddevices', headers: { cookie: basic } });
+    const devices = await t.app.inject({
+      method: 'GET',
+      url: '/api/authorizeddevices',
+      headers: { cookie: basic },
+    });
     expectNoIdentifiableField(devices.body);
-    const byUuid = await t.app.inject({ method: 'GET', url: `/api/authorizeddevices/${device.uuid}`, headers: { cookie: basic } });
+    const byUuid = await t.app.inject({
+      method: 'GET',
+      url: `/api/authorizeddevices/${device.uuid}`,
+      headers: { cookie: basic },
+    });
     expect(byUuid.json()).toEqual([expect.objectContaining({ participant_id: participant.participant_id })]);
     expectNoIdentifiableField(byUuid.body);
   });
 
   it('cannot change identifiable or referral fields, even along with allowed ones', async () => {
     const { participant } = await addParticipant(t, full);
-    for (const change of [{ first_name: 'Changed' }, { date_of_birth: '1970-01-01' }, { phone_number_secondary: '' }, { notes: 'x' }, { smoker: true }, { language: 'Polish', address: 'New Road 1' }]) {
+    for (const change of [
+      { first_name: 'Changed' },
+      { date_of_birth: '1970-01-01' },
+      { phone_number_secondary: '' },
+      { notes: 'x' },
+      { smoker: true },
+      { language: 'Polish', address: 'New Road 1' },
+    ]) {
       const res = await patch(participant.participant_id, change, basic);
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ message: pm.identifiableForbidden });
     }
-    const after = await t.app.inject({ method: 'GET', url: `/api/participant/${participant.participant_id}`, headers: { cookie: full } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: `/api/participant/${participant.participant_id}`,
+      headers: { cookie: full },
+    });
     expect(after.json()).toEqual(participant);
   });
 
   it('cannot read a referral, sort by identifiable columns or search by name', async () => {
     const { participant } = await addParticipant(t, full, { last_name: 'Zebedee' });
-    expect((await t.app.inject({ method: 'GET', url: `/api/participant/${participant.participant_id}/referral`, headers: { cookie: basic } })).statusCode).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/participant/${participant.participant_id}/referral`,
+          headers: { cookie: basic },
+        })
+      ).statusCode,
+    ).toBe(403);
     for (const sort of ['first_name', 'last_name', 'date_of_birth']) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/participant?sort=${sort}`, headers: { cookie: basic } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/participant?sort=${sort}`,
+        headers: { cookie: basic },
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ message: pm.sortForbidden });
     }
-    const byName = await t.app.inject({ method: 'GET', url: '/api/participant?q=Zebedee', headers: { cookie: basic } });
+    const byName = await t.app.inject({
+      method: 'GET',
+      url: '/api/participant?q=Zebedee',
+      headers: { cookie: basic },
+    });
     expect(byName.json().data).toEqual([]);
-    const byNameFull = await t.app.inject({ method: 'GET', url: '/api/participant?q=zebedee', headers: { cookie: full } });
-    expect(byNameFull.json().data.map((p: { participant_id: number }) => p.participant_id)).toEqual([participant.participant_id]);
+    const byNameFull = await t.app.inject({
+      method: 'GET',
+      url: '/api/participant?q=zebedee',
+      headers: { cookie: full },
+    });
+    expect(byNameFull.json().data.map((p: { participant_id: number }) => p.participant_id)).toEqual([
+      participant.participant_id,
+    ]);
   });
 });
 
@@ -367,8 +521,12 @@ describe('the OpenAPI document', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     const doc = res.json();
     const schemas = doc.components.schemas;
-    expect(Object.keys(schemas.Referral.properties)).toEqual(expect.arrayContaining(['programme_referred_to', 'smoker', 'registered_deaf']));
-    expect(Object.keys(schemas.Participant.properties)).toEqual(expect.arrayContaining(['first_name', 'date_of_birth', 'unique_device_id']));
+    expect(Object.keys(schemas.Referral.properties)).toEqual(
+      expect.arrayContaining(['programme_referred_to', 'smoker', 'registered_deaf']),
+    );
+    expect(Object.keys(schemas.Participant.properties)).toEqual(
+      expect.arrayContaining(['first_name', 'date_of_birth', 'unique_device_id']),
+    );
     expect(Object.keys(schemas.ParticipantBasic.properties)).not.toContain('first_name');
     expect(doc.paths['/api/participant/{id}/referral'].get).toBeDefined();
     expect(doc.paths['/api/participant'].get.parameters.map((p: { name: string }) => p.name)).toEqual(

@@ -11,9 +11,23 @@ import type { participants } from '../../db/schema.js';
 /** The columns the grid and the participant view read (see participantColumns). */
 export type ParticipantRow = Pick<
   typeof participants.$inferSelect,
-  | 'participant_id' | 'gender' | 'language' | 'days_behind' | 'push_notification_id' | 'purge_cache' | 'created_at'
-  | 'updated_at' | 'first_name' | 'last_name' | 'date_of_birth' | 'email' | 'phone_number' | 'phone_number_secondary'
-  | 'address' | 'notes' | 'last_ip_address'
+  | 'participant_id'
+  | 'gender'
+  | 'language'
+  | 'days_behind'
+  | 'push_notification_id'
+  | 'purge_cache'
+  | 'created_at'
+  | 'updated_at'
+  | 'first_name'
+  | 'last_name'
+  | 'date_of_birth'
+  | 'email'
+  | 'phone_number'
+  | 'phone_number_secondary'
+  | 'address'
+  | 'notes'
+  | 'last_ip_address'
 > & {
   device_uuid: string | null;
   device_name: string | null;

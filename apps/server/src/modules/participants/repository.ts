@@ -1,10 +1,5 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import {
-  isIsoDate,
-  messages,
-  type AdherenceState,
-  type ParticipantSort,
-} from '@pathway/contract';
+import { isIsoDate, messages, type AdherenceState, type ParticipantSort } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participantCounts } from '../../db/participant-tally.js';
 import { authorizedDevices, participants } from '../../db/schema.js';
@@ -71,7 +66,9 @@ interface Cursor {
  */
 export function encodeCursor(order: ListOrder, row: ParticipantRow): string {
   const value = order.sort === 'participant_id' ? row.participant_id : row[order.sort];
-  return Buffer.from(JSON.stringify([order.sort, order.order, value, row.participant_id])).toString('base64url');
+  return Buffer.from(JSON.stringify([order.sort, order.order, value, row.participant_id])).toString(
+    'base64url',
+  );
 }
 
 export function decodeCursor(text: string, order: ListOrder): Cursor {
@@ -86,8 +83,17 @@ export function decodeCursor(text: string, order: ListOrder): Cursor {
   const numeric = order.sort === 'participant_id' || order.sort === 'days_behind';
   const valueOk = numeric
     ? Number.isInteger(value) && Math.abs(value as number) <= 2147483647
-    : typeof value === 'string' && value.length <= 500 && (order.sort !== 'date_of_birth' || isIsoDate(value));
-  if (sort !== order.sort || dir !== order.order || !valueOk || !Number.isInteger(id) || (id as number) < 0 || (id as number) > 2147483647) {
+    : typeof value === 'string' &&
+      value.length <= 500 &&
+      (order.sort !== 'date_of_birth' || isIsoDate(value));
+  if (
+    sort !== order.sort ||
+    dir !== order.order ||
+    !valueOk ||
+    !Number.isInteger(id) ||
+    (id as number) < 0 ||
+    (id as number) > 2147483647
+  ) {
     throw badRequest(messages.participant.cursorInvalid);
   }
   return { value: value as number | string, id: id as number };
@@ -144,7 +150,10 @@ export class ParticipantRepository {
     return db
       .select(participantColumns)
       .from(participants)
-      .leftJoin(authorizedDevices, eq(authorizedDevices.authorized_device_id, participants.authorized_device_id));
+      .leftJoin(
+        authorizedDevices,
+        eq(authorizedDevices.authorized_device_id, participants.authorized_device_id),
+      );
   }
 
   async count(filter: ListFilter): Promise<number> {
@@ -167,11 +176,20 @@ export class ParticipantRepository {
    * the second half, the index is walked from its other end, so a jump to page 900 of 1,000
    * skips 10,000 entries instead of 89,900 (and the last page is as cheap as the first).
    */
-  async page(filter: ListFilter, order: ListOrder, limit: number, offset: number, cursor?: Cursor, total?: number): Promise<ParticipantRow[]> {
+  async page(
+    filter: ListFilter,
+    order: ListOrder,
+    limit: number,
+    offset: number,
+    cursor?: Cursor,
+    total?: number,
+  ): Promise<ParticipantRow[]> {
     const column = SORT_COLUMNS[order.sort];
     const orderingIn = (direction: 'asc' | 'desc') => {
       const dir = direction === 'asc' ? asc : desc;
-      return order.sort === 'participant_id' ? [dir(participants.participant_id)] : [dir(column), dir(participants.participant_id)];
+      return order.sort === 'participant_id'
+        ? [dir(participants.participant_id)]
+        : [dir(column), dir(participants.participant_id)];
     };
     const ordering = orderingIn(order.order);
     const conditions = filterConditions(filter);
@@ -206,7 +224,11 @@ export class ParticipantRepository {
 
   /** Locks the participant row for the rest of the transaction. */
   async lock(tx: Database, id: number) {
-    const [row] = await tx.select().from(participants).where(eq(participants.participant_id, id)).for('update');
+    const [row] = await tx
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, id))
+      .for('update');
     return row ?? null;
   }
 }

@@ -27,7 +27,13 @@ function staffActor(request: FastifyRequest): Staff {
 export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const service = new ParticipantService(ctx.db, new AuditService(ctx.db), ctx.clock);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+  const errors = {
+    400: errorResponse,
+    401: errorResponse,
+    403: errorResponse,
+    404: errorResponse,
+    409: errorResponse,
+  };
   const tags = ['participants'];
   const roleNote =
     'Full access receives the `Participant` shape (with contact data); basic access receives `ParticipantBasic`, which has no identifiable field at all.';
@@ -90,7 +96,10 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     },
     async (request, reply) => {
       const created = await service.create(request.body, staffActor(request));
-      request.log.info({ participant_id: created.participant_id, by: request.staff!.adminUserId }, 'participant added');
+      request.log.info(
+        { participant_id: created.participant_id, by: request.staff!.adminUserId },
+        'participant added',
+      );
       return reply.status(201).send(created);
     },
   );
@@ -102,7 +111,8 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       config: { access: 'staff-or-device' },
       schema: {
         tags,
-        summary: 'Change the fields sent: details, referral, purge_cache, or the device (uuid, or "empty" to detach)',
+        summary:
+          'Change the fields sent: details, referral, purge_cache, or the device (uuid, or "empty" to detach)',
         description: `${roleNote} Identifiable and referral fields can be changed with full access only. A tablet (bearer token) may only send purge_cache for its own participant, as a form or JSON body.`,
         params: participantIdParams,
         body: updateParticipantBody,
@@ -115,7 +125,10 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         return reply.status(200).send({ message: 'OK' });
       }
       const updated = await service.update(request.params.id, request.body, staffActor(request));
-      request.log.info({ participant_id: updated.participant_id, by: request.staff!.adminUserId }, 'participant changed');
+      request.log.info(
+        { participant_id: updated.participant_id, by: request.staff!.adminUserId },
+        'participant changed',
+      );
       return updated;
     },
   );
@@ -133,7 +146,10 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     },
     async (request) => {
       await service.remove(request.params.id, staffActor(request));
-      request.log.info({ participant_id: request.params.id, by: request.staff!.adminUserId }, 'participant deleted');
+      request.log.info(
+        { participant_id: request.params.id, by: request.staff!.adminUserId },
+        'participant deleted',
+      );
       return { message: 'Participant deleted' };
     },
   );

@@ -33,7 +33,6 @@ export interface Staff extends AuditActor {
   role: Role;
 }
 
-
 type ParticipantUpdate = Partial<typeof participants.$inferInsert>;
 
 const EDITABLE_FIELDS = [
@@ -65,8 +64,16 @@ export class ParticipantService {
     // count first, to be read from the nearer end of the index.
     const [total, rows] =
       cursor || offset === 0
-        ? await Promise.all([this.repo.count(filter), this.repo.page(filter, order, query.perPage, offset, cursor)])
-        : await this.repo.count(filter).then(async (n) => [n, await this.repo.page(filter, order, query.perPage, offset, undefined, n)] as const);
+        ? await Promise.all([
+            this.repo.count(filter),
+            this.repo.page(filter, order, query.perPage, offset, cursor),
+          ])
+        : await this.repo
+            .count(filter)
+            .then(
+              async (n) =>
+                [n, await this.repo.page(filter, order, query.perPage, offset, undefined, n)] as const,
+            );
     if (full && rows.length > 0) {
       await this.audit.record(staff, {
         action: 'participant.list',
@@ -77,7 +84,13 @@ export class ParticipantService {
     const more = offset + rows.length < total && rows.length === query.perPage;
     return {
       data: rows.map((row) => presentParticipant(row, staff.role)),
-      pagination: pageOf(total, query.page, query.perPage, rows.length, more ? encodeCursor(order, rows[rows.length - 1]!) : null),
+      pagination: pageOf(
+        total,
+        query.page,
+        query.perPage,
+        rows.length,
+        more ? encodeCursor(order, rows[rows.length - 1]!) : null,
+      ),
     };
   }
 
@@ -85,7 +98,11 @@ export class ParticipantService {
     const row = await this.repo.findById(id);
     if (!row) throw notFound(messages.participant.notFound);
     if (staff.role === FULL_ACCESS) {
-      await this.audit.record(staff, { action: 'participant.read', participantId: id, detail: CONTACT_FIELDS.join(', ') });
+      await this.audit.record(staff, {
+        action: 'participant.read',
+        participantId: id,
+        detail: CONTACT_FIELDS.join(', '),
+      });
     }
     return presentParticipant(row, staff.role);
   }
@@ -94,7 +111,11 @@ export class ParticipantService {
   async referral(id: number, staff: Staff): Promise<Referral> {
     const [row] = await this.db.select().from(participants).where(eq(participants.participant_id, id));
     if (!row) throw notFound(messages.participant.notFound);
-    await this.audit.record(staff, { action: 'referral.read', participantId: id, detail: REFERRAL_FIELDS.join(', ') });
+    await this.audit.record(staff, {
+      action: 'referral.read',
+      participantId: id,
+      detail: REFERRAL_FIELDS.join(', '),
+    });
     return presentReferral(row);
   }
 
@@ -129,7 +150,11 @@ export class ParticipantService {
             updated_at: this.clock.now(),
           })
           .returning({ participant_id: participants.participant_id });
-        await this.audit.record(staff, { action: 'participant.create', participantId: row!.participant_id }, tx);
+        await this.audit.record(
+          staff,
+          { action: 'participant.create', participantId: row!.participant_id },
+          tx,
+        );
         return row!.participant_id;
       });
       return presentParticipant((await this.repo.findById(id))!, staff.role);
@@ -145,7 +170,10 @@ export class ParticipantService {
   async update(id: number, body: UpdateParticipantInput, staff: Staff): Promise<ParticipantView> {
     const sent = Object.keys(body).filter((k) => body[k as keyof UpdateParticipantInput] !== undefined);
     if (sent.length === 0) throw badRequest(messages.participant.nothingToChange);
-    if (staff.role !== FULL_ACCESS && sent.some((k) => (IDENTIFIABLE_FIELDS as readonly string[]).includes(k))) {
+    if (
+      staff.role !== FULL_ACCESS &&
+      sent.some((k) => (IDENTIFIABLE_FIELDS as readonly string[]).includes(k))
+    ) {
       throw forbidden(messages.participant.identifiableForbidden);
     }
     try {
@@ -165,14 +193,24 @@ export class ParticipantService {
           .set({ ...changes, updated_at: this.clock.now() })
           .where(eq(participants.participant_id, id));
 
-        const participantFields = sent.filter((k) => !(REFERRAL_FIELDS as readonly string[]).includes(k) && k !== 'unique_device_id');
+        const participantFields = sent.filter(
+          (k) => !(REFERRAL_FIELDS as readonly string[]).includes(k) && k !== 'unique_device_id',
+        );
         const referralFields = sent.filter((k) => (REFERRAL_FIELDS as readonly string[]).includes(k));
         const details = [...participantFields, ...(deviceDetail ? [deviceDetail] : [])];
         if (details.length > 0) {
-          await this.audit.record(staff, { action: 'participant.update', participantId: id, detail: details.join(', ') }, tx);
+          await this.audit.record(
+            staff,
+            { action: 'participant.update', participantId: id, detail: details.join(', ') },
+            tx,
+          );
         }
         if (referralFields.length > 0) {
-          await this.audit.record(staff, { action: 'referral.update', participantId: id, detail: referralFields.join(', ') }, tx);
+          await this.audit.record(
+            staff,
+            { action: 'referral.update', participantId: id, detail: referralFields.join(', ') },
+            tx,
+          );
         }
       });
     } catch (error) {
@@ -182,7 +220,11 @@ export class ParticipantService {
   }
 
   /** The tablet's own call: it may only clear (or set) the purge flag of its participant. */
-  async updateFromDevice(id: number, body: UpdateParticipantInput, caller: { participantId: number }): Promise<void> {
+  async updateFromDevice(
+    id: number,
+    body: UpdateParticipantInput,
+    caller: { participantId: number },
+  ): Promise<void> {
     const sent = Object.keys(body).filter((k) => body[k as keyof UpdateParticipantInput] !== undefined);
     if (caller.participantId !== id || sent.length !== 1 || body.purge_cache === undefined) {
       throw forbidden(messages.participant.deviceOnlyPurgeCache);
@@ -217,7 +259,10 @@ export class ParticipantService {
         .where(eq(authorizedDevices.uuid, body.uuid));
       if (!target) throw notFound(messages.device.notFound);
       if (target.participant_id === null) throw conflict(messages.device.notAssigned);
-      const token = target.push_notification_id && target.push_notification_id !== NO_DEVICE ? target.push_notification_id : null;
+      const token =
+        target.push_notification_id && target.push_notification_id !== NO_DEVICE
+          ? target.push_notification_id
+          : null;
       await enqueuePush(tx, {
         participantId: target.participant_id,
         targetToken: token,
@@ -280,4 +325,3 @@ export class ParticipantService {
     return error;
   }
 }
-

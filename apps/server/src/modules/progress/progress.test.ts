@@ -27,7 +27,10 @@ afterAll(() => t.close());
 const call = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object, cookie = staff) =>
   t.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) });
 
-async function participantWithSet(position?: { week: number; day: number }, shape = { weeks: 3, perWeek: 4 }) {
+async function participantWithSet(
+  position?: { week: number; day: number },
+  shape = { weeks: 3, perWeek: 4 },
+) {
   const set = await makeVideoSet(t.ctx.db, shape);
   await makeVideos(t.ctx.db, set);
   const device = await makeDevice(t.ctx.db);
@@ -44,7 +47,9 @@ describe('choosing a video set', () => {
   it('creates progress at week 1, day 1, 0 %, stopped at 0, started today', async () => {
     const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 3 });
     const p = await makeParticipant(t.ctx.db);
-    expect((await call('GET', `/api/participationprogress/participant/${p.participant_id}`)).json()).toEqual([]);
+    expect((await call('GET', `/api/participationprogress/participant/${p.participant_id}`)).json()).toEqual(
+      [],
+    );
 
     const res = await call('POST', '/api/participationprogress', {
       participant_id: p.participant_id,
@@ -67,25 +72,45 @@ describe('choosing a video set', () => {
       started_date: '2025-06-10',
       last_seen_date: '2025-06-10',
     });
-    const list = (await call('GET', `/api/participationprogress/participant/${p.participant_id}`, undefined, basic)).json();
+    const list = (
+      await call('GET', `/api/participationprogress/participant/${p.participant_id}`, undefined, basic)
+    ).json();
     expect(list).toHaveLength(1);
     expect(list[0].fitness_participation_progress_id).toBe(res.json().fitness_participation_progress_id);
     // On the first day one video is unlocked and none seen yet.
-    const [row] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, p.participant_id));
+    const [row] = await t.ctx.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, p.participant_id));
     expect(row!.days_behind).toBe(1);
   });
 
   it('refuses a second set through POST, an unknown participant or set, and bad ids, changing nothing', async () => {
     const { set, id } = await participantWithSet();
-    const again = await call('POST', '/api/participationprogress', { participant_id: id, fitness_video_set_id: set.fitness_video_set_id });
+    const again = await call('POST', '/api/participationprogress', {
+      participant_id: id,
+      fitness_video_set_id: set.fitness_video_set_id,
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(messages.progress.alreadyAssigned);
 
     const lonely = await makeParticipant(t.ctx.db);
     const cases: [object, number, string][] = [
-      [{ participant_id: 999999, fitness_video_set_id: set.fitness_video_set_id }, 404, messages.participant.notFound],
-      [{ participant_id: lonely.participant_id, fitness_video_set_id: 999999 }, 404, messages.videoSet.notFound],
-      [{ participant_id: 'abc', fitness_video_set_id: set.fitness_video_set_id }, 400, 'The id must be a whole number'],
+      [
+        { participant_id: 999999, fitness_video_set_id: set.fitness_video_set_id },
+        404,
+        messages.participant.notFound,
+      ],
+      [
+        { participant_id: lonely.participant_id, fitness_video_set_id: 999999 },
+        404,
+        messages.videoSet.notFound,
+      ],
+      [
+        { participant_id: 'abc', fitness_video_set_id: set.fitness_video_set_id },
+        400,
+        'The id must be a whole number',
+      ],
       [{ fitness_video_set_id: set.fitness_video_set_id }, 400, 'The id must be a whole number'],
     ];
     for (const [payload, status, message] of cases) {
@@ -93,7 +118,9 @@ describe('choosing a video set', () => {
       expect(res.statusCode).toBe(status);
       expect(res.json().message).toBe(message);
     }
-    expect((await call('GET', `/api/participationprogress/participant/${lonely.participant_id}`)).json()).toEqual([]);
+    expect(
+      (await call('GET', `/api/participationprogress/participant/${lonely.participant_id}`)).json(),
+    ).toEqual([]);
     expect((await call('GET', '/api/participationprogress/participant/999999')).statusCode).toBe(404);
   });
 
@@ -109,18 +136,36 @@ describe('choosing a different set', () => {
     const { progress, id, set } = await participantWithSet({ week: 2, day: 3 });
     const other = await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 2 });
     const otherVideos = await makeVideos(t.ctx.db, other);
-    const setVideos = await t.ctx.db.query.videos.findMany({ where: (v, { eq: e }) => e(v.fitness_video_set_id, set.fitness_video_set_id) });
+    const setVideos = await t.ctx.db.query.videos.findMany({
+      where: (v, { eq: e }) => e(v.fitness_video_set_id, set.fitness_video_set_id),
+    });
     await t.ctx.db.insert(seenVideos).values([
-      { participant_id: id, video_id: otherVideos[0]!.video_id, fitness_video_set_id: other.fitness_video_set_id, week_number: 1, day_number: 1 },
-      { participant_id: id, video_id: setVideos[0]!.video_id, fitness_video_set_id: set.fitness_video_set_id, week_number: 1, day_number: 1 },
+      {
+        participant_id: id,
+        video_id: otherVideos[0]!.video_id,
+        fitness_video_set_id: other.fitness_video_set_id,
+        week_number: 1,
+        day_number: 1,
+      },
+      {
+        participant_id: id,
+        video_id: setVideos[0]!.video_id,
+        fitness_video_set_id: set.fitness_video_set_id,
+        week_number: 1,
+        day_number: 1,
+      },
     ]);
 
-    const res = await call('PATCH', `/api/participationprogress/${progress.fitness_participation_progress_id}`, {
-      fitness_video_set_id: other.fitness_video_set_id,
-      current_week: 1,
-      current_day: 1,
-      percentage_progress: '0',
-    });
+    const res = await call(
+      'PATCH',
+      `/api/participationprogress/${progress.fitness_participation_progress_id}`,
+      {
+        fitness_video_set_id: other.fitness_video_set_id,
+        current_week: 1,
+        current_day: 1,
+        percentage_progress: '0',
+      },
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       fitness_video_set_id: other.fitness_video_set_id,
@@ -136,13 +181,26 @@ describe('choosing a different set', () => {
 
   it('keeps everything when the same set is sent, and stores video_stopped_at', async () => {
     const { progress, set } = await participantWithSet({ week: 2, day: 2 });
-    const res = await call('PATCH', `/api/participationprogress/${progress.fitness_participation_progress_id}`, {
-      fitness_video_set_id: set.fitness_video_set_id,
-      video_stopped_at: '42.5',
-    });
+    const res = await call(
+      'PATCH',
+      `/api/participationprogress/${progress.fitness_participation_progress_id}`,
+      {
+        fitness_video_set_id: set.fitness_video_set_id,
+        video_stopped_at: '42.5',
+      },
+    );
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ current_week: 2, current_day: 2, video_stopped_at: '42.5', started_date: '2025-06-01' });
-    const bad = await call('PATCH', `/api/participationprogress/${progress.fitness_participation_progress_id}`, { video_stopped_at: 'soon' });
+    expect(res.json()).toMatchObject({
+      current_week: 2,
+      current_day: 2,
+      video_stopped_at: '42.5',
+      started_date: '2025-06-01',
+    });
+    const bad = await call(
+      'PATCH',
+      `/api/participationprogress/${progress.fitness_participation_progress_id}`,
+      { video_stopped_at: 'soon' },
+    );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(messages.progress.videoStoppedAtInvalid);
   });
@@ -153,9 +211,17 @@ describe('choosing a different set', () => {
     const back = await call('PATCH', url, { current_week: 1, current_day: 1 });
     expect(back.statusCode).toBe(400);
     expect(back.json().message).toBe(messages.progress.cannotMoveBack);
-    expect((await call('PATCH', url, { current_day: 1 })).json()).toMatchObject({ current_week: 2, current_day: 1 });
-    expect((await call('PATCH', url, { current_week: 3, current_day: 4 })).json()).toMatchObject({ current_week: 3, current_day: 4 });
-    expect((await call('PATCH', '/api/participationprogress/999999', { current_day: 1 })).statusCode).toBe(404);
+    expect((await call('PATCH', url, { current_day: 1 })).json()).toMatchObject({
+      current_week: 2,
+      current_day: 1,
+    });
+    expect((await call('PATCH', url, { current_week: 3, current_day: 4 })).json()).toMatchObject({
+      current_week: 3,
+      current_day: 4,
+    });
+    expect((await call('PATCH', '/api/participationprogress/999999', { current_day: 1 })).statusCode).toBe(
+      404,
+    );
     const unknownSet = await call('PATCH', url, { fitness_video_set_id: 999999 });
     expect(unknownSet.statusCode).toBe(404);
     expect(unknownSet.json().message).toBe(messages.videoSet.notFound);
@@ -163,7 +229,8 @@ describe('choosing a different set', () => {
 });
 
 describe('move to week/day', () => {
-  const move = (direction: 'forward' | 'backward', id: number, body: object) => call('POST', `/api/video/progress/${direction}/${id}`, body);
+  const move = (direction: 'forward' | 'backward', id: number, body: object) =>
+    call('POST', `/api/video/progress/${direction}/${id}`, body);
 
   it('moves back to an earlier day of the current week', async () => {
     const { id } = await participantWithSet({ week: 2, day: 3 });
@@ -174,8 +241,14 @@ describe('move to week/day', () => {
 
   it('moves forward to a later day or week, as text or numbers', async () => {
     const { id } = await participantWithSet({ week: 1, day: 2 });
-    expect((await move('forward', id, { week: 1, day: 4 })).json()).toMatchObject({ current_week: 1, current_day: 4 });
-    expect((await move('forward', id, { week: '3', day: '1' })).json()).toMatchObject({ current_week: 3, current_day: 1 });
+    expect((await move('forward', id, { week: 1, day: 4 })).json()).toMatchObject({
+      current_week: 1,
+      current_day: 4,
+    });
+    expect((await move('forward', id, { week: '3', day: '1' })).json()).toMatchObject({
+      current_week: 3,
+      current_day: 1,
+    });
   });
 
   it("refuses a move to an earlier week with the spec's message, and leaves the position", async () => {
@@ -191,7 +264,10 @@ describe('move to week/day', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(messages.progress.cannotMoveBack);
     }
-    const [row] = await t.ctx.db.select().from(participationProgress).where(eq(participationProgress.participant_id, id));
+    const [row] = await t.ctx.db
+      .select()
+      .from(participationProgress)
+      .where(eq(participationProgress.participant_id, id));
     expect([row!.current_week, row!.current_day]).toEqual([2, 3]);
   });
 
@@ -229,7 +305,10 @@ describe('progress one day forward', () => {
     const res = await call('PATCH', `/api/participant/${id}/progress`, {}, basic);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: messages.progress.participantNotified });
-    const [row] = await t.ctx.db.select().from(participationProgress).where(eq(participationProgress.participant_id, id));
+    const [row] = await t.ctx.db
+      .select()
+      .from(participationProgress)
+      .where(eq(participationProgress.participant_id, id));
     expect([row!.current_week, row!.current_day]).toEqual([2, 1]);
     const pushes = await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id));
     expect(pushes).toHaveLength(1);
@@ -246,7 +325,9 @@ describe('progress one day forward', () => {
   it('refuses without a device, without progress, and on the last day, notifying nobody', async () => {
     const noDevice = await makeParticipant(t.ctx.db);
     const set = await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 2 });
-    await makeProgress(t.ctx.db, noDevice.participant_id, set.fitness_video_set_id, { started_date: '2025-06-01' });
+    await makeProgress(t.ctx.db, noDevice.participant_id, set.fitness_video_set_id, {
+      started_date: '2025-06-01',
+    });
     const device = await makeDevice(t.ctx.db);
     const noProgress = await makeParticipant(t.ctx.db, { deviceId: device.authorized_device_id });
     const { id: lastDay } = await participantWithSet({ week: 3, day: 4 });
@@ -268,7 +349,11 @@ describe('progress one day forward', () => {
 describe('progress summary', () => {
   it('counts days, due and seen videos by the programme rules', async () => {
     // Started 2025-06-01, today 2025-06-10: 9 days passed; 3 weeks of 4 videos.
-    const { set, participant, videos } = await makeEnrolledParticipant(t.ctx.db, { weeks: 3, perWeek: 4, started_date: '2025-06-01' });
+    const { set, participant, videos } = await makeEnrolledParticipant(t.ctx.db, {
+      weeks: 3,
+      perWeek: 4,
+      started_date: '2025-06-01',
+    });
     const id = participant.participant_id;
     const seen = [videos[0]!, videos[1]!, videos[4]!];
     for (const [i, v] of seen.entries()) {
@@ -281,7 +366,12 @@ describe('progress summary', () => {
         created_at: new Date(Date.UTC(2025, 5, 2 + i, 17)),
       });
     }
-    const res = await call('GET', `/api/participationprogress/summary/${set.fitness_video_set_id}/participant/${id}`, undefined, basic);
+    const res = await call(
+      'GET',
+      `/api/participationprogress/summary/${set.fitness_video_set_id}/participant/${id}`,
+      undefined,
+      basic,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       daysPassed: 9,
@@ -292,9 +382,24 @@ describe('progress summary', () => {
       shouldSeenByNow: 7,
       actuallySeen: 3,
       seenVideos: [
-        { video_id: videos[0]!.video_id, week_number: 1, day_number: 1, created_at: '2025-06-02T17:00:00.000Z' },
-        { video_id: videos[1]!.video_id, week_number: 1, day_number: 2, created_at: '2025-06-03T17:00:00.000Z' },
-        { video_id: videos[4]!.video_id, week_number: 2, day_number: 1, created_at: '2025-06-04T17:00:00.000Z' },
+        {
+          video_id: videos[0]!.video_id,
+          week_number: 1,
+          day_number: 1,
+          created_at: '2025-06-02T17:00:00.000Z',
+        },
+        {
+          video_id: videos[1]!.video_id,
+          week_number: 1,
+          day_number: 2,
+          created_at: '2025-06-03T17:00:00.000Z',
+        },
+        {
+          video_id: videos[4]!.video_id,
+          week_number: 2,
+          day_number: 1,
+          created_at: '2025-06-04T17:00:00.000Z',
+        },
       ],
     });
   });
@@ -302,16 +407,27 @@ describe('progress summary', () => {
   it('answers 404 for another set or a participant without progress', async () => {
     const { set, id } = await participantWithSet();
     const other = await makeVideoSet(t.ctx.db);
-    const wrong = await call('GET', `/api/participationprogress/summary/${other.fitness_video_set_id}/participant/${id}`);
+    const wrong = await call(
+      'GET',
+      `/api/participationprogress/summary/${other.fitness_video_set_id}/participant/${id}`,
+    );
     expect(wrong.statusCode).toBe(404);
     expect(wrong.json().message).toBe(messages.progress.notInSet);
     const lonely = await makeParticipant(t.ctx.db);
-    const none = await call('GET', `/api/participationprogress/summary/${set.fitness_video_set_id}/participant/${lonely.participant_id}`);
+    const none = await call(
+      'GET',
+      `/api/participationprogress/summary/${set.fitness_video_set_id}/participant/${lonely.participant_id}`,
+    );
     expect(none.json().message).toBe(messages.progress.none);
     const seenForOther = await t.ctx.db
       .select()
       .from(seenVideos)
-      .where(and(eq(seenVideos.participant_id, id), eq(seenVideos.fitness_video_set_id, other.fitness_video_set_id)));
+      .where(
+        and(
+          eq(seenVideos.participant_id, id),
+          eq(seenVideos.fitness_video_set_id, other.fitness_video_set_id),
+        ),
+      );
     expect(seenForOther).toEqual([]);
   });
 });

@@ -1,10 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import {
-  daysBehind,
-  daysPassed,
-  percentageProgress,
-  shouldSeenByNow,
-} from '@pathway/contract';
+import { daysBehind, daysPassed, percentageProgress, shouldSeenByNow } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participants, participationProgress, seenVideos, videoSets, videos } from '../../db/schema.js';
 
@@ -51,7 +46,10 @@ export async function findVideoSet(db: Database, setId: number): Promise<VideoSe
   return row;
 }
 
-export async function participantExists(db: Database, participantId: number): Promise<{ authorized_device_id: number | null } | undefined> {
+export async function participantExists(
+  db: Database,
+  participantId: number,
+): Promise<{ authorized_device_id: number | null } | undefined> {
   const [row] = await db
     .select({ authorized_device_id: participants.authorized_device_id })
     .from(participants)
@@ -94,7 +92,12 @@ export async function listVideosOfSet(db: Database, setId: number): Promise<Vide
  * participant) by the programme rules, after anything that changed what they have seen or
  * where they stand. Runs inside the caller's transaction.
  */
-export async function refreshAdherence(db: Database, participantId: number, today: string, now: Date): Promise<ProgressRow | undefined> {
+export async function refreshAdherence(
+  db: Database,
+  participantId: number,
+  today: string,
+  now: Date,
+): Promise<ProgressRow | undefined> {
   const found = await findProgressOfParticipant(db, participantId);
   if (!found) return undefined;
   const { progress, set } = found;
@@ -103,8 +106,13 @@ export async function refreshAdherence(db: Database, participantId: number, toda
   const [updated] = await db
     .update(participationProgress)
     .set({ percentage_progress: percentageProgress(seen, set), updated_at: now })
-    .where(eq(participationProgress.fitness_participation_progress_id, progress.fitness_participation_progress_id))
+    .where(
+      eq(participationProgress.fitness_participation_progress_id, progress.fitness_participation_progress_id),
+    )
     .returning();
-  await db.update(participants).set({ days_behind: behind }).where(eq(participants.participant_id, participantId));
+  await db
+    .update(participants)
+    .set({ days_behind: behind })
+    .where(eq(participants.participant_id, participantId));
   return updated;
 }

@@ -22,7 +22,13 @@ import { ProgressService, type MoveDirection } from './service.js';
 export async function progressRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const service = new ProgressService(ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+  const errors = {
+    400: errorResponse,
+    401: errorResponse,
+    403: errorResponse,
+    404: errorResponse,
+    409: errorResponse,
+  };
   const tags = ['participation progress'];
 
   r.get(
@@ -60,7 +66,8 @@ export async function progressRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       schema: {
         tags,
         summary: 'Choose a video set for a participant without one: week 1, day 1, 0 %',
-        description: 'The console then shows "User associated with video set". 409 when the participant already has a set.',
+        description:
+          'The console then shows "User associated with video set". 409 when the participant already has a set.',
         body: createProgressBody,
         response: { 201: participationProgress, ...errors },
       },
@@ -68,7 +75,11 @@ export async function progressRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     async (request, reply) => {
       const created = await service.create(request.body);
       request.log.info(
-        { participant_id: created.participant_id, fitness_video_set_id: created.fitness_video_set_id, by: staffOf(request).adminUserId },
+        {
+          participant_id: created.participant_id,
+          fitness_video_set_id: created.fitness_video_set_id,
+          by: staffOf(request).adminUserId,
+        },
         'video set chosen for participant',
       );
       return reply.status(201).send(presentProgress(created));
@@ -90,7 +101,10 @@ export async function progressRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     async (request) => {
       const updated = await service.update(request.params.id, request.body);
       request.log.info(
-        { fitness_participation_progress_id: updated.fitness_participation_progress_id, by: staffOf(request).adminUserId },
+        {
+          fitness_participation_progress_id: updated.fitness_participation_progress_id,
+          by: staffOf(request).adminUserId,
+        },
         'participation progress changed',
       );
       return presentProgress(updated);
@@ -115,7 +129,10 @@ export async function progressRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       },
       async (request) => {
         const moved = await service.move(request.params.id, direction, request.body);
-        request.log.info({ participant_id: request.params.id, direction, by: staffOf(request).adminUserId }, 'participant moved');
+        request.log.info(
+          { participant_id: request.params.id, direction, by: staffOf(request).adminUserId },
+          'participant moved',
+        );
         return presentProgress(moved);
       },
     );
@@ -134,7 +151,10 @@ export async function progressRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     },
     async (request) => {
       await service.forwardOneDay(request.params.id, staffOf(request).adminUserId);
-      request.log.info({ participant_id: request.params.id, by: staffOf(request).adminUserId }, 'participant progressed one day');
+      request.log.info(
+        { participant_id: request.params.id, by: staffOf(request).adminUserId },
+        'participant progressed one day',
+      );
       return { message: messages.progress.participantNotified };
     },
   );

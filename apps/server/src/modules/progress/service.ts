@@ -57,7 +57,8 @@ export class ProgressService {
   async summary(videoSetId: number, participantId: number): Promise<ProgressSummary> {
     const found = await findProgressOfParticipant(this.ctx.db, participantId);
     if (!found) {
-      if (!(await participantExists(this.ctx.db, participantId))) throw notFound(messages.participant.notFound);
+      if (!(await participantExists(this.ctx.db, participantId)))
+        throw notFound(messages.participant.notFound);
       throw notFound(m.none);
     }
     if (found.set.fitness_video_set_id !== videoSetId) throw notFound(m.notInSet);
@@ -95,7 +96,12 @@ export class ProgressService {
       // Views of this set from an earlier time on it are not part of the new start.
       await tx
         .delete(seenVideos)
-        .where(and(eq(seenVideos.participant_id, body.participant_id), eq(seenVideos.fitness_video_set_id, body.fitness_video_set_id)));
+        .where(
+          and(
+            eq(seenVideos.participant_id, body.participant_id),
+            eq(seenVideos.fitness_video_set_id, body.fitness_video_set_id),
+          ),
+        );
       return (await refreshAdherence(tx, body.participant_id, today, now))!;
     });
   }
@@ -112,25 +118,43 @@ export class ProgressService {
       if (!locked) throw notFound(m.none);
       const participantId = locked.progress.participant_id;
 
-      if (body.fitness_video_set_id !== undefined && body.fitness_video_set_id !== locked.set.fitness_video_set_id) {
+      if (
+        body.fitness_video_set_id !== undefined &&
+        body.fitness_video_set_id !== locked.set.fitness_video_set_id
+      ) {
         if (!(await findVideoSet(tx, body.fitness_video_set_id))) throw notFound(messages.videoSet.notFound);
         await tx
           .update(participationProgress)
-          .set({ fitness_video_set_id: body.fitness_video_set_id, ...this.freshStart(today, now), updated_at: now })
+          .set({
+            fitness_video_set_id: body.fitness_video_set_id,
+            ...this.freshStart(today, now),
+            updated_at: now,
+          })
           .where(eq(participationProgress.fitness_participation_progress_id, progressId));
         await tx
           .delete(seenVideos)
-          .where(and(eq(seenVideos.participant_id, participantId), eq(seenVideos.fitness_video_set_id, body.fitness_video_set_id)));
+          .where(
+            and(
+              eq(seenVideos.participant_id, participantId),
+              eq(seenVideos.fitness_video_set_id, body.fitness_video_set_id),
+            ),
+          );
         return (await refreshAdherence(tx, participantId, today, now))!;
       }
 
       const changes: Partial<typeof participationProgress.$inferInsert> = {};
       if (body.current_week !== undefined || body.current_day !== undefined) {
-        const target = { week: body.current_week ?? locked.progress.current_week, day: body.current_day ?? locked.progress.current_day };
-        const samePlace = target.week === locked.progress.current_week && target.day === locked.progress.current_day;
+        const target = {
+          week: body.current_week ?? locked.progress.current_week,
+          day: body.current_day ?? locked.progress.current_day,
+        };
+        const samePlace =
+          target.week === locked.progress.current_week && target.day === locked.progress.current_day;
         if (!samePlace) {
           const direction: MoveDirection =
-            target.week === locked.progress.current_week && target.day < locked.progress.current_day ? 'backward' : 'forward';
+            target.week === locked.progress.current_week && target.day < locked.progress.current_day
+              ? 'backward'
+              : 'forward';
           Object.assign(changes, this.checkMove(locked, direction, target));
         }
       }
@@ -146,7 +170,11 @@ export class ProgressService {
   }
 
   /** Move to week/day (§4): backward within the current week, forward to any later place. */
-  async move(participantId: number, direction: MoveDirection, target: MoveProgressBody): Promise<ProgressRow> {
+  async move(
+    participantId: number,
+    direction: MoveDirection,
+    target: MoveProgressBody,
+  ): Promise<ProgressRow> {
     const now = this.ctx.clock.now();
     return this.ctx.db.transaction(async (tx) => {
       const locked = await this.lockedProgress(tx, participantId);
@@ -154,7 +182,12 @@ export class ProgressService {
       const [updated] = await tx
         .update(participationProgress)
         .set({ ...position, updated_at: now })
-        .where(eq(participationProgress.fitness_participation_progress_id, locked.progress.fitness_participation_progress_id))
+        .where(
+          eq(
+            participationProgress.fitness_participation_progress_id,
+            locked.progress.fitness_participation_progress_id,
+          ),
+        )
         .returning();
       return updated!;
     });
@@ -178,7 +211,12 @@ export class ProgressService {
       const [row] = await tx
         .update(participationProgress)
         .set({ current_week: next.week, current_day: next.day, updated_at: now })
-        .where(eq(participationProgress.fitness_participation_progress_id, progress.fitness_participation_progress_id))
+        .where(
+          eq(
+            participationProgress.fitness_participation_progress_id,
+            progress.fitness_participation_progress_id,
+          ),
+        )
         .returning();
       // No token of its own: delivery uses the participant's current one.
       await enqueuePush(tx, {
@@ -206,7 +244,8 @@ export class ProgressService {
   /** The input limits and direction rules of §4; answers the new position or refuses with §8's text. */
   private checkMove({ progress, set }: ProgressWithSet, direction: MoveDirection, target: Position) {
     if (target.day < 1 || target.day > set.videos_in_week) throw badRequest(m.dayRange(set.videos_in_week));
-    if (target.week > set.number_of_weeks) throw badRequest(m.weekRange(progress.current_week, set.number_of_weeks));
+    if (target.week > set.number_of_weeks)
+      throw badRequest(m.weekRange(progress.current_week, set.number_of_weeks));
     if (target.week < progress.current_week) throw badRequest(m.cannotMoveBack);
     const sameWeek = target.week === progress.current_week;
     if (direction === 'backward' && !(sameWeek && target.day < progress.current_day)) {

@@ -52,7 +52,10 @@ export async function recordViews(
       await tx
         .insert(dailyViews)
         .values({ day: today, views: inserted.length })
-        .onConflictDoUpdate({ target: dailyViews.day, set: { views: sql`${dailyViews.views} + ${inserted.length}` } });
+        .onConflictDoUpdate({
+          target: dailyViews.day,
+          set: { views: sql`${dailyViews.views} + ${inserted.length}` },
+        });
     }
 
     const current = await findProgressOfParticipant(tx, participantId);

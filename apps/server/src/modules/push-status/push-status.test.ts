@@ -12,10 +12,19 @@ afterAll(() => t.close());
 
 describe('push message status', () => {
   it('shows staff what became of each message; only full access sees what was written', async () => {
-    const { participant } = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 2, started_date: '2025-01-01' });
+    const { participant } = await makeEnrolledParticipant(t.ctx.db, {
+      weeks: 1,
+      perWeek: 2,
+      started_date: '2025-01-01',
+    });
     const full = (await signedInCookie(t.ctx, 'full access')).cookie;
     const basic = (await signedInCookie(t.ctx, 'basic access')).cookie;
-    await t.app.inject({ method: 'PATCH', url: `/api/participant/${participant.participant_id}/progress`, headers: { cookie: basic }, payload: {} });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/participant/${participant.participant_id}/progress`,
+      headers: { cookie: basic },
+      payload: {},
+    });
     await new PushDelivery(t.ctx, null).deliverDue();
 
     const url = `/api/pushNotifications/participant/${participant.participant_id}`;
@@ -34,6 +43,14 @@ describe('push message status', () => {
     expect(forBasic[0]).not.toHaveProperty('title');
     expect(forBasic[0]).not.toHaveProperty('body');
     expect(forBasic[0].status).toBe('not sent: no provider configured');
-    expect((await t.app.inject({ method: 'GET', url: '/api/pushNotifications/participant/999999', headers: { cookie: full } })).statusCode).toBe(404);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/pushNotifications/participant/999999',
+          headers: { cookie: full },
+        })
+      ).statusCode,
+    ).toBe(404);
   });
 });

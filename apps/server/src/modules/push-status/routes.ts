@@ -2,7 +2,14 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FULL_ACCESS, errorResponse, messages, participantIdParam, pushOutboxEntry, type PushOutboxEntry } from '@pathway/contract';
+import {
+  FULL_ACCESS,
+  errorResponse,
+  messages,
+  participantIdParam,
+  pushOutboxEntry,
+  type PushOutboxEntry,
+} from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { participants, pushOutbox } from '../../db/schema.js';
 import { notFound } from '../../lib/http-error.js';

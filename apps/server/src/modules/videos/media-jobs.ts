@@ -22,7 +22,11 @@ export interface MediaDeleteData {
  * the files go only if the change that released them committed, and a crash cannot lose the
  * deletion.
  */
-export async function queueMediaDeletion(ctx: AppContext, tx: Database, keys: (string | null | undefined)[]): Promise<void> {
+export async function queueMediaDeletion(
+  ctx: AppContext,
+  tx: Database,
+  keys: (string | null | undefined)[],
+): Promise<void> {
   const unique = [...new Set(keys.filter((k): k is string => typeof k === 'string' && isBlobKey(k)))];
   if (unique.length > 0) await ctx.jobs.send<MediaDeleteData>(MEDIA_DELETE_JOB, { keys: unique }, { tx });
 }
@@ -32,11 +36,16 @@ async function isReferenced(db: Database, key: string): Promise<boolean> {
   const [row] = await db
     .select({ one: sql<number>`1` })
     .from(videos)
-    .where(or(eq(videos.file_location_path, key), eq(videos.video_thumbnail_url, key), eq(videos.poster_url, key)))
+    .where(
+      or(eq(videos.file_location_path, key), eq(videos.video_thumbnail_url, key), eq(videos.poster_url, key)),
+    )
     .limit(1);
   if (row) return true;
   if (!isUploadKey(key)) return false;
-  const [upload] = await db.select({ one: sql<number>`1` }).from(videoUploads).where(eq(videoUploads.storage_key, key));
+  const [upload] = await db
+    .select({ one: sql<number>`1` })
+    .from(videoUploads)
+    .where(eq(videoUploads.storage_key, key));
   return Boolean(upload);
 }
 
@@ -69,15 +78,26 @@ export async function cleanUpUploads(ctx: AppContext): Promise<number> {
     ),
     sql`not exists (select 1 from ${videos} where ${videos.file_location_path} = ${videoUploads.storage_key})`,
   );
-  const candidates = await ctx.db.select({ key: videoUploads.storage_key }).from(videoUploads).where(stale).limit(500);
+  const candidates = await ctx.db
+    .select({ key: videoUploads.storage_key })
+    .from(videoUploads)
+    .where(stale)
+    .limit(500);
   let removed = 0;
   for (const { key } of candidates) {
     await ctx.db.transaction(async (tx) => {
       // Locked, then checked again: a video being saved with this upload at the same moment
       // either committed first (and is seen here) or waits and then finds the upload gone.
-      const [locked] = await tx.select().from(videoUploads).where(eq(videoUploads.storage_key, key)).for('update');
+      const [locked] = await tx
+        .select()
+        .from(videoUploads)
+        .where(eq(videoUploads.storage_key, key))
+        .for('update');
       if (!locked) return;
-      const [still] = await tx.select({ key: videoUploads.storage_key }).from(videoUploads).where(and(eq(videoUploads.storage_key, key), stale));
+      const [still] = await tx
+        .select({ key: videoUploads.storage_key })
+        .from(videoUploads)
+        .where(and(eq(videoUploads.storage_key, key), stale));
       if (!still) return;
       await tx.delete(videoUploads).where(eq(videoUploads.storage_key, key));
       await queueMediaDeletion(ctx, tx, [key]);

@@ -52,7 +52,8 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         .removeHeader('last-modified')
         .removeHeader('cache-control')
         .send({ message: messages.generic.notFound });
-    if (!isBlobKey(key) || key.endsWith('.json') || key.endsWith('.info') || key.endsWith('.part')) return missing();
+    if (!isBlobKey(key) || key.endsWith('.json') || key.endsWith('.info') || key.endsWith('.part'))
+      return missing();
 
     let contentType = 'image/jpeg';
     if (isUploadKey(key)) {

@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 // No credentials: the tablet app downloads these URLs as they are.
-const get = (headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET', path = url) => t.app.inject({ method, url: path, headers });
+const get = (headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET', path = url) =>
+  t.app.inject({ method, url: path, headers });
 
 describe('media', () => {
   it('serves a whole video with its type, length and caching headers', async () => {

@@ -34,7 +34,14 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const sets = new VideoSetService(ctx);
   const library = new VideoService(ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse, 422: errorResponse };
+  const errors = {
+    400: errorResponse,
+    401: errorResponse,
+    403: errorResponse,
+    404: errorResponse,
+    409: errorResponse,
+    422: errorResponse,
+  };
   const origins = (request: FastifyRequest): Origins => ({
     origin: publicOrigin(request, ctx.config),
     accepted: ourOrigins(request, ctx.config),
@@ -47,7 +54,11 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     '/api/videoset',
     {
       config: { access: 'staff' },
-      schema: { tags: ['video sets'], summary: 'List video sets', response: { 200: z.array(videoSet), ...errors } },
+      schema: {
+        tags: ['video sets'],
+        summary: 'List video sets',
+        response: { 200: z.array(videoSet), ...errors },
+      },
     },
     async () => sets.list(),
   );
@@ -65,7 +76,10 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (request, reply) => {
       const created = await sets.create(request.body);
-      request.log.info({ fitness_video_set_id: created.fitness_video_set_id, by: by(request) }, 'video set added');
+      request.log.info(
+        { fitness_video_set_id: created.fitness_video_set_id, by: by(request) },
+        'video set added',
+      );
       return reply.status(201).send(created);
     },
   );
@@ -74,7 +88,12 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     '/api/videoset/:id',
     {
       config: { access: 'staff' },
-      schema: { tags: ['video sets'], summary: 'One video set', params: videoSetIdParams, response: { 200: videoSet, ...errors } },
+      schema: {
+        tags: ['video sets'],
+        summary: 'One video set',
+        params: videoSetIdParams,
+        response: { 200: videoSet, ...errors },
+      },
     },
     async (request) => sets.get(request.params.id),
   );
@@ -93,7 +112,10 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (request) => {
       const updated = await sets.rename(request.params.id, request.body);
-      request.log.info({ fitness_video_set_id: updated.fitness_video_set_id, by: by(request) }, 'video set renamed');
+      request.log.info(
+        { fitness_video_set_id: updated.fitness_video_set_id, by: by(request) },
+        'video set renamed',
+      );
       return updated;
     },
   );
@@ -118,14 +140,23 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: { access: 'staff' },
       schema: {
         tags: ['video sets'],
-        summary: "Delete a set now: its videos, participants' progress on it and their viewing records of it; files no other set uses",
+        summary:
+          "Delete a set now: its videos, participants' progress on it and their viewing records of it; files no other set uses",
         params: videoSetIdParams,
         response: { 200: videoSetDeleted, ...errors },
       },
     },
     async (request) => {
       const deleted = await sets.remove(request.params.id);
-      request.log.info({ fitness_video_set_id: request.params.id, by: by(request), videos: deleted.videos, participants: deleted.participants }, 'video set deleted');
+      request.log.info(
+        {
+          fitness_video_set_id: request.params.id,
+          by: by(request),
+          videos: deleted.videos,
+          participants: deleted.participants,
+        },
+        'video set deleted',
+      );
       return deleted;
     },
   );
@@ -150,9 +181,17 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     '/api/video/upload-settings',
     {
       config: { access: 'staff' },
-      schema: { tags: ['videos'], summary: 'Where and how the console uploads video files', response: { 200: uploadSettings, ...errors } },
+      schema: {
+        tags: ['videos'],
+        summary: 'Where and how the console uploads video files',
+        response: { 200: uploadSettings, ...errors },
+      },
     },
-    async () => ({ endpoint: UPLOAD_ENDPOINT, max_upload_bytes: ctx.config.maxUploadBytes, chunk_size_bytes: limits.uploadChunkBytes }),
+    async () => ({
+      endpoint: UPLOAD_ENDPOINT,
+      max_upload_bytes: ctx.config.maxUploadBytes,
+      chunk_size_bytes: limits.uploadChunkBytes,
+    }),
   );
 
   r.get(
@@ -161,7 +200,8 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: { access: 'staff-or-device' },
       schema: {
         tags: ['videos'],
-        summary: "A set's thumbnails by week: URL once made, else its status text (device API call 6, its own programme's set only; the reload button)",
+        summary:
+          "A set's thumbnails by week: URL once made, else its status text (device API call 6, its own programme's set only; the reload button)",
         params: videoSetIdParam,
         response: { 200: videoThumbs, ...errors },
       },
@@ -169,7 +209,8 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     async (request) => {
       // A tablet sees the thumbnails of its own participant's programme only; another set is
       // answered as if it did not exist, so a token cannot be used to walk the library.
-      if (request.device) await library.assertSetOfParticipant(request.params.videoSetId, request.device.participantId);
+      if (request.device)
+        await library.assertSetOfParticipant(request.params.videoSetId, request.device.participantId);
       return library.thumbsBySet(request.params.videoSetId, publicOrigin(request, ctx.config));
     },
   );
@@ -178,7 +219,12 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     '/api/video/:video_id',
     {
       config: { access: 'staff' },
-      schema: { tags: ['videos'], summary: 'One video', params: videoIdParams, response: { 200: video, ...errors } },
+      schema: {
+        tags: ['videos'],
+        summary: 'One video',
+        params: videoIdParams,
+        response: { 200: video, ...errors },
+      },
     },
     async (request) => library.get(request.params.video_id, publicOrigin(request, ctx.config)),
   );
@@ -189,14 +235,17 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       config: { access: 'staff' },
       schema: {
         tags: ['videos'],
-        summary: "Save an uploaded video on one day of a set; its thumbnail is made in the background",
+        summary: 'Save an uploaded video on one day of a set; its thumbnail is made in the background',
         body: createVideoBody,
         response: { 201: video, ...errors },
       },
     },
     async (request, reply) => {
       const created = await library.create(request.body, origins(request));
-      request.log.info({ video_id: created.video_id, fitness_video_set_id: created.fitness_video_set_id, by: by(request) }, 'video added');
+      request.log.info(
+        { video_id: created.video_id, fitness_video_set_id: created.fitness_video_set_id, by: by(request) },
+        'video added',
+      );
       return reply.status(201).send(created);
     },
   );
@@ -250,7 +299,11 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       },
     },
     async (request, reply) => {
-      await library.reextractThumbnail(request.body.video_id, request.body.file_location_path, origins(request));
+      await library.reextractThumbnail(
+        request.body.video_id,
+        request.body.file_location_path,
+        origins(request),
+      );
       request.log.info({ video_id: request.body.video_id, by: by(request) }, 'thumbnail re-extract queued');
       return reply.status(202).send({ message: messages.thumbnail.queued });
     },
@@ -273,7 +326,10 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       return {
         message: result.status === 'ready' ? 'The thumbnail is ready' : messages.thumbnail.queued,
         video_id: videoId,
-        video_thumbnail_url: presentStoredUrl(publicOrigin(request, ctx.config), result.video.video_thumbnail_url),
+        video_thumbnail_url: presentStoredUrl(
+          publicOrigin(request, ctx.config),
+          result.video.video_thumbnail_url,
+        ),
       };
     },
   );

@@ -30,7 +30,11 @@ export function videoLengthText(durationSeconds: number): string {
  * failure status at once; anything else (storage away, a crash) is retried, and the last try
  * that fails records the status too, so no video stays 'processing....' for ever.
  */
-export async function makeThumbnail(ctx: AppContext, data: ThumbnailJobData, isLastTry: boolean): Promise<void> {
+export async function makeThumbnail(
+  ctx: AppContext,
+  data: ThumbnailJobData,
+  isLastTry: boolean,
+): Promise<void> {
   const { videoId, fileKey } = data;
   const [video] = await ctx.db.select().from(videos).where(eq(videos.video_id, videoId));
   if (!video || video.file_location_path !== fileKey) return;
@@ -58,7 +62,11 @@ export async function makeThumbnail(ctx: AppContext, data: ThumbnailJobData, isL
       }
       await tx
         .update(videos)
-        .set({ video_thumbnail_url: thumbKey, poster_url: posterKey, video_length: videoLengthText(duration) })
+        .set({
+          video_thumbnail_url: thumbKey,
+          poster_url: posterKey,
+          video_length: videoLengthText(duration),
+        })
         .where(eq(videos.video_id, videoId));
       // The pictures of an earlier run (a re-extract) are no longer used.
       await queueMediaDeletion(ctx, tx, [current.video_thumbnail_url, current.poster_url]);
@@ -67,7 +75,10 @@ export async function makeThumbnail(ctx: AppContext, data: ThumbnailJobData, isL
     ctx.jobs.notify(MEDIA_DELETE_JOB);
     if (applied) ctx.logger.info({ video_id: videoId }, 'thumbnail made');
   } catch (error) {
-    if (stored) await Promise.all([ctx.media.blobs.delete(thumbKey), ctx.media.blobs.delete(posterKey)]).catch(() => {});
+    if (stored)
+      await Promise.all([ctx.media.blobs.delete(thumbKey), ctx.media.blobs.delete(posterKey)]).catch(
+        () => {},
+      );
     const permanent = error instanceof NotPlayableError;
     if (!permanent && !isLastTry) throw error;
     ctx.logger.warn({ video_id: videoId, err: error }, 'thumbnail could not be made');

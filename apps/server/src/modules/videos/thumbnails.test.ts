@@ -12,13 +12,25 @@ import { eventually, testVideo, uploadThroughTus } from '../../../test/media-hel
 import { THUMBNAIL_JOB } from './thumbnail-job.js';
 
 async function saveVideo(t: TestApp, cookie: string) {
-  const set = await t.app.inject({ method: 'POST', url: '/api/videoset', headers: { cookie }, payload: { set_name: 'Jobs', number_of_weeks: 1, videos_in_week: 1 } });
+  const set = await t.app.inject({
+    method: 'POST',
+    url: '/api/videoset',
+    headers: { cookie },
+    payload: { set_name: 'Jobs', number_of_weeks: 1, videos_in_week: 1 },
+  });
   const uploaded = await uploadThroughTus(t.app, cookie, testVideo());
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/video',
     headers: { cookie },
-    payload: { title: 'Job test', description: 'Made by the queue', file_location_path: uploaded.body.location, fitness_video_set_id: set.json().fitness_video_set_id, week_number: 1, day_number: 1 },
+    payload: {
+      title: 'Job test',
+      description: 'Made by the queue',
+      file_location_path: uploaded.body.location,
+      fitness_video_set_id: set.json().fitness_video_set_id,
+      week_number: 1,
+      day_number: 1,
+    },
   });
   expect(res.statusCode).toBe(201);
   return res.json() as { video_id: number; file_location_path: string };
@@ -40,7 +52,12 @@ describe('thumbnail job', () => {
   afterAll(() => t.close());
 
   it('is retried after a failure and then succeeds', async () => {
-    const set = await t.app.inject({ method: 'POST', url: '/api/videoset', headers: { cookie }, payload: { set_name: 'Retry', number_of_weeks: 1, videos_in_week: 1 } });
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/api/videoset',
+      headers: { cookie },
+      payload: { set_name: 'Retry', number_of_weeks: 1, videos_in_week: 1 },
+    });
     const uploaded = await uploadThroughTus(t.app, cookie, testVideo());
     const key = new URL(uploaded.body.location!).pathname.replace('/media/', '');
     // The file is away from storage when the first try runs (a storage fault), and back later.
@@ -52,14 +69,24 @@ describe('thumbnail job', () => {
       method: 'POST',
       url: '/api/video',
       headers: { cookie },
-      payload: { title: 'Retried', description: 'Second time lucky', file_location_path: uploaded.body.location, fitness_video_set_id: set.json().fitness_video_set_id, week_number: 1, day_number: 1 },
+      payload: {
+        title: 'Retried',
+        description: 'Second time lucky',
+        file_location_path: uploaded.body.location,
+        fitness_video_set_id: set.json().fitness_video_set_id,
+        week_number: 1,
+        day_number: 1,
+      },
     });
     const video = res.json() as { video_id: number };
 
     await eventually(async () => {
       const { rows } = (await t.ctx.jobs.boss
         .getDb()
-        .executeSql(`select retry_count from pgboss.job where name = $1 and data->>'videoId' = $2`, [THUMBNAIL_JOB, String(video.video_id)])) as { rows: { retry_count: number }[] };
+        .executeSql(`select retry_count from pgboss.job where name = $1 and data->>'videoId' = $2`, [
+          THUMBNAIL_JOB,
+          String(video.video_id),
+        ])) as { rows: { retry_count: number }[] };
       return rows.some((r) => r.retry_count >= 1);
     });
     const [stillProcessing] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, video.video_id));
@@ -87,7 +114,11 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('thumbnail job after a crash
     // A worker takes the job and dies before finishing it.
     const taken = await t.ctx.jobs.boss.fetch(THUMBNAIL_JOB);
     expect(taken).toHaveLength(1);
-    const { rows } = (await t.ctx.jobs.boss.getDb().executeSql('select state from pgboss.job where id = $1', [taken![0]!.id])) as { rows: { state: string }[] };
+    const { rows } = (await t.ctx.jobs.boss
+      .getDb()
+      .executeSql('select state from pgboss.job where id = $1', [taken![0]!.id])) as {
+      rows: { state: string }[];
+    };
     expect(rows[0]!.state).toBe('active');
 
     const next = await JobQueue.start(t.ctx.database, t.ctx.logger, 'all');

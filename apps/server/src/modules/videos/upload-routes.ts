@@ -4,7 +4,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { EVENTS, Server, type Upload } from '@tus/server';
 import { z } from 'zod';
-import { UPLOAD_ENDPOINT, errorResponse, finishedUpload, messages, type FinishedUpload } from '@pathway/contract';
+import {
+  UPLOAD_ENDPOINT,
+  errorResponse,
+  finishedUpload,
+  messages,
+  type FinishedUpload,
+} from '@pathway/contract';
 import type pg from 'pg';
 import type { AppContext } from '../../context.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
@@ -20,7 +26,10 @@ interface TusRefusal {
   body: string;
 }
 
-const refusal = (status: number, message: string): TusRefusal => ({ status_code: status, body: JSON.stringify({ message }) });
+const refusal = (status: number, message: string): TusRefusal => ({
+  status_code: status,
+  body: JSON.stringify({ message }),
+});
 
 export function formatBytes(bytes: number): string {
   const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
@@ -56,7 +65,9 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   // One process (PGlite) needs no more than tus's in-memory locks; PostgreSQL may serve several.
   const pool = ctx.database.kind === 'postgres' ? ctx.database.pool : undefined;
-  const locker = pool ? new PostgresUploadLocker({ ...pool.options, max: undefined } as pg.ClientConfig, ctx.logger) : undefined;
+  const locker = pool
+    ? new PostgresUploadLocker({ ...pool.options, max: undefined } as pg.ClientConfig, ctx.logger)
+    : undefined;
   if (locker) app.addHook('onClose', () => locker.close());
 
   const tus = new Server({
@@ -69,9 +80,11 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     namingFunction: () => `${KEY_PREFIX}${randomBytes(16).toString('hex')}`,
     generateUrl: (req, { proto, host, id }) =>
       `${callerOf(req)?.origin ?? `${proto}://${host}`}${UPLOAD_ENDPOINT}/${id.slice(KEY_PREFIX.length)}`,
-    getFileIdFromRequest: (_req, lastPath) => (lastPath && UPLOAD_ID.test(lastPath) ? `${KEY_PREFIX}${lastPath}` : undefined),
+    getFileIdFromRequest: (_req, lastPath) =>
+      lastPath && UPLOAD_ID.test(lastPath) ? `${KEY_PREFIX}${lastPath}` : undefined,
     async onUploadCreate(req, upload: Upload) {
-      if (upload.size === undefined) throw refusal(400, 'Upload-Length is required: the size of the file must be known');
+      if (upload.size === undefined)
+        throw refusal(400, 'Upload-Length is required: the size of the file must be known');
       await uploads.recordCreated(upload.id, upload.size, callerOf(req)?.adminId ?? null);
       return {};
     },
@@ -99,16 +112,22 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       }
       if (error.body.startsWith('{')) return error;
       if (error.status_code === 413) return refusal(413, tooLarge);
-      if (error.status_code === 404 || error.status_code === 410) return refusal(error.status_code, messages.upload.unknownFile);
+      if (error.status_code === 404 || error.status_code === 410)
+        return refusal(error.status_code, messages.upload.unknownFile);
       return refusal(error.status_code, error.body.trim());
     },
   });
   tus.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
-    uploads.forgetUnfinished(id).catch((error: unknown) => ctx.logger.error({ err: error }, 'could not forget a cancelled upload'));
+    uploads
+      .forgetUnfinished(id)
+      .catch((error: unknown) => ctx.logger.error({ err: error }, 'could not forget a cancelled upload'));
   });
 
   const handleTus = async (request: FastifyRequest, reply: FastifyReply) => {
-    callers.set(request.raw, { origin: publicOrigin(request, ctx.config), adminId: request.staff!.adminUserId });
+    callers.set(request.raw, {
+      origin: publicOrigin(request, ctx.config),
+      adminId: request.staff!.adminUserId,
+    });
     reply.hijack();
     try {
       await tus.handle(request.raw, reply.raw);
@@ -139,7 +158,9 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     url: `${UPLOAD_ENDPOINT}/:uploadId`,
     config: { access: 'staff' },
     exposeHeadRoute: false,
-    schema: tusSchema('tus: send bytes from an offset (PATCH), read the offset (HEAD), cancel an unfinished upload (DELETE)'),
+    schema: tusSchema(
+      'tus: send bytes from an offset (PATCH), read the offset (HEAD), cancel an unfinished upload (DELETE)',
+    ),
     handler: handleTus,
   });
 
@@ -153,7 +174,14 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         tags: ['uploads'],
         summary: 'The answer of a finished upload again, for a client that lost it',
         params: z.object({ uploadId: z.string().regex(UPLOAD_ID, { error: messages.upload.unknownFile }) }),
-        response: { 200: finishedUpload, 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: errorResponse, 422: errorResponse },
+        response: {
+          200: finishedUpload,
+          400: errorResponse,
+          401: errorResponse,
+          404: errorResponse,
+          409: errorResponse,
+          422: errorResponse,
+        },
       },
     },
     async (request) => {

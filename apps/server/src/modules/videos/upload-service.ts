@@ -43,7 +43,9 @@ export class UploadService {
 
   /** An unfinished upload the client cancelled (tus termination). */
   async forgetUnfinished(key: string): Promise<void> {
-    await this.ctx.db.delete(videoUploads).where(and(eq(videoUploads.storage_key, key), eq(videoUploads.status, 'receiving')));
+    await this.ctx.db
+      .delete(videoUploads)
+      .where(and(eq(videoUploads.storage_key, key), eq(videoUploads.status, 'receiving')));
   }
 
   async find(key: string, db: Database = this.ctx.db): Promise<UploadRow | undefined> {
@@ -68,7 +70,8 @@ export class UploadService {
       await this.ctx.db.delete(videoUploads).where(eq(videoUploads.storage_key, key));
       throw badRequest(messages.upload.unknownFile);
     }
-    if (upload.size === undefined || upload.offset !== upload.size) throw conflict(messages.upload.notFinished);
+    if (upload.size === undefined || upload.offset !== upload.size)
+      throw conflict(messages.upload.notFinished);
     let probe;
     try {
       probe = await checkPlayable(this.ctx.videoTools, await this.ctx.media.blobs.inputFor(key));
@@ -94,7 +97,13 @@ export class UploadService {
       .returning();
     if (!ready) throw badRequest(messages.upload.unknownFile);
     this.ctx.logger.info(
-      { upload: key, bytes: upload.size, seconds: probe.durationSeconds, format: probe.formatName, codec: probe.videoCodec },
+      {
+        upload: key,
+        bytes: upload.size,
+        seconds: probe.durationSeconds,
+        format: probe.formatName,
+        codec: probe.videoCodec,
+      },
       'upload checked and ready',
     );
     return ready;

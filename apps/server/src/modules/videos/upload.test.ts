@@ -40,7 +40,10 @@ async function statusOf(url: string): Promise<number> {
 }
 
 async function create(size: number, cookie = staff) {
-  return fetch(`${base}/companion`, { method: 'POST', headers: { ...TUS, cookie, 'upload-length': String(size) } });
+  return fetch(`${base}/companion`, {
+    method: 'POST',
+    headers: { ...TUS, cookie, 'upload-length': String(size) },
+  });
 }
 
 async function offsetOf(uploadUrl: string): Promise<number> {
@@ -52,7 +55,12 @@ async function offsetOf(uploadUrl: string): Promise<number> {
 function patch(uploadUrl: string, offset: number, body: Buffer) {
   return fetch(uploadUrl, {
     method: 'PATCH',
-    headers: { ...TUS, cookie: staff, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+    headers: {
+      ...TUS,
+      cookie: staff,
+      'upload-offset': String(offset),
+      'content-type': 'application/offset+octet-stream',
+    },
     body: new Uint8Array(body),
   });
 }
@@ -61,7 +69,12 @@ function patch(uploadUrl: string, offset: number, body: Buffer) {
  * Sends `body` from `offset` as one PATCH but drops the connection after `sendBytes`: what a
  * train going into a tunnel does to an upload.
  */
-function patchAndDropConnection(uploadUrl: string, offset: number, body: Buffer, sendBytes: number): Promise<void> {
+function patchAndDropConnection(
+  uploadUrl: string,
+  offset: number,
+  body: Buffer,
+  sendBytes: number,
+): Promise<void> {
   return new Promise((resolve) => {
     const url = new URL(uploadUrl);
     const req = http.request({
@@ -99,7 +112,11 @@ describe('resumable upload', () => {
     const res = await create(1000, '');
     expect(res.status).toBe(401);
     expect((await res.json()).message).toBe(messages.session.required);
-    const patchRes = await fetch(`${base}/companion/${'a'.repeat(32)}`, { method: 'PATCH', headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: 'x' });
+    const patchRes = await fetch(`${base}/companion/${'a'.repeat(32)}`, {
+      method: 'PATCH',
+      headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      body: 'x',
+    });
     expect(patchRes.status).toBe(401);
   });
 
@@ -125,7 +142,11 @@ describe('resumable upload', () => {
     const finished = await patch(uploadUrl, resumeAt, bytes.subarray(resumeAt));
     expect(finished.status).toBe(200);
     const body = await finished.json();
-    expect(body).toEqual({ location: uploadUrl.replace('/companion/', '/media/uploads/'), file_size: bytes.length, duration_seconds: 2 });
+    expect(body).toEqual({
+      location: uploadUrl.replace('/companion/', '/media/uploads/'),
+      file_size: bytes.length,
+      duration_seconds: 2,
+    });
 
     const served = Buffer.from(await (await fetch(body.location)).arrayBuffer());
     expect(served.length).toBe(bytes.length);
@@ -135,20 +156,32 @@ describe('resumable upload', () => {
     const again = await fetch(uploadUrl, { headers: { cookie: staff } });
     expect(await again.json()).toEqual(body);
     // A finished upload cannot be cancelled: it may be a video's file.
-    expect((await fetch(uploadUrl, { method: 'DELETE', headers: { ...TUS, cookie: staff } })).status).toBe(400);
+    expect((await fetch(uploadUrl, { method: 'DELETE', headers: { ...TUS, cookie: staff } })).status).toBe(
+      400,
+    );
     expect(await statusOf(body.location)).toBe(200);
   });
 
   it('refuses a file that is not a playable video, and keeps none of it', async () => {
-    for (const bytes of [Buffer.from('This is a text file pretending to be a video.\n'.repeat(50)), testImage()]) {
+    for (const bytes of [
+      Buffer.from('This is a text file pretending to be a video.\n'.repeat(50)),
+      testImage(),
+    ]) {
       const res = await uploadThroughTus(t.app, staff, bytes);
       expect(res.status).toBe(422);
       expect(res.body.message).toBe(messages.upload.notAVideo);
       const id = res.uploadUrl.split('/').pop()!;
       expect(existsSync(path.join(t.config.mediaDir, 'uploads', id))).toBe(false);
       expect(existsSync(path.join(t.config.mediaDir, 'uploads', `${id}.json`))).toBe(false);
-      expect(await t.ctx.db.select().from(videoUploads).where(eq(videoUploads.storage_key, `uploads/${id}`))).toEqual([]);
-      expect((await fetch(local(res.uploadUrl), { method: 'HEAD', headers: { ...TUS, cookie: staff } })).status).toBe(404);
+      expect(
+        await t.ctx.db
+          .select()
+          .from(videoUploads)
+          .where(eq(videoUploads.storage_key, `uploads/${id}`)),
+      ).toEqual([]);
+      expect(
+        (await fetch(local(res.uploadUrl), { method: 'HEAD', headers: { ...TUS, cookie: staff } })).status,
+      ).toBe(404);
     }
   });
 
@@ -162,7 +195,10 @@ describe('resumable upload', () => {
     const overflow = await patch(uploadUrl, 0, Buffer.alloc(2000, 1));
     expect(overflow.status).toBe(413);
 
-    const deferred = await fetch(`${base}/companion`, { method: 'POST', headers: { ...TUS, cookie: staff, 'upload-defer-length': '1' } });
+    const deferred = await fetch(`${base}/companion`, {
+      method: 'POST',
+      headers: { ...TUS, cookie: staff, 'upload-defer-length': '1' },
+    });
     expect(deferred.status).toBe(400);
     expect((await deferred.json()).message).toMatch(/Upload-Length is required/);
   });
@@ -175,7 +211,17 @@ describe('resumable upload', () => {
     const cancelled = await fetch(uploadUrl, { method: 'DELETE', headers: { ...TUS, cookie: staff } });
     expect(cancelled.status).toBe(204);
     expect(existsSync(path.join(t.config.mediaDir, 'uploads', id))).toBe(false);
-    await expect.poll(async () => (await t.ctx.db.select().from(videoUploads).where(eq(videoUploads.storage_key, `uploads/${id}`))).length).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.ctx.db
+              .select()
+              .from(videoUploads)
+              .where(eq(videoUploads.storage_key, `uploads/${id}`))
+          ).length,
+      )
+      .toBe(0);
   });
 
   it('cleans up uploads abandoned, or finished and never saved, after a day; saved ones stay', async () => {
@@ -184,12 +230,24 @@ describe('resumable upload', () => {
     await patch(abandonedUrl, 0, Buffer.alloc(1000, 7));
     const unsaved = await uploadThroughTus(t.app, staff, testVideo());
     const saved = await uploadThroughTus(t.app, staff, testVideo());
-    const set = await t.app.inject({ method: 'POST', url: '/api/videoset', headers: { cookie: staff }, payload: { set_name: 'Kept', number_of_weeks: 1, videos_in_week: 1 } });
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/api/videoset',
+      headers: { cookie: staff },
+      payload: { set_name: 'Kept', number_of_weeks: 1, videos_in_week: 1 },
+    });
     const video = await t.app.inject({
       method: 'POST',
       url: '/api/video',
       headers: { cookie: staff },
-      payload: { title: 'Saved', description: 'A saved video', file_location_path: saved.body.location, fitness_video_set_id: set.json().fitness_video_set_id, week_number: 1, day_number: 1 },
+      payload: {
+        title: 'Saved',
+        description: 'A saved video',
+        file_location_path: saved.body.location,
+        fitness_video_set_id: set.json().fitness_video_set_id,
+        week_number: 1,
+        day_number: 1,
+      },
     });
     expect(video.statusCode).toBe(201);
     const fresh = await create(5000);
@@ -198,14 +256,25 @@ describe('resumable upload', () => {
     const dayAndABit = sql`now() - interval '25 hours'`;
     await t.ctx.db
       .update(videoUploads)
-      .set({ last_activity_at: dayAndABit, finished_at: sql`case when ${videoUploads.finished_at} is null then null else ${dayAndABit} end` })
-      .where(sql`${videoUploads.storage_key} in (${idOf(abandonedUrl)}, ${idOf(unsaved.uploadUrl)}, ${idOf(saved.uploadUrl)})`);
+      .set({
+        last_activity_at: dayAndABit,
+        finished_at: sql`case when ${videoUploads.finished_at} is null then null else ${dayAndABit} end`,
+      })
+      .where(
+        sql`${videoUploads.storage_key} in (${idOf(abandonedUrl)}, ${idOf(unsaved.uploadUrl)}, ${idOf(saved.uploadUrl)})`,
+      );
 
     expect(await cleanUpUploads(t.ctx)).toBe(2);
     await t.ctx.jobs.startWorkers();
-    await expect.poll(() => existsSync(path.join(t.config.mediaDir, idOf(abandonedUrl))), { timeout: 20_000 }).toBe(false);
-    await expect.poll(() => existsSync(path.join(t.config.mediaDir, idOf(unsaved.uploadUrl))), { timeout: 20_000 }).toBe(false);
-    expect((await fetch(abandonedUrl, { method: 'HEAD', headers: { ...TUS, cookie: staff } })).status).toBe(404);
+    await expect
+      .poll(() => existsSync(path.join(t.config.mediaDir, idOf(abandonedUrl))), { timeout: 20_000 })
+      .toBe(false);
+    await expect
+      .poll(() => existsSync(path.join(t.config.mediaDir, idOf(unsaved.uploadUrl))), { timeout: 20_000 })
+      .toBe(false);
+    expect((await fetch(abandonedUrl, { method: 'HEAD', headers: { ...TUS, cookie: staff } })).status).toBe(
+      404,
+    );
     expect(await statusOf(local(unsaved.body.location!))).toBe(404);
     expect(await offsetOf(freshUrl)).toBe(0);
     expect(await statusOf(local(saved.body.location!))).toBe(200);
@@ -215,59 +284,78 @@ describe('resumable upload', () => {
 // Several web instances on one PostgreSQL database: a request on one instance that wants an upload
 // another instance is still writing asks it to let go, and waits for it, instead of racing it.
 describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instances', () => {
-  it('a resume on another instance stops the stale request first, then continues from its last byte', { timeout: 60_000 }, async () => {
-    const other = await buildApp(t.ctx);
-    await other.listen({ port: 0, host: '127.0.0.1' });
-    const otherBase = `http://127.0.0.1:${(other.server.address() as { port: number }).port}`;
-    let stale: http.ClientRequest | undefined;
-    try {
-      const bytes = testVideo({ seconds: 2, size: '160x120', noise: true });
-      const created = await create(bytes.length);
-      const uploadUrl = created.headers.get('location')!;
-      const id = uploadUrl.split('/').pop()!;
+  it(
+    'a resume on another instance stops the stale request first, then continues from its last byte',
+    { timeout: 60_000 },
+    async () => {
+      const other = await buildApp(t.ctx);
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const otherBase = `http://127.0.0.1:${(other.server.address() as { port: number }).port}`;
+      let stale: http.ClientRequest | undefined;
+      try {
+        const bytes = testVideo({ seconds: 2, size: '160x120', noise: true });
+        const created = await create(bytes.length);
+        const uploadUrl = created.headers.get('location')!;
+        const id = uploadUrl.split('/').pop()!;
 
-      // Instance A receives 100 kB and then nothing: the client is gone but the socket stays open.
-      let staleClosed = false;
-      const url = new URL(uploadUrl);
-      const request = http.request({
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'PATCH',
-        headers: { ...TUS, cookie: staff, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(bytes.length) },
-      });
-      stale = request;
-      request.on('error', () => {});
-      request.on('close', () => (staleClosed = true));
-      request.on('response', (res) => res.resume());
-      await new Promise<void>((resolve) => request.write(bytes.subarray(0, 100_000), () => resolve()));
-      await new Promise((r) => setTimeout(r, 500));
-      expect(staleClosed).toBe(false);
+        // Instance A receives 100 kB and then nothing: the client is gone but the socket stays open.
+        let staleClosed = false;
+        const url = new URL(uploadUrl);
+        const request = http.request({
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'PATCH',
+          headers: {
+            ...TUS,
+            cookie: staff,
+            'upload-offset': '0',
+            'content-type': 'application/offset+octet-stream',
+            'content-length': String(bytes.length),
+          },
+        });
+        stale = request;
+        request.on('error', () => {});
+        request.on('close', () => (staleClosed = true));
+        request.on('response', (res) => res.resume());
+        await new Promise<void>((resolve) => request.write(bytes.subarray(0, 100_000), () => resolve()));
+        await new Promise((r) => setTimeout(r, 500));
+        expect(staleClosed).toBe(false);
 
-      // Instance B is asked for the offset: it gets the lock only once A has let go.
-      const head = await fetch(`${otherBase}/companion/${id}`, { method: 'HEAD', headers: { ...TUS, cookie: staff } });
-      expect(head.status).toBe(200);
-      const offset = Number(head.headers.get('upload-offset'));
-      expect(offset).toBeGreaterThan(0);
-      expect(offset).toBeLessThanOrEqual(100_000);
-      await expect.poll(() => staleClosed, { timeout: 10_000 }).toBe(true);
+        // Instance B is asked for the offset: it gets the lock only once A has let go.
+        const head = await fetch(`${otherBase}/companion/${id}`, {
+          method: 'HEAD',
+          headers: { ...TUS, cookie: staff },
+        });
+        expect(head.status).toBe(200);
+        const offset = Number(head.headers.get('upload-offset'));
+        expect(offset).toBeGreaterThan(0);
+        expect(offset).toBeLessThanOrEqual(100_000);
+        await expect.poll(() => staleClosed, { timeout: 10_000 }).toBe(true);
 
-      const rest = await fetch(`${otherBase}/companion/${id}`, {
-        method: 'PATCH',
-        headers: { ...TUS, cookie: staff, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
-        body: new Uint8Array(bytes.subarray(offset)),
-      });
-      expect(rest.status).toBe(200);
-      const { location } = (await rest.json()) as { location: string };
-      const stored = Buffer.from(await (await fetch(`${otherBase}${new URL(location).pathname}`)).arrayBuffer());
-      expect(Buffer.compare(stored, bytes)).toBe(0);
-    } finally {
-      // The half-open client of this test, and keep-alive sockets of its fetch calls, would
-      // otherwise hold the servers' close open.
-      stale?.destroy();
-      other.server.closeAllConnections();
-      await other.close();
-    }
-  });
+        const rest = await fetch(`${otherBase}/companion/${id}`, {
+          method: 'PATCH',
+          headers: {
+            ...TUS,
+            cookie: staff,
+            'upload-offset': String(offset),
+            'content-type': 'application/offset+octet-stream',
+          },
+          body: new Uint8Array(bytes.subarray(offset)),
+        });
+        expect(rest.status).toBe(200);
+        const { location } = (await rest.json()) as { location: string };
+        const stored = Buffer.from(
+          await (await fetch(`${otherBase}${new URL(location).pathname}`)).arrayBuffer(),
+        );
+        expect(Buffer.compare(stored, bytes)).toBe(0);
+      } finally {
+        // The half-open client of this test, and keep-alive sockets of its fetch calls, would
+        // otherwise hold the servers' close open.
+        stale?.destroy();
+        other.server.closeAllConnections();
+        await other.close();
+      }
+    },
+  );
 });
-

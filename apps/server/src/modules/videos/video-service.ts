@@ -129,7 +129,8 @@ export class VideoService {
     let newKey: string | undefined;
     if (body.file_location_path !== undefined) {
       const named = uploadKeyFromLocation(body.file_location_path, origins.accepted);
-      if (named !== current.file_location_path) newKey = await this.readyUploadKey(body.file_location_path, origins);
+      if (named !== current.file_location_path)
+        newKey = await this.readyUploadKey(body.file_location_path, origins);
     }
     const { row, setName } = await this.ctx.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
@@ -182,12 +183,22 @@ export class VideoService {
    * is left alone; a job already waiting or running is not doubled; otherwise (a failed try, or
    * lost pictures) the video goes back to 'processing....' and a new job is queued.
    */
-  async requestThumbnail(videoId: number, videoUrl: string | undefined, origins: Origins): Promise<ThumbnailRequestResult> {
+  async requestThumbnail(
+    videoId: number,
+    videoUrl: string | undefined,
+    origins: Origins,
+  ): Promise<ThumbnailRequestResult> {
     const video = await this.findVideo(this.ctx.db, videoId);
-    if (videoUrl !== undefined && uploadKeyFromLocation(videoUrl, origins.accepted) !== video.file_location_path) {
+    if (
+      videoUrl !== undefined &&
+      uploadKeyFromLocation(videoUrl, origins.accepted) !== video.file_location_path
+    ) {
       throw badRequest(messages.thumbnail.urlMismatch);
     }
-    if (isBlobKey(video.video_thumbnail_url) && (await this.ctx.media.blobs.stat(video.video_thumbnail_url))) {
+    if (
+      isBlobKey(video.video_thumbnail_url) &&
+      (await this.ctx.media.blobs.stat(video.video_thumbnail_url))
+    ) {
       return { status: 'ready', video };
     }
     const data: ThumbnailJobData = { videoId, fileKey: video.file_location_path };
@@ -226,7 +237,11 @@ export class VideoService {
   }
 
   private async queueThumbnail(tx: Database, row: VideoRow): Promise<void> {
-    await this.ctx.jobs.send<ThumbnailJobData>(THUMBNAIL_JOB, { videoId: row.video_id, fileKey: row.file_location_path }, { tx });
+    await this.ctx.jobs.send<ThumbnailJobData>(
+      THUMBNAIL_JOB,
+      { videoId: row.video_id, fileKey: row.file_location_path },
+      { tx },
+    );
   }
 
   /**
@@ -258,7 +273,11 @@ export class VideoService {
   }
 
   private async lockReadyUpload(tx: Database, key: string) {
-    const [upload] = await tx.select().from(videoUploads).where(eq(videoUploads.storage_key, key)).for('update');
+    const [upload] = await tx
+      .select()
+      .from(videoUploads)
+      .where(eq(videoUploads.storage_key, key))
+      .for('update');
     if (!upload) throw badRequest(messages.upload.unknownFile);
     if (upload.status !== 'ready') throw new HttpError(409, messages.upload.notFinished);
     return upload;

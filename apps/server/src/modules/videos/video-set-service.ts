@@ -33,7 +33,11 @@ export class VideoSetService {
     const body = createVideoSetBody.parse(input);
     const [row] = await this.ctx.db
       .insert(videoSets)
-      .values({ set_name: body.set_name, number_of_weeks: body.number_of_weeks, videos_in_week: body.videos_in_week })
+      .values({
+        set_name: body.set_name,
+        number_of_weeks: body.number_of_weeks,
+        videos_in_week: body.videos_in_week,
+      })
       .returning();
     return presentVideoSet(row!);
   }
@@ -60,7 +64,11 @@ export class VideoSetService {
    */
   async remove(id: number): Promise<VideoSetDeleted> {
     const summary = await this.ctx.db.transaction(async (tx) => {
-      const [set] = await tx.select().from(videoSets).where(eq(videoSets.fitness_video_set_id, id)).for('update');
+      const [set] = await tx
+        .select()
+        .from(videoSets)
+        .where(eq(videoSets.fitness_video_set_id, id))
+        .for('update');
       if (!set) throw notFound(messages.videoSet.notFound);
       const { summary, filesToDelete } = await this.impact(tx, id);
       const pictures = await tx
@@ -72,18 +80,28 @@ export class VideoSetService {
         .from(participationProgress)
         .where(eq(participationProgress.fitness_video_set_id, id));
       // Without progress nobody is behind: the figure must not linger until the daily check.
-      await tx.update(participants).set({ days_behind: 0 }).where(inArray(participants.participant_id, onSet));
+      await tx
+        .update(participants)
+        .set({ days_behind: 0 })
+        .where(inArray(participants.participant_id, onSet));
       // Videos, progress on the set and seen_videos of its videos follow by ON DELETE CASCADE.
       await tx.delete(videoSets).where(eq(videoSets.fitness_video_set_id, id));
-      if (filesToDelete.length > 0) await tx.delete(videoUploads).where(inArray(videoUploads.storage_key, filesToDelete));
-      await queueMediaDeletion(this.ctx, tx, [...filesToDelete, ...pictures.flatMap((p) => [p.thumb, p.poster])]);
+      if (filesToDelete.length > 0)
+        await tx.delete(videoUploads).where(inArray(videoUploads.storage_key, filesToDelete));
+      await queueMediaDeletion(this.ctx, tx, [
+        ...filesToDelete,
+        ...pictures.flatMap((p) => [p.thumb, p.poster]),
+      ]);
       return summary;
     });
     this.ctx.jobs.notify(MEDIA_DELETE_JOB);
     return { message: messages.videoSet.deleted, ...summary };
   }
 
-  private async impact(db: Database, id: number): Promise<{ summary: VideoSetDeletionImpact; filesToDelete: string[] }> {
+  private async impact(
+    db: Database,
+    id: number,
+  ): Promise<{ summary: VideoSetDeletionImpact; filesToDelete: string[] }> {
     const [counts] = await db
       .select({ videos: sql<number>`count(*)::int` })
       .from(videos)
@@ -107,7 +125,12 @@ export class VideoSetService {
     const kept = new Set(shared.map((s) => s.key));
     const filesToDelete = keys.filter((k) => !kept.has(k));
     return {
-      summary: { videos: counts!.videos, participants: Number(people!.n), files_deleted: filesToDelete.length, files_kept: kept.size },
+      summary: {
+        videos: counts!.videos,
+        participants: Number(people!.n),
+        files_deleted: filesToDelete.length,
+        files_kept: kept.size,
+      },
       filesToDelete,
     };
   }

@@ -24,8 +24,18 @@ async function addSet(body: object = { set_name: 'Strength', number_of_weeks: 4,
 
 describe('video sets', () => {
   it('need a signed-in admin; basic access is enough', async () => {
-    for (const [method, url] of [['GET', '/api/videoset'], ['POST', '/api/videoset'], ['GET', '/api/videoset/1'], ['PATCH', '/api/videoset/1'], ['DELETE', '/api/videoset/1']] as const) {
-      const res = await t.app.inject({ method, url, payload: method === 'POST' || method === 'PATCH' ? {} : undefined });
+    for (const [method, url] of [
+      ['GET', '/api/videoset'],
+      ['POST', '/api/videoset'],
+      ['GET', '/api/videoset/1'],
+      ['PATCH', '/api/videoset/1'],
+      ['DELETE', '/api/videoset/1'],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        payload: method === 'POST' || method === 'PATCH' ? {} : undefined,
+      });
       expect(res.statusCode, `${method} ${url}`).toBe(401);
     }
     expect((await call('GET', '/api/videoset')).statusCode).toBe(200);
@@ -36,8 +46,16 @@ describe('video sets', () => {
     expect(created).toMatchObject({ set_name: 'Chair exercises', number_of_weeks: 6, videos_in_week: 5 });
     expect(created.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const list = (await call('GET', '/api/videoset')).json();
-    const listed = list.find((s: { fitness_video_set_id: number }) => s.fitness_video_set_id === created.fitness_video_set_id);
-    expect(Object.keys(listed).sort()).toEqual(['created_at', 'fitness_video_set_id', 'number_of_weeks', 'set_name', 'videos_in_week']);
+    const listed = list.find(
+      (s: { fitness_video_set_id: number }) => s.fitness_video_set_id === created.fitness_video_set_id,
+    );
+    expect(Object.keys(listed).sort()).toEqual([
+      'created_at',
+      'fitness_video_set_id',
+      'number_of_weeks',
+      'set_name',
+      'videos_in_week',
+    ]);
     expect((await call('GET', `/api/videoset/${created.fitness_video_set_id}`)).json()).toEqual(listed);
   });
 
@@ -62,7 +80,10 @@ describe('video sets', () => {
       [{ set_name: 'Valid', number_of_weeks: 4 }, messages.videoSet.videosInWeekEmpty],
       [{ set_name: 'Valid', number_of_weeks: 4, videos_in_week: 0 }, messages.videoSet.videosInWeekInvalid],
       [{ set_name: 'Valid', number_of_weeks: 4, videos_in_week: 8 }, messages.videoSet.videosInWeekInvalid],
-      [{ set_name: 'Valid', number_of_weeks: 4, videos_in_week: '1.5' }, messages.videoSet.videosInWeekInvalid],
+      [
+        { set_name: 'Valid', number_of_weeks: 4, videos_in_week: '1.5' },
+        messages.videoSet.videosInWeekInvalid,
+      ],
     ];
     for (const [payload, message] of cases) {
       const res = await call('POST', '/api/videoset', payload);
@@ -74,13 +95,19 @@ describe('video sets', () => {
 
   it('renames a set and changes nothing else', async () => {
     const set = await addSet();
-    const res = await call('PATCH', `/api/videoset/${set.fitness_video_set_id}`, { set_name: 'Renamed set', number_of_weeks: 99, videos_in_week: 1 });
+    const res = await call('PATCH', `/api/videoset/${set.fitness_video_set_id}`, {
+      set_name: 'Renamed set',
+      number_of_weeks: 99,
+      videos_in_week: 1,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ set_name: 'Renamed set', number_of_weeks: 4, videos_in_week: 3 });
     const bad = await call('PATCH', `/api/videoset/${set.fitness_video_set_id}`, { set_name: 'x' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe(messages.videoSet.nameShort);
-    expect((await call('PATCH', '/api/videoset/999999', { set_name: 'Nobody' })).json().message).toBe(messages.videoSet.notFound);
+    expect((await call('PATCH', '/api/videoset/999999', { set_name: 'Nobody' })).json().message).toBe(
+      messages.videoSet.notFound,
+    );
   });
 
   it('answers 404 for an unknown set and 400 for an id that is not a whole number', async () => {
@@ -98,15 +125,39 @@ describe('video sets', () => {
     const other = await addSet({ set_name: 'Another', number_of_weeks: 2, videos_in_week: 2 });
     const [person] = await t.ctx.db
       .insert(participants)
-      .values({ first_name: 'Pat', last_name: 'Example', date_of_birth: '1950-01-01', phone_number: '+441234567890', address: '1 Street', days_behind: 4 })
+      .values({
+        first_name: 'Pat',
+        last_name: 'Example',
+        date_of_birth: '1950-01-01',
+        phone_number: '+441234567890',
+        address: '1 Street',
+        days_behind: 4,
+      })
       .returning();
     const [bystander] = await t.ctx.db
       .insert(participants)
-      .values({ first_name: 'Sam', last_name: 'Other', date_of_birth: '1952-01-01', phone_number: '+441234567891', address: '2 Street', days_behind: 2 })
+      .values({
+        first_name: 'Sam',
+        last_name: 'Other',
+        date_of_birth: '1952-01-01',
+        phone_number: '+441234567891',
+        address: '2 Street',
+        days_behind: 2,
+      })
       .returning();
     await t.ctx.db.insert(participationProgress).values([
-      { participant_id: person!.participant_id, fitness_video_set_id: set.fitness_video_set_id, started_date: '2024-01-01', last_seen_date: '2024-01-02' },
-      { participant_id: bystander!.participant_id, fitness_video_set_id: other.fitness_video_set_id, started_date: '2024-01-01', last_seen_date: '2024-01-02' },
+      {
+        participant_id: person!.participant_id,
+        fitness_video_set_id: set.fitness_video_set_id,
+        started_date: '2024-01-01',
+        last_seen_date: '2024-01-02',
+      },
+      {
+        participant_id: bystander!.participant_id,
+        fitness_video_set_id: other.fitness_video_set_id,
+        started_date: '2024-01-01',
+        last_seen_date: '2024-01-02',
+      },
     ]);
 
     const impact = await call('GET', `/api/videoset/${set.fitness_video_set_id}/deletion-impact`);
@@ -114,14 +165,26 @@ describe('video sets', () => {
 
     const res = await call('DELETE', `/api/videoset/${set.fitness_video_set_id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ message: messages.videoSet.deleted, videos: 0, participants: 1, files_deleted: 0, files_kept: 0 });
+    expect(res.json()).toEqual({
+      message: messages.videoSet.deleted,
+      videos: 0,
+      participants: 1,
+      files_deleted: 0,
+      files_kept: 0,
+    });
     expect((await call('GET', `/api/videoset/${set.fitness_video_set_id}`)).statusCode).toBe(404);
 
     const progress = await t.ctx.db.select().from(participationProgress);
     expect(progress.map((p) => p.participant_id)).toEqual([bystander!.participant_id]);
-    const [after] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, person!.participant_id));
+    const [after] = await t.ctx.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, person!.participant_id));
     expect(after!.days_behind).toBe(0);
-    const [untouched] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, bystander!.participant_id));
+    const [untouched] = await t.ctx.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, bystander!.participant_id));
     expect(untouched!.days_behind).toBe(2);
   });
 });

@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testImage, testVideo } from '../../../test/media-helpers.js';
-import { NotPlayableError, checkPlayable, extractFrames, probeVideo, resolveVideoTools } from './video-tools.js';
+import {
+  NotPlayableError,
+  checkPlayable,
+  extractFrames,
+  probeVideo,
+  resolveVideoTools,
+} from './video-tools.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-tools-'));
 function file(name: string, bytes: Buffer | string): string {
@@ -32,8 +38,14 @@ describe('video tools', () => {
 
   it('accept MP4 and WebM and say what they are', async () => {
     const tools = resolveVideoTools();
-    expect(await probeVideo(tools, file('v.mp4', testVideo()))).toMatchObject({ contentType: 'video/mp4', videoCodec: 'h264' });
-    expect(await probeVideo(tools, file('v.webm', testVideo({ format: 'webm' })))).toMatchObject({ contentType: 'video/webm', videoCodec: 'vp8' });
+    expect(await probeVideo(tools, file('v.mp4', testVideo()))).toMatchObject({
+      contentType: 'video/mp4',
+      videoCodec: 'h264',
+    });
+    expect(await probeVideo(tools, file('v.webm', testVideo({ format: 'webm' })))).toMatchObject({
+      contentType: 'video/webm',
+      videoCodec: 'vp8',
+    });
   });
 
   it('refuse what is not a playable video', async () => {

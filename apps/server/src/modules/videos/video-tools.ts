@@ -42,11 +42,14 @@ function fromNpm(packageName: string): string | undefined {
 export function resolveVideoTools(env: NodeJS.ProcessEnv = process.env): VideoTools {
   const systemFfmpeg = onPath('ffmpeg', env.PATH);
   const systemFfprobe = onPath('ffprobe', env.PATH);
-  if (systemFfmpeg && systemFfprobe) return { ffmpeg: systemFfmpeg, ffprobe: systemFfprobe, source: 'system' };
+  if (systemFfmpeg && systemFfprobe)
+    return { ffmpeg: systemFfmpeg, ffprobe: systemFfprobe, source: 'system' };
   const ffmpeg = fromNpm('@ffmpeg-installer/ffmpeg');
   const ffprobe = fromNpm('@ffprobe-installer/ffprobe');
   if (ffmpeg && ffprobe) return { ffmpeg, ffprobe, source: 'npm' };
-  throw new Error('ffmpeg and ffprobe were found neither on PATH nor in node_modules (@ffmpeg-installer, @ffprobe-installer)');
+  throw new Error(
+    'ffmpeg and ffprobe were found neither on PATH nor in node_modules (@ffmpeg-installer, @ffprobe-installer)',
+  );
 }
 
 /** The input is not a video a tablet or a browser can play. */
@@ -75,15 +78,20 @@ interface RunResult {
 
 function run(binary: string, args: string[], timeoutMs: number): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    execFile(binary, args, { timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      if (error) {
-        const failure = error as Error & { stderr?: string; killed?: boolean };
-        failure.stderr = stderr;
-        reject(failure);
-        return;
-      }
-      resolve({ stdout, stderr });
-    });
+    execFile(
+      binary,
+      args,
+      { timeout: timeoutMs, maxBuffer: 8 * 1024 * 1024, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        if (error) {
+          const failure = error as Error & { stderr?: string; killed?: boolean };
+          failure.stderr = stderr;
+          reject(failure);
+          return;
+        }
+        resolve({ stdout, stderr });
+      },
+    );
   });
 }
 
@@ -111,7 +119,8 @@ interface FfprobeOutput {
 function contentTypeOf(output: FfprobeOutput): string {
   const format = output.format?.format_name ?? '';
   const codecs = (output.streams ?? []).map((s) => s.codec_name ?? '');
-  if (format.startsWith('mov')) return output.format?.tags?.major_brand?.trim() === 'qt' ? 'video/quicktime' : 'video/mp4';
+  if (format.startsWith('mov'))
+    return output.format?.tags?.major_brand?.trim() === 'qt' ? 'video/quicktime' : 'video/mp4';
   if (format.startsWith('matroska')) {
     const webm = codecs.every((c) => ['vp8', 'vp9', 'av1', 'opus', 'vorbis'].includes(c));
     return webm ? 'video/webm' : 'video/x-matroska';
@@ -132,7 +141,9 @@ export async function probeVideo(tools: VideoTools, input: string): Promise<Vide
     );
     output = JSON.parse(stdout) as FfprobeOutput;
   } catch (error) {
-    throw new NotPlayableError(`ffprobe refused the file: ${firstLine((error as { stderr?: string }).stderr)}`);
+    throw new NotPlayableError(
+      `ffprobe refused the file: ${firstLine((error as { stderr?: string }).stderr)}`,
+    );
   }
   const stream = (output.streams ?? []).find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   if (!stream) throw new NotPlayableError('no video stream');
@@ -155,11 +166,27 @@ export async function checkPlayable(tools: VideoTools, input: string): Promise<V
   try {
     await run(
       tools.ffmpeg,
-      ['-nostdin', '-v', 'error', ...inputArgs(input), '-i', input, '-map', '0:v:0', '-frames:v', '1', '-f', 'null', '-'],
+      [
+        '-nostdin',
+        '-v',
+        'error',
+        ...inputArgs(input),
+        '-i',
+        input,
+        '-map',
+        '0:v:0',
+        '-frames:v',
+        '1',
+        '-f',
+        'null',
+        '-',
+      ],
       120_000,
     );
   } catch (error) {
-    throw new NotPlayableError(`the first frame does not decode: ${firstLine((error as { stderr?: string }).stderr)}`);
+    throw new NotPlayableError(
+      `the first frame does not decode: ${firstLine((error as { stderr?: string }).stderr)}`,
+    );
   }
   return probe;
 }
@@ -180,15 +207,45 @@ export async function extractFrames(
     run(
       tools.ffmpeg,
       [
-        '-nostdin', '-v', 'error', '-y', ...inputArgs(input),
-        '-ss', at.toFixed(3), '-i', input,
-        '-map', '0:v:0', '-frames:v', '1', '-vf', `scale=${w}:${h}:force_original_aspect_ratio=increase,crop=${w}:${h},setsar=1`, '-q:v', '3', out.thumbnail,
-        '-map', '0:v:0', '-frames:v', '1', '-vf', `scale='min(${limits.posterMaxWidth},iw)':-2,setsar=1`, '-q:v', '3', out.poster,
+        '-nostdin',
+        '-v',
+        'error',
+        '-y',
+        ...inputArgs(input),
+        '-ss',
+        at.toFixed(3),
+        '-i',
+        input,
+        '-map',
+        '0:v:0',
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale=${w}:${h}:force_original_aspect_ratio=increase,crop=${w}:${h},setsar=1`,
+        '-q:v',
+        '3',
+        out.thumbnail,
+        '-map',
+        '0:v:0',
+        '-frames:v',
+        '1',
+        '-vf',
+        `scale='min(${limits.posterMaxWidth},iw)':-2,setsar=1`,
+        '-q:v',
+        '3',
+        out.poster,
       ],
       300_000,
     );
   const made = async () => {
-    const sizes = await Promise.all([out.thumbnail, out.poster].map((f) => stat(f).then((s) => s.size, () => 0)));
+    const sizes = await Promise.all(
+      [out.thumbnail, out.poster].map((f) =>
+        stat(f).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
     return sizes.every((size) => size > 0);
   };
   const preferred = Math.min(durationSeconds * 0.1, 5);

@@ -5,7 +5,16 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THUMBNAIL_PROCESSING, messages } from '@pathway/contract';
-import { authorizedDevices, deviceTokens, participants, participationProgress, seenVideos, videoSets, videoUploads, videos } from '../../db/schema.js';
+import {
+  authorizedDevices,
+  deviceTokens,
+  participants,
+  participationProgress,
+  seenVideos,
+  videoSets,
+  videoUploads,
+  videos,
+} from '../../db/schema.js';
 import { hashDeviceToken } from '../../plugins/access.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { eventually, testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
@@ -21,11 +30,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, headers: Record<string, string> = { cookie: staff }) =>
-  t.app.inject({ method, url, headers, ...(payload && { payload }) });
+const call = (
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: object,
+  headers: Record<string, string> = { cookie: staff },
+) => t.app.inject({ method, url, headers, ...(payload && { payload }) });
 
 async function addSet(weeks = 2, perWeek = 3, name = 'Mobility') {
-  const res = await call('POST', '/api/videoset', { set_name: name, number_of_weeks: weeks, videos_in_week: perWeek });
+  const res = await call('POST', '/api/videoset', {
+    set_name: name,
+    number_of_weeks: weeks,
+    videos_in_week: perWeek,
+  });
   return res.json().fitness_video_set_id as number;
 }
 
@@ -64,7 +81,19 @@ function pictureSize(bytes: Buffer): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-pic-'));
   const file = path.join(dir, 'p.jpg');
   writeFileSync(file, bytes);
-  return execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', file]).toString().trim();
+  return execFileSync('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=width,height',
+    '-of',
+    'csv=p=0:s=x',
+    file,
+  ])
+    .toString()
+    .trim();
 }
 
 describe('videos', () => {
@@ -101,7 +130,9 @@ describe('videos', () => {
 
     await thumbnailOf(created.video_id);
     const shown = (await call('GET', `/api/video/${created.video_id}`)).json();
-    expect(shown.video_thumbnail_url).toMatch(new RegExp(`^${ORIGIN}/media/thumbs/${created.video_id}-[0-9a-f]{32}\\.jpg$`));
+    expect(shown.video_thumbnail_url).toMatch(
+      new RegExp(`^${ORIGIN}/media/thumbs/${created.video_id}-[0-9a-f]{32}\\.jpg$`),
+    );
     expect(shown.poster_url).toMatch(new RegExp(`^${ORIGIN}/media/posters/`));
     expect(shown.video_length).toBe('2');
 
@@ -132,27 +163,58 @@ describe('videos', () => {
     expect(thumbs['2'][0].video_id).toBe(b.video_id);
 
     const token = 'device-token-for-thumbnails-0001';
-    const [device] = await t.ctx.db.insert(authorizedDevices).values({ name: 'Tablet', uuid: '11f00a29230cf038' }).returning();
+    const [device] = await t.ctx.db
+      .insert(authorizedDevices)
+      .values({ name: 'Tablet', uuid: '11f00a29230cf038' })
+      .returning();
     const [person] = await t.ctx.db
       .insert(participants)
-      .values({ first_name: 'Pat', last_name: 'Tablet', date_of_birth: '1950-01-01', phone_number: '+441234567890', address: '1 Road', authorized_device_id: device!.authorized_device_id })
+      .values({
+        first_name: 'Pat',
+        last_name: 'Tablet',
+        date_of_birth: '1950-01-01',
+        phone_number: '+441234567890',
+        address: '1 Road',
+        authorized_device_id: device!.authorized_device_id,
+      })
       .returning();
-    await t.ctx.db.insert(deviceTokens).values({ token_hash: hashDeviceToken(token), authorized_device_id: device!.authorized_device_id, participant_id: person!.participant_id });
+    await t.ctx.db.insert(deviceTokens).values({
+      token_hash: hashDeviceToken(token),
+      authorized_device_id: device!.authorized_device_id,
+      participant_id: person!.participant_id,
+    });
     // A tablet whose participant has no programme yet sees no set; with one, only its own set.
-    const beforeProgramme = await call('GET', `/api/video/thumbs/${setId}`, undefined, { authorization: `Bearer ${token}` });
+    const beforeProgramme = await call('GET', `/api/video/thumbs/${setId}`, undefined, {
+      authorization: `Bearer ${token}`,
+    });
     expect(beforeProgramme.statusCode).toBe(404);
-    await t.ctx.db
-      .insert(participationProgress)
-      .values({ participant_id: person!.participant_id, fitness_video_set_id: setId, started_date: '2025-09-01', last_seen_date: '2025-09-01' });
-    const fromTablet = await call('GET', `/api/video/thumbs/${setId}`, undefined, { authorization: `Bearer ${token}` });
+    await t.ctx.db.insert(participationProgress).values({
+      participant_id: person!.participant_id,
+      fitness_video_set_id: setId,
+      started_date: '2025-09-01',
+      last_seen_date: '2025-09-01',
+    });
+    const fromTablet = await call('GET', `/api/video/thumbs/${setId}`, undefined, {
+      authorization: `Bearer ${token}`,
+    });
     expect(fromTablet.statusCode).toBe(200);
     expect(Object.keys(fromTablet.json())).toEqual(['1', '2']);
-    const [otherSet] = await t.ctx.db.insert(videoSets).values({ set_name: 'Other programme', number_of_weeks: 1, videos_in_week: 1 }).returning();
-    const otherFromTablet = await call('GET', `/api/video/thumbs/${otherSet!.fitness_video_set_id}`, undefined, { authorization: `Bearer ${token}` });
+    const [otherSet] = await t.ctx.db
+      .insert(videoSets)
+      .values({ set_name: 'Other programme', number_of_weeks: 1, videos_in_week: 1 })
+      .returning();
+    const otherFromTablet = await call(
+      'GET',
+      `/api/video/thumbs/${otherSet!.fitness_video_set_id}`,
+      undefined,
+      { authorization: `Bearer ${token}` },
+    );
     expect(otherFromTablet.statusCode).toBe(404);
     expect(otherFromTablet.json().message).toBe(messages.videoSet.notFound);
     expect((await call('GET', `/api/video/thumbs/${otherSet!.fitness_video_set_id}`)).statusCode).toBe(200);
-    const wrongToken = await call('GET', `/api/video/thumbs/${setId}`, undefined, { authorization: 'Bearer not-a-real-token-at-all-000' });
+    const wrongToken = await call('GET', `/api/video/thumbs/${setId}`, undefined, {
+      authorization: 'Bearer not-a-real-token-at-all-000',
+    });
     expect(wrongToken.statusCode).toBe(401);
     expect((await call('GET', '/api/video/thumbs/999999')).statusCode).toBe(404);
     expect((await call('GET', `/api/videoset/999999/videos`)).statusCode).toBe(404);
@@ -176,11 +238,23 @@ describe('videos', () => {
       [{ ...valid, description: undefined }, 400, messages.video.descriptionEmpty],
       [{ ...valid, description: 'x' }, 400, messages.video.descriptionShort],
       [{ ...valid, file_location_path: '' }, 400, messages.video.fileMissing],
-      [{ ...valid, file_location_path: `https://elsewhere.example/media/${key}` }, 400, messages.upload.unknownFile],
+      [
+        { ...valid, file_location_path: `https://elsewhere.example/media/${key}` },
+        400,
+        messages.upload.unknownFile,
+      ],
       [{ ...valid, file_location_path: `${ORIGIN}/media/${key}?x=1` }, 400, messages.upload.unknownFile],
-      [{ ...valid, file_location_path: `${ORIGIN}/media/uploads/../../db/x` }, 400, messages.upload.unknownFile],
+      [
+        { ...valid, file_location_path: `${ORIGIN}/media/uploads/../../db/x` },
+        400,
+        messages.upload.unknownFile,
+      ],
       [{ ...valid, file_location_path: '/etc/passwd' }, 400, messages.upload.unknownFile],
-      [{ ...valid, file_location_path: `${ORIGIN}/media/uploads/${'0'.repeat(32)}` }, 400, messages.upload.unknownFile],
+      [
+        { ...valid, file_location_path: `${ORIGIN}/media/uploads/${'0'.repeat(32)}` },
+        400,
+        messages.upload.unknownFile,
+      ],
       [{ ...valid, week_number: 3 }, 400, messages.video.weekInvalid],
       [{ ...valid, week_number: 0 }, 400, messages.video.weekInvalid],
       [{ ...valid, day_number: 4 }, 400, messages.video.dayInvalid],
@@ -195,7 +269,9 @@ describe('videos', () => {
     expect((await call('GET', `/api/videoset/${setId}/videos`)).json()).toEqual([]);
 
     // Relative forms of our own location are accepted too.
-    expect((await call('POST', '/api/video', { ...valid, file_location_path: `/media/${key}` })).statusCode).toBe(201);
+    expect(
+      (await call('POST', '/api/video', { ...valid, file_location_path: `/media/${key}` })).statusCode,
+    ).toBe(201);
     const taken = await call('POST', '/api/video', { ...valid, file_location_path: await upload() });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().message).toBe(messages.video.positionTaken);
@@ -210,7 +286,14 @@ describe('videos', () => {
       headers: { 'tus-resumable': '1.0.0', cookie: staff, 'upload-length': String(bytes.length) },
     });
     const location = created.headers.location!.replace('/companion/', '/media/uploads/');
-    const res = await call('POST', '/api/video', { title: 'Half', description: 'Not all here', file_location_path: location, fitness_video_set_id: setId, week_number: 1, day_number: 1 });
+    const res = await call('POST', '/api/video', {
+      title: 'Half',
+      description: 'Not all here',
+      file_location_path: location,
+      fitness_video_set_id: setId,
+      week_number: 1,
+      day_number: 1,
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(messages.upload.notFinished);
   });
@@ -221,11 +304,21 @@ describe('videos', () => {
     const firstThumb = await thumbnailOf(created.video_id);
     const oldKey = storedKey(created.file_location_path);
 
-    const edited = await call('PATCH', `/api/video/${created.video_id}`, { title: 'New title', description: 'New words', video_thumbnail_url: 'ignored' });
+    const edited = await call('PATCH', `/api/video/${created.video_id}`, {
+      title: 'New title',
+      description: 'New words',
+      video_thumbnail_url: 'ignored',
+    });
     expect(edited.statusCode).toBe(200);
-    expect(edited.json()).toMatchObject({ title: 'New title', description: 'New words', file_location_path: created.file_location_path });
+    expect(edited.json()).toMatchObject({
+      title: 'New title',
+      description: 'New words',
+      file_location_path: created.file_location_path,
+    });
     expect(edited.json().video_thumbnail_url).toBe(`${ORIGIN}/media/${firstThumb}`);
-    expect((await call('PATCH', `/api/video/${created.video_id}`, { title: 'x' })).json().message).toBe(messages.video.titleShort);
+    expect((await call('PATCH', `/api/video/${created.video_id}`, { title: 'x' })).json().message).toBe(
+      messages.video.titleShort,
+    );
     expect((await call('PATCH', '/api/video/999999', { title: 'Nobody here' })).statusCode).toBe(404);
 
     const replacement = testVideo({ seconds: 3 });
@@ -238,15 +331,26 @@ describe('videos', () => {
       video_thumbnail_url: THUMBNAIL_PROCESSING,
     });
     expect(replaced.statusCode).toBe(200);
-    expect(replaced.json()).toMatchObject({ file_location_path: newLocation, file_size: replacement.length, video_thumbnail_url: THUMBNAIL_PROCESSING, video_length: '0' });
+    expect(replaced.json()).toMatchObject({
+      file_location_path: newLocation,
+      file_size: replacement.length,
+      video_thumbnail_url: THUMBNAIL_PROCESSING,
+      video_length: '0',
+    });
 
     const secondThumb = await thumbnailOf(created.video_id);
     expect(secondThumb).not.toBe(firstThumb);
     expect((await call('GET', `/api/video/${created.video_id}`)).json().video_length).toBe('3');
-    await eventually(async () => (await t.ctx.media.blobs.stat(oldKey)) === null && (await t.ctx.media.blobs.stat(firstThumb)) === null);
+    await eventually(
+      async () =>
+        (await t.ctx.media.blobs.stat(oldKey)) === null &&
+        (await t.ctx.media.blobs.stat(firstThumb)) === null,
+    );
     expect((await call('GET', `/media/${oldKey}`, undefined, {})).statusCode).toBe(404);
 
-    const bogus = await call('PATCH', `/api/video/${created.video_id}`, { file_location_path: 'https://elsewhere.example/video.mp4' });
+    const bogus = await call('PATCH', `/api/video/${created.video_id}`, {
+      file_location_path: 'https://elsewhere.example/video.mp4',
+    });
     expect(bogus.statusCode).toBe(400);
     expect(bogus.json().message).toBe(messages.upload.unknownFile);
   });
@@ -262,15 +366,29 @@ describe('videos', () => {
     await thumbnailOf(second.video_id);
     const [person] = await t.ctx.db
       .insert(participants)
-      .values({ first_name: 'Viewer', last_name: 'One', date_of_birth: '1950-01-01', phone_number: '+441234567892', address: '3 Road' })
+      .values({
+        first_name: 'Viewer',
+        last_name: 'One',
+        date_of_birth: '1950-01-01',
+        phone_number: '+441234567892',
+        address: '3 Road',
+      })
       .returning();
-    await t.ctx.db.insert(seenVideos).values({ participant_id: person!.participant_id, video_id: first.video_id, fitness_video_set_id: setId, week_number: 1, day_number: 1 });
+    await t.ctx.db.insert(seenVideos).values({
+      participant_id: person!.participant_id,
+      video_id: first.video_id,
+      fitness_video_set_id: setId,
+      week_number: 1,
+      day_number: 1,
+    });
 
     const res = await call('DELETE', `/api/video/${first.video_id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(messages.video.deleted);
     expect((await call('GET', `/api/video/${first.video_id}`)).statusCode).toBe(404);
-    expect(await t.ctx.db.select().from(seenVideos).where(eq(seenVideos.video_id, first.video_id))).toEqual([]);
+    expect(await t.ctx.db.select().from(seenVideos).where(eq(seenVideos.video_id, first.video_id))).toEqual(
+      [],
+    );
     await eventually(async () => (await t.ctx.media.blobs.stat(firstThumb)) === null);
     expect(await t.ctx.media.blobs.stat(key)).not.toBeNull();
     expect((await call('GET', `/media/${key}`, undefined, {})).statusCode).toBe(200);
@@ -302,14 +420,26 @@ describe('videos', () => {
   it('GET /thumbs queues a thumbnail only when one is needed, and checks the URL belongs to the video', async () => {
     const setId = await addSet();
     const created = await addVideo(setId, 2, 3);
-    const queued = await call('GET', `/thumbs?videoUrl=${encodeURIComponent(created.file_location_path)}&videoId=${created.video_id}`);
+    const queued = await call(
+      'GET',
+      `/thumbs?videoUrl=${encodeURIComponent(created.file_location_path)}&videoId=${created.video_id}`,
+    );
     expect(queued.statusCode).toBe(200);
     expect(queued.json().video_id).toBe(created.video_id);
     const thumb = await thumbnailOf(created.video_id);
-    const again = await call('GET', `/thumbs?videoUrl=${encodeURIComponent(created.file_location_path)}&videoId=${created.video_id}`);
-    expect(again.json()).toMatchObject({ message: 'The thumbnail is ready', video_thumbnail_url: `${ORIGIN}/media/${thumb}` });
+    const again = await call(
+      'GET',
+      `/thumbs?videoUrl=${encodeURIComponent(created.file_location_path)}&videoId=${created.video_id}`,
+    );
+    expect(again.json()).toMatchObject({
+      message: 'The thumbnail is ready',
+      video_thumbnail_url: `${ORIGIN}/media/${thumb}`,
+    });
 
-    const mismatch = await call('GET', `/thumbs?videoUrl=${encodeURIComponent('https://elsewhere.example/v.mp4')}&videoId=${created.video_id}`);
+    const mismatch = await call(
+      'GET',
+      `/thumbs?videoUrl=${encodeURIComponent('https://elsewhere.example/v.mp4')}&videoId=${created.video_id}`,
+    );
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().message).toBe(messages.thumbnail.urlMismatch);
     expect((await call('GET', '/thumbs?videoId=999999')).statusCode).toBe(404);
@@ -325,14 +455,19 @@ describe('videos', () => {
     // The stored file is lost (a storage fault): the last try records the failure for people to see.
     await t.ctx.media.blobs.delete(key);
     await makeThumbnail(t.ctx, { videoId: created.video_id, fileKey: key }, true);
-    const shown = (await call('GET', `/api/video/thumbs/${setId}`)).json()['1'].find((e: { video_id: number }) => e.video_id === created.video_id);
+    const shown = (await call('GET', `/api/video/thumbs/${setId}`))
+      .json()
+      ['1'].find((e: { video_id: number }) => e.video_id === created.video_id);
     expect(shown.video_thumbnail_url).toBe(messages.thumbnail.failed);
 
     const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-restore-'));
     writeFileSync(path.join(dir, 'v.mp4'), original);
     await t.ctx.media.blobs.putFile(key, path.join(dir, 'v.mp4'), 'video/mp4');
     const retry = await call('GET', `/thumbs?videoId=${created.video_id}`);
-    expect(retry.json()).toMatchObject({ message: messages.thumbnail.queued, video_thumbnail_url: THUMBNAIL_PROCESSING });
+    expect(retry.json()).toMatchObject({
+      message: messages.thumbnail.queued,
+      video_thumbnail_url: THUMBNAIL_PROCESSING,
+    });
     const thumb = await thumbnailOf(created.video_id);
     expect(thumb).toMatch(/^thumbs\//);
   });
@@ -343,25 +478,38 @@ describe('videos', () => {
     const first = await thumbnailOf(created.video_id);
     const reextract = (body: object) => call('POST', '/api/video/thumbs/reextract', body);
 
-    const res = await reextract({ video_id: created.video_id, file_location_path: created.file_location_path });
+    const res = await reextract({
+      video_id: created.video_id,
+      file_location_path: created.file_location_path,
+    });
     expect(res.statusCode).toBe(202);
     expect(res.json().message).toBe(messages.thumbnail.queued);
     const second = await eventually(async () => {
       const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, created.video_id));
-      return row && row.video_thumbnail_url !== first && row.video_thumbnail_url !== THUMBNAIL_PROCESSING ? row.video_thumbnail_url : undefined;
+      return row && row.video_thumbnail_url !== first && row.video_thumbnail_url !== THUMBNAIL_PROCESSING
+        ? row.video_thumbnail_url
+        : undefined;
     });
     expect(second).toMatch(/^thumbs\//);
     // The old picture goes once the new one is in place.
     await eventually(async () => ((await t.ctx.media.blobs.stat(first)) === null ? true : undefined));
 
-    const mismatch = await reextract({ video_id: created.video_id, file_location_path: 'https://elsewhere.example/v.mp4' });
+    const mismatch = await reextract({
+      video_id: created.video_id,
+      file_location_path: 'https://elsewhere.example/v.mp4',
+    });
     expect(mismatch.statusCode).toBe(400);
     expect(mismatch.json().message).toBe(messages.thumbnail.urlMismatch);
-    expect((await reextract({ video_id: 999999, file_location_path: created.file_location_path })).statusCode).toBe(404);
+    expect(
+      (await reextract({ video_id: 999999, file_location_path: created.file_location_path })).statusCode,
+    ).toBe(404);
     expect((await reextract({ video_id: created.video_id })).statusCode).toBe(400);
 
     await t.ctx.media.blobs.delete(storedKey(created.file_location_path));
-    const lost = await reextract({ video_id: created.video_id, file_location_path: created.file_location_path });
+    const lost = await reextract({
+      video_id: created.video_id,
+      file_location_path: created.file_location_path,
+    });
     expect(lost.statusCode).toBe(422);
     expect(lost.json().message).toBe(messages.thumbnail.couldNotDownload);
     const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, created.video_id));
@@ -370,15 +518,32 @@ describe('videos', () => {
 
   it('are documented in the OpenAPI document with who may call them', async () => {
     const doc = (await t.app.inject('/api/docs/json')).json();
-    for (const p of ['/api/videoset', '/api/videoset/{id}', '/api/videoset/{id}/videos', '/api/video', '/api/video/{video_id}', '/api/video/thumbs/{videoSetId}', '/thumbs', '/companion', '/companion/{uploadId}']) {
+    for (const p of [
+      '/api/videoset',
+      '/api/videoset/{id}',
+      '/api/videoset/{id}/videos',
+      '/api/video',
+      '/api/video/{video_id}',
+      '/api/video/thumbs/{videoSetId}',
+      '/thumbs',
+      '/companion',
+      '/companion/{uploadId}',
+    ]) {
       expect(doc.paths, p).toHaveProperty([p]);
     }
-    expect(doc.paths['/api/video/thumbs/{videoSetId}'].get.security).toEqual([{ session: [] }, { device: [] }]);
+    expect(doc.paths['/api/video/thumbs/{videoSetId}'].get.security).toEqual([
+      { session: [] },
+      { device: [] },
+    ]);
     expect(doc.paths['/api/videoset'].post.security).toEqual([{ session: [] }]);
   });
 
   it('tells the console where and how to upload', async () => {
     const res = await call('GET', '/api/video/upload-settings');
-    expect(res.json()).toEqual({ endpoint: '/companion', max_upload_bytes: 4 * 1024 ** 3, chunk_size_bytes: 8 * 1024 * 1024 });
+    expect(res.json()).toEqual({
+      endpoint: '/companion',
+      max_upload_bytes: 4 * 1024 ** 3,
+      chunk_size_bytes: 8 * 1024 * 1024,
+    });
   });
 });

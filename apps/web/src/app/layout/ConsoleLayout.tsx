@@ -152,7 +152,14 @@ export function ConsoleLayout() {
           component="main"
           id="main-content"
           tabIndex={-1}
-          sx={{ flexGrow: 1, p: { xs: 2, sm: 3 }, outline: 'none', width: '100%', maxWidth: 1400, mx: 'auto' }}
+          sx={{
+            flexGrow: 1,
+            p: { xs: 2, sm: 3 },
+            outline: 'none',
+            width: '100%',
+            maxWidth: 1400,
+            mx: 'auto',
+          }}
         >
           <PageErrorBoundary key={pathname}>
             <Suspense fallback={<PageLoading label="Loading the page" />}>

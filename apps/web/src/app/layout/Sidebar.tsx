@@ -39,10 +39,22 @@ function WithTooltip({ show, title, children }: { show: boolean; title: string; 
   );
 }
 
-function EntryContent({ icon, label, minimised, active }: { icon: ReactNode; label: string; minimised: boolean; active?: boolean }) {
+function EntryContent({
+  icon,
+  label,
+  minimised,
+  active,
+}: {
+  icon: ReactNode;
+  label: string;
+  minimised: boolean;
+  active?: boolean;
+}) {
   return (
     <>
-      <ListItemIcon sx={{ minWidth: 0, mr: minimised ? 0 : 2, color: active ? 'primary.main' : 'text.secondary' }}>
+      <ListItemIcon
+        sx={{ minWidth: 0, mr: minimised ? 0 : 2, color: active ? 'primary.main' : 'text.secondary' }}
+      >
         {icon}
       </ListItemIcon>
       <ListItemText
@@ -63,14 +75,35 @@ const entrySx = (minimised: boolean) => ({
 });
 
 /** The console's menu: the pages of the route registry this admin may open, and Logout. */
-export function Sidebar({ activePath, minimised = false, onToggleMinimised, welcome, onNavigate, onLogout }: SidebarProps) {
+export function Sidebar({
+  activePath,
+  minimised = false,
+  onToggleMinimised,
+  welcome,
+  onNavigate,
+  onLogout,
+}: SidebarProps) {
   const session = useSession();
   const entries = consoleRoutes.filter((r) => r.nav && (r.access === 'staff' || isFullAccess(session)));
 
   return (
-    <Box component="nav" aria-label="Main menu" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+    <Box
+      component="nav"
+      aria-label="Main menu"
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}
+    >
       {welcome ? (
-        <Box sx={{ px: 2.5, py: 2, display: 'flex', alignItems: 'center', gap: 1.5, bgcolor: 'primary.main', color: 'primary.contrastText' }}>
+        <Box
+          sx={{
+            px: 2.5,
+            py: 2,
+            display: 'flex',
+            alignItems: 'center',
+            gap: 1.5,
+            bgcolor: 'primary.main',
+            color: 'primary.contrastText',
+          }}
+        >
           <Logo size={36} alt="" onDark />
           <Box>
             <Typography component="p" variant="h6" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
@@ -99,7 +132,12 @@ export function Sidebar({ activePath, minimised = false, onToggleMinimised, welc
                   onClick={onNavigate}
                   sx={entrySx(minimised)}
                 >
-                  <EntryContent icon={<Icon />} label={route.nav!.label} minimised={minimised} active={active} />
+                  <EntryContent
+                    icon={<Icon />}
+                    label={route.nav!.label}
+                    minimised={minimised}
+                    active={active}
+                  />
                 </ListItemButton>
               </WithTooltip>
             </ListItem>

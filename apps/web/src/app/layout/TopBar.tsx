@@ -26,11 +26,17 @@ export function TopBar({ title, onOpenMenu, menuOpen, onLogout }: TopBarProps) {
   const session = useSession();
   const [exitAnchor, setExitAnchor] = useState<HTMLElement | null>(null);
   const exitOpen = Boolean(exitAnchor);
-  const name = session ? [session.first_name, session.last_name].filter(Boolean).join(' ') || session.user_name : '';
+  const name = session
+    ? [session.first_name, session.last_name].filter(Boolean).join(' ') || session.user_name
+    : '';
 
   return (
     // Above the docked sidebar on desktop; below the menu drawer that slides over it on a phone.
-    <AppBar position="fixed" elevation={0} sx={{ zIndex: (theme) => (onOpenMenu ? theme.zIndex.appBar : theme.zIndex.drawer + 1) }}>
+    <AppBar
+      position="fixed"
+      elevation={0}
+      sx={{ zIndex: (theme) => (onOpenMenu ? theme.zIndex.appBar : theme.zIndex.drawer + 1) }}
+    >
       <Toolbar sx={{ gap: 1.5 }}>
         {onOpenMenu && (
           <IconButton

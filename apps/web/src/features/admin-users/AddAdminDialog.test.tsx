@@ -13,7 +13,8 @@ const created: CreatedAdminUser = {
   role: 'basic access',
   created_at: '2025-03-04T10:00:00.000Z',
   qr_code: 'data:image/png;base64,iVBORw0KGgo=',
-  otpauth_url: 'otpauth://totp/Pathway:grace.hopper%40example.org?issuer=Pathway&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  otpauth_url:
+    'otpauth://totp/Pathway:grace.hopper%40example.org?issuer=Pathway&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
 };
 
 function setup() {
@@ -51,7 +52,9 @@ describe('AddAdminDialog', () => {
 
     // Fixing a field clears its message as the user types.
     await user.type(within(dialog).getByLabelText(/^Username/), '.h');
-    await waitFor(() => expect(within(dialog).queryByText(messages.admin.usernameShort)).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(dialog).queryByText(messages.admin.usernameShort)).not.toBeInTheDocument(),
+    );
     expect(within(dialog).getByText(messages.admin.passwordShort)).toBeInTheDocument();
   });
 
@@ -65,7 +68,9 @@ describe('AddAdminDialog', () => {
     await user.type(within(dialog).getByLabelText(/^Last name/), 'Hopper');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
-    const qrCode = await within(dialog).findByRole('img', { name: `QR code that adds ${created.user_name} to an authenticator app` });
+    const qrCode = await within(dialog).findByRole('img', {
+      name: `QR code that adds ${created.user_name} to an authenticator app`,
+    });
     expect(qrCode).toHaveAttribute('src', created.qr_code);
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/admin');
@@ -88,7 +93,10 @@ describe('AddAdminDialog', () => {
 
   it("shows the server's message in a box labelled Warning!", async () => {
     const { user, dialog } = setup();
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(409, { message: messages.admin.usernameTaken })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(409, { message: messages.admin.usernameTaken })),
+    );
 
     await user.type(within(dialog).getByLabelText(/^Username/), created.user_name);
     await user.type(within(dialog).getByLabelText(/^Password/), 'a long enough password');

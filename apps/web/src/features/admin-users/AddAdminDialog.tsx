@@ -55,7 +55,9 @@ export function AddAdminDialog({ onClose }: { onClose: () => void }) {
                     autoFocus
                     autoComplete="off"
                     error={Boolean(errors.user_name)}
-                    helperText={errors.user_name?.message ?? 'An email address, or a name of at least 6 characters'}
+                    helperText={
+                      errors.user_name?.message ?? 'An email address, or a name of at least 6 characters'
+                    }
                     slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
                   />
                 )}
@@ -114,7 +116,9 @@ export function AddAdminDialog({ onClose }: { onClose: () => void }) {
                     {...field}
                     id="add-admin-role"
                     error={Boolean(errors.role)}
-                    helperText={errors.role?.message ?? 'Full access can see identifiable data and manage admin users'}
+                    helperText={
+                      errors.role?.message ?? 'Full access can see identifiable data and manage admin users'
+                    }
                   />
                 )}
               />

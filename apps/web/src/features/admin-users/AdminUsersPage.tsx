@@ -27,7 +27,11 @@ import { DeleteAdminDialog } from './DeleteAdminDialog';
 import { EditAdminDialog } from './EditAdminDialog';
 import { RoleChip } from './RoleChip';
 
-type OpenDialog = { kind: 'add' } | { kind: 'edit'; admin: AdminUser } | { kind: 'delete'; admin: AdminUser } | null;
+type OpenDialog =
+  | { kind: 'add' }
+  | { kind: 'edit'; admin: AdminUser }
+  | { kind: 'delete'; admin: AdminUser }
+  | null;
 
 const columns = ['Admin ID', 'Username', 'First Name', 'Last Name', 'Access level', 'Added', 'Actions'];
 
@@ -42,7 +46,11 @@ export function AdminUsersPage() {
       <PageHeader
         title="Admin Users"
         actions={
-          <Button variant="contained" startIcon={<PersonAddAlt1Icon />} onClick={() => setDialog({ kind: 'add' })}>
+          <Button
+            variant="contained"
+            startIcon={<PersonAddAlt1Icon />}
+            onClick={() => setDialog({ kind: 'add' })}
+          >
             Add admin user
           </Button>
         }
@@ -69,7 +77,11 @@ export function AdminUsersPage() {
             <TableHead>
               <TableRow>
                 {columns.map((column) => (
-                  <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
+                  <TableCell
+                    key={column}
+                    align={column === 'Actions' ? 'right' : 'left'}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
                     {column}
                   </TableCell>
                 ))}
@@ -96,7 +108,10 @@ export function AdminUsersPage() {
                   <TableCell>{formatDate(admin.created_at)}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                     <Tooltip title="Edit" describeChild>
-                      <IconButton aria-label={`Edit ${admin.user_name}`} onClick={() => setDialog({ kind: 'edit', admin })}>
+                      <IconButton
+                        aria-label={`Edit ${admin.user_name}`}
+                        onClick={() => setDialog({ kind: 'edit', admin })}
+                      >
                         <EditOutlinedIcon />
                       </IconButton>
                     </Tooltip>

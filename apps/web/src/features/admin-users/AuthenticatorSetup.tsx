@@ -69,14 +69,19 @@ export function AuthenticatorSetup({ admin }: { admin: CreatedAdminUser }) {
           {key && (
             <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
               Cannot scan it? Enter this key in the app instead:{' '}
-              <Box component="code" sx={{ fontFamily: 'monospace', color: 'text.primary', wordBreak: 'break-all' }}>
+              <Box
+                component="code"
+                sx={{ fontFamily: 'monospace', color: 'text.primary', wordBreak: 'break-all' }}
+              >
                 {key}
               </Box>
             </Typography>
           )}
         </li>
         <li>
-          <Typography>Close this window after a successful scan. The QR code will not be shown again.</Typography>
+          <Typography>
+            Close this window after a successful scan. The QR code will not be shown again.
+          </Typography>
         </li>
       </Box>
     </Box>

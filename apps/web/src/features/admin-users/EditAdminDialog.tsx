@@ -25,7 +25,9 @@ export function EditAdminDialog({ admin, onClose }: { admin: AdminUser; onClose:
     defaultValues: { first_name: admin.first_name, last_name: admin.last_name, role: admin.role },
   });
 
-  const save = handleSubmit((body) => update.mutate({ ...body, user_name: admin.user_name }, { onSuccess: onClose }));
+  const save = handleSubmit((body) =>
+    update.mutate({ ...body, user_name: admin.user_name }, { onSuccess: onClose }),
+  );
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="edit-admin-title">
@@ -38,7 +40,12 @@ export function EditAdminDialog({ admin, onClose }: { admin: AdminUser; onClose:
               name="role"
               control={control}
               render={({ field }) => (
-                <RoleSelect {...field} id="edit-admin-role" error={Boolean(errors.role)} helperText={errors.role?.message} />
+                <RoleSelect
+                  {...field}
+                  id="edit-admin-role"
+                  error={Boolean(errors.role)}
+                  helperText={errors.role?.message}
+                />
               )}
             />
             <TextField id="edit-admin-user-name" label="Username" value={admin.user_name} disabled />

@@ -50,12 +50,18 @@ export function AuditPage() {
       <PageHeader
         title="Audit trail"
         actions={
-          <Button variant="contained" startIcon={<DownloadIcon />} loading={download.isPending} onClick={() => download.mutate()}>
+          <Button
+            variant="contained"
+            startIcon={<DownloadIcon />}
+            loading={download.isPending}
+            onClick={() => download.mutate()}
+          >
             Export CSV
           </Button>
         }
       >
-        Every view and change of identifiable participant data: who, what, which participant, when and from where.
+        Every view and change of identifiable participant data: who, what, which participant, when and from
+        where.
       </PageHeader>
       {download.error && (
         <Alert severity="error" sx={{ mb: 2 }}>
@@ -92,13 +98,24 @@ export function AuditPage() {
               <TableBody>
                 {audit.data.data.map((event) => (
                   <TableRow key={event.audit_event_id} hover>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{format(new Date(event.created_at), 'dd/MM/yyyy HH:mm:ss')}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      {format(new Date(event.created_at), 'dd/MM/yyyy HH:mm:ss')}
+                    </TableCell>
                     <TableCell sx={{ wordBreak: 'break-word' }}>{event.admin_user_name}</TableCell>
                     <TableCell>{event.action_label}</TableCell>
-                    <TableCell sx={{ maxWidth: 260 }} title={event.participant_ids.length > SHOWN_IDS ? event.participant_ids.join(', ') : undefined}>
+                    <TableCell
+                      sx={{ maxWidth: 260 }}
+                      title={
+                        event.participant_ids.length > SHOWN_IDS
+                          ? event.participant_ids.join(', ')
+                          : undefined
+                      }
+                    >
                       {participants(event)}
                     </TableCell>
-                    <TableCell sx={{ maxWidth: 320, wordBreak: 'break-word' }}>{event.detail ?? '—'}</TableCell>
+                    <TableCell sx={{ maxWidth: 320, wordBreak: 'break-word' }}>
+                      {event.detail ?? '—'}
+                    </TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{event.ip ?? '—'}</TableCell>
                   </TableRow>
                 ))}

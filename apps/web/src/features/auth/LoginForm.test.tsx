@@ -14,7 +14,10 @@ const session: SessionInfo = {
   expires_at: '2030-01-01T12:00:00.000Z',
 };
 
-async function fillIn(user: ReturnType<typeof userEvent.setup>, values: { user: string; password: string; code: string }) {
+async function fillIn(
+  user: ReturnType<typeof userEvent.setup>,
+  values: { user: string; password: string; code: string },
+) {
   if (values.user) await user.type(screen.getByLabelText(/^Email address or user name/), values.user);
   if (values.password) await user.type(screen.getByLabelText(/^Password/), values.password);
   if (values.code) await user.type(screen.getByLabelText(/^MFA code/), values.code);
@@ -29,7 +32,11 @@ describe('LoginForm', () => {
     const user = userEvent.setup();
     renderWithProviders(<LoginForm onSignedIn={onSignedIn} />);
 
-    await fillIn(user, { user: '  alice.admin@example.org ', password: ' correct horse  ', code: ' 123456 ' });
+    await fillIn(user, {
+      user: '  alice.admin@example.org ',
+      password: ' correct horse  ',
+      code: ' 123456 ',
+    });
 
     await waitFor(() => expect(onSignedIn).toHaveBeenCalledWith(session));
     expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -46,7 +53,10 @@ describe('LoginForm', () => {
   });
 
   it('shows the banner of the spec when the server refuses, and clears the used code', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => jsonResponse(401, { message: messages.login.failed })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => jsonResponse(401, { message: messages.login.failed })),
+    );
     const onSignedIn = vi.fn();
     const user = userEvent.setup();
     renderWithProviders(<LoginForm onSignedIn={onSignedIn} />);
@@ -59,7 +69,10 @@ describe('LoginForm', () => {
   });
 
   it('shows the same banner when the server cannot be reached', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     const user = userEvent.setup();
     renderWithProviders(<LoginForm onSignedIn={vi.fn()} />);
 

@@ -35,7 +35,17 @@ export function LoginPage() {
           </Box>
         </Box>
       </Box>
-      <Box component="main" sx={{ flexGrow: 1, display: 'flex', justifyContent: 'center', alignItems: 'flex-start', px: 2, py: { xs: 4, sm: 8 } }}>
+      <Box
+        component="main"
+        sx={{
+          flexGrow: 1,
+          display: 'flex',
+          justifyContent: 'center',
+          alignItems: 'flex-start',
+          px: 2,
+          py: { xs: 4, sm: 8 },
+        }}
+      >
         <Paper variant="outlined" sx={{ width: '100%', maxWidth: 440, p: { xs: 3, sm: 4 } }}>
           <Typography variant="h1" sx={{ mb: 1 }}>
             Sign in with credentials

@@ -12,7 +12,12 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { LineChart } from '@mui/x-charts/LineChart';
-import { averageVideosPerDay, hasProgressData, watchedVideosChart, type DashboardData } from '@pathway/contract';
+import {
+  averageVideosPerDay,
+  hasProgressData,
+  watchedVideosChart,
+  type DashboardData,
+} from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -28,7 +33,17 @@ const whole = new Intl.NumberFormat('en-GB');
 /** Tracking colours of the participants grid (spec §2): green, yellow, red. */
 const stateColours = { onTrack: '#007F3B', slightlyBehind: '#FFB81C', behind: '#D5281B' } as const;
 
-function StatCard({ label, value, to, accent }: { label: string; value: string; to?: string; accent?: string }) {
+function StatCard({
+  label,
+  value,
+  to,
+  accent,
+}: {
+  label: string;
+  value: string;
+  to?: string;
+  accent?: string;
+}) {
   const content = (
     <CardContent>
       <Typography component="h2" variant="subtitle1" color="text.secondary" sx={{ fontWeight: 600 }}>
@@ -40,7 +55,10 @@ function StatCard({ label, value, to, accent }: { label: string; value: string; 
     </CardContent>
   );
   return (
-    <Card variant="outlined" sx={{ height: '100%', ...(accent && { borderLeft: 6, borderLeftColor: accent }) }}>
+    <Card
+      variant="outlined"
+      sx={{ height: '100%', ...(accent && { borderLeft: 6, borderLeftColor: accent }) }}
+    >
       {to ? (
         <CardActionArea component={RouterLink} to={to} sx={{ height: '100%' }}>
           {content}
@@ -57,7 +75,12 @@ function CardRow({ label, children }: { label: string; children: ReactNode }) {
     <Box
       component="section"
       aria-label={label}
-      sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' }, mb: 3 }}
+      sx={{
+        display: 'grid',
+        gap: 2,
+        gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' },
+        mb: 3,
+      }}
     >
       {children}
     </Box>
@@ -80,13 +103,29 @@ function WatchedChart({ data }: { data: DashboardData }) {
               height={320}
               margin={{ right: 56 }}
               skipAnimation
-              xAxis={[{ scaleType: 'point', data: points.map((p) => p.created_at), valueFormatter: (day: string) => formatLongDate(day) }]}
+              xAxis={[
+                {
+                  scaleType: 'point',
+                  data: points.map((p) => p.created_at),
+                  valueFormatter: (day: string) => formatLongDate(day),
+                },
+              ]}
               yAxis={[{ min: 0, tickMinStep: 1 }]}
-              series={[{ data: points.map((p) => p.created_count), label: 'Watched Videos', color: '#005EB8', curve: 'linear' }]}
+              series={[
+                {
+                  data: points.map((p) => p.created_count),
+                  label: 'Watched Videos',
+                  color: '#005EB8',
+                  curve: 'linear',
+                },
+              ]}
             />
           </Box>
           <Table size="small" sx={visuallyHidden}>
-            <caption>Watched videos per day, {formatLongDate(points[0]!.created_at)} to {formatLongDate(points.at(-1)!.created_at)}</caption>
+            <caption>
+              Watched videos per day, {formatLongDate(points[0]!.created_at)} to{' '}
+              {formatLongDate(points.at(-1)!.created_at)}
+            </caption>
             <TableHead>
               <TableRow>
                 <TableCell>Day</TableCell>
@@ -129,9 +168,19 @@ export function DashboardPage() {
       ) : (
         <>
           <CardRow label="Programme">
-            <StatCard label="Total participants" value={whole.format(dashboard.data.participantsCount.counted)} to="/participants" />
-            <StatCard label="Yesterday viewed videos" value={whole.format(dashboard.data.yesterdayWatched[0]?.created_count ?? 0)} />
-            <StatCard label="Average videos per day" value={decimal.format(averageVideosPerDay(dashboard.data.seenCount))} />
+            <StatCard
+              label="Total participants"
+              value={whole.format(dashboard.data.participantsCount.counted)}
+              to="/participants"
+            />
+            <StatCard
+              label="Yesterday viewed videos"
+              value={whole.format(dashboard.data.yesterdayWatched[0]?.created_count ?? 0)}
+            />
+            <StatCard
+              label="Average videos per day"
+              value={decimal.format(averageVideosPerDay(dashboard.data.seenCount))}
+            />
           </CardRow>
           {hasProgressData(dashboard.data.participantsProgress) && (
             <CardRow label="Adherence">

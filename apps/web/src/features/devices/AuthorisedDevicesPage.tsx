@@ -30,7 +30,8 @@ const columns = ['Database ID / Assigned to', 'Identifiable Name', 'Device Uniqu
 /** Who holds the device: by name for full access, by participant id otherwise (spec §3, §6). */
 function holder(device: AuthorisedDeviceView): string {
   if (device.participant_id === null) return 'Unassigned';
-  if ('first_name' in device && device.first_name !== null) return `Assigned to ${device.first_name} ${device.last_name ?? ''}`.trim();
+  if ('first_name' in device && device.first_name !== null)
+    return `Assigned to ${device.first_name} ${device.last_name ?? ''}`.trim();
   return `Assigned to participant ${device.participant_id}`;
 }
 
@@ -71,7 +72,11 @@ export function AuthorisedDevicesPage() {
             <TableHead>
               <TableRow>
                 {columns.map((column) => (
-                  <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
+                  <TableCell
+                    key={column}
+                    align={column === 'Actions' ? 'right' : 'left'}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
                     {column}
                   </TableCell>
                 ))}
@@ -91,14 +96,22 @@ export function AuthorisedDevicesPage() {
                       </Typography>
                     </TableCell>
                     <TableCell sx={{ wordBreak: 'break-word' }}>{device.name}</TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{device.uuid}</TableCell>
+                    <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                      {device.uuid}
+                    </TableCell>
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                       <Tooltip title="Edit" describeChild>
-                        <IconButton aria-label={`Edit ${device.name}`} onClick={() => setDialog({ kind: 'edit', device })}>
+                        <IconButton
+                          aria-label={`Edit ${device.name}`}
+                          onClick={() => setDialog({ kind: 'edit', device })}
+                        >
                           <EditOutlinedIcon />
                         </IconButton>
                       </Tooltip>
-                      <Tooltip title={assigned ? 'Only an unassigned device can be deleted' : 'Delete'} describeChild>
+                      <Tooltip
+                        title={assigned ? 'Only an unassigned device can be deleted' : 'Delete'}
+                        describeChild
+                      >
                         {/* A disabled button takes no pointer events; the span keeps its tooltip. */}
                         <span>
                           <IconButton

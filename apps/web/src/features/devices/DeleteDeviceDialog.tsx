@@ -3,7 +3,13 @@ import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { useDeleteDevice } from './api';
 
 /** Delete an unassigned device (spec §4); a refusal of the server is shown in a Warning box. */
-export function DeleteDeviceDialog({ device, onClose }: { device: AuthorisedDeviceView; onClose: () => void }) {
+export function DeleteDeviceDialog({
+  device,
+  onClose,
+}: {
+  device: AuthorisedDeviceView;
+  onClose: () => void;
+}) {
   const remove = useDeleteDevice();
   return (
     <ConfirmDeleteDialog

@@ -16,7 +16,13 @@ import { useAddDevice, useEditDevice } from './api';
  * Add a device, or edit one (spec §2, §5): the identifiable name and the unique id, which is
  * stored in lower case. A refusal of the server is shown in a Warning box (spec §8).
  */
-export function DeviceFormDialog({ device, onClose }: { device?: AuthorisedDeviceView; onClose: () => void }) {
+export function DeviceFormDialog({
+  device,
+  onClose,
+}: {
+  device?: AuthorisedDeviceView;
+  onClose: () => void;
+}) {
   const add = useAddDevice();
   const edit = useEditDevice();
   const mutation = device ? edit : add;
@@ -24,7 +30,10 @@ export function DeviceFormDialog({ device, onClose }: { device?: AuthorisedDevic
     control,
     handleSubmit,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(createDeviceBody), defaultValues: { name: device?.name ?? '', uuid: device?.uuid ?? '' } });
+  } = useForm({
+    resolver: zodResolver(createDeviceBody),
+    defaultValues: { name: device?.name ?? '', uuid: device?.uuid ?? '' },
+  });
 
   const save = handleSubmit((values) => {
     if (device) edit.mutate({ ...device, ...values }, { onSuccess: onClose });
@@ -66,7 +75,9 @@ export function DeviceFormDialog({ device, onClose }: { device?: AuthorisedDevic
                   required
                   autoComplete="off"
                   error={Boolean(errors.uuid)}
-                  helperText={errors.uuid?.message ?? 'The device ID the tablet app shows; saved in lower case'}
+                  helperText={
+                    errors.uuid?.message ?? 'The device ID the tablet app shows; saved in lower case'
+                  }
                   slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
                 />
               )}

@@ -22,7 +22,8 @@ function useRefresh() {
 export function useAddDevice() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (body: CreateDeviceBody) => apiJson<AuthorisedDevice>('/api/authorizeddevices', { method: 'POST', body }),
+    mutationFn: (body: CreateDeviceBody) =>
+      apiJson<AuthorisedDevice>('/api/authorizeddevices', { method: 'POST', body }),
     onSuccess: refresh,
   });
 }
@@ -32,7 +33,10 @@ export function useEditDevice() {
   return useMutation({
     // The spec's PATCH sends the device object; the server takes its name and uuid.
     mutationFn: (device: AuthorisedDeviceView) =>
-      apiJson<AuthorisedDeviceView>(`/api/authorizeddevices/id/${device.authorized_device_id}`, { method: 'PATCH', body: device }),
+      apiJson<AuthorisedDeviceView>(`/api/authorizeddevices/id/${device.authorized_device_id}`, {
+        method: 'PATCH',
+        body: device,
+      }),
     onSuccess: refresh,
   });
 }
@@ -40,7 +44,8 @@ export function useEditDevice() {
 export function useDeleteDevice() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (id: number) => apiJson<{ message: string }>(`/api/authorizeddevices/id/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) =>
+      apiJson<{ message: string }>(`/api/authorizeddevices/id/${id}`, { method: 'DELETE' }),
     onSuccess: refresh,
   });
 }

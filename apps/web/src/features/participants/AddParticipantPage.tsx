@@ -60,7 +60,9 @@ export function AddParticipantPage() {
     formState: { errors },
   } = useForm({ resolver: zodResolver(createParticipantBody), defaultValues: emptyForm });
 
-  const save = handleSubmit((body) => create.mutate(body, { onSuccess: () => void navigate('/participants') }));
+  const save = handleSubmit((body) =>
+    create.mutate(body, { onSuccess: () => void navigate('/participants') }),
+  );
 
   function close() {
     reset(emptyForm);
@@ -68,7 +70,11 @@ export function AddParticipantPage() {
     void navigate('/participants');
   }
 
-  const text = (name: 'first_name' | 'last_name' | 'email' | 'phone_number' | 'phone_number_secondary', label: string, options: { required?: boolean; hint?: string; type?: string; autoComplete?: string } = {}) => (
+  const text = (
+    name: 'first_name' | 'last_name' | 'email' | 'phone_number' | 'phone_number_secondary',
+    label: string,
+    options: { required?: boolean; hint?: string; type?: string; autoComplete?: string } = {},
+  ) => (
     <Controller
       name={name}
       control={control}
@@ -89,7 +95,9 @@ export function AddParticipantPage() {
 
   return (
     <>
-      <PageHeader title="Add participant">Fields marked * are required. The participant is saved with their referral and device.</PageHeader>
+      <PageHeader title="Add participant">
+        Fields marked * are required. The participant is saved with their referral and device.
+      </PageHeader>
       <Box component="form" noValidate onSubmit={save} aria-label="Add participant">
         {create.error && <WarningAlert message={create.error.message} />}
 
@@ -116,7 +124,12 @@ export function AddParticipantPage() {
               name="gender"
               control={control}
               render={({ field }) => (
-                <GenderSelect {...field} id="add-participant-gender" error={Boolean(errors.gender)} helperText={errors.gender?.message} />
+                <GenderSelect
+                  {...field}
+                  id="add-participant-gender"
+                  error={Boolean(errors.gender)}
+                  helperText={errors.gender?.message}
+                />
               )}
             />
           </Box>
@@ -124,7 +137,11 @@ export function AddParticipantPage() {
 
         <Section title="Contact">
           <Box sx={twoColumns}>
-            {text('phone_number', 'Phone number', { required: true, type: 'tel', hint: 'A plus sign, the country code and number: 12 digits, e.g. +447700900123' })}
+            {text('phone_number', 'Phone number', {
+              required: true,
+              type: 'tel',
+              hint: 'A plus sign, the country code and number: 12 digits, e.g. +447700900123',
+            })}
             {text('phone_number_secondary', 'Secondary phone number', { type: 'tel' })}
             {text('email', 'Email', { type: 'email' })}
             <Controller
@@ -163,7 +180,9 @@ export function AddParticipantPage() {
                     onBlur={field.onBlur}
                     getOptionLabel={deviceLabel}
                     isOptionEqualToValue={(option, value) => option.uuid === value.uuid}
-                    noOptionsText={devices.data?.length === 0 ? messages.device.noneAvailable : 'No device matches'}
+                    noOptionsText={
+                      devices.data?.length === 0 ? messages.device.noneAvailable : 'No device matches'
+                    }
                     renderInput={(params) => (
                       <TextField
                         {...params}
@@ -192,7 +211,13 @@ export function AddParticipantPage() {
               name="language"
               control={control}
               render={({ field }) => (
-                <LanguageSelect {...field} id="add-participant-language" required error={Boolean(errors.language)} helperText={errors.language?.message} />
+                <LanguageSelect
+                  {...field}
+                  id="add-participant-language"
+                  required
+                  error={Boolean(errors.language)}
+                  helperText={errors.language?.message}
+                />
               )}
             />
             <Box sx={{ gridColumn: { md: '1 / -1' } }}>
@@ -200,7 +225,16 @@ export function AddParticipantPage() {
                 name="notes"
                 control={control}
                 render={({ field }) => (
-                  <TextField {...field} id="add-participant-notes" label="Notes" multiline minRows={2} autoComplete="off" error={Boolean(errors.notes)} helperText={errors.notes?.message} />
+                  <TextField
+                    {...field}
+                    id="add-participant-notes"
+                    label="Notes"
+                    multiline
+                    minRows={2}
+                    autoComplete="off"
+                    error={Boolean(errors.notes)}
+                    helperText={errors.notes?.message}
+                  />
                 )}
               />
             </Box>

@@ -20,14 +20,22 @@ import { deviceLabel } from './deviceLabel';
  * confirmation (its tablet stops working for them at once); then one is chosen from the available
  * devices, or the spec's message says there are none.
  */
-export function ChangeDeviceDialog({ participant, onClose }: { participant: ParticipantView; onClose: () => void }) {
+export function ChangeDeviceDialog({
+  participant,
+  onClose,
+}: {
+  participant: ParticipantView;
+  onClose: () => void;
+}) {
   const hasDevice = participant.unique_device_id !== NO_DEVICE;
   const [step, setStep] = useState<'detach' | 'choose'>(hasDevice ? 'detach' : 'choose');
   const [chosen, setChosen] = useState<AuthorisedDevice | null>(null);
   const [missingChoice, setMissingChoice] = useState(false);
   const update = useUpdateParticipant();
   const devices = useQuery({ ...availableDevicesQuery, enabled: step === 'choose' });
-  const current = hasDevice ? deviceLabel({ name: participant.name ?? '', uuid: participant.unique_device_id }) : '';
+  const current = hasDevice
+    ? deviceLabel({ name: participant.name ?? '', uuid: participant.unique_device_id })
+    : '';
 
   function detach() {
     update.mutate(
@@ -46,18 +54,23 @@ export function ChangeDeviceDialog({ participant, onClose }: { participant: Part
       setMissingChoice(true);
       return;
     }
-    update.mutate({ id: participant.participant_id, changes: { unique_device_id: chosen.uuid } }, { onSuccess: onClose });
+    update.mutate(
+      { id: participant.participant_id, changes: { unique_device_id: chosen.uuid } },
+      { onSuccess: onClose },
+    );
   }
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="change-device-title">
-      <DialogTitle id="change-device-title">{step === 'detach' ? 'Detach device' : 'Choose a device'}</DialogTitle>
+      <DialogTitle id="change-device-title">
+        {step === 'detach' ? 'Detach device' : 'Choose a device'}
+      </DialogTitle>
       <DialogContent dividers>
         {update.error && <WarningAlert message={update.error.message} />}
         {step === 'detach' ? (
           <DialogContentText sx={{ color: 'text.primary' }}>
-            Detach <strong>{current}</strong> from participant {participant.participant_id}? The tablet stops working for them at once. You
-            can then choose another device.
+            Detach <strong>{current}</strong> from participant {participant.participant_id}? The tablet stops
+            working for them at once. You can then choose another device.
           </DialogContentText>
         ) : devices.isPending ? (
           <PageLoading label="Loading available devices" />
@@ -83,7 +96,9 @@ export function ChangeDeviceDialog({ participant, onClose }: { participant: Part
                 required
                 autoFocus
                 error={missingChoice}
-                helperText={missingChoice ? messages.participant.deviceEmpty : 'Type to search by name or UUID'}
+                helperText={
+                  missingChoice ? messages.participant.deviceEmpty : 'Type to search by name or UUID'
+                }
               />
             )}
           />

@@ -34,7 +34,9 @@ export function DateOfBirthPicker({ id, label, value, onChange, onBlur, error, r
         disableFuture
         openTo="year"
         views={['year', 'month', 'day']}
-        onChange={(next) => onChange(next === null ? '' : isValid(next) ? format(next, 'yyyy-MM-dd') : 'invalid')}
+        onChange={(next) =>
+          onChange(next === null ? '' : isValid(next) ? format(next, 'yyyy-MM-dd') : 'invalid')
+        }
         onClose={onBlur}
         slotProps={{
           textField: {

@@ -24,8 +24,8 @@ export function DeleteParticipantDialog({
             Participant {participant.participant_id}
             {name && ` (${name})`}
           </strong>{' '}
-          will be deleted immediately, with their referral and progress. Their device becomes available for someone else. This cannot be
-          undone.
+          will be deleted immediately, with their referral and progress. Their device becomes available for
+          someone else. This cannot be undone.
         </>
       }
       error={remove.error}

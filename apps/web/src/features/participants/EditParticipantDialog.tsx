@@ -16,7 +16,13 @@ import { GenderSelect, LanguageSelect } from './fields';
 type FieldName = keyof EditParticipantForm;
 
 /** Edit participant (spec §5): the server's PATCH rules; the phone format is an add rule only. */
-export function EditParticipantDialog({ participant, onClose }: { participant: ParticipantFull; onClose: () => void }) {
+export function EditParticipantDialog({
+  participant,
+  onClose,
+}: {
+  participant: ParticipantFull;
+  onClose: () => void;
+}) {
   const update = useUpdateParticipant();
   const {
     control,
@@ -41,13 +47,19 @@ export function EditParticipantDialog({ participant, onClose }: { participant: P
   // Only the fields changed are sent (and recorded in the audit trail).
   const save = handleSubmit((values) => {
     const changes = Object.fromEntries(
-      (Object.keys(values) as FieldName[]).filter((name) => dirtyFields[name]).map((name) => [name, values[name]]),
+      (Object.keys(values) as FieldName[])
+        .filter((name) => dirtyFields[name])
+        .map((name) => [name, values[name]]),
     );
     if (Object.keys(changes).length === 0) return onClose();
     update.mutate({ id: participant.participant_id, changes }, { onSuccess: onClose });
   });
 
-  const text = (name: 'first_name' | 'last_name' | 'email' | 'phone_number' | 'phone_number_secondary', label: string, required = false) => (
+  const text = (
+    name: 'first_name' | 'last_name' | 'email' | 'phone_number' | 'phone_number_secondary',
+    label: string,
+    required = false,
+  ) => (
     <Controller
       name={name}
       control={control}
@@ -92,7 +104,14 @@ export function EditParticipantDialog({ participant, onClose }: { participant: P
             <Controller
               name="gender"
               control={control}
-              render={({ field }) => <GenderSelect {...field} id="edit-participant-gender" error={Boolean(errors.gender)} helperText={errors.gender?.message} />}
+              render={({ field }) => (
+                <GenderSelect
+                  {...field}
+                  id="edit-participant-gender"
+                  error={Boolean(errors.gender)}
+                  helperText={errors.gender?.message}
+                />
+              )}
             />
             {text('phone_number', 'Phone number', true)}
             {text('phone_number_secondary', 'Secondary phone number')}
@@ -101,7 +120,12 @@ export function EditParticipantDialog({ participant, onClose }: { participant: P
               name="language"
               control={control}
               render={({ field }) => (
-                <LanguageSelect {...field} id="edit-participant-language" error={Boolean(errors.language)} helperText={errors.language?.message} />
+                <LanguageSelect
+                  {...field}
+                  id="edit-participant-language"
+                  error={Boolean(errors.language)}
+                  helperText={errors.language?.message}
+                />
               )}
             />
             <Box sx={{ gridColumn: '1 / -1' }}>
@@ -128,7 +152,16 @@ export function EditParticipantDialog({ participant, onClose }: { participant: P
                 name="notes"
                 control={control}
                 render={({ field }) => (
-                  <TextField {...field} id="edit-participant-notes" label="Notes" multiline minRows={2} autoComplete="off" error={Boolean(errors.notes)} helperText={errors.notes?.message} />
+                  <TextField
+                    {...field}
+                    id="edit-participant-notes"
+                    label="Notes"
+                    multiline
+                    minRows={2}
+                    autoComplete="off"
+                    error={Boolean(errors.notes)}
+                    helperText={errors.notes?.message}
+                  />
                 )}
               />
             </Box>

@@ -35,7 +35,9 @@ function ReferralForm({ referral, onClose }: { referral: Referral; onClose: () =
     formState: { errors },
   } = useForm({ resolver: zodResolver(referralBody), defaultValues: formValues(referral) });
 
-  const save = handleSubmit((changes) => update.mutate({ id: referral.participant_id, changes }, { onSuccess: onClose }));
+  const save = handleSubmit((changes) =>
+    update.mutate({ id: referral.participant_id, changes }, { onSuccess: onClose }),
+  );
 
   return (
     <Box component="form" noValidate onSubmit={save}>
@@ -54,7 +56,13 @@ function ReferralForm({ referral, onClose }: { referral: Referral; onClose: () =
 }
 
 /** Edit participant referral (spec §2, §5): full access; every referral field is required. */
-export function EditReferralDialog({ participantId, onClose }: { participantId: number; onClose: () => void }) {
+export function EditReferralDialog({
+  participantId,
+  onClose,
+}: {
+  participantId: number;
+  onClose: () => void;
+}) {
   const referral = useQuery(referralQuery(participantId));
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="edit-referral-title">

@@ -37,11 +37,21 @@ export function MessageUserDialog({
     : `participant ${participant.participant_id}`;
 
   const save = handleSubmit((message) =>
-    send.mutate({ ...message, uuid: participant.unique_device_id }, { onSuccess: (answer) => onSent(answer.message) }),
+    send.mutate(
+      { ...message, uuid: participant.unique_device_id },
+      { onSuccess: (answer) => onSent(answer.message) },
+    ),
   );
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="message-user-title" aria-describedby="message-user-description">
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby="message-user-title"
+      aria-describedby="message-user-description"
+    >
       <DialogTitle id="message-user-title">Message user</DialogTitle>
       <Box component="form" noValidate onSubmit={save}>
         <DialogContent dividers>
@@ -54,14 +64,33 @@ export function MessageUserDialog({
               name="title"
               control={control}
               render={({ field }) => (
-                <TextField {...field} id="message-user-title-field" label="Title" required autoFocus autoComplete="off" error={Boolean(errors.title)} helperText={errors.title?.message} />
+                <TextField
+                  {...field}
+                  id="message-user-title-field"
+                  label="Title"
+                  required
+                  autoFocus
+                  autoComplete="off"
+                  error={Boolean(errors.title)}
+                  helperText={errors.title?.message}
+                />
               )}
             />
             <Controller
               name="body"
               control={control}
               render={({ field }) => (
-                <TextField {...field} id="message-user-body" label="Message" required multiline minRows={3} autoComplete="off" error={Boolean(errors.body)} helperText={errors.body?.message} />
+                <TextField
+                  {...field}
+                  id="message-user-body"
+                  label="Message"
+                  required
+                  multiline
+                  minRows={3}
+                  autoComplete="off"
+                  error={Boolean(errors.body)}
+                  helperText={errors.body?.message}
+                />
               )}
             />
           </Stack>

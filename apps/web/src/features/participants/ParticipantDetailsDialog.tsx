@@ -34,13 +34,25 @@ const TAB_LABELS: Record<DetailsTab, string> = {
 
 function Facts({ items }: { items: Array<[string, ReactNode]> }) {
   return (
-    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '220px 1fr' }, columnGap: 2, rowGap: 1, m: 0 }}>
+    <Box
+      component="dl"
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: '1fr', sm: '220px 1fr' },
+        columnGap: 2,
+        rowGap: 1,
+        m: 0,
+      }}
+    >
       {items.map(([term, value]) => (
         <Box key={term} sx={{ display: 'contents' }}>
           <Typography component="dt" sx={{ fontWeight: 600 }}>
             {term}
           </Typography>
-          <Typography component="dd" sx={{ m: 0, mb: { xs: 1, sm: 0 }, wordBreak: 'break-word', whiteSpace: 'pre-line' }}>
+          <Typography
+            component="dd"
+            sx={{ m: 0, mb: { xs: 1, sm: 0 }, wordBreak: 'break-word', whiteSpace: 'pre-line' }}
+          >
             {value === null || value === undefined || value === '' ? '—' : value}
           </Typography>
         </Box>
@@ -108,15 +120,27 @@ function formatDob(iso: string): string {
  * Progress and Advanced settings. A basic-access admin sees no identifiable data (the server
  * sends none); a full-access admin sees contact data and a Show Referral button.
  */
-export function ParticipantDetailsDialog({ participant: fromList, onClose }: { participant: ParticipantView; onClose: () => void }) {
+export function ParticipantDetailsDialog({
+  participant: fromList,
+  onClose,
+}: {
+  participant: ParticipantView;
+  onClose: () => void;
+}) {
   const full = isFullAccess(useSession());
   const [changingDevice, setChangingDevice] = useState(false);
   // The list's row until something changes; then the participant as the server has it now.
-  const current = useQuery({ ...participantQuery(fromList.participant_id), initialData: fromList, staleTime: Number.POSITIVE_INFINITY });
+  const current = useQuery({
+    ...participantQuery(fromList.participant_id),
+    initialData: fromList,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   const participant = current.data;
   const hasDevice = participant.unique_device_id !== NO_DEVICE;
   const progress = useQuery(participantProgressQuery(participant.participant_id));
-  const tabs: DetailsTab[] = progress.data ? ['details', 'videoset', 'progress', 'advanced'] : ['details', 'videoset'];
+  const tabs: DetailsTab[] = progress.data
+    ? ['details', 'videoset', 'progress', 'advanced']
+    : ['details', 'videoset'];
   const [chosenTab, setTab] = useState<DetailsTab>('details');
   // A tab that is no longer offered (progress gone) falls back to Details.
   const tab = tabs.includes(chosenTab) ? chosenTab : 'details';
@@ -151,11 +175,22 @@ export function ParticipantDetailsDialog({ participant: fromList, onClose }: { p
         sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
       >
         {tabs.map((value) => (
-          <Tab key={value} value={value} label={TAB_LABELS[value]} id={`participant-tab-${value}`} aria-controls={`participant-panel-${value}`} />
+          <Tab
+            key={value}
+            value={value}
+            label={TAB_LABELS[value]}
+            id={`participant-tab-${value}`}
+            aria-controls={`participant-panel-${value}`}
+          />
         ))}
       </Tabs>
       {tab !== 'details' && (
-        <DialogContent id={`participant-panel-${tab}`} role="tabpanel" aria-labelledby={`participant-tab-${tab}`} sx={{ minHeight: 320 }}>
+        <DialogContent
+          id={`participant-panel-${tab}`}
+          role="tabpanel"
+          aria-labelledby={`participant-tab-${tab}`}
+          sx={{ minHeight: 320 }}
+        >
           {tab === 'videoset' && <VideoSetTab participantId={participant.participant_id} />}
           {tab === 'progress' && <ProgressTab participantId={participant.participant_id} />}
           {tab === 'advanced' && <AdvancedSettingsTab participantId={participant.participant_id} />}
@@ -175,7 +210,9 @@ export function ParticipantDetailsDialog({ participant: fromList, onClose }: { p
             Device
           </Typography>
           <Typography sx={{ mb: 1.5 }}>
-            {hasDevice ? deviceLabel({ name: participant.name ?? '', uuid: participant.unique_device_id }) : 'No device assigned'}
+            {hasDevice
+              ? deviceLabel({ name: participant.name ?? '', uuid: participant.unique_device_id })
+              : 'No device assigned'}
           </Typography>
           <Button variant="outlined" onClick={() => setChangingDevice(true)}>
             {hasDevice ? 'Change device' : 'Assign a device'}
@@ -193,7 +230,9 @@ export function ParticipantDetailsDialog({ participant: fromList, onClose }: { p
           Close
         </Button>
       </DialogActions>
-      {changingDevice && <ChangeDeviceDialog participant={participant} onClose={() => setChangingDevice(false)} />}
+      {changingDevice && (
+        <ChangeDeviceDialog participant={participant} onClose={() => setChangingDevice(false)} />
+      )}
     </Dialog>
   );
 }

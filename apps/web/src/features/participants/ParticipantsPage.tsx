@@ -44,19 +44,32 @@ import { STATE_LABELS, TrackingChip, daysBehindText } from './tracking';
 
 // The dialogs load when one is opened: with their forms, date picker and validation they would
 // otherwise double what the list itself downloads.
-const ParticipantDetailsDialog = lazy(async () => ({ default: (await import('./ParticipantDetailsDialog')).ParticipantDetailsDialog }));
-const EditParticipantDialog = lazy(async () => ({ default: (await import('./EditParticipantDialog')).EditParticipantDialog }));
-const EditReferralDialog = lazy(async () => ({ default: (await import('./EditReferralDialog')).EditReferralDialog }));
-const ProgressForwardDialog = lazy(async () => ({ default: (await import('./progress/ProgressForwardDialog')).ProgressForwardDialog }));
-const MessageUserDialog = lazy(async () => ({ default: (await import('./MessageUserDialog')).MessageUserDialog }));
-const DeleteParticipantDialog = lazy(async () => ({ default: (await import('./DeleteParticipantDialog')).DeleteParticipantDialog }));
+const ParticipantDetailsDialog = lazy(async () => ({
+  default: (await import('./ParticipantDetailsDialog')).ParticipantDetailsDialog,
+}));
+const EditParticipantDialog = lazy(async () => ({
+  default: (await import('./EditParticipantDialog')).EditParticipantDialog,
+}));
+const EditReferralDialog = lazy(async () => ({
+  default: (await import('./EditReferralDialog')).EditReferralDialog,
+}));
+const ProgressForwardDialog = lazy(async () => ({
+  default: (await import('./progress/ProgressForwardDialog')).ProgressForwardDialog,
+}));
+const MessageUserDialog = lazy(async () => ({
+  default: (await import('./MessageUserDialog')).MessageUserDialog,
+}));
+const DeleteParticipantDialog = lazy(async () => ({
+  default: (await import('./DeleteParticipantDialog')).DeleteParticipantDialog,
+}));
 
 /** A grid row: what the admin may see; the date of birth as a Date for the date column. */
 type GridRow = ParticipantBasic & Partial<Omit<GridParticipant, keyof ParticipantBasic>>;
 
-type OpenDialog =
-  | { kind: 'details' | 'edit' | 'referral' | 'progress' | 'message' | 'delete'; participant: ParticipantView }
-  | null;
+type OpenDialog = {
+  kind: 'details' | 'edit' | 'referral' | 'progress' | 'message' | 'delete';
+  participant: ParticipantView;
+} | null;
 
 const PAGE_SIZES = [10, 25, 50, 100];
 /** The console asks for 100 rows at a time (spec §9). */
@@ -126,7 +139,12 @@ export function ParticipantsPage() {
         if (!api || !cell || api.getRow(cell.id)) return;
         api.setState((state) => ({
           ...state,
-          tabIndex: { cell: null, columnHeader: { field: cell.field }, columnHeaderFilter: null, columnGroupHeader: null },
+          tabIndex: {
+            cell: null,
+            columnHeader: { field: cell.field },
+            columnHeaderFilter: null,
+            columnGroupHeader: null,
+          },
         }));
       }),
     [apiRef],
@@ -191,7 +209,10 @@ export function ParticipantsPage() {
       if (wanted) params.set('state', wanted);
       else params.delete('state');
       // The hash reading gives way to the explicit filter.
-      void navigate({ pathname: location.pathname, search: params.toString() ? `?${params}` : '', hash: '' }, { replace: true });
+      void navigate(
+        { pathname: location.pathname, search: params.toString() ? `?${params}` : '', hash: '' },
+        { replace: true },
+      );
     }
   }
 
@@ -215,8 +236,22 @@ export function ParticipantsPage() {
   const columns = useMemo((): GridColDef<GridRow>[] => {
     const identifiable: GridColDef<GridRow>[] = full
       ? [
-          { field: 'first_name', headerName: 'First name', minWidth: 130, flex: 1, editable: true, filterable: false },
-          { field: 'last_name', headerName: 'Last name', minWidth: 130, flex: 1, editable: true, filterable: false },
+          {
+            field: 'first_name',
+            headerName: 'First name',
+            minWidth: 130,
+            flex: 1,
+            editable: true,
+            filterable: false,
+          },
+          {
+            field: 'last_name',
+            headerName: 'Last name',
+            minWidth: 130,
+            flex: 1,
+            editable: true,
+            filterable: false,
+          },
           {
             field: 'date_of_birth',
             headerName: 'DOB',
@@ -224,14 +259,38 @@ export function ParticipantsPage() {
             width: 130,
             editable: true,
             filterable: false,
-            valueFormatter: (value: Date | null) => (value && isValid(value) ? format(value, 'dd/MM/yyyy') : ''),
+            valueFormatter: (value: Date | null) =>
+              value && isValid(value) ? format(value, 'dd/MM/yyyy') : '',
           },
-          { field: 'email', headerName: 'Email', minWidth: 180, flex: 1.2, editable: true, filterable: false, sortable: false },
-          { field: 'phone_number', headerName: 'Phone number', minWidth: 150, editable: true, filterable: false, sortable: false },
+          {
+            field: 'email',
+            headerName: 'Email',
+            minWidth: 180,
+            flex: 1.2,
+            editable: true,
+            filterable: false,
+            sortable: false,
+          },
+          {
+            field: 'phone_number',
+            headerName: 'Phone number',
+            minWidth: 150,
+            editable: true,
+            filterable: false,
+            sortable: false,
+          },
         ]
       : [];
     return [
-      { field: 'participant_id', headerName: 'ID', type: 'number', width: 80, filterable: false, align: 'left', headerAlign: 'left' },
+      {
+        field: 'participant_id',
+        headerName: 'ID',
+        type: 'number',
+        width: 80,
+        filterable: false,
+        align: 'left',
+        headerAlign: 'left',
+      },
       ...identifiable,
       {
         field: 'gender',
@@ -256,7 +315,10 @@ export function ParticipantsPage() {
         headerName: 'Tracking',
         type: 'singleSelect',
         width: 170,
-        valueOptions: (Object.keys(STATE_LABELS) as AdherenceState[]).map((value) => ({ value, label: STATE_LABELS[value] })),
+        valueOptions: (Object.keys(STATE_LABELS) as AdherenceState[]).map((value) => ({
+          value,
+          label: STATE_LABELS[value],
+        })),
         filterOperators: trackingOperators,
         // The export and the filter read the state; the cell shows it with the number of days.
         valueFormatter: (value: number) => `${STATE_LABELS[adherenceOf(value)]} (${daysBehindText(value)})`,
@@ -275,11 +337,26 @@ export function ParticipantsPage() {
           const who = `participant ${row.participant_id}`;
           const hasDevice = row.unique_device_id !== NO_DEVICE;
           return [
-            <GridActionsCellItem key="details" icon={<VisibilityOutlinedIcon />} label={`View details of ${who}`} onClick={open('details')} />,
+            <GridActionsCellItem
+              key="details"
+              icon={<VisibilityOutlinedIcon />}
+              label={`View details of ${who}`}
+              onClick={open('details')}
+            />,
             ...(full
               ? [
-                  <GridActionsCellItem key="edit" icon={<EditOutlinedIcon />} label={`Edit ${who}`} onClick={open('edit')} />,
-                  <GridActionsCellItem key="referral" icon={<AssignmentOutlinedIcon />} label={`Edit referral of ${who}`} onClick={open('referral')} />,
+                  <GridActionsCellItem
+                    key="edit"
+                    icon={<EditOutlinedIcon />}
+                    label={`Edit ${who}`}
+                    onClick={open('edit')}
+                  />,
+                  <GridActionsCellItem
+                    key="referral"
+                    icon={<AssignmentOutlinedIcon />}
+                    label={`Edit referral of ${who}`}
+                    onClick={open('referral')}
+                  />,
                 ]
               : []),
             ...(hasDevice
@@ -290,11 +367,23 @@ export function ParticipantsPage() {
                     label={`Progress ${who} one day forward`}
                     onClick={open('progress')}
                   />,
-                  <GridActionsCellItem key="message" icon={<SmsOutlinedIcon />} label={`Message ${who}`} onClick={open('message')} />,
+                  <GridActionsCellItem
+                    key="message"
+                    icon={<SmsOutlinedIcon />}
+                    label={`Message ${who}`}
+                    onClick={open('message')}
+                  />,
                 ]
               : []),
             ...(full
-              ? [<GridActionsCellItem key="delete" icon={<DeleteOutlineIcon color="error" />} label={`Delete ${who}`} onClick={open('delete')} />]
+              ? [
+                  <GridActionsCellItem
+                    key="delete"
+                    icon={<DeleteOutlineIcon color="error" />}
+                    label={`Delete ${who}`}
+                    onClick={open('delete')}
+                  />,
+                ]
               : []),
           ];
         },
@@ -310,7 +399,12 @@ export function ParticipantsPage() {
         title="Participants"
         actions={
           full && (
-            <Button component={RouterLink} to="/addparticipant" variant="contained" startIcon={<PersonAddAlt1Icon />}>
+            <Button
+              component={RouterLink}
+              to="/addparticipant"
+              variant="contained"
+              startIcon={<PersonAddAlt1Icon />}
+            >
               Add Participant
             </Button>
           )
@@ -387,11 +481,18 @@ export function ParticipantsPage() {
       </Paper>
 
       <Suspense fallback={null}>
-        {dialog?.kind === 'details' && <ParticipantDetailsDialog participant={dialog.participant} onClose={() => closeDialog()} />}
+        {dialog?.kind === 'details' && (
+          <ParticipantDetailsDialog participant={dialog.participant} onClose={() => closeDialog()} />
+        )}
         {dialog?.kind === 'edit' && hasContactData(dialog.participant) && (
           <EditParticipantDialog participant={dialog.participant} onClose={() => closeDialog()} />
         )}
-        {dialog?.kind === 'referral' && <EditReferralDialog participantId={dialog.participant.participant_id} onClose={() => closeDialog()} />}
+        {dialog?.kind === 'referral' && (
+          <EditReferralDialog
+            participantId={dialog.participant.participant_id}
+            onClose={() => closeDialog()}
+          />
+        )}
         {dialog?.kind === 'progress' && (
           <ProgressForwardDialog
             participantId={dialog.participant.participant_id}

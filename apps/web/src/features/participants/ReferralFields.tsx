@@ -88,7 +88,13 @@ export function ReferralFields({
           name={name}
           control={control}
           render={({ field }) => (
-            <YesNoField id={`${idPrefix}-${name}`} label={label} value={field.value} onChange={field.onChange} error={errors[name]?.message} />
+            <YesNoField
+              id={`${idPrefix}-${name}`}
+              label={label}
+              value={field.value}
+              onChange={field.onChange}
+              error={errors[name]?.message}
+            />
           )}
         />
       ))}

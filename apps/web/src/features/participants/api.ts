@@ -79,7 +79,8 @@ function useRefresh() {
 export function useCreateParticipant() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (body: CreateParticipantBody) => apiJson<ParticipantView>('/api/participant', { method: 'POST', body }),
+    mutationFn: (body: CreateParticipantBody) =>
+      apiJson<ParticipantView>('/api/participant', { method: 'POST', body }),
     onSuccess: refresh,
   });
 }
@@ -103,6 +104,7 @@ export function useDeleteParticipant() {
 
 export function useMessageParticipant() {
   return useMutation({
-    mutationFn: (body: PushNotificationBody) => apiJson<{ message: string }>('/api/pushNotifications', { method: 'POST', body }),
+    mutationFn: (body: PushNotificationBody) =>
+      apiJson<{ message: string }>('/api/pushNotifications', { method: 'POST', body }),
   });
 }

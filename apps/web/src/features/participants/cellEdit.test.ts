@@ -3,12 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { inlineChange } from './cellEdit';
 import { trackingColour } from './tracking';
 
-const before = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.org', phone_number: '+447700900123', date_of_birth: new Date(1961, 3, 12) };
+const before = {
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  email: 'ada@example.org',
+  phone_number: '+447700900123',
+  date_of_birth: new Date(1961, 3, 12),
+};
 
 describe('inline edits of the grid', () => {
   it('sends the one field that changed, trimmed, and nothing when nothing did', () => {
     expect(inlineChange({ ...before, last_name: '  Byron ' }, before)).toEqual({ last_name: 'Byron' });
-    expect(inlineChange({ ...before, date_of_birth: new Date(1960, 4, 17) }, before)).toEqual({ date_of_birth: '1960-05-17' });
+    expect(inlineChange({ ...before, date_of_birth: new Date(1960, 4, 17) }, before)).toEqual({
+      date_of_birth: '1960-05-17',
+    });
     expect(inlineChange({ ...before }, before)).toBeNull();
     expect(inlineChange({ ...before, last_name: 'Lovelace ' }, before)).toBeNull();
   });
@@ -18,16 +26,26 @@ describe('inline edits of the grid', () => {
       expect(() => inlineChange({ ...before, [field]: '   ' }, before)).toThrow(messages.grid.valueEmpty);
     }
     expect(() => inlineChange({ ...before, date_of_birth: null }, before)).toThrow(messages.grid.valueEmpty);
-    expect(() => inlineChange({ ...before, date_of_birth: new Date(Number.NaN) }, before)).toThrow(messages.grid.valueEmpty);
+    expect(() => inlineChange({ ...before, date_of_birth: new Date(Number.NaN) }, before)).toThrow(
+      messages.grid.valueEmpty,
+    );
   });
 
   it('allows dates of birth from 1900-01-01 to today only', () => {
-    expect(() => inlineChange({ ...before, date_of_birth: new Date(1899, 11, 31) }, before)).toThrow(messages.participant.dobRange);
+    expect(() => inlineChange({ ...before, date_of_birth: new Date(1899, 11, 31) }, before)).toThrow(
+      messages.participant.dobRange,
+    );
     const tomorrow = new Date();
     tomorrow.setDate(tomorrow.getDate() + 1);
-    expect(() => inlineChange({ ...before, date_of_birth: tomorrow }, before)).toThrow(messages.participant.dobRange);
-    expect(inlineChange({ ...before, date_of_birth: new Date(1900, 0, 1) }, before)).toEqual({ date_of_birth: '1900-01-01' });
-    expect(inlineChange({ ...before, date_of_birth: new Date() }, before)).toEqual({ date_of_birth: todayIsoDate() });
+    expect(() => inlineChange({ ...before, date_of_birth: tomorrow }, before)).toThrow(
+      messages.participant.dobRange,
+    );
+    expect(inlineChange({ ...before, date_of_birth: new Date(1900, 0, 1) }, before)).toEqual({
+      date_of_birth: '1900-01-01',
+    });
+    expect(inlineChange({ ...before, date_of_birth: new Date() }, before)).toEqual({
+      date_of_birth: todayIsoDate(),
+    });
   });
 });
 

@@ -1,4 +1,9 @@
-import { isDateOfBirthInRange, messages, type ParticipantFull, type UpdateParticipantBody } from '@pathway/contract';
+import {
+  isDateOfBirthInRange,
+  messages,
+  type ParticipantFull,
+  type UpdateParticipantBody,
+} from '@pathway/contract';
 import { format, isValid } from 'date-fns';
 
 /** Cells a full-access admin may edit in the grid. */
@@ -25,12 +30,16 @@ function asText(value: unknown): string {
  * 'Value cannot be empty' (spec §5) and a date of birth outside 1900-01-01..today with the DOB
  * range message; the grid then puts the old value back.
  */
-export function inlineChange(newRow: Partial<GridParticipant>, oldRow: Partial<GridParticipant>): UpdateParticipantBody | null {
+export function inlineChange(
+  newRow: Partial<GridParticipant>,
+  oldRow: Partial<GridParticipant>,
+): UpdateParticipantBody | null {
   for (const field of INLINE_EDITABLE) {
     const next = asText(newRow[field]);
     if (next === asText(oldRow[field])) continue;
     if (!next) throw new CellEditRefused(messages.grid.valueEmpty);
-    if (field === 'date_of_birth' && !isDateOfBirthInRange(next)) throw new CellEditRefused(messages.participant.dobRange);
+    if (field === 'date_of_birth' && !isDateOfBirthInRange(next))
+      throw new CellEditRefused(messages.participant.dobRange);
     return { [field]: next };
   }
   return null;

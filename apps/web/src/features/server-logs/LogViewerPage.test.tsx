@@ -10,12 +10,18 @@ const fileName = 'pathway-2025-06-01.log';
 
 function logOf(count: number): string {
   return Array.from({ length: count }, (_, i) =>
-    JSON.stringify({ level: i === count - 1 ? 50 : 30, time: Date.UTC(2025, 5, 1, 9, 0, i % 60), msg: `entry ${i + 1}` }),
+    JSON.stringify({
+      level: i === count - 1 ? 50 : 30,
+      time: Date.UTC(2025, 5, 1, 9, 0, i % 60),
+      msg: `entry ${i + 1}`,
+    }),
   ).join('\n');
 }
 
 function renderViewer(content: string) {
-  const fetchMock = vi.fn(async () => new Response(content, { status: 200, headers: { 'content-type': 'text/plain' } }));
+  const fetchMock = vi.fn(
+    async () => new Response(content, { status: 200, headers: { 'content-type': 'text/plain' } }),
+  );
   vi.stubGlobal('fetch', fetchMock);
   const router = createMemoryRouter([{ path: LOG_VIEWER_PATH, element: <LogViewerPage /> }], {
     initialEntries: [logViewerPath(fileName)],
@@ -33,7 +39,10 @@ describe('LogViewerPage', () => {
     expect(entries).toHaveLength(3);
     expect(entries[0]).toHaveTextContent(/INFO entry 1$/);
     expect(entries[2]).toHaveTextContent(/ERROR entry 3$/);
-    expect(fetchMock).toHaveBeenCalledWith(`/api/logs/download/${fileName}`, expect.objectContaining({ credentials: 'include' }));
+    expect(fetchMock).toHaveBeenCalledWith(
+      `/api/logs/download/${fileName}`,
+      expect.objectContaining({ credentials: 'include' }),
+    );
 
     await userEvent.setup().click(screen.getByLabelText('Raw lines'));
     expect(screen.getAllByRole('listitem')[0]).toHaveTextContent('{"level":30,');
@@ -48,7 +57,11 @@ describe('LogViewerPage', () => {
     expect(entries()).toHaveLength(500);
     expect(entries()[0]).toHaveTextContent(/entry 701$/);
 
-    await userEvent.setup().click(within(note.closest('[role="status"]') as HTMLElement).getByRole('button', { name: 'Show all' }));
+    await userEvent
+      .setup()
+      .click(
+        within(note.closest('[role="status"]') as HTMLElement).getByRole('button', { name: 'Show all' }),
+      );
     expect(entries()).toHaveLength(1200);
     expect(entries()[0]).toHaveTextContent(/entry 1$/);
     expect(screen.queryByText(/Showing the last/)).not.toBeInTheDocument();

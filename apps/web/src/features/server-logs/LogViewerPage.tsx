@@ -77,9 +77,13 @@ export function LogViewerPage() {
         <Typography variant="h1" sx={{ fontSize: '1.125rem', flexGrow: 1, overflowWrap: 'anywhere' }}>
           {fileName}
         </Typography>
-        {content.isSuccess && <Typography variant="body2">{entries.length.toLocaleString('en-GB')} entries</Typography>}
+        {content.isSuccess && (
+          <Typography variant="body2">{entries.length.toLocaleString('en-GB')} entries</Typography>
+        )}
         <FormControlLabel
-          control={<Switch size="small" color="default" checked={raw} onChange={(e) => setRaw(e.target.checked)} />}
+          control={
+            <Switch size="small" color="default" checked={raw} onChange={(e) => setRaw(e.target.checked)} />
+          }
           label="Raw lines"
           slotProps={{ typography: { variant: 'body2' } }}
         />
@@ -112,8 +116,8 @@ export function LogViewerPage() {
                   </Button>
                 }
               >
-                Showing the last {shown.length.toLocaleString('en-GB')} of {entries.length.toLocaleString('en-GB')}{' '}
-                entries.
+                Showing the last {shown.length.toLocaleString('en-GB')} of{' '}
+                {entries.length.toLocaleString('en-GB')} entries.
               </Alert>
             )}
             <Box

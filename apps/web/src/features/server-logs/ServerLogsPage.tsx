@@ -78,7 +78,9 @@ export function ServerLogsPage() {
                 <TableRow key={fileName} hover>
                   <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.9375rem' }}>{fileName}</TableCell>
                   <TableCell align="right">
-                    <Box sx={{ display: 'inline-flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1 }}>
+                    <Box
+                      sx={{ display: 'inline-flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1 }}
+                    >
                       <Button
                         variant="outlined"
                         size="small"

@@ -25,6 +25,9 @@ describe('parseLogLine', () => {
   });
 
   it('skips blank lines of a file', () => {
-    expect(parseLog('{"level":30,"msg":"a"}\n\n  \n{"level":50,"msg":"b"}\n').map((e) => e.message)).toEqual(['a', 'b']);
+    expect(parseLog('{"level":30,"msg":"a"}\n\n  \n{"level":50,"msg":"b"}\n').map((e) => e.message)).toEqual([
+      'a',
+      'b',
+    ]);
   });
 });

@@ -10,13 +10,23 @@ export interface LogEntry {
 
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
 
-const LEVELS: Record<number, LogLevel> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const LEVELS: Record<number, LogLevel> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 const SHOWN_APART = new Set(['level', 'time', 'msg', 'service', 'hostname', 'pid']);
 
 function timeOf(value: unknown): string | undefined {
   const date = typeof value === 'string' || typeof value === 'number' ? new Date(value) : null;
   if (!date || Number.isNaN(date.getTime())) return undefined;
-  return date.toLocaleTimeString('en-GB', { hour12: false }) + `.${String(date.getMilliseconds()).padStart(3, '0')}`;
+  return (
+    date.toLocaleTimeString('en-GB', { hour12: false }) +
+    `.${String(date.getMilliseconds()).padStart(3, '0')}`
+  );
 }
 
 export function parseLogLine(raw: string): LogEntry {

@@ -7,7 +7,13 @@ import { jsonResponse, renderWithProviders } from '../../test/render';
 import { ManageVideosPage } from './ManageVideosPage';
 import { deletionWarning } from './VideoSetDialogs';
 
-const set: VideoSet = { fitness_video_set_id: 4, set_name: 'Chair exercises', number_of_weeks: 3, videos_in_week: 2, created_at: '2025-01-02T10:00:00.000Z' };
+const set: VideoSet = {
+  fitness_video_set_id: 4,
+  set_name: 'Chair exercises',
+  number_of_weeks: 3,
+  videos_in_week: 2,
+  created_at: '2025-01-02T10:00:00.000Z',
+};
 
 function video(overrides: Partial<Video>): Video {
   return {
@@ -50,11 +56,15 @@ function serve(videos: Video[], thumbs: () => VideoThumbs) {
   return fetchMock;
 }
 
-const callsTo = (fetchMock: ReturnType<typeof vi.fn>, prefix: string) => fetchMock.mock.calls.filter(([url]) => String(url).startsWith(prefix)).length;
+const callsTo = (fetchMock: ReturnType<typeof vi.fn>, prefix: string) =>
+  fetchMock.mock.calls.filter(([url]) => String(url).startsWith(prefix)).length;
 
 describe('ManageVideosPage', () => {
   it('shows week buttons and one row per day, week 1 first, with ADD on empty days', async () => {
-    serve([video({ day_number: 2, video_thumbnail_url: 'http://localhost/media/thumbs/1-abc.jpg' })], () => ({}));
+    serve(
+      [video({ day_number: 2, video_thumbnail_url: 'http://localhost/media/thumbs/1-abc.jpg' })],
+      () => ({}),
+    );
     expect(await screen.findByRole('heading', { level: 1, name: 'Chair exercises' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Week 1' })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('button', { name: 'Week 3' })).toHaveAttribute('aria-pressed', 'false');
@@ -72,7 +82,9 @@ describe('ManageVideosPage', () => {
 
   it('shows the status text and a reload button while a thumbnail is made, and the picture once it is there', async () => {
     let thumbnail = 'processing....';
-    const fetchMock = serve([video({})], () => ({ '1': [{ day_number: 1, video_id: 1, video_thumbnail_url: thumbnail }] }));
+    const fetchMock = serve([video({})], () => ({
+      '1': [{ day_number: 1, video_id: 1, video_thumbnail_url: thumbnail }],
+    }));
     const table = await screen.findByRole('table', { name: 'Videos of week 1' });
     expect(await within(table).findByText('processing....')).toBeInTheDocument();
     const reload = within(table).getByRole('button', { name: 'Reload the thumbnail of Arm raises' });
@@ -81,7 +93,11 @@ describe('ManageVideosPage', () => {
     const before = callsTo(fetchMock, '/api/video/thumbs/4');
     await userEvent.click(reload);
     await waitFor(() => expect(callsTo(fetchMock, '/api/video/thumbs/4')).toBeGreaterThan(before));
-    await waitFor(() => expect(within(table).getByRole('button', { name: 'Play Arm raises' }).querySelector('img')).toHaveAttribute('src', thumbnail));
+    await waitFor(() =>
+      expect(
+        within(table).getByRole('button', { name: 'Play Arm raises' }).querySelector('img'),
+      ).toHaveAttribute('src', thumbnail),
+    );
     expect(within(table).queryByText('processing....')).not.toBeInTheDocument();
     expect(within(table).queryByRole('button', { name: /^Reload/ })).not.toBeInTheDocument();
     // Reloading a video still being made only asks for its status: nothing new is queued.
@@ -90,12 +106,17 @@ describe('ManageVideosPage', () => {
 
   it('asks for a new try when the reload button is pressed on a thumbnail that failed', async () => {
     const failed = messages.thumbnail.failed;
-    const fetchMock = serve([video({ video_thumbnail_url: failed })], () => ({ '1': [{ day_number: 1, video_id: 1, video_thumbnail_url: failed }] }));
+    const fetchMock = serve([video({ video_thumbnail_url: failed })], () => ({
+      '1': [{ day_number: 1, video_id: 1, video_thumbnail_url: failed }],
+    }));
     const table = await screen.findByRole('table', { name: 'Videos of week 1' });
     expect(await within(table).findByText(failed)).toBeInTheDocument();
     await userEvent.click(within(table).getByRole('button', { name: 'Reload the thumbnail of Arm raises' }));
     await waitFor(() => expect(callsTo(fetchMock, '/thumbs?')).toBe(1));
-    const asked = new URL(String(fetchMock.mock.calls.find(([url]) => String(url).startsWith('/thumbs?'))![0]), 'http://localhost');
+    const asked = new URL(
+      String(fetchMock.mock.calls.find(([url]) => String(url).startsWith('/thumbs?'))![0]),
+      'http://localhost',
+    );
     expect(asked.searchParams.get('videoId')).toBe('1');
     expect(asked.searchParams.get('videoUrl')).toBe(video({}).file_location_path);
   });
@@ -109,6 +130,8 @@ describe('the delete warning of a set', () => {
       '5 videos are deleted. 4 video files used only by this set are removed from storage and become inaccessible. 1 file also used in another set stays.',
       'This cannot be undone.',
     ]);
-    expect(deletionWarning({ videos: 0, participants: 0, files_deleted: 0, files_kept: 0 })).toContain('No participant is on this programme.');
+    expect(deletionWarning({ videos: 0, participants: 0, files_deleted: 0, files_kept: 0 })).toContain(
+      'No participant is on this programme.',
+    );
   });
 });

@@ -27,7 +27,11 @@ import { PageLoading } from '../../components/PageLoading';
 import { setThumbsQuery, setVideosQuery, useReloadThumbnail, videoSetQuery } from './api';
 import { AddVideoDialog, DeleteVideoDialog, VideoPlayerDialog } from './VideoDialogs';
 
-type OpenDialog = { kind: 'add'; day: number } | { kind: 'play'; videoId: number } | { kind: 'delete'; videoId: number } | null;
+type OpenDialog =
+  | { kind: 'add'; day: number }
+  | { kind: 'play'; videoId: number }
+  | { kind: 'delete'; videoId: number }
+  | null;
 
 /** Manage videos of a set (spec §2): week buttons, one row per exercise day, thumbnails, ADD. */
 export function ManageVideosPage() {
@@ -69,7 +73,10 @@ function SetVideos({ set }: { set: VideoSet }) {
     const map = new Map<string, Video>();
     for (const video of videos.data ?? []) {
       const fresh = thumbs.data?.[String(video.week_number)]?.find((t) => t.video_id === video.video_id);
-      map.set(`${video.week_number}/${video.day_number}`, fresh ? { ...video, video_thumbnail_url: fresh.video_thumbnail_url } : video);
+      map.set(
+        `${video.week_number}/${video.day_number}`,
+        fresh ? { ...video, video_thumbnail_url: fresh.video_thumbnail_url } : video,
+      );
     }
     return map;
   }, [videos.data, thumbs.data]);
@@ -83,7 +90,9 @@ function SetVideos({ set }: { set: VideoSet }) {
     <>
       <BackToSets />
       <PageHeader title={set.set_name}>
-        {set.number_of_weeks} {set.number_of_weeks === 1 ? 'week' : 'weeks'}, {set.videos_in_week} {set.videos_in_week === 1 ? 'video' : 'videos'} per week. Choose a week, then add or open the video of each day.
+        {set.number_of_weeks} {set.number_of_weeks === 1 ? 'week' : 'weeks'}, {set.videos_in_week}{' '}
+        {set.videos_in_week === 1 ? 'video' : 'videos'} per week. Choose a week, then add or open the video of
+        each day.
       </PageHeader>
 
       <Typography id="week-picker-label" variant="h2" sx={{ mb: 1 }}>
@@ -128,7 +137,10 @@ function SetVideos({ set }: { set: VideoSet }) {
                     <TableCell>{day}</TableCell>
                     <TableCell>
                       {video ? (
-                        <VideoCell video={video} onOpen={() => setDialog({ kind: 'play', videoId: video.video_id })} />
+                        <VideoCell
+                          video={video}
+                          onOpen={() => setDialog({ kind: 'play', videoId: video.video_id })}
+                        />
                       ) : (
                         <Typography variant="body2" color="text.secondary">
                           No video yet
@@ -157,9 +169,19 @@ function SetVideos({ set }: { set: VideoSet }) {
       )}
 
       {dialog?.kind === 'add' && <AddVideoDialog set={set} week={week} day={dialog.day} onClose={close} />}
-      {playing && <VideoPlayerDialog video={playing} onRemove={() => setDialog({ kind: 'delete', videoId: playing.video_id })} onClose={close} />}
+      {playing && (
+        <VideoPlayerDialog
+          video={playing}
+          onRemove={() => setDialog({ kind: 'delete', videoId: playing.video_id })}
+          onClose={close}
+        />
+      )}
       {deleting && (
-        <DeleteVideoDialog video={deleting} onDeleted={close} onClose={() => setDialog({ kind: 'play', videoId: deleting.video_id })} />
+        <DeleteVideoDialog
+          video={deleting}
+          onDeleted={close}
+          onClose={() => setDialog({ kind: 'play', videoId: deleting.video_id })}
+        />
       )}
     </>
   );
@@ -177,7 +199,11 @@ function VideoCell({ video, onOpen }: { video: Video; onOpen: () => void }) {
       <ButtonBase
         onClick={onOpen}
         aria-label={`Play ${video.title}`}
-        sx={{ borderRadius: 1, flexShrink: 0, '&:focus-visible': { outline: 3, outlineColor: 'primary.main' } }}
+        sx={{
+          borderRadius: 1,
+          flexShrink: 0,
+          '&:focus-visible': { outline: 3, outlineColor: 'primary.main' },
+        }}
       >
         {ready ? (
           <img
@@ -210,7 +236,12 @@ function VideoCell({ video, onOpen }: { video: Video; onOpen: () => void }) {
         <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{video.title}</Typography>
         {!ready && (
           <Tooltip title="Reload thumbnail" describeChild>
-            <IconButton size="small" aria-label={`Reload the thumbnail of ${video.title}`} onClick={() => reload.mutate(video)} disabled={reload.isPending}>
+            <IconButton
+              size="small"
+              aria-label={`Reload the thumbnail of ${video.title}`}
+              onClick={() => reload.mutate(video)}
+              disabled={reload.isPending}
+            >
               <RefreshIcon fontSize="small" />
             </IconButton>
           </Tooltip>

@@ -18,14 +18,30 @@ import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { useAddVideo, useDeleteVideo, useUpdateVideo } from './api';
 import { VideoUploader, type UploadedFile } from './VideoUploader';
 
-function TitleAndDescription({ control, errors, idPrefix }: { control: ReturnType<typeof useForm<VideoText>>['control']; errors: ReturnType<typeof useForm<VideoText>>['formState']['errors']; idPrefix: string }) {
+function TitleAndDescription({
+  control,
+  errors,
+  idPrefix,
+}: {
+  control: ReturnType<typeof useForm<VideoText>>['control'];
+  errors: ReturnType<typeof useForm<VideoText>>['formState']['errors'];
+  idPrefix: string;
+}) {
   return (
     <>
       <Controller
         name="title"
         control={control}
         render={({ field }) => (
-          <TextField {...field} id={`${idPrefix}-title`} label="Title" required autoComplete="off" error={Boolean(errors.title)} helperText={errors.title?.message} />
+          <TextField
+            {...field}
+            id={`${idPrefix}-title`}
+            label="Title"
+            required
+            autoComplete="off"
+            error={Boolean(errors.title)}
+            helperText={errors.title?.message}
+          />
         )}
       />
       <Controller
@@ -49,7 +65,17 @@ function TitleAndDescription({ control, errors, idPrefix }: { control: ReturnTyp
 }
 
 /** Add Video (spec §2): title, the set's name (read only), description and the uploader. */
-export function AddVideoDialog({ set, week, day, onClose }: { set: VideoSet; week: number; day: number; onClose: () => void }) {
+export function AddVideoDialog({
+  set,
+  week,
+  day,
+  onClose,
+}: {
+  set: VideoSet;
+  week: number;
+  day: number;
+  onClose: () => void;
+}) {
   const add = useAddVideo(set.fitness_video_set_id);
   const [upload, setUpload] = useState<UploadedFile | null>(null);
   const onUpload = useCallback((file: UploadedFile | null) => setUpload(file), []);
@@ -60,7 +86,16 @@ export function AddVideoDialog({ set, week, day, onClose }: { set: VideoSet; wee
   } = useForm<VideoText>({ resolver: zodResolver(videoText), defaultValues: { title: '', description: '' } });
   const save = handleSubmit((text) => {
     if (!upload) return;
-    add.mutate({ ...text, file_location_path: upload.location, file_size: upload.fileSize, week_number: week, day_number: day }, { onSuccess: onClose });
+    add.mutate(
+      {
+        ...text,
+        file_location_path: upload.location,
+        file_size: upload.fileSize,
+        week_number: week,
+        day_number: day,
+      },
+      { onSuccess: onClose },
+    );
   });
 
   return (
@@ -74,7 +109,12 @@ export function AddVideoDialog({ set, week, day, onClose }: { set: VideoSet; wee
               Week {week}, day {day}
             </Typography>
             <TitleAndDescription control={control} errors={errors} idPrefix="new-video" />
-            <TextField id="add-video-set-name" label="Video set" value={set.set_name} slotProps={{ htmlInput: { readOnly: true } }} />
+            <TextField
+              id="add-video-set-name"
+              label="Video set"
+              value={set.set_name}
+              slotProps={{ htmlInput: { readOnly: true } }}
+            />
             <VideoUploader onChange={onUpload} />
           </Stack>
         </DialogContent>
@@ -93,7 +133,15 @@ export function AddVideoDialog({ set, week, day, onClose }: { set: VideoSet; wee
  * The player (spec §2): title, the video, its description, and Remove, Edit, Close. Edit changes
  * title and description; 'Replace Video?' reveals the uploader for a new file.
  */
-export function VideoPlayerDialog({ video, onRemove, onClose }: { video: Video; onRemove: () => void; onClose: () => void }) {
+export function VideoPlayerDialog({
+  video,
+  onRemove,
+  onClose,
+}: {
+  video: Video;
+  onRemove: () => void;
+  onClose: () => void;
+}) {
   const [editing, setEditing] = useState(false);
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="video-player-title">
@@ -110,7 +158,13 @@ export function VideoPlayerDialog({ video, onRemove, onClose }: { video: Video; 
               src={video.file_location_path}
               poster={video.poster_url ?? undefined}
               aria-label={`Video: ${video.title}`}
-              sx={{ display: 'block', width: '100%', maxHeight: '60vh', bgcolor: 'common.black', borderRadius: 1 }}
+              sx={{
+                display: 'block',
+                width: '100%',
+                maxHeight: '60vh',
+                bgcolor: 'common.black',
+                borderRadius: 1,
+              }}
             />
             <Typography sx={{ mt: 2, whiteSpace: 'pre-line' }}>{video.description}</Typography>
             <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
@@ -148,10 +202,20 @@ function EditVideoForm({ video, onDone }: { video: Video; onDone: () => void }) 
     control,
     handleSubmit,
     formState: { errors },
-  } = useForm<VideoText>({ resolver: zodResolver(videoText), defaultValues: { title: video.title, description: video.description } });
+  } = useForm<VideoText>({
+    resolver: zodResolver(videoText),
+    defaultValues: { title: video.title, description: video.description },
+  });
   const save = handleSubmit((text) =>
     update.mutate(
-      { videoId: video.video_id, changes: { ...text, ...(replace && upload && { replacement: { file_location_path: upload.location, file_size: upload.fileSize } }) } },
+      {
+        videoId: video.video_id,
+        changes: {
+          ...text,
+          ...(replace &&
+            upload && { replacement: { file_location_path: upload.location, file_size: upload.fileSize } }),
+        },
+      },
       { onSuccess: onDone },
     ),
   );
@@ -161,8 +225,13 @@ function EditVideoForm({ video, onDone }: { video: Video; onDone: () => void }) 
         {update.error && <WarningAlert message={update.error.message} />}
         <Stack spacing={2.5}>
           <TitleAndDescription control={control} errors={errors} idPrefix="change-video" />
-          <FormControlLabel control={<Switch checked={replace} onChange={(event) => setReplace(event.target.checked)} />} label="Replace Video?" />
-          {replace && <VideoUploader onChange={onUpload} label="New video file (its thumbnail is made again)" />}
+          <FormControlLabel
+            control={<Switch checked={replace} onChange={(event) => setReplace(event.target.checked)} />}
+            label="Replace Video?"
+          />
+          {replace && (
+            <VideoUploader onChange={onUpload} label="New video file (its thumbnail is made again)" />
+          )}
         </Stack>
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>
@@ -176,7 +245,15 @@ function EditVideoForm({ video, onDone }: { video: Video; onDone: () => void }) 
 }
 
 /** Delete video (spec §2, §8): Close and Delete, the server's refusal in a box. */
-export function DeleteVideoDialog({ video, onDeleted, onClose }: { video: Video; onDeleted: () => void; onClose: () => void }) {
+export function DeleteVideoDialog({
+  video,
+  onDeleted,
+  onClose,
+}: {
+  video: Video;
+  onDeleted: () => void;
+  onClose: () => void;
+}) {
   const remove = useDeleteVideo(video.fitness_video_set_id);
   return (
     <ConfirmDeleteDialog
@@ -184,8 +261,9 @@ export function DeleteVideoDialog({ video, onDeleted, onClose }: { video: Video;
       title="Delete video"
       text={
         <>
-          <strong>{video.title}</strong> (week {video.week_number}, day {video.day_number}) is deleted immediately, with participants&apos; records
-          of having watched it. Its file is removed from storage unless another video uses it. This cannot be undone.
+          <strong>{video.title}</strong> (week {video.week_number}, day {video.day_number}) is deleted
+          immediately, with participants&apos; records of having watched it. Its file is removed from storage
+          unless another video uses it. This cannot be undone.
         </>
       }
       error={remove.error}

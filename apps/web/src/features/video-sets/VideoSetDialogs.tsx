@@ -9,7 +9,12 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { createVideoSetBody, updateVideoSetBody, type VideoSet, type VideoSetDeletionImpact } from '@pathway/contract';
+import {
+  createVideoSetBody,
+  updateVideoSetBody,
+  type VideoSet,
+  type VideoSetDeletionImpact,
+} from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { WarningAlert } from '../../components/WarningAlert';
@@ -110,7 +115,9 @@ export function EditVideoSetDialog({ set, onClose }: { set: VideoSet; onClose: (
     handleSubmit,
     formState: { errors },
   } = useForm({ resolver: zodResolver(updateVideoSetBody), defaultValues: { set_name: set.set_name } });
-  const save = handleSubmit((body) => rename.mutate({ id: set.fitness_video_set_id, ...body }, { onSuccess: onClose }));
+  const save = handleSubmit((body) =>
+    rename.mutate({ id: set.fitness_video_set_id, ...body }, { onSuccess: onClose }),
+  );
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="edit-video-set-title">
@@ -131,7 +138,10 @@ export function EditVideoSetDialog({ set, onClose }: { set: VideoSet; onClose: (
                 autoFocus
                 autoComplete="off"
                 error={Boolean(errors.set_name)}
-                helperText={errors.set_name?.message ?? `${set.number_of_weeks} weeks, ${set.videos_in_week} videos per week`}
+                helperText={
+                  errors.set_name?.message ??
+                  `${set.number_of_weeks} weeks, ${set.videos_in_week} videos per week`
+                }
               />
             )}
           />
@@ -158,7 +168,9 @@ export function deletionWarning(impact: VideoSetDeletionImpact): string[] {
       : 'No participant is on this programme.',
     impact.videos > 0
       ? `${plural(impact.videos, 'video is', 'videos are')} deleted. ${plural(impact.files_deleted, 'video file', 'video files')} used only by this set ${impact.files_deleted === 1 ? 'is' : 'are'} removed from storage and become${impact.files_deleted === 1 ? 's' : ''} inaccessible.` +
-        (impact.files_kept > 0 ? ` ${plural(impact.files_kept, 'file', 'files')} also used in another set ${impact.files_kept === 1 ? 'stays' : 'stay'}.` : '')
+        (impact.files_kept > 0
+          ? ` ${plural(impact.files_kept, 'file', 'files')} also used in another set ${impact.files_kept === 1 ? 'stays' : 'stay'}.`
+          : '')
       : 'The set has no videos.',
     'This cannot be undone.',
   ];

@@ -24,7 +24,11 @@ import { PageLoading } from '../../components/PageLoading';
 import { videoSetsQuery } from './api';
 import { AddVideoSetDialog, DeleteVideoSetDialog, EditVideoSetDialog } from './VideoSetDialogs';
 
-type OpenDialog = { kind: 'add' } | { kind: 'edit'; set: VideoSet } | { kind: 'delete'; set: VideoSet } | null;
+type OpenDialog =
+  | { kind: 'add' }
+  | { kind: 'edit'; set: VideoSet }
+  | { kind: 'delete'; set: VideoSet }
+  | null;
 
 const columns = ['Set ID', 'Name', 'Number of Weeks', 'Videos per week', 'Added', 'Actions'];
 
@@ -65,7 +69,11 @@ export function VideoSetsPage() {
             <TableHead>
               <TableRow>
                 {columns.map((column) => (
-                  <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
+                  <TableCell
+                    key={column}
+                    align={column === 'Actions' ? 'right' : 'left'}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
                     {column}
                   </TableCell>
                 ))}
@@ -91,12 +99,19 @@ export function VideoSetsPage() {
                       Manage Videos
                     </Button>
                     <Tooltip title="Edit" describeChild>
-                      <IconButton aria-label={`Edit ${set.set_name}`} onClick={() => setDialog({ kind: 'edit', set })}>
+                      <IconButton
+                        aria-label={`Edit ${set.set_name}`}
+                        onClick={() => setDialog({ kind: 'edit', set })}
+                      >
                         <EditOutlinedIcon />
                       </IconButton>
                     </Tooltip>
                     <Tooltip title="Delete" describeChild>
-                      <IconButton aria-label={`Delete ${set.set_name}`} color="error" onClick={() => setDialog({ kind: 'delete', set })}>
+                      <IconButton
+                        aria-label={`Delete ${set.set_name}`}
+                        color="error"
+                        onClick={() => setDialog({ kind: 'delete', set })}
+                      >
                         <DeleteOutlineIcon />
                       </IconButton>
                     </Tooltip>

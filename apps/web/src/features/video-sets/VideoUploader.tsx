@@ -26,7 +26,13 @@ export interface UploadedFile {
  * Chooses a video file and uploads it (resumable, with a progress bar). Calls `onChange` with
  * the finished upload once the server has checked it, and with null while there is none.
  */
-export function VideoUploader({ onChange, label = 'Video file' }: { onChange: (file: UploadedFile | null) => void; label?: string }) {
+export function VideoUploader({
+  onChange,
+  label = 'Video file',
+}: {
+  onChange: (file: UploadedFile | null) => void;
+  label?: string;
+}) {
   const settings = useQuery(uploadSettingsQuery);
   const { state, start, retry, cancel, ready } = useVideoUpload(settings.data);
   const input = useRef<HTMLInputElement>(null);
@@ -39,7 +45,11 @@ export function VideoUploader({ onChange, label = 'Video file' }: { onChange: (f
 
   const busy = state.phase === 'uploading' || state.phase === 'checking';
   return (
-    <Box role="group" aria-labelledby={labelId} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2 }}>
+    <Box
+      role="group"
+      aria-labelledby={labelId}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 2 }}
+    >
       <Typography id={labelId} variant="subtitle2" component="p" sx={{ mb: 1 }}>
         {label}
       </Typography>
@@ -74,12 +84,17 @@ export function VideoUploader({ onChange, label = 'Video file' }: { onChange: (f
       </Stack>
       {settings.data && state.phase === 'idle' && (
         <Typography id={statusId} variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-          MP4 or WebM, up to {formatSize(settings.data.max_upload_bytes)}. A dropped connection resumes by itself.
+          MP4 or WebM, up to {formatSize(settings.data.max_upload_bytes)}. A dropped connection resumes by
+          itself.
         </Typography>
       )}
       {state.phase === 'uploading' && (
         <Box sx={{ mt: 2 }}>
-          <LinearProgress variant="determinate" value={state.percent} aria-label={`Uploading ${state.name}`} />
+          <LinearProgress
+            variant="determinate"
+            value={state.percent}
+            aria-label={`Uploading ${state.name}`}
+          />
           <Typography id={statusId} variant="body2" sx={{ mt: 0.5 }} role="status">
             {state.offline
               ? `Connection lost at ${state.percent}%: the upload resumes when it is back.`
@@ -96,7 +111,13 @@ export function VideoUploader({ onChange, label = 'Video file' }: { onChange: (f
         </Box>
       )}
       {state.phase === 'done' && (
-        <Stack id={statusId} direction="row" spacing={1} role="status" sx={{ mt: 2, alignItems: 'center', color: 'success.main' }}>
+        <Stack
+          id={statusId}
+          direction="row"
+          spacing={1}
+          role="status"
+          sx={{ mt: 2, alignItems: 'center', color: 'success.main' }}
+        >
           <CheckCircleOutlineIcon fontSize="small" />
           <Typography variant="body2" sx={{ color: 'text.primary' }}>
             {state.name} uploaded ({formatSize(state.size)})

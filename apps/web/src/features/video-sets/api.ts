@@ -33,7 +33,8 @@ export const setVideosQuery = (id: number) =>
   queryOptions({
     queryKey: [...VIDEO_SETS_KEY, id, 'videos'],
     queryFn: () => apiJson<Video[]>(`/api/videoset/${id}/videos`),
-    refetchInterval: (query) => (query.state.data?.some((v) => isProcessing(v.video_thumbnail_url)) ? POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.some((v) => isProcessing(v.video_thumbnail_url)) ? POLL_MS : false,
   });
 
 /** `GET /api/video/thumbs/{id}`: the thumbnail status the reload button asks for. */
@@ -42,7 +43,11 @@ export const setThumbsQuery = (id: number) =>
     queryKey: [...VIDEO_SETS_KEY, id, 'thumbs'],
     queryFn: () => apiJson<VideoThumbs>(`/api/video/thumbs/${id}`),
     refetchInterval: (query) =>
-      Object.values(query.state.data ?? {}).some((week) => week.some((entry) => isProcessing(entry.video_thumbnail_url))) ? POLL_MS : false,
+      Object.values(query.state.data ?? {}).some((week) =>
+        week.some((entry) => isProcessing(entry.video_thumbnail_url)),
+      )
+        ? POLL_MS
+        : false,
   });
 
 export const deletionImpactQuery = (id: number) =>
@@ -74,7 +79,8 @@ export function useCreateVideoSet() {
 export function useRenameVideoSet() {
   const refresh = useRefreshSets();
   return useMutation({
-    mutationFn: ({ id, ...body }: UpdateVideoSetBody & { id: number }) => apiJson<VideoSet>(`/api/videoset/${id}`, { method: 'PATCH', body }),
+    mutationFn: ({ id, ...body }: UpdateVideoSetBody & { id: number }) =>
+      apiJson<VideoSet>(`/api/videoset/${id}`, { method: 'PATCH', body }),
     onSuccess: refresh,
   });
 }
@@ -120,7 +126,12 @@ export function useAddVideo(setId: number) {
     mutationFn: async (video: NewVideo) => {
       const saved = await apiJson<Video>('/api/video', {
         method: 'POST',
-        body: { ...video, fitness_video_set_id: setId, video_thumbnail_url: THUMBNAIL_PROCESSING, video_length: '0' },
+        body: {
+          ...video,
+          fitness_video_set_id: setId,
+          video_thumbnail_url: THUMBNAIL_PROCESSING,
+          video_length: '0',
+        },
       });
       await requestThumbnail(saved).catch(() => undefined);
       return saved;
@@ -158,7 +169,8 @@ export function useUpdateVideo(setId: number) {
 export function useDeleteVideo(setId: number) {
   const refresh = useRefreshSetVideos(setId);
   return useMutation({
-    mutationFn: (videoId: number) => apiJson<{ message: string }>(`/api/video/${videoId}`, { method: 'DELETE' }),
+    mutationFn: (videoId: number) =>
+      apiJson<{ message: string }>(`/api/video/${videoId}`, { method: 'DELETE' }),
     onSuccess: refresh,
   });
 }

@@ -28,15 +28,22 @@ function messageOf(xhr: XMLHttpRequest | undefined): string | undefined {
 }
 
 /** The finished upload's answer; read again from the upload URL if the last response was lost. */
-async function finishedUpload(xhr: XMLHttpRequest | undefined, uploadUrl: string | undefined): Promise<FinishedUpload> {
+async function finishedUpload(
+  xhr: XMLHttpRequest | undefined,
+  uploadUrl: string | undefined,
+): Promise<FinishedUpload> {
   try {
     const body = JSON.parse(xhr?.responseText ?? '') as Partial<FinishedUpload>;
-    if (typeof body.location === 'string' && typeof body.file_size === 'number') return body as FinishedUpload;
+    if (typeof body.location === 'string' && typeof body.file_size === 'number')
+      return body as FinishedUpload;
   } catch {
     // The last request was a HEAD (the upload had finished before): ask the server.
   }
   if (!uploadUrl) throw new Error(messages.upload.failed);
-  const response = await fetch(new URL(uploadUrl).pathname, { credentials: 'include', headers: { Accept: 'application/json' } });
+  const response = await fetch(new URL(uploadUrl).pathname, {
+    credentials: 'include',
+    headers: { Accept: 'application/json' },
+  });
   const body = (await response.json()) as FinishedUpload & { message?: string };
   if (!response.ok) throw new Error(body.message ?? messages.upload.failed);
   return body;
@@ -55,7 +62,11 @@ export function useVideoUpload(settings: UploadSettings | undefined) {
     if (!settings) return;
     const uppy = new Uppy<Meta, TusBody>({
       autoProceed: true,
-      restrictions: { maxNumberOfFiles: 1, maxFileSize: settings.max_upload_bytes, allowedFileTypes: VIDEO_TYPES },
+      restrictions: {
+        maxNumberOfFiles: 1,
+        maxFileSize: settings.max_upload_bytes,
+        allowedFileTypes: VIDEO_TYPES,
+      },
     }).use(Tus, {
       endpoint: settings.endpoint,
       chunkSize: settings.chunk_size_bytes ?? limits.uploadChunkBytes,
@@ -63,14 +74,22 @@ export function useVideoUpload(settings: UploadSettings | undefined) {
       withCredentials: true,
       removeFingerprintOnSuccess: true,
     });
-    const describe = (file: { name?: string; size?: number | null } | undefined) => ({ name: file?.name ?? '', size: file?.size ?? 0 });
+    const describe = (file: { name?: string; size?: number | null } | undefined) => ({
+      name: file?.name ?? '',
+      size: file?.size ?? 0,
+    });
     uppy.on('upload-progress', (file, progress) => {
       const total = progress.bytesTotal || file?.size || 1;
       const sent = progress.bytesUploaded;
       setState(
         sent >= total
           ? { phase: 'checking', ...describe(file) }
-          : { phase: 'uploading', ...describe(file), percent: Math.floor((100 * sent) / total), offline: !navigator.onLine },
+          : {
+              phase: 'uploading',
+              ...describe(file),
+              percent: Math.floor((100 * sent) / total),
+              offline: !navigator.onLine,
+            },
       );
     });
     uppy.on('is-offline', () => setState((s) => (s.phase === 'uploading' ? { ...s, offline: true } : s)));
@@ -78,13 +97,25 @@ export function useVideoUpload(settings: UploadSettings | undefined) {
     uppy.on('upload-success', (file, response) => {
       setState({ phase: 'checking', ...describe(file) });
       finishedUpload(response.body?.xhr, response.uploadURL).then(
-        (finished) => setState({ phase: 'done', ...describe(file), location: finished.location, fileSize: finished.file_size }),
-        (error: Error) => setState({ phase: 'error', name: file?.name, message: error.message, canRetry: false }),
+        (finished) =>
+          setState({
+            phase: 'done',
+            ...describe(file),
+            location: finished.location,
+            fileSize: finished.file_size,
+          }),
+        (error: Error) =>
+          setState({ phase: 'error', name: file?.name, message: error.message, canRetry: false }),
       );
     });
     uppy.on('upload-error', (file, error, response) => {
       const refusal = messageOf(response?.body?.xhr);
-      setState({ phase: 'error', name: file?.name, message: refusal ?? messages.upload.failed, canRetry: !refusal });
+      setState({
+        phase: 'error',
+        name: file?.name,
+        message: refusal ?? messages.upload.failed,
+        canRetry: !refusal,
+      });
       if (!refusal) uppy.log(error.message);
     });
     uppy.on('restriction-failed', (file, error) => {

@@ -38,7 +38,14 @@ export function moveDirection(current: { week: number; day: number }, target: { 
   return null;
 }
 
-function Confirm({ title, children, onConfirm, onClose, busy, action }: {
+function Confirm({
+  title,
+  children,
+  onConfirm,
+  onClose,
+  busy,
+  action,
+}: {
   title: string;
   children: ReactNode;
   onConfirm: () => void;
@@ -47,7 +54,12 @@ function Confirm({ title, children, onConfirm, onClose, busy, action }: {
   action: string;
 }) {
   return (
-    <Dialog open onClose={onClose} aria-labelledby="advanced-confirm-title" aria-describedby="advanced-confirm-text">
+    <Dialog
+      open
+      onClose={onClose}
+      aria-labelledby="advanced-confirm-title"
+      aria-describedby="advanced-confirm-text"
+    >
       <DialogTitle id="advanced-confirm-title">{title}</DialogTitle>
       <DialogContent>
         <DialogContentText id="advanced-confirm-text">{children}</DialogContentText>
@@ -62,7 +74,15 @@ function Confirm({ title, children, onConfirm, onClose, busy, action }: {
   );
 }
 
-function MoveForm({ participantId, progress, set }: { participantId: number; progress: ParticipationProgress; set: VideoSetChoice }) {
+function MoveForm({
+  participantId,
+  progress,
+  set,
+}: {
+  participantId: number;
+  progress: ParticipationProgress;
+  set: VideoSetChoice;
+}) {
   const move = useMoveProgress(participantId);
   const [week, setWeek] = useState(String(progress.current_week));
   const [day, setDay] = useState(String(progress.current_day));
@@ -79,7 +99,8 @@ function MoveForm({ participantId, progress, set }: { participantId: number; pro
       found.week = m.weekRange(progress.current_week, set.number_of_weeks);
     }
     if (day.trim() === '') found.day = m.dayEmpty;
-    else if (!Number.isInteger(target.day) || target.day < 1 || target.day > set.videos_in_week) found.day = m.dayRange(set.videos_in_week);
+    else if (!Number.isInteger(target.day) || target.day < 1 || target.day > set.videos_in_week)
+      found.day = m.dayRange(set.videos_in_week);
     const direction = moveDirection({ week: progress.current_week, day: progress.current_day }, target);
     if (!found.week && !found.day && !direction) found.move = m.cannotMoveBack;
     setErrors(found);
@@ -93,7 +114,8 @@ function MoveForm({ participantId, progress, set }: { participantId: number; pro
         Move to week and day
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Now at week {progress.current_week}, day {progress.current_day}. A participant can go back only to an earlier day of the current week.
+        Now at week {progress.current_week}, day {progress.current_day}. A participant can go back only to an
+        earlier day of the current week.
       </Typography>
       {moved && move.data && (
         <Alert severity="success" sx={{ mb: 2 }}>
@@ -147,8 +169,16 @@ function PurgeCache({ participantId }: { participantId: number }) {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         The tablet app deletes the videos it has stored and downloads them again the next time it starts.
       </Typography>
-      {purge.isSuccess && <Alert severity="success" sx={{ mb: 2 }}>The app will download all videos again when it next starts.</Alert>}
-      {purge.error && <Alert severity="error" role="alert" sx={{ mb: 2 }}>{purge.error.message}</Alert>}
+      {purge.isSuccess && (
+        <Alert severity="success" sx={{ mb: 2 }}>
+          The app will download all videos again when it next starts.
+        </Alert>
+      )}
+      {purge.error && (
+        <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+          {purge.error.message}
+        </Alert>
+      )}
       <Button variant="outlined" onClick={() => setConfirming(true)}>
         Purge cache
       </Button>
@@ -181,7 +211,11 @@ function ThumbnailReextract({ videoSetId }: { videoSetId: number }) {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         Downloads the video again and makes a new thumbnail from it. Reload after a few minutes to see it.
       </Typography>
-      {reextract.isSuccess && <Alert severity="success" sx={{ mb: 2 }}>Thumbnail re-extraction started. Reload in a few minutes to see it.</Alert>}
+      {reextract.isSuccess && (
+        <Alert severity="success" sx={{ mb: 2 }}>
+          Thumbnail re-extraction started. Reload in a few minutes to see it.
+        </Alert>
+      )}
       {reextract.isError && (
         <Alert severity="error" role="alert" sx={{ mb: 2 }}>
           {messages.thumbnail.couldNotDownload}
@@ -193,14 +227,26 @@ function ThumbnailReextract({ videoSetId }: { videoSetId: number }) {
         <Alert severity="error">{videos.error.message}</Alert>
       ) : (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-          <TextField select id="reextract-video" label="Video" value={selected} onChange={(e) => setSelected(Number(e.target.value))} sx={{ maxWidth: { sm: 420 } }}>
+          <TextField
+            select
+            id="reextract-video"
+            label="Video"
+            value={selected}
+            onChange={(e) => setSelected(Number(e.target.value))}
+            sx={{ maxWidth: { sm: 420 } }}
+          >
             {videos.data.map((v) => (
               <MenuItem key={v.video_id} value={v.video_id}>
                 Week {v.week_number}, day {v.day_number}: {v.title}
               </MenuItem>
             ))}
           </TextField>
-          <Button variant="outlined" disabled={!video} onClick={() => setConfirming(true)} sx={{ flexShrink: 0 }}>
+          <Button
+            variant="outlined"
+            disabled={!video}
+            onClick={() => setConfirming(true)}
+            sx={{ flexShrink: 0 }}
+          >
             Re-extract thumbnail
           </Button>
         </Stack>
@@ -213,7 +259,8 @@ function ThumbnailReextract({ videoSetId }: { videoSetId: number }) {
           onClose={() => setConfirming(false)}
           onConfirm={() => reextract.mutate(video, { onSettled: () => setConfirming(false) })}
         >
-          The video of week {video.week_number}, day {video.day_number} is downloaded again and a new thumbnail is made from it.
+          The video of week {video.week_number}, day {video.day_number} is downloaded again and a new
+          thumbnail is made from it.
         </Confirm>
       )}
     </Box>
@@ -225,13 +272,19 @@ export function AdvancedSettingsTab({ participantId }: { participantId: number }
   const progress = useQuery(participantProgressQuery(participantId));
   const sets = useQuery(videoSetChoicesQuery);
   if (progress.isPending || sets.isPending) return <PageLoading label="Loading settings" />;
-  if (progress.isError || sets.isError) return <Alert severity="error">{(progress.error ?? sets.error)!.message}</Alert>;
+  if (progress.isError || sets.isError)
+    return <Alert severity="error">{(progress.error ?? sets.error)!.message}</Alert>;
   if (!progress.data) return <Alert severity="info">This participant has no video set yet.</Alert>;
   const set = sets.data.find((s) => s.fitness_video_set_id === progress.data!.fitness_video_set_id);
   if (!set) return <Alert severity="error">{messages.videoSet.notFound}</Alert>;
   return (
     <Stack spacing={3} divider={<Divider flexItem />}>
-      <MoveForm key={progress.data.fitness_participation_progress_id} participantId={participantId} progress={progress.data} set={set} />
+      <MoveForm
+        key={progress.data.fitness_participation_progress_id}
+        participantId={participantId}
+        progress={progress.data}
+        set={set}
+      />
       <PurgeCache participantId={participantId} />
       <ThumbnailReextract videoSetId={set.fitness_video_set_id} />
     </Stack>

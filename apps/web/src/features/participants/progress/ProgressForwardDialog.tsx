@@ -23,7 +23,12 @@ export function ProgressForwardDialog({
 }) {
   const forward = useProgressOneDay(participantId);
   return (
-    <Dialog open onClose={onClose} aria-labelledby="progress-forward-title" aria-describedby="progress-forward-text">
+    <Dialog
+      open
+      onClose={onClose}
+      aria-labelledby="progress-forward-title"
+      aria-describedby="progress-forward-text"
+    >
       <DialogTitle id="progress-forward-title">Progress one day forward</DialogTitle>
       <DialogContent>
         {forward.isError && (
@@ -32,15 +37,19 @@ export function ProgressForwardDialog({
           </Alert>
         )}
         <DialogContentText id="progress-forward-text">
-          {messages.progress.confirm} Participant {participantId} moves on to the next day's video, and their tablet is
-          notified: "{messages.reminders.newVideoTitle}".
+          {messages.progress.confirm} Participant {participantId} moves on to the next day's video, and their
+          tablet is notified: "{messages.reminders.newVideoTitle}".
         </DialogContentText>
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>
         <Button onClick={onClose}>Cancel</Button>
         <Button
           variant="contained"
-          onClick={() => forward.mutate(undefined, { onSuccess: () => onProgressed(messages.progress.participantNotified) })}
+          onClick={() =>
+            forward.mutate(undefined, {
+              onSuccess: () => onProgressed(messages.progress.participantNotified),
+            })
+          }
           loading={forward.isPending}
         >
           Progress and notify

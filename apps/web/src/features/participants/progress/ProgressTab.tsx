@@ -22,7 +22,11 @@ const dateTime = (iso: string) => format(parseISO(iso), 'dd/MM/yyyy HH:mm');
 export function BehindBadge({ days }: { days: number }) {
   if (days <= 0) return <Chip color="success" label="On track" />;
   const label = `${days} ${days === 1 ? 'day' : 'days'} behind`;
-  return days >= 2 ? <Chip color="error" label={label} /> : <Chip color="default" variant="outlined" label={label} />;
+  return days >= 2 ? (
+    <Chip color="error" label={label} />
+  ) : (
+    <Chip color="default" variant="outlined" label={label} />
+  );
 }
 
 function Figure({ label, value }: { label: string; value: string | number }) {
@@ -42,10 +46,14 @@ function Figure({ label, value }: { label: string; value: string | number }) {
 export function ProgressTab({ participantId }: { participantId: number }) {
   const progress = useQuery(participantProgressQuery(participantId));
   const setId = progress.data?.fitness_video_set_id;
-  const summary = useQuery({ ...progressSummaryQuery(participantId, setId ?? 0), enabled: setId !== undefined });
+  const summary = useQuery({
+    ...progressSummaryQuery(participantId, setId ?? 0),
+    enabled: setId !== undefined,
+  });
   const pushes = useQuery(pushMessagesQuery(participantId));
 
-  if (progress.isPending || (setId !== undefined && summary.isPending)) return <PageLoading label="Loading progress" />;
+  if (progress.isPending || (setId !== undefined && summary.isPending))
+    return <PageLoading label="Loading progress" />;
   if (progress.isError) return <Alert severity="error">{progress.error.message}</Alert>;
   if (!progress.data) return <Alert severity="info">This participant has no video set yet.</Alert>;
   if (summary.isError) return <Alert severity="error">{summary.error.message}</Alert>;
@@ -66,15 +74,26 @@ export function ProgressTab({ participantId }: { participantId: number }) {
         <Typography id="progress-percentage-label" variant="body2" color="text.secondary">
           Programme completed: {percentage}%
         </Typography>
-        <LinearProgress variant="determinate" value={percentage} aria-labelledby="progress-percentage-label" sx={{ height: 10, borderRadius: 5, mt: 0.5 }} />
+        <LinearProgress
+          variant="determinate"
+          value={percentage}
+          aria-labelledby="progress-percentage-label"
+          sx={{ height: 10, borderRadius: 5, mt: 0.5 }}
+        />
       </Box>
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)' }, gap: 2, m: 0 }}>
+      <Box
+        component="dl"
+        sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)' }, gap: 2, m: 0 }}
+      >
         <Figure label="Days passed" value={`${s.daysPassed} of ${s.todalDaysInProgramme}`} />
         <Figure label="Exercise days in programme" value={s.excerciseDaysInProgramme} />
         <Figure label="Should have seen by now" value={s.shouldSeenByNow} />
         <Figure label="Actually seen" value={s.actuallySeen} />
         <Figure label="Average per day" value={s.averagePerDay} />
-        <Figure label="Last video watched" value={s.seenVideos.length ? dateTime(s.seenVideos.at(-1)!.created_at) : 'None yet'} />
+        <Figure
+          label="Last video watched"
+          value={s.seenVideos.length ? dateTime(s.seenVideos.at(-1)!.created_at) : 'None yet'}
+        />
       </Box>
 
       <Box>

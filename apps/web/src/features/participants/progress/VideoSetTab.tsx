@@ -15,7 +15,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageLoading } from '../../../components/PageLoading';
 import { formatDate } from '../../../lib/dates';
-import { participantProgressQuery, useChooseVideoSet, videoSetChoicesQuery, type VideoSetChoice } from './api';
+import {
+  participantProgressQuery,
+  useChooseVideoSet,
+  videoSetChoicesQuery,
+  type VideoSetChoice,
+} from './api';
 
 const describeSet = (set: VideoSetChoice) =>
   `${set.set_name} (${set.number_of_weeks} ${set.number_of_weeks === 1 ? 'week' : 'weeks'}, ${set.videos_in_week} ${set.videos_in_week === 1 ? 'video' : 'videos'} a week)`;
@@ -37,7 +42,9 @@ export function VideoSetTab({ participantId }: { participantId: number }) {
     return <Alert severity="error">{(progress.error ?? sets.error)!.message}</Alert>;
   }
   const current: ParticipationProgress | null = progress.data;
-  const currentSet = current ? sets.data.find((s) => s.fitness_video_set_id === current.fitness_video_set_id) : undefined;
+  const currentSet = current
+    ? sets.data.find((s) => s.fitness_video_set_id === current.fitness_video_set_id)
+    : undefined;
   const choices = sets.data.filter((s) => s.fitness_video_set_id !== current?.fitness_video_set_id);
 
   const submit = () => {
@@ -68,11 +75,15 @@ export function VideoSetTab({ participantId }: { participantId: number }) {
           <Typography component="h3" variant="h3" sx={{ mb: 1 }}>
             Current video set
           </Typography>
-          <Typography>{currentSet ? describeSet(currentSet) : `Set ${current.fitness_video_set_id}`}</Typography>
+          <Typography>
+            {currentSet ? describeSet(currentSet) : `Set ${current.fitness_video_set_id}`}
+          </Typography>
           <Typography color="text.secondary">Started {formatDate(current.started_date)}</Typography>
         </Box>
       ) : (
-        <Alert severity="info">This participant has no video set yet. Select one to start their programme.</Alert>
+        <Alert severity="info">
+          This participant has no video set yet. Select one to start their programme.
+        </Alert>
       )}
 
       {sets.data.length === 0 ? (
@@ -103,7 +114,12 @@ export function VideoSetTab({ participantId }: { participantId: number }) {
               ))}
             </TextField>
             <Box>
-              <Button type="submit" variant="contained" disabled={selected === ''} loading={choose.isPending && !confirming}>
+              <Button
+                type="submit"
+                variant="contained"
+                disabled={selected === ''}
+                loading={choose.isPending && !confirming}
+              >
                 {current ? 'Change video set' : 'Associate video set'}
               </Button>
             </Box>
@@ -112,7 +128,12 @@ export function VideoSetTab({ participantId }: { participantId: number }) {
       )}
 
       {confirming && (
-        <Dialog open onClose={() => setConfirming(false)} aria-labelledby="reset-progress-title" aria-describedby="reset-progress-text">
+        <Dialog
+          open
+          onClose={() => setConfirming(false)}
+          aria-labelledby="reset-progress-title"
+          aria-describedby="reset-progress-text"
+        >
           <DialogTitle id="reset-progress-title">{messages.progress.confirm}</DialogTitle>
           <DialogContent>
             <DialogContentText id="reset-progress-text">

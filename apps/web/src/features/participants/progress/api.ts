@@ -23,14 +23,18 @@ const progressKey = (participantId: number) => ['participant-progress', particip
 export const participantProgressQuery = (participantId: number) =>
   queryOptions({
     queryKey: [...progressKey(participantId), 'progress'],
-    queryFn: () => apiJson<ParticipationProgress[]>(`/api/participationprogress/participant/${participantId}`),
+    queryFn: () =>
+      apiJson<ParticipationProgress[]>(`/api/participationprogress/participant/${participantId}`),
     select: (list) => list[0] ?? null,
   });
 
 export const progressSummaryQuery = (participantId: number, videoSetId: number) =>
   queryOptions({
     queryKey: [...progressKey(participantId), 'summary', videoSetId],
-    queryFn: () => apiJson<ProgressSummary>(`/api/participationprogress/summary/${videoSetId}/participant/${participantId}`),
+    queryFn: () =>
+      apiJson<ProgressSummary>(
+        `/api/participationprogress/summary/${videoSetId}/participant/${participantId}`,
+      ),
   });
 
 export const pushMessagesQuery = (participantId: number) =>
@@ -67,10 +71,13 @@ export function useChooseVideoSet(participantId: number) {
   return useMutation({
     mutationFn: ({ progress, videoSetId }: { progress: ParticipationProgress | null; videoSetId: number }) =>
       progress
-        ? apiJson<ParticipationProgress>(`/api/participationprogress/${progress.fitness_participation_progress_id}`, {
-            method: 'PATCH',
-            body: { fitness_video_set_id: videoSetId, current_week: 1, current_day: 1 },
-          })
+        ? apiJson<ParticipationProgress>(
+            `/api/participationprogress/${progress.fitness_participation_progress_id}`,
+            {
+              method: 'PATCH',
+              body: { fitness_video_set_id: videoSetId, current_week: 1, current_day: 1 },
+            },
+          )
         : apiJson<ParticipationProgress>('/api/participationprogress', {
             method: 'POST',
             body: { participant_id: participantId, fitness_video_set_id: videoSetId },
@@ -82,8 +89,19 @@ export function useChooseVideoSet(participantId: number) {
 export function useMoveProgress(participantId: number) {
   const refresh = useRefresh(participantId);
   return useMutation({
-    mutationFn: ({ direction, week, day }: { direction: 'forward' | 'backward'; week: number; day: number }) =>
-      apiJson<ParticipationProgress>(`/api/video/progress/${direction}/${participantId}`, { method: 'POST', body: { week, day } }),
+    mutationFn: ({
+      direction,
+      week,
+      day,
+    }: {
+      direction: 'forward' | 'backward';
+      week: number;
+      day: number;
+    }) =>
+      apiJson<ParticipationProgress>(`/api/video/progress/${direction}/${participantId}`, {
+        method: 'POST',
+        body: { week, day },
+      }),
     onSuccess: refresh,
   });
 }
@@ -91,7 +109,11 @@ export function useMoveProgress(participantId: number) {
 export function useProgressOneDay(participantId: number) {
   const refresh = useRefresh(participantId);
   return useMutation({
-    mutationFn: () => apiJson<{ message: string }>(`/api/participant/${participantId}/progress`, { method: 'PATCH', body: {} }),
+    mutationFn: () =>
+      apiJson<{ message: string }>(`/api/participant/${participantId}/progress`, {
+        method: 'PATCH',
+        body: {},
+      }),
     onSuccess: refresh,
   });
 }
@@ -99,7 +121,8 @@ export function useProgressOneDay(participantId: number) {
 export function usePurgeCache(participantId: number) {
   const refresh = useRefresh(participantId);
   return useMutation({
-    mutationFn: () => apiJson(`/api/participant/${participantId}`, { method: 'PATCH', body: { purge_cache: true } }),
+    mutationFn: () =>
+      apiJson(`/api/participant/${participantId}`, { method: 'PATCH', body: { purge_cache: true } }),
     onSuccess: refresh,
   });
 }

@@ -25,11 +25,15 @@ const progressAt = (week: number, day: number): ParticipationProgress => ({
 });
 
 /** Answers the tabs' reads; any write answers `write`. */
-function stubApi(progress: ParticipationProgress | null, write: () => Response = () => jsonResponse(200, progressAt(2, 1))) {
+function stubApi(
+  progress: ParticipationProgress | null,
+  write: () => Response = () => jsonResponse(200, progressAt(2, 1)),
+) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     if (init?.method && init.method !== 'GET') return write();
-    if (url === '/api/participationprogress/participant/7') return jsonResponse(200, progress ? [progress] : []);
+    if (url === '/api/participationprogress/participant/7')
+      return jsonResponse(200, progress ? [progress] : []);
     if (url === '/api/videoset') return jsonResponse(200, sets);
     if (url === '/api/videoset/3/videos') return jsonResponse(200, []);
     if (url.startsWith('/api/participationprogress/summary/3/participant/7')) {
@@ -48,7 +52,15 @@ function stubApi(progress: ParticipationProgress | null, write: () => Response =
     }
     if (url === '/api/pushNotifications/participant/7') {
       return jsonResponse(200, [
-        { push_id: 1, kind: 'missed-video', status: 'not sent: no provider configured', attempts: 1, last_error: null, created_at: '2025-05-04T05:00:00.000Z', sent_at: null },
+        {
+          push_id: 1,
+          kind: 'missed-video',
+          status: 'not sent: no provider configured',
+          attempts: 1,
+          last_error: null,
+          created_at: '2025-05-04T05:00:00.000Z',
+          sent_at: null,
+        },
       ]);
     }
     return jsonResponse(404, { message: `unexpected ${url}` });
@@ -83,7 +95,9 @@ describe('Advanced settings: move to week/day', () => {
     await user.type(day, '1');
     await user.click(screen.getByRole('button', { name: 'Move' }));
     expect(await screen.findByText('Participant moved to week 2, day 1.')).toBeInTheDocument();
-    expect(writes(fetchMock)).toEqual([{ url: '/api/video/progress/backward/7', method: 'POST', body: { week: 2, day: 1 } }]);
+    expect(writes(fetchMock)).toEqual([
+      { url: '/api/video/progress/backward/7', method: 'POST', body: { week: 2, day: 1 } },
+    ]);
   });
 
   it("refuses an earlier week with the spec's message and limits week and day, sending nothing", async () => {
@@ -131,7 +145,13 @@ describe('Video Set tab', () => {
     await user.click(await screen.findByRole('option', { name: /Strength/ }));
     await user.click(screen.getByRole('button', { name: 'Associate video set' }));
     expect(await screen.findByText(messages.progress.associated)).toBeInTheDocument();
-    expect(writes(fetchMock)).toEqual([{ url: '/api/participationprogress', method: 'POST', body: { participant_id: 7, fitness_video_set_id: 5 } }]);
+    expect(writes(fetchMock)).toEqual([
+      {
+        url: '/api/participationprogress',
+        method: 'POST',
+        body: { participant_id: 7, fitness_video_set_id: 5 },
+      },
+    ]);
   });
 
   it("asks 'Are you sure?' before another set resets existing progress", async () => {
@@ -147,7 +167,11 @@ describe('Video Set tab', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Reset progress' }));
     await waitFor(() =>
       expect(writes(fetchMock)).toEqual([
-        { url: '/api/participationprogress/11', method: 'PATCH', body: { fitness_video_set_id: 5, current_week: 1, current_day: 1 } },
+        {
+          url: '/api/participationprogress/11',
+          method: 'PATCH',
+          body: { fitness_video_set_id: 5, current_week: 1, current_day: 1 },
+        },
       ]),
     );
   });
@@ -162,6 +186,10 @@ describe('Progress tab', () => {
     expect(screen.getByText('Week 2, day 3')).toBeInTheDocument();
     expect(screen.getByText('Programme completed: 25%')).toBeInTheDocument();
     expect(within(screen.getByRole('table', { name: 'Watched videos' })).getAllByRole('row')).toHaveLength(3);
-    expect(within(screen.getByRole('table', { name: 'Push messages' })).getByText('not sent: no provider configured')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('table', { name: 'Push messages' })).getByText(
+        'not sent: no provider configured',
+      ),
+    ).toBeInTheDocument();
   });
 });
