@@ -10,7 +10,6 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { installParticipantTally } from './participant-tally.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -75,17 +74,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === 'pglite') {
     await migratePglite(handle.db as never, { migrationsFolder });
-    await installParticipantTally((text) => handle.pglite!.exec(text).then((results) => results[0]!));
     return;
   }
   const client = await handle.pool!.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
-    await installParticipantTally(async (text) => {
-      const result = (await client.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
-      return Array.isArray(result) ? result[0]! : result;
-    });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     client.release();
