@@ -59,72 +59,93 @@ export async function measureGrid(env: ApiEnvironment, participants: number): Pr
   const [{ n: behindCount }] = await env.db.rows<{ n: number }>(
     `select count(*)::int as n from participants where days_behind > 2`,
   );
-  return env.withServer(async (server) => {
-    const api = `${server.url}/api/participant`;
-    const get = (query: string) => () => getOk(`${api}?${query}`, env.cookie);
-    // The figures mean nothing if the grid answers the wrong rows: the totals must be the data's.
-    const whole = (await getOk(`${api}?${UNFILTERED_QUERY}`, env.cookie)) as {
-      pagination: { total: number };
-    };
-    const behind = (await getOk(`${api}?${FILTERED.query}`, env.cookie)) as {
-      data: unknown[];
-      pagination: { total: number };
-    };
-    if (
-      whole.pagination.total !== participants ||
-      behind.pagination.total !== behindCount ||
-      behind.data.length !== Math.min(PER_PAGE, behindCount)
-    ) {
-      throw new Error(
-        `the grid answers totals ${whole.pagination.total}/${behind.pagination.total}, the data has ${participants}/${behindCount}`,
+  return env.withServer(
+    async (server, cpu) => {
+      const api = `${server.url}/api/participant`;
+      const get = (query: string) => () => getOk(`${api}?${query}`, env.cookie);
+      // The figures mean nothing if the grid answers the wrong rows: the totals must be the data's.
+      const whole = (await getOk(`${api}?${UNFILTERED_QUERY}`, env.cookie)) as {
+        pagination: { total: number };
+      };
+      const behind = (await getOk(`${api}?${FILTERED.query}`, env.cookie)) as {
+        data: unknown[];
+        pagination: { total: number };
+      };
+      if (
+        whole.pagination.total !== participants ||
+        behind.pagination.total !== behindCount ||
+        behind.data.length !== Math.min(PER_PAGE, behindCount)
+      ) {
+        throw new Error(
+          `the grid answers totals ${whole.pagination.total}/${behind.pagination.total}, the data has ${participants}/${behindCount}`,
+        );
+      }
+      let calls = 0;
+      const counted = get(FILTERED.query);
+      const firstRun = await cpu.measure(
+        () => roundsMedian(env, () => ((calls += 1), counted())),
+        () => calls,
       );
-    }
-    const firstFiltered = await roundsMedian(env, get(FILTERED.query));
-    const first = await roundsMedian(env, get(UNFILTERED_QUERY));
-    const deepOffset = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}`));
-    const deepCursor = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}&after=${cursor}`));
-    const size = count(participants);
-    const conditions = `${size} participants, full access, median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`;
-    env.add({
-      figure: `GET /api/participant first page, state + sort, ${size} participants`,
-      value: ms(firstFiltered),
-      goal: '',
-      met: null,
-      conditions,
-    });
-    env.add({
-      figure: `deep page ${deep} of ${pages} by cursor (console paging) vs first page, ${size}`,
-      value: `${ratio(deepCursor / first)} (${ms(deepCursor)} vs ${ms(first)})`,
-      goal: '≤ 1.3x (same cost)',
-      met: deepCursor / first <= 1.3,
-      conditions: `${conditions}; sort last_name, no filter`,
-    });
-    env.add({
-      figure: `deep page ${deep} of ${pages} by offset (page jump) vs first page, ${size}`,
-      value: `${ratio(deepOffset / first)} (${ms(deepOffset)} vs ${ms(first)})`,
-      goal: '≤ 1.3x (same cost)',
-      met: deepOffset / first <= 1.3,
-      conditions: `${conditions}; sort last_name, no filter`,
-    });
-    return { firstFiltered };
-  });
+      const firstFiltered = firstRun.result;
+      const first = await roundsMedian(env, get(UNFILTERED_QUERY));
+      const deepOffset = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}`));
+      const deepCursor = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}&after=${cursor}`));
+      const size = count(participants);
+      const conditions = `${size} participants, full access, median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`;
+      env.add({
+        figure: `GET /api/participant first page, state + sort, ${size} participants`,
+        value: ms(firstFiltered),
+        goal: '',
+        met: null,
+        conditions,
+      });
+      env.addCpu(
+        `GET /api/participant first page, state + sort, ${size} participants, sequential`,
+        firstRun,
+        conditions,
+      );
+      env.add({
+        figure: `deep page ${deep} of ${pages} by cursor (console paging) vs first page, ${size}`,
+        value: `${ratio(deepCursor / first)} (${ms(deepCursor)} vs ${ms(first)})`,
+        goal: '≤ 1.3x (same cost)',
+        met: deepCursor / first <= 1.3,
+        conditions: `${conditions}; sort last_name, no filter`,
+      });
+      env.add({
+        figure: `deep page ${deep} of ${pages} by offset (page jump) vs first page, ${size}`,
+        value: `${ratio(deepOffset / first)} (${ms(deepOffset)} vs ${ms(first)})`,
+        goal: '≤ 1.3x (same cost)',
+        met: deepOffset / first <= 1.3,
+        conditions: `${conditions}; sort last_name, no filter`,
+      });
+      return { firstFiltered };
+    },
+    `grid-${count(participants)}`,
+  );
 }
 
 /** Throughput and latency under load of the filtered first page, 100 from the largest size. */
 export async function measureGridLoad(env: ApiEnvironment, participants: number): Promise<void> {
-  await env.withServer(async (server) => {
+  await env.withServer(async (server, cpu) => {
     const url = `${server.url}/api/participant?${FILTERED.query}`;
     await load(url, { cookie: env.cookie, connections: env.sizes.connections, seconds: 2, warmUp: true });
-    const runs = [];
-    for (let round = 0; round < env.sizes.loadRounds; round += 1) {
-      runs.push(
-        await load(url, {
-          cookie: env.cookie,
-          connections: env.sizes.connections,
-          seconds: env.sizes.loadSeconds,
-        }),
-      );
-    }
+    const measured = await cpu.measure(
+      async () => {
+        const runs = [];
+        for (let round = 0; round < env.sizes.loadRounds; round += 1) {
+          runs.push(
+            await load(url, {
+              cookie: env.cookie,
+              connections: env.sizes.connections,
+              seconds: env.sizes.loadSeconds,
+            }),
+          );
+        }
+        return runs;
+      },
+      (runs) => runs.reduce((sum, r) => sum + r.requests, 0),
+    );
+    const runs = measured.result;
     const throughput = median(runs.map((r) => r.requestsPerSecond));
     const p50 = median(runs.map((r) => r.p50));
     const p99 = median(runs.map((r) => r.p99));
@@ -150,7 +171,12 @@ export async function measureGridLoad(env: ApiEnvironment, participants: number)
       met: p99 < 20,
       conditions,
     });
-  });
+    env.addCpu(
+      `GET /api/participant page of 100 from ${count(participants)}, state + sort, under load`,
+      measured,
+      conditions,
+    );
+  }, 'grid-load');
 }
 
 interface CapturedQuery {

@@ -17,6 +17,12 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
   return result;
 }
 
+/** Whether a group of figures is asked for (`--api` in bench/run.ts; all by default). */
+function wanted(group: 'grid' | 'tablet' | 'dashboard' | 'adherence'): boolean {
+  const only = process.env.BENCH_API_FIGURES;
+  return !only || only.split(',').includes(group);
+}
+
 /**
  * The API figures of one storage mode. Data grows in place (1k -> 10k -> 100k participants, then
  * more seen videos), and each size is measured against the real server before the next is added.
@@ -32,22 +38,28 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
     for (const size of sizes) {
       await step(`load participants to ${count(size)}`, () => addParticipants(env.db, loaded, size));
       loaded = size;
-      firstFiltered = (await step(`grid at ${count(size)}`, () => measureGrid(env, size))).firstFiltered;
+      if (wanted('grid'))
+        firstFiltered = (await step(`grid at ${count(size)}`, () => measureGrid(env, size))).firstFiltered;
     }
-    await step('grid SQL alone', () => measureGridSqlRatio(env, largest, firstFiltered));
-    await step('grid under load', () => measureGridLoad(env, largest));
-    await step('tablet call 1', () => measureTabletCall(env, largest));
+    if (wanted('grid')) {
+      await step('grid SQL alone', () => measureGridSqlRatio(env, largest, firstFiltered));
+      await step('grid under load', () => measureGridLoad(env, largest));
+    }
+    if (wanted('tablet')) await step('tablet call 1', () => measureTabletCall(env, largest));
+    if (!wanted('dashboard') && !wanted('adherence')) return env.rows;
 
     const dashboard = new Map<number, number>();
     let seen = 0;
     for (const [index, size] of seenVideos.entries()) {
       await step(`load seen videos to ${count(size)}`, () => addSeenVideos(env.db, largest, seen, size));
       seen = size;
-      dashboard.set(
-        size,
-        await step(`dashboard at ${count(size)}`, () => measureDashboard(env, largest, size)),
-      );
+      if (wanted('dashboard'))
+        dashboard.set(
+          size,
+          await step(`dashboard at ${count(size)}`, () => measureDashboard(env, largest, size)),
+        );
       // The check reads every participant's views: measured at 1M rows (about ten views each).
+      if (!wanted('adherence')) continue;
       if (
         size === ADHERENCE_SEEN_VIDEOS ||
         (index === seenVideos.length - 1 && !seenVideos.includes(ADHERENCE_SEEN_VIDEOS))
@@ -55,7 +67,7 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
         await step('adherence check', () => measureAdherenceCheck(env, largest, size));
       }
     }
-    reportDashboardGrowth(env, dashboard);
+    if (wanted('dashboard')) reportDashboardGrowth(env, dashboard);
     return env.rows;
   } finally {
     await env.dispose();
