@@ -9,8 +9,11 @@ import type { Clock } from '../../lib/clock.js';
 export const SESSION_COOKIE = 'jwt';
 const IDLE_MS = limits.sessionIdleMinutes * 60_000;
 const MAX_AGE_MS = limits.sessionMaxHours * 3_600_000;
-/** last_seen_at is written at most this often, so a busy console does not write on every call. */
-const TOUCH_INTERVAL_MS = 30_000;
+/**
+ * last_seen_at is written at most once a minute, so a busy console does not write on every call;
+ * the 30-minute idle limit is then kept to within a minute.
+ */
+const TOUCH_INTERVAL_MS = 60_000;
 
 export interface StaffSession {
   sessionId: string;
