@@ -1,6 +1,7 @@
 import { measureAdherenceCheck } from './api-adherence.js';
 import { measureDashboard, reportDashboardGrowth } from './api-dashboard.js';
 import { measureGrid, measureGridLoad, measureGridSqlRatio } from './api-participants.js';
+import { measureScaleOut } from './api-scaleout.js';
 import { measureTabletCall } from './api-tablet.js';
 import { ApiEnvironment } from './lib/api-env.js';
 import { addParticipants, addSeenVideos, prepareProgramme } from './lib/data.js';
@@ -18,7 +19,7 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** Whether a group of figures is asked for (`--api` in bench/run.ts; all by default). */
-function wanted(group: 'grid' | 'tablet' | 'dashboard' | 'adherence'): boolean {
+function wanted(group: 'grid' | 'scaleout' | 'tablet' | 'dashboard' | 'adherence'): boolean {
   const only = process.env.BENCH_API_FIGURES;
   return !only || only.split(',').includes(group);
 }
@@ -45,6 +46,9 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
       await step('grid SQL alone', () => measureGridSqlRatio(env, largest, firstFiltered));
       await step('grid under load', () => measureGridLoad(env, largest));
     }
+    // Several web processes need a database server; the embedded one belongs to one process.
+    if (wanted('scaleout') && storage === 'postgres')
+      await step('scale-out, 2 web instances vs 1', () => measureScaleOut(env, largest));
     if (wanted('tablet')) await step('tablet call 1', () => measureTabletCall(env, largest));
     if (!wanted('dashboard') && !wanted('adherence')) return env.rows;
 

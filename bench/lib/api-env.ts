@@ -119,6 +119,40 @@ export class ApiEnvironment {
     return result;
   }
 
+  /**
+   * `count` web processes (`--role web`, as behind a load balancer) on the run's PostgreSQL
+   * database; the in-process job workers are left out, as they would run as a worker process.
+   */
+  async withWebInstances<T>(
+    count: number,
+    work: (servers: RunningServer[], cpu: CpuMeter) => Promise<T>,
+  ): Promise<T> {
+    if (this.storage !== 'postgres') throw new Error('several web instances need PostgreSQL');
+    this.admin ??= await createBenchAdmin(this.db);
+    const servers: RunningServer[] = [];
+    try {
+      for (let i = 0; i < count; i += 1) {
+        servers.push(
+          await startServer({
+            dataDir: this.dataDir,
+            databaseUrl: this.db.databaseUrl,
+            args: ['--role', 'web'],
+          }),
+        );
+      }
+      if (!this.cookie) this.cookie = await signIn(servers[0]!.url, this.admin);
+      return await work(
+        servers,
+        new CpuMeter(
+          servers.map((s) => s.pid),
+          this.db,
+        ),
+      );
+    } finally {
+      for (const server of servers) await server.stop().catch(() => {});
+    }
+  }
+
   /** A row with the CPU time per request of a measured run (server + database). */
   addCpu(figure: string, use: CpuUse, conditions: string): void {
     const per = perRequestMs(use);

@@ -63,10 +63,15 @@ export function formatCpu(use: CpuUse, storage: 'pglite' | 'postgres'): string {
  * machine is shared, where req/s and latency do.
  */
 export class CpuMeter {
+  private readonly serverPids: number[];
+
+  /** `serverPid`: the server process, or each of several instances (summed). */
   constructor(
-    private readonly serverPid: number,
+    serverPid: number | number[],
     private readonly db: BenchDatabase,
-  ) {}
+  ) {
+    this.serverPids = Array.isArray(serverPid) ? serverPid : [serverPid];
+  }
 
   private async backendPids(): Promise<number[]> {
     if (this.db.storage === 'pglite') return [];
@@ -85,8 +90,12 @@ export class CpuMeter {
       const used = processCpuMs(pid);
       if (used !== null) backends.set(pid, used);
     }
-    const server = processCpuMs(this.serverPid);
-    if (server === null) throw new Error('the server process is gone');
+    let server = 0;
+    for (const pid of this.serverPids) {
+      const used = processCpuMs(pid);
+      if (used === null) throw new Error(`the server process ${pid} is gone`);
+      server += used;
+    }
     return { atMicros: Number(process.hrtime.bigint() / 1000n), server, backends };
   }
 

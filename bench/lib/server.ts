@@ -20,6 +20,8 @@ export function startServer(options: {
   dataDir: string;
   databaseUrl?: string;
   nodeArgs?: string[];
+  /** After the script, e.g. `--role web`. */
+  args?: string[];
 }): Promise<RunningServer> {
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -32,7 +34,13 @@ export function startServer(options: {
   if (!options.databaseUrl) delete env.DATABASE_URL;
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')],
+    [
+      ...(options.nodeArgs ?? []),
+      '--import',
+      'tsx',
+      path.join(repoRoot, 'apps/server/src/main.ts'),
+      ...(options.args ?? []),
+    ],
     {
       cwd: repoRoot,
       env,
