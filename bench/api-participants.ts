@@ -227,7 +227,7 @@ export async function measureGridSqlRatio(
   );
   const run = (q: CapturedQuery) => env.db.rows(q.text, q.params);
   const request = async () => {
-    // The session's last_seen_at touch happens once in 30 s, not per request.
+    // The session's last_seen_at touch happens once a minute, not per request.
     for (const q of session.filter((s) => /^select/i.test(s.text))) await run(q);
     await Promise.all(listing.map(run));
     for (const q of audit) await run(q);
