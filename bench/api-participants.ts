@@ -24,6 +24,9 @@ const FILTERED: { filter: ListFilter; order: ListOrder; query: string } = {
 };
 const UNFILTERED_QUERY = 'sort=last_name&order=asc&perPage=100';
 const PER_PAGE = 100;
+/** Issue 14's goals for the grid page under load (10 connections), and its CPU per request. */
+const THROUGHPUT_GOAL = { postgres: 600, pglite: 300 };
+const CPU_GOAL_MS = 3;
 
 /** Median of the medians of `rounds` rounds of sequential calls. */
 async function roundsMedian(env: ApiEnvironment, call: () => Promise<unknown>): Promise<number> {
@@ -103,6 +106,7 @@ export async function measureGrid(env: ApiEnvironment, participants: number): Pr
         `GET /api/participant first page, state + sort, ${size} participants, sequential`,
         firstRun,
         conditions,
+        CPU_GOAL_MS,
       );
       env.add({
         figure: `deep page ${deep} of ${pages} by cursor (console paging) vs first page, ${size}`,
@@ -153,8 +157,8 @@ export async function measureGridLoad(env: ApiEnvironment, participants: number)
     env.add({
       figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: throughput`,
       value: perSecond(throughput),
-      goal: '≥ 3,000 req/s',
-      met: throughput >= 3000,
+      goal: `≥ ${THROUGHPUT_GOAL[env.storage]} req/s`,
+      met: throughput >= THROUGHPUT_GOAL[env.storage],
       conditions,
     });
     env.add({
@@ -167,14 +171,15 @@ export async function measureGridLoad(env: ApiEnvironment, participants: number)
     env.add({
       figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: p99 under load`,
       value: ms(p99),
-      goal: '< 20 ms',
-      met: p99 < 20,
+      goal: '< 50 ms',
+      met: p99 < 50,
       conditions,
     });
     env.addCpu(
       `GET /api/participant page of 100 from ${count(participants)}, state + sort, under load`,
       measured,
       conditions,
+      CPU_GOAL_MS,
     );
   }, 'grid-load');
 }
@@ -237,8 +242,8 @@ export async function measureGridSqlRatio(
   env.add({
     figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: endpoint vs the same SQL alone`,
     value: `${ratio(value)} (${ms(endpointMedian)} vs ${ms(sqlMedian)})`,
-    goal: '≤ 1.5x',
-    met: value <= 1.5,
+    goal: '≤ 1.3x',
+    met: value <= 1.3,
     conditions: `${count(participants)} participants; SQL: ${session.length + listing.length + audit.length} statements (session, count + page in parallel, audit insert) replayed from the bench process${env.storage === 'pglite' ? ' in-process' : ' over loopback'}; medians of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound}`,
   });
 }

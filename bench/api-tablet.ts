@@ -43,6 +43,7 @@ export async function measureTabletCall(env: ApiEnvironment, participants: numbe
       `tablet call 1 GET /uuid/{id}, ${LONG_SET.weeks}-week programme`,
       measured,
       `${count(participants)} participants, sequential calls`,
+      3,
     );
   }, 'tablet-call-1');
 }

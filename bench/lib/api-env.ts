@@ -154,13 +154,13 @@ export class ApiEnvironment {
   }
 
   /** A row with the CPU time per request of a measured run (server + database). */
-  addCpu(figure: string, use: CpuUse, conditions: string): void {
+  addCpu(figure: string, use: CpuUse, conditions: string, goalMs?: number): void {
     const per = perRequestMs(use);
     this.add({
       figure: `${figure}: CPU per request`,
       value: formatCpu(use, this.storage),
-      goal: '',
-      met: null,
+      goal: goalMs === undefined ? '' : `≤ ${goalMs} ms CPU`,
+      met: goalMs === undefined ? null : per.total <= goalMs,
       conditions: `${conditions}; ${use.requests.toLocaleString('en-GB')} requests in ${(use.wallMs / 1000).toFixed(1)} s; /proc/<pid>/stat utime+stime of the server process${this.storage === 'postgres' ? ' and of its PostgreSQL backends' : ''}, summed over the run / requests (${per.total.toFixed(3)} ms)`,
     });
     this.profiled.push({ figure, use });
