@@ -7,7 +7,7 @@ import { badRequest } from '../../lib/http-error.js';
 import type { ParticipantRow } from './presenter.js';
 
 /** participants.adherence, the generated class of days_behind. */
-const ADHERENCE_CODE: Record<AdherenceState, number> = { onTrack: 0, slightlybehind: 1, behind: 2 };
+const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };
 
 const SORT_COLUMNS = {
   participant_id: participants.participant_id,
