@@ -163,9 +163,9 @@ interface CapturedQuery {
 function capturingDrizzle(env: ApiEnvironment, into: CapturedQuery[]): Database {
   const handle = env.db.handle!;
   const logger = { logQuery: (text: string, params: unknown[]) => into.push({ text, params }) };
-  return (handle.pglite
+  return handle.pglite
     ? drizzlePglite(handle.pglite, { schema, logger })
-    : drizzlePg(handle.pool!, { schema, logger })) as unknown as Database;
+    : drizzlePg(handle.pool!, { schema, logger });
 }
 
 /**

@@ -214,12 +214,12 @@ export class ParticipantRepository {
       .offset(idOffset);
     return this.withDevice()
       .where(inArray(participants.participant_id, ids))
-      .orderBy(...ordering) as unknown as Promise<ParticipantRow[]>;
+      .orderBy(...ordering);
   }
 
   async findById(id: number, db: Database = this.db): Promise<ParticipantRow | null> {
     const [row] = await this.withDevice(db).where(eq(participants.participant_id, id));
-    return (row as ParticipantRow | undefined) ?? null;
+    return row ?? null;
   }
 
   /** Locks the participant row for the rest of the transaction. */
