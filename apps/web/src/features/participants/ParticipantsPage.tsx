@@ -395,7 +395,7 @@ export function ParticipantsPage() {
 
   const exporter = useParticipantExport({ state, sort, order, q: search || undefined });
   // Phones and tablets have no double-click: the hint would describe something they cannot do.
-  const canDoubleClick = useMediaQuery('(hover: hover) and (pointer: fine)');
+  const canDoubleClick = useMediaQuery('(hover: hover) and (pointer: fine) and (min-width: 600px)');
 
   function clearState() {
     const params = new URLSearchParams(searchParams);
@@ -458,7 +458,7 @@ export function ParticipantsPage() {
             </Button>
           }
         >
-          <strong>Showing:</strong> {STATE_LABELS[state]}
+          {`Showing: ${STATE_LABELS[state]}`}
         </Alert>
       )}
       {editError && (
