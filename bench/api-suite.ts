@@ -1,5 +1,6 @@
 import { measureAdherenceCheck } from './api-adherence.js';
 import { measureDashboard, reportDashboardGrowth } from './api-dashboard.js';
+import { measureExport } from './api-export.js';
 import { measureGrid, measureGridLoad, measureGridSqlRatio } from './api-participants.js';
 import { measureTabletCall } from './api-tablet.js';
 import { ApiEnvironment } from './lib/api-env.js';
@@ -37,6 +38,7 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
     await step('grid SQL alone', () => measureGridSqlRatio(env, largest, firstFiltered));
     await step('grid under load', () => measureGridLoad(env, largest));
     await step('tablet call 1', () => measureTabletCall(env, largest));
+    await step('whole-list export', () => measureExport(env, largest));
 
     const dashboard = new Map<number, number>();
     let seen = 0;

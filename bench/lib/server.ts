@@ -5,6 +5,8 @@ import { repoRoot } from './paths.js';
 export interface RunningServer {
   url: string;
   dataDir: string;
+  /** The server process itself (node running main.ts), for its memory. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export function startServer(options: {
       resolve({
         url: `http://127.0.0.1:${match[1]}`,
         dataDir: options.dataDir,
+        pid: child.pid!,
         stop: () =>
           new Promise<void>((done, fail) => {
             if (child.exitCode !== null) return done();

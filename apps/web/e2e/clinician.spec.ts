@@ -99,6 +99,15 @@ test.describe('the console as a clinician meets it', () => {
         .getByRole('row')
         .filter({ has: page.getByRole('gridcell', { name: String(who.participant_id), exact: true }) });
       await expect(row.locator('[data-field="days_behind"]')).toHaveText(text);
+      // Shown whole: neither the chip nor its cell cuts the words or the days.
+      const cut = await row
+        .locator('[data-field="days_behind"] [data-tracking]')
+        .evaluate((chip) =>
+          [chip, chip.parentElement!, chip.closest('[role="gridcell"]')!].some(
+            (el) => el.scrollWidth > el.clientWidth,
+          ),
+        );
+      expect(cut, text).toBe(false);
     }
   });
 
@@ -210,7 +219,33 @@ test.describe('the console as a clinician meets it', () => {
         Math.max(extent.viewportHeight, extent.contentBottom),
       );
       expect(extent.scrollWidth, `page width at ${size.width}px`).toBeLessThanOrEqual(extent.viewportWidth);
+      // Every date of the chart (long format) lies inside the chart: none is cut at its edge.
+      const cutLabels = await page.evaluate(() => {
+        const axis = document.querySelector('.MuiChartsAxis-directionX')!;
+        const chart = axis.closest('svg')!.getBoundingClientRect();
+        const labels = [...axis.querySelectorAll('.MuiChartsAxis-tickLabel')];
+        return {
+          count: labels.length,
+          cut: labels
+            .filter((label) => {
+              const box = label.getBoundingClientRect();
+              return (
+                box.left < chart.left - 1 || box.right > chart.right + 1 || box.bottom > chart.bottom + 1
+              );
+            })
+            .map((label) => label.textContent),
+        };
+      });
+      expect(cutLabels.count).toBeGreaterThan(0);
+      expect(cutLabels.cut, `dates cut at ${size.width}px`).toEqual([]);
       await expectAccessible(page, `dashboard at ${size.width}px`);
+      if (size === LAPTOP) {
+        // Each menu entry on one line: "Authorised devices" as tall as "Dashboard".
+        const menu = page.getByRole('navigation', { name: 'Main menu' });
+        const one = await menu.getByRole('link', { name: 'Dashboard' }).boundingBox();
+        const long = await menu.getByRole('link', { name: 'Authorised devices' }).boundingBox();
+        expect(long!.height).toBe(one!.height);
+      }
     }
   });
 

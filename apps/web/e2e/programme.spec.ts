@@ -62,7 +62,7 @@ test.describe('the programme', () => {
     // Progress tab: week 1, day 1; on the first day one video is due and none seen yet.
     await details.getByRole('tab', { name: 'Progress' }).click();
     await expect(details.getByRole('heading', { name: 'Week 1, day 1' })).toBeVisible();
-    await expect(details.getByText('1 day behind')).toBeVisible();
+    await expect(details.getByText('1 day behind', { exact: true })).toBeVisible();
     await expect(details.getByText('Programme completed: 0%')).toBeVisible();
     await expectAccessible(page, 'progress tab');
 
