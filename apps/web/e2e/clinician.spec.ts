@@ -88,7 +88,7 @@ test.describe('the console as a clinician meets it', () => {
     const grid = page.getByRole('grid', { name: 'Participants' });
     for (const [who, text] of [
       // Today's video counts from the first day: a day behind until it is watched.
-      [enrolled, 'Slightly behind · 1 day behind'],
+      [enrolled, 'Slightly behind · 1 day'],
       [newcomer, 'No programme'],
       [withoutTablet, 'No tablet'],
     ] as const) {

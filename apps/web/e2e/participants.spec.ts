@@ -237,7 +237,7 @@ test.describe('participants', () => {
     await search(page, String(participant.participant_id));
     await expect(rowOf(page, participant.participant_id)).toBeVisible();
     await expect(cell(rowOf(page, participant.participant_id), 'days_behind')).toHaveText(
-      'Slightly behind · 1 day behind',
+      'Slightly behind · 1 day',
     );
     // The filter is said above the grid in words, with a way to clear it.
     await expect(page.getByText(/^Showing:/)).toHaveText('Showing: Slightly behind');

@@ -316,7 +316,7 @@ export function ParticipantsPage() {
         field: 'days_behind',
         headerName: 'Tracking',
         type: 'singleSelect',
-        width: 230,
+        width: 240,
         valueOptions: (Object.keys(STATE_LABELS) as AdherenceState[]).map((value) => ({
           value,
           label: STATE_LABELS[value],

@@ -35,7 +35,7 @@ type Tracked = Pick<ParticipantBasic, 'days_behind' | 'adherence_state' | 'uniqu
 export function trackingText(p: Tracked): string {
   if (!p.adherence_state) return p.unique_device_id === NO_DEVICE ? NO_TABLET_LABEL : NO_PROGRAMME_LABEL;
   if (p.adherence_state === 'onTrack') return STATE_LABELS.onTrack;
-  return `${STATE_LABELS[p.adherence_state]} · ${daysBehindText(p.days_behind)}`;
+  return `${STATE_LABELS[p.adherence_state]} · ${p.days_behind === 1 ? '1 day' : `${p.days_behind} days`}`;
 }
 
 /** The tracking colour with words, so the state never depends on colour alone; never cut short. */
@@ -47,6 +47,7 @@ export function TrackingChip({ participant }: { participant: Tracked }) {
       size="small"
       variant={colours ? 'filled' : 'outlined'}
       label={trackingText(participant)}
+      title={state ? daysBehindText(participant.days_behind) : undefined}
       data-tracking={state ?? 'none'}
       sx={{
         fontWeight: 600,
