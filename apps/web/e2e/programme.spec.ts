@@ -112,7 +112,11 @@ test.describe('the programme', () => {
       .click();
     const adherence = page.getByRole('region', { name: 'Adherence' });
     const card = adherence.getByRole('link', { name: /Participants slightly behind/ });
-    await expect(card).toContainText(String(behindBefore + 1));
+    // Other tests on this server enrol people meanwhile (each a day behind on their first day):
+    // the card counts this participant at least, and its list holds them.
+    await expect(card).toBeVisible();
+    const shown = Number((await card.getByRole('paragraph').textContent())!.replace(/,/g, ''));
+    expect(shown).toBeGreaterThanOrEqual(behindBefore + 1);
     await expectAccessible(page, 'dashboard with progress');
     await card.click();
     await expect(page).toHaveURL(/\/participants\?state=slightlybehind$/);
