@@ -1,5 +1,6 @@
 import { measureAdherenceCheck } from './api-adherence.js';
 import { measureDashboard, reportDashboardGrowth } from './api-dashboard.js';
+import { measureExport } from './api-export.js';
 import { measureGrid, measureGridLoad, measureGridSqlRatio } from './api-participants.js';
 import { measureScaleOut } from './api-scaleout.js';
 import { measureTabletCall } from './api-tablet.js';
@@ -19,7 +20,7 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** Whether a group of figures is asked for (`--api` in bench/run.ts; all by default). */
-function wanted(group: 'grid' | 'scaleout' | 'tablet' | 'dashboard' | 'adherence'): boolean {
+function wanted(group: 'grid' | 'export' | 'scaleout' | 'tablet' | 'dashboard' | 'adherence'): boolean {
   const only = process.env.BENCH_API_FIGURES;
   return !only || only.split(',').includes(group);
 }
@@ -42,6 +43,7 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
       if (wanted('grid'))
         firstFiltered = (await step(`grid at ${count(size)}`, () => measureGrid(env, size))).firstFiltered;
     }
+    if (wanted('export')) await step('whole-list export', () => measureExport(env, largest));
     if (wanted('grid')) {
       await step('grid SQL alone', () => measureGridSqlRatio(env, largest, firstFiltered));
       await step('grid under load', () => measureGridLoad(env, largest));

@@ -5,6 +5,7 @@ import { repoRoot } from './paths.js';
 export interface RunningServer {
   url: string;
   dataDir: string;
+  /** The server process itself (node running main.ts), for its memory and CPU. */
   pid: number;
   stop(): Promise<void>;
 }

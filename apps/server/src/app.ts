@@ -16,6 +16,7 @@ import { authRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { participantRoutes } from './modules/participants/routes.js';
+import { participantExportRoutes } from './modules/participants/export-routes.js';
 import { mediaRoutes } from './modules/videos/media-routes.js';
 import { videoRoutes } from './modules/videos/routes.js';
 import { uploadRoutes } from './modules/videos/upload-routes.js';
@@ -32,6 +33,7 @@ const modules = [
   logRoutes,
   deviceRoutes,
   participantRoutes,
+  participantExportRoutes,
   auditRoutes,
   videoRoutes,
   uploadRoutes,

@@ -5,6 +5,10 @@
 export const messages = {
   login: {
     failed: 'Unauthorized! Please check the email address, password or MFA and try again.',
+    // Said beside an empty field before anything is sent (the server is not asked).
+    userNameEmpty: 'Email address or user name cannot be empty',
+    passwordEmpty: 'Password cannot be empty',
+    mfaEmpty: 'MFA code cannot be empty',
   },
   session: {
     required: 'Please sign in to continue.',

@@ -200,6 +200,12 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
   { method: 'GET', url: '/api/participant', who: STAFF, call: () => ({ url: '/api/participant' }) },
   {
     method: 'GET',
+    url: '/api/participant/export',
+    who: STAFF,
+    call: () => ({ url: '/api/participant/export?state=behind&sort=days_behind&order=desc' }),
+  },
+  {
+    method: 'GET',
     url: '/api/participant/:id',
     who: STAFF,
     call: (w) => ({ url: `/api/participant/${w.participantId}` }),

@@ -1,6 +1,7 @@
 import {
   FULL_ACCESS,
   NO_DEVICE,
+  adherenceOf,
   type ParticipantBasic,
   type ParticipantView,
   type Referral,
@@ -31,6 +32,8 @@ export type ParticipantRow = Pick<
 > & {
   device_uuid: string | null;
   device_name: string | null;
+  /** Whether the participant has a programme (progress): only then do they have an adherence state. */
+  has_programme: boolean;
 };
 
 /**
@@ -66,6 +69,7 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
     unique_device_id,
     name: row.device_name,
     days_behind: row.days_behind,
+    adherence_state: row.has_programme ? adherenceOf(row.days_behind) : null,
     push_notification_id: row.push_notification_id,
     purge_cache: row.purge_cache,
     created_at,
