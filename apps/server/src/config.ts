@@ -44,6 +44,16 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** Daily log files older than this many days are removed by the retention job. */
+  LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  /** Audit records are kept this many days (eight years by default; set it to your records policy). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2920),
+  /** Push messages that are no longer waiting (sent, failed, not sent) are kept this many days. */
+  PUSH_RETENTION_DAYS: z.coerce.number().int().min(1).default(180),
+  /** Finished background jobs (completed, failed, cancelled) are kept this many days. */
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(1).default(14),
+  /** When the retention job runs (in ADHERENCE_CHECK_TZ). */
+  RETENTION_CRON: z.string().default('40 3 * * *'),
   FCM_PROJECT_ID: z.string().optional(),
   FCM_SERVICE_ACCOUNT_FILE: z.string().optional(),
   /** Only for tests or an emulator: the FCM HTTP v1 API's base URL. */
@@ -79,6 +89,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     mediaDir: path.join(dataDir, 'media'),
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     adherenceCheck: { cron: e.ADHERENCE_CHECK_CRON, timeZone: e.ADHERENCE_CHECK_TZ },
+    retention: {
+      cron: e.RETENTION_CRON,
+      logDays: e.LOG_RETENTION_DAYS,
+      auditDays: e.AUDIT_RETENTION_DAYS,
+      pushDays: e.PUSH_RETENTION_DAYS,
+      jobDays: e.JOB_RETENTION_DAYS,
+    },
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET
         ? {

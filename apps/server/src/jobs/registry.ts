@@ -3,6 +3,7 @@ import { adherenceCheckJob } from '../modules/adherence/check.js';
 import { pushDeliveryJob } from '../push/delivery.js';
 import { mediaCleanupJob, mediaDeleteJob } from '../modules/videos/media-jobs.js';
 import { thumbnailJob } from '../modules/videos/thumbnail-job.js';
+import { retentionJob } from '../modules/retention/retention.js';
 import type { JobDefinition } from './queue.js';
 
 /**
@@ -16,5 +17,6 @@ export function jobDefinitions(ctx: AppContext): JobDefinition<never>[] {
     mediaCleanupJob(ctx),
     adherenceCheckJob(ctx),
     pushDeliveryJob(ctx),
+    retentionJob(ctx),
   ] as JobDefinition<never>[];
 }
