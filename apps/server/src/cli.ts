@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import qrcodeTerminal from 'qrcode-terminal';
 import { commands, parseCommandArgs } from './commands.js';
@@ -16,6 +17,7 @@ async function runLocally(name: string, args: Record<string, unknown>) {
   const config = loadConfig();
   const command = commands[name]!;
   const parsedArgs = parseCommandArgs(command, args);
+  if (command.standalone) return command.standalone(config, parsedArgs as never);
   // With PostgreSQL any number of processes may connect; PGlite must be reached through the
   // running server when there is one.
   if (!config.databaseUrl) {
@@ -58,8 +60,21 @@ async function main() {
   const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
   for (const option of command.options) options[option] = { type: 'string' };
   for (const flag of command.flags ?? []) options[flag] = { type: 'boolean' };
-  const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
-  const { json, ...args } = values;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options,
+    strict: true,
+    allowPositionals: Boolean(command.positional),
+  });
+  const { json, ...args } = values as Record<string, unknown>;
+  if (command.positional && positionals.length > 0) {
+    if (positionals.length > 1) throw new Error(`Usage: npm run cli -- ${command.usage}`);
+    args[command.positional] = positionals[0];
+  }
+  // The server that may run the command has its own working directory.
+  for (const option of command.pathOptions ?? []) {
+    if (typeof args[option] === 'string') args[option] = path.resolve(args[option]);
+  }
   const result = await runLocally(name, args);
   if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else printForPerson(name, result);
