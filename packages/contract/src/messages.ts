@@ -170,12 +170,13 @@ export const messages = {
   },
   backup: {
     postgres:
-      'The database is PostgreSQL: back it up with its own tools (pg_dump, or your provider\'s snapshots); see the README. `backup` covers the embedded database only.',
+      "The database is PostgreSQL: back it up with its own tools (pg_dump, or your provider's snapshots); see the README. `backup` covers the embedded database only.",
     targetExists: 'The backup file already exists; choose a new name (a backup never overwrites one)',
     notEmpty:
       'DATA_DIR is not empty: restore fills an empty (or new) data directory only, so nothing is overwritten. Stop the server and point DATA_DIR at a new directory.',
     damaged: 'The backup archive is damaged or incomplete, so nothing was restored',
-    postgresRestore: 'DATABASE_URL is set: restore fills an embedded DATA_DIR only; restore PostgreSQL with pg_restore.',
+    postgresRestore:
+      'DATABASE_URL is set: restore fills an embedded DATA_DIR only; restore PostgreSQL with pg_restore.',
   },
   logs: {
     notFound: 'Log file not found',

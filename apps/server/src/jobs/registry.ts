@@ -4,6 +4,7 @@ import { pushDeliveryJob } from '../push/delivery.js';
 import { mediaCleanupJob, mediaDeleteJob } from '../modules/videos/media-jobs.js';
 import { thumbnailJob } from '../modules/videos/thumbnail-job.js';
 import { retentionJob } from '../modules/retention/retention.js';
+import { scheduledBackupJob } from '../backup/backup-job.js';
 import type { JobDefinition } from './queue.js';
 
 /**
@@ -18,5 +19,6 @@ export function jobDefinitions(ctx: AppContext): JobDefinition<never>[] {
     adherenceCheckJob(ctx),
     pushDeliveryJob(ctx),
     retentionJob(ctx),
-  ] as JobDefinition<never>[];
+    scheduledBackupJob(ctx),
+  ].filter((definition) => definition !== undefined) as JobDefinition<never>[];
 }
