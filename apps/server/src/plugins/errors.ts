@@ -31,6 +31,19 @@ function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * The disk is full: the write failed before it was acknowledged, so nothing is lost; the client
+ * may try again once space is freed. ENOSPC from the file system, SQLSTATE 53100
+ * (disk_full) from PostgreSQL, and PGlite's text for the same.
+ */
+export function isDiskFull(error: unknown, depth = 0): boolean {
+  const e = error as { code?: string; message?: string; cause?: unknown } | undefined;
+  if (!e || depth > 4) return false;
+  if (e.code === 'ENOSPC' || e.code === '53100') return true;
+  if (typeof e.message === 'string' && /No space left on device/i.test(e.message)) return true;
+  return isDiskFull(e.cause, depth + 1);
+}
+
+/**
  * One error shape, `{ message }`, for every 4xx and 5xx. Validation failures carry the contract's
  * message for the first failing field (the same text the console's form shows) and the full list.
  * Nothing internal (stack, SQL) ever reaches a response.
@@ -48,6 +61,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ message: error.message });
+    }
+    if (isDiskFull(error)) {
+      request.log.error({ err: { code: (error as { code?: string }).code } }, 'disk full: write refused');
+      return reply.status(503).header('Retry-After', '60').send({ message: messages.generic.diskFull });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: { code: (error as { code?: string }).code } }, 'database unavailable');
