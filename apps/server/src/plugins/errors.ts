@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '@pathway/contract';
+import { isDiskFull } from '../lib/db-errors.js';
 import { HttpError } from '../lib/http-error.js';
 
 /** PostgreSQL and socket errors that mean "the database is away", not "the request is bad". */
@@ -28,19 +29,6 @@ function isDatabaseUnavailable(error: unknown): boolean {
   )
     return true;
   return e?.cause ? isDatabaseUnavailable(e.cause) : false;
-}
-
-/**
- * The disk is full: the write failed before it was acknowledged, so nothing is lost; the client
- * may try again once space is freed. ENOSPC from the file system, SQLSTATE 53100
- * (disk_full) from PostgreSQL, and PGlite's text for the same.
- */
-export function isDiskFull(error: unknown, depth = 0): boolean {
-  const e = error as { code?: string; message?: string; cause?: unknown } | undefined;
-  if (!e || depth > 4) return false;
-  if (e.code === 'ENOSPC' || e.code === '53100') return true;
-  if (typeof e.message === 'string' && /No space left on device/i.test(e.message)) return true;
-  return isDiskFull(e.cause, depth + 1);
 }
 
 /**
