@@ -24,6 +24,7 @@ import { progressRoutes } from './modules/progress/routes.js';
 import { deviceApiRoutes } from './modules/device-api/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { pushStatusRoutes } from './modules/push-status/routes.js';
+import { retentionRoutes } from './modules/retention/routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
 const modules = [
@@ -42,6 +43,7 @@ const modules = [
   deviceApiRoutes,
   dashboardRoutes,
   pushStatusRoutes,
+  retentionRoutes,
 ];
 
 export interface BuildOptions {

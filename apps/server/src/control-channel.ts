@@ -48,6 +48,8 @@ export async function startControlChannel(ctx: AppContext): Promise<() => Promis
       })();
     });
   });
+  // A backup of a large media store takes as long as it takes; the CLI waits for its answer.
+  server.requestTimeout = 0;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ path: socketPath, readableAll: false, writableAll: false }, () => resolve());
