@@ -1,6 +1,7 @@
 import {
   FULL_ACCESS,
   NO_DEVICE,
+  maskDeviceUuid,
   type ParticipantBasic,
   type ParticipantView,
   type Referral,
@@ -28,6 +29,7 @@ export type ParticipantRow = Pick<
   | 'address'
   | 'notes'
   | 'last_ip_address'
+  | 'tablet_last_contact_at'
 > & {
   device_uuid: string | null;
   device_name: string | null;
@@ -42,11 +44,17 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
     participant_id: row.participant_id,
     gender: row.gender === 'male' || row.gender === 'female' ? row.gender : null,
     language: row.language,
-    unique_device_id: row.device_uuid ?? NO_DEVICE,
+    unique_device_id:
+      row.device_uuid === null
+        ? NO_DEVICE
+        : role === FULL_ACCESS
+          ? row.device_uuid
+          : maskDeviceUuid(row.device_uuid),
     name: row.device_name,
     days_behind: row.days_behind,
     push_notification_id: row.push_notification_id,
     purge_cache: row.purge_cache,
+    tablet_last_contact_at: row.tablet_last_contact_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

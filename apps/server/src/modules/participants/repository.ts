@@ -15,7 +15,11 @@ const SORT_COLUMNS = {
   first_name: participants.first_name,
   last_name: participants.last_name,
   date_of_birth: participants.date_of_birth,
+  // Never in contact sorts as the oldest contact (the index is on this expression).
+  tablet_last_contact_at: sql`coalesce(${participants.tablet_last_contact_at}, '1970-01-01T00:00:00Z'::timestamptz)`,
 } as const;
+
+const NEVER_CONTACTED = '1970-01-01T00:00:00.000Z';
 
 /**
  * Only what the presenter shows: referral fields have their own route, and every value read
@@ -39,6 +43,7 @@ export const participantColumns = {
   address: participants.address,
   notes: participants.notes,
   last_ip_address: participants.last_ip_address,
+  tablet_last_contact_at: participants.tablet_last_contact_at,
   device_uuid: authorizedDevices.uuid,
   device_name: authorizedDevices.name,
 };
@@ -65,7 +70,12 @@ interface Cursor {
  * A cursor of another sort (or a forged one) is refused rather than silently misread.
  */
 export function encodeCursor(order: ListOrder, row: ParticipantRow): string {
-  const value = order.sort === 'participant_id' ? row.participant_id : row[order.sort];
+  const value =
+    order.sort === 'participant_id'
+      ? row.participant_id
+      : order.sort === 'tablet_last_contact_at'
+        ? (row.tablet_last_contact_at?.toISOString() ?? NEVER_CONTACTED)
+        : row[order.sort];
   return Buffer.from(JSON.stringify([order.sort, order.order, value, row.participant_id])).toString(
     'base64url',
   );
@@ -85,7 +95,8 @@ export function decodeCursor(text: string, order: ListOrder): Cursor {
     ? Number.isInteger(value) && Math.abs(value as number) <= 2147483647
     : typeof value === 'string' &&
       value.length <= 500 &&
-      (order.sort !== 'date_of_birth' || isIsoDate(value));
+      (order.sort !== 'date_of_birth' || isIsoDate(value)) &&
+      (order.sort !== 'tablet_last_contact_at' || !Number.isNaN(Date.parse(value)));
   if (
     sort !== order.sort ||
     dir !== order.order ||
@@ -138,7 +149,9 @@ function keysetCondition(order: ListOrder, cursor: Cursor): SQL {
       ? sql`${cursor.value}::int`
       : order.sort === 'date_of_birth'
         ? sql`${cursor.value}::date`
-        : sql`${cursor.value}::text`;
+        : order.sort === 'tablet_last_contact_at'
+          ? sql`${cursor.value}::timestamptz`
+          : sql`${cursor.value}::text`;
   // A row comparison walks the (column, participant_id) index from the cursor on.
   return sql`(${column}, ${id}) ${after} (${value}, ${cursor.id})`;
 }
