@@ -46,6 +46,9 @@ export const updateDeviceBody = z
   .meta({ id: 'UpdateAuthorisedDevice', description: 'Other fields of the device object are ignored.' });
 export type UpdateDeviceBody = z.input<typeof updateDeviceBody>;
 
+/** The console's edit form for an assigned device whose uuid basic access holds masked: the name only. */
+export const renameMaskedDeviceForm = z.object({ name: deviceName, uuid: z.string() });
+
 export const deviceIdParams = z.object({
   id: z.coerce
     .number({ error: 'The device id must be a whole number' })

@@ -51,7 +51,7 @@ export const messages = {
     fileMissing: 'Please upload a video file before saving',
     /** Deleting the video of some participant's current day (see README, Programme rules). */
     deleteMovesParticipants: (n: number) =>
-      `${n} ${n === 1 ? 'participant is' : 'participants are'} on this video's day; deleting it moves ${n === 1 ? 'them' : 'them'} back to the nearest earlier day of the set that has a video.`,
+      `${n} ${n === 1 ? 'participant is' : 'participants are'} on this video's day; deleting it moves them back to the nearest earlier day of the set that has a video.`,
     deleteNoEarlierDay:
       "Some participants are on this video's day and no earlier day of the set has a video to move them back to. Move them to another day, or add an earlier video, first.",
   },
