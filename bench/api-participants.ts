@@ -56,9 +56,10 @@ export async function measureGrid(env: ApiEnvironment, participants: number): Pr
   const deep = Math.max(2, Math.round(pages * 0.9));
   const cursor = await cursorBefore(env, deep);
   // Counted here: an embedded database cannot be opened while the server holds it.
-  const [{ n: behindCount }] = await env.db.rows<{ n: number }>(
-    `select count(*)::int as n from participants where days_behind > 2`,
-  );
+  // An aggregate without GROUP BY returns exactly one row.
+  const { n: behindCount } = (
+    await env.db.rows<{ n: number }>(`select count(*)::int as n from participants where days_behind > 2`)
+  )[0]!;
   return env.withServer(async (server) => {
     const api = `${server.url}/api/participant`;
     const get = (query: string) => () => getOk(`${api}?${query}`, env.cookie);
@@ -162,9 +163,9 @@ interface CapturedQuery {
 function capturingDrizzle(env: ApiEnvironment, into: CapturedQuery[]): Database {
   const handle = env.db.handle!;
   const logger = { logQuery: (text: string, params: unknown[]) => into.push({ text, params }) };
-  return (handle.pglite
+  return handle.pglite
     ? drizzlePglite(handle.pglite, { schema, logger })
-    : drizzlePg(handle.pool!, { schema, logger })) as unknown as Database;
+    : drizzlePg(handle.pool!, { schema, logger });
 }
 
 /**

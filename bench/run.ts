@@ -32,7 +32,7 @@ function fail(message: string): never {
 
 if (values.only !== undefined && values.only !== 'api' && values.only !== 'sys')
   fail('--only must be api or sys');
-if (!['pglite', 'postgres', 'both'].includes(values.storage!))
+if (!['pglite', 'postgres', 'both'].includes(values.storage))
   fail('--storage must be pglite, postgres or both');
 const storages: Storage[] = values.storage === 'both' ? ['pglite', 'postgres'] : [values.storage as Storage];
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://pathway:pathway@127.0.0.1:5432/postgres';

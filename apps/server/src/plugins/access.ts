@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { deviceTokens, participants } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
 import { HttpError } from '../lib/http-error.js';
-import { SESSION_COOKIE, type StaffSession } from '../modules/auth/sessions.js';
+import { SESSION_COOKIE, type StaffSession } from '../lib/staff-session.js';
 
 /**
  * Who may call a route. Every route of the API declares one (the app refuses to start otherwise):
