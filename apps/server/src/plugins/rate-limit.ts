@@ -139,9 +139,8 @@ export const keyByParam =
   (name: string, param: string) =>
   (request: FastifyRequest): string => {
     const value = (request.params as Record<string, unknown>)[param];
-    return `${name}:${param}:${String(value ?? '')
-      .slice(0, 100)
-      .toLowerCase()}`;
+    const text = typeof value === 'string' ? value : '';
+    return `${name}:${param}:${text.slice(0, 100).toLowerCase()}`;
   };
 
 /** Route options of one limit, with its own refusal text. */

@@ -38,7 +38,7 @@ async function today(setId: number, participantId: number, token: string) {
     headers: { authorization: `Bearer ${token}` },
   });
   expect(res.statusCode).toBe(200);
-  return res.json() as { week_number: number; day_number: number; fitness_video_set: unknown }[];
+  return res.json<{ week_number: number; day_number: number; fitness_video_set: unknown }[]>();
 }
 
 describe("call 4, today's session", () => {
