@@ -288,13 +288,14 @@ test.describe('participants', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split(/\r?\n/);
+    // Tracking and the tablet's last contact come first (visible without scrolling at 1366 px).
     expect(lines[0]).toBe(
-      'ID,First name,Last name,DOB,Email,Phone number,Gender,Language,Device,Device UUID,Tracking',
+      'ID,Tracking,Tablet last in contact,First name,Last name,DOB,Email,Phone number,Gender,Language,Device,Device UUID',
     );
     expect(lines).toHaveLength(2);
     // A cell starting with + could run as a spreadsheet formula: the export quotes it.
     expect(lines[1]).toBe(
-      `${participant.participant_id},Exported,${participant.last_name},12/04/1961,ada@example.org,"'+447700900123",Female,Somali,${device.name},${device.uuid},On track (0 days behind)`,
+      `${participant.participant_id},On track (0 days behind),Never,Exported,${participant.last_name},12/04/1961,ada@example.org,"'+447700900123",Female,Somali,${device.name},${device.uuid}`,
     );
   });
 
@@ -310,11 +311,12 @@ test.describe('participants', () => {
     const headers = grid(page).getByRole('columnheader');
     await expect(headers).toHaveText([
       'ID',
+      'Tracking',
+      'Tablet last in contact',
       'Gender',
       'Language',
       'Device',
       'Device UUID',
-      'Tracking',
       'Actions',
     ]);
 
@@ -345,7 +347,10 @@ test.describe('participants', () => {
       .click();
     const details = page.getByRole('dialog', { name: `Participant ${participant.participant_id}` });
     await expect(details.getByRole('tab', { name: 'Details' })).toBeVisible();
-    await expect(details).toContainText(device.uuid);
+    // The assigned device's uuid is masked for basic access, and only full access changes devices.
+    await expect(details).toContainText(`${device.name} - …${device.uuid.slice(-4)}`);
+    await expect(details).not.toContainText(device.uuid);
+    await expect(details.getByRole('button', { name: 'Change device' })).toHaveCount(0);
     await expect(details).not.toContainText('Confidential');
     await expect(details.getByRole('button', { name: 'Show Referral' })).toHaveCount(0);
     await expectAccessible(page, 'participant details for basic access');
