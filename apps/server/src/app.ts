@@ -21,6 +21,7 @@ import { mediaRoutes } from './modules/videos/media-routes.js';
 import { videoRoutes } from './modules/videos/routes.js';
 import { uploadRoutes } from './modules/videos/upload-routes.js';
 import { progressRoutes } from './modules/progress/routes.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { deviceApiRoutes } from './modules/device-api/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { pushStatusRoutes } from './modules/push-status/routes.js';
@@ -76,6 +77,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(formbody);
   await app.register(docsPlugin);
   await app.register(accessPlugin, { ctx });
+  await app.register(rateLimitPlugin, { ctx });
   await app.register(inputGuardPlugin);
 
   await app.register(async (api) => {

@@ -59,6 +59,15 @@ const envSchema = z.object({
   BACKUP_DIR: z.string().optional(),
   /** How many scheduled backups to keep (the oldest go first). */
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  /** An unused tablet token expires after this many days (the app never asks for a new one sooner). */
+  DEVICE_TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
+   * Calls 1 and 2 (no token) per device id and per source address in each window. A tablet
+   * starts a few times a day; several tablets of one care home may share an address.
+   */
+  DEVICE_RATE_LIMIT_PER_DEVICE: z.coerce.number().int().min(1).default(12),
+  DEVICE_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
+  DEVICE_RATE_LIMIT_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
   FCM_PROJECT_ID: z.string().optional(),
   FCM_SERVICE_ACCOUNT_FILE: z.string().optional(),
   /** Only for tests or an emulator: the FCM HTTP v1 API's base URL. */
@@ -98,6 +107,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logDir: path.join(dataDir, 'logs'),
     mediaDir: path.join(dataDir, 'media'),
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    deviceTokenIdleDays: e.DEVICE_TOKEN_IDLE_DAYS,
+    deviceRateLimit: {
+      perDevice: e.DEVICE_RATE_LIMIT_PER_DEVICE,
+      perAddress: e.DEVICE_RATE_LIMIT_PER_ADDRESS,
+      windowMs: e.DEVICE_RATE_LIMIT_WINDOW_MINUTES * 60_000,
+    },
     adherenceCheck: { cron: e.ADHERENCE_CHECK_CRON, timeZone: e.ADHERENCE_CHECK_TZ },
     backup: e.BACKUP_CRON
       ? { cron: e.BACKUP_CRON, dir: path.resolve(e.BACKUP_DIR!), keep: e.BACKUP_KEEP }

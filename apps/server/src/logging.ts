@@ -31,6 +31,16 @@ export const REDACTED_PATHS = [
 ];
 
 /**
+ * A device id in a path (the tablet's calls 1 and 2, the console's lookup by uuid) is replaced:
+ * with a logged id anyone who can read logs could sign in as that tablet.
+ */
+export function withoutDeviceIds(pathname: string): string {
+  return pathname
+    .replace(/^\/uuid\/[^/]*/i, '/uuid/[device id]')
+    .replace(/^(\/api\/authorizeddevices\/)(?!available\/?$|id\/)[^/]+/i, '$1[device id]');
+}
+
+/**
  * A request as logged: the path and the names of its query parameters, never their values (a
  * search or a paging cursor can hold a participant's name).
  */
@@ -41,7 +51,8 @@ export function serializeRequest(request: {
   ip?: string;
   socket?: { remoteAddress?: string };
 }) {
-  const [pathname, query] = (request.url ?? '').split('?', 2);
+  const [rawPath, query] = (request.url ?? '').split('?', 2);
+  const pathname = withoutDeviceIds(rawPath ?? '');
   const names = query ? [...new URLSearchParams(query).keys()] : [];
   return {
     method: request.method,

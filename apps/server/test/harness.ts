@@ -92,7 +92,16 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_TO_STDOUT: 'false', ...options.env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    LOG_TO_STDOUT: 'false',
+    // Every test's tablet calls come from one address, many more than a real tablet makes; the
+    // limits of calls 1 and 2 are tested on their own (device-api/rate-limit.test.ts) with the defaults.
+    DEVICE_RATE_LIMIT_PER_DEVICE: '100000',
+    DEVICE_RATE_LIMIT_PER_ADDRESS: '100000',
+    ...options.env,
+  });
   const logger = createLogger({ level: 'info', logDir: config.logDir, toStdout: false });
   const { handle, drop } = await freshDatabase();
   const ctx = await createContext(config, logger, { database: handle, clock: options.clock ?? systemClock });

@@ -119,12 +119,16 @@ export async function makeEnrolledParticipant(
     perWeek?: number;
     started_date: string;
     set?: Awaited<ReturnType<typeof makeVideoSet>>;
+    first_name?: string;
   },
 ) {
   const set = options.set ?? (await makeVideoSet(db, { weeks: options.weeks, perWeek: options.perWeek }));
   const setVideos = options.set ? [] : await makeVideos(db, set);
   const device = await makeDevice(db);
-  const participant = await makeParticipant(db, { deviceId: device.authorized_device_id });
+  const participant = await makeParticipant(db, {
+    deviceId: device.authorized_device_id,
+    first_name: options.first_name,
+  });
   const progress = await makeProgress(db, participant.participant_id, set.fitness_video_set_id, {
     started_date: options.started_date,
   });

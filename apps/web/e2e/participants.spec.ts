@@ -359,11 +359,12 @@ test.describe('participants', () => {
     const headers = grid(page).getByRole('columnheader');
     await expect(headers).toHaveText([
       'ID',
+      'Tracking',
+      'Tablet last in contact',
       'Gender',
       'Language',
       'Device',
       'Device UUID',
-      'Tracking',
       'Actions',
     ]);
 
@@ -394,7 +395,10 @@ test.describe('participants', () => {
       .click();
     const details = page.getByRole('dialog', { name: `Participant ${participant.participant_id}` });
     await expect(details.getByRole('tab', { name: 'Details' })).toBeVisible();
-    await expect(details).toContainText(device.uuid);
+    // The assigned device's uuid is masked for basic access, and only full access changes devices.
+    await expect(details).toContainText(`${device.name} - …${device.uuid.slice(-4)}`);
+    await expect(details).not.toContainText(device.uuid);
+    await expect(details.getByRole('button', { name: 'Change device' })).toHaveCount(0);
     await expect(details).not.toContainText('Confidential');
     await expect(details.getByRole('button', { name: 'Show Referral' })).toHaveCount(0);
     await expectAccessible(page, 'participant details for basic access');

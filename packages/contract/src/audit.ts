@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = {
   'referral.update': 'Changed referral',
   'device.list': 'Viewed devices with participant names',
   'device.read': 'Viewed device with participant name',
+  'device.signins': 'Viewed device sign-in records',
   'message.send': 'Sent message to participant',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -10,6 +10,10 @@ export const messages = {
     passwordEmpty: 'Password cannot be empty',
     mfaEmpty: 'MFA code cannot be empty',
   },
+  rateLimit: {
+    tooMany: (retryAfterSeconds: number) =>
+      `Too many requests. Please try again in ${retryAfterSeconds} seconds.`,
+  },
   session: {
     required: 'Please sign in to continue.',
     forbidden: 'Your access level does not allow this.',
@@ -49,6 +53,11 @@ export const messages = {
     dayInvalid: 'Day must be a whole number within the videos per week of the set',
     positionTaken: 'This day of the set already has a video; remove or edit that one instead',
     fileMissing: 'Please upload a video file before saving',
+    /** Deleting the video of some participant's current day (see README, Programme rules). */
+    deleteMovesParticipants: (n: number) =>
+      `${n} ${n === 1 ? 'participant is' : 'participants are'} on this video's day; deleting it moves them back to the nearest earlier day of the set that has a video.`,
+    deleteNoEarlierDay:
+      "Some participants are on this video's day and no earlier day of the set has a video to move them back to. Move them to another day, or add an earlier video, first.",
   },
   upload: {
     notAVideo: 'This file is not a playable video. Please choose a video file such as MP4 or WebM.',
@@ -72,6 +81,9 @@ export const messages = {
     assignedCannotBeDeleted:
       'Only an unassigned device can be deleted. Remove it from its participant first.',
     notAssigned: 'This device is not assigned to a participant',
+    assignFullAccessOnly: "Only full-access admins can assign, move or detach a participant's device.",
+    assignedUuidFullAccessOnly:
+      'Only full-access admins can change the UUID of a device assigned to a participant.',
   },
   message: {
     titleEmpty: 'Message title cannot be empty',
@@ -132,6 +144,12 @@ export const messages = {
     reset: 'Progress reset to week 1, day 1',
     moved: 'Participant moved',
     videoStoppedAtInvalid: 'video_stopped_at must be a number of seconds',
+    /** A position only ever points at a day with a video: the tablet's "today" would be empty. */
+    dayWithoutVideo: (week: number, day: number) =>
+      `Week ${week}, day ${day} has no video yet, so the tablet would have nothing to show. Add that video first or choose another day.`,
+    firstDayWithoutVideo:
+      'This video set has no video for week 1, day 1 yet, so the tablet would have nothing to show. Add that video first.',
+    noLaterVideo: 'There is no later day with a video in this programme yet',
   },
   /** Texts pushed to the tablet app; nothing in them identifies the participant. */
   reminders: {
@@ -150,6 +168,8 @@ export const messages = {
     purgeCacheInvalid: 'purge_cache must be true or false',
     videoIdsEmpty: 'videoIds cannot be empty',
     unknownVideos: 'Some videos are not in this video set',
+    rateLimited: (retryAfterSeconds: number) =>
+      `Too many requests for this device or from this address. Please try again in ${retryAfterSeconds} seconds.`,
   },
   push: {
     queued: 'queued',

@@ -258,6 +258,7 @@ export const PARTICIPANT_SORTS = [
   'first_name',
   'last_name',
   'date_of_birth',
+  'tablet_last_contact_at',
 ] as const;
 /** Sorting by these would reveal identifiable data to a basic-access user. */
 export const IDENTIFIABLE_SORTS: readonly ParticipantSort[] = ['first_name', 'last_name', 'date_of_birth'];
@@ -346,7 +347,11 @@ export const participantBasic = z
     participant_id: z.number().int(),
     gender: z.enum(GENDERS).nullable(),
     language: z.string().nullable(),
-    unique_device_id: z.string().describe('The assigned device\'s uuid, or the literal "empty"'),
+    unique_device_id: z
+      .string()
+      .describe(
+        'The assigned device\'s uuid (masked, …7f3a, for basic access: only full access assigns devices), or the literal "empty"',
+      ),
     name: z.string().nullable().describe("The assigned device's name"),
     days_behind: z.number().int(),
     adherence_state: adherenceState
@@ -356,6 +361,12 @@ export const participantBasic = z
       ),
     push_notification_id: z.string().describe('FCM registration token, or the literal "empty"'),
     purge_cache: z.boolean(),
+    tablet_last_contact_at: z
+      .string()
+      .nullable()
+      .describe(
+        "Tablet last in contact: the last call of the participant's tablet of any kind (to the minute); null when never",
+      ),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -82,6 +82,23 @@ export type VideoSetDeleted = z.infer<typeof videoSetDeleted>;
 
 // ---- Videos --------------------------------------------------------------------------------
 
+/** What deleting one video does to positions: who stands on its day and where they go. */
+export const videoDeletionImpact = z
+  .object({
+    participants_on_day: z.number().int().describe("Participants whose current position is this video's day"),
+    moved_to: z
+      .object({ week: z.number().int(), day: z.number().int() })
+      .nullable()
+      .describe(
+        'The nearest earlier day of the set with a video, where they are moved; null when there is none',
+      ),
+    refused: z
+      .boolean()
+      .describe('True when participants are on the day and there is no earlier day to move them to'),
+  })
+  .meta({ id: 'VideoDeletionImpact' });
+export type VideoDeletionImpact = z.infer<typeof videoDeletionImpact>;
+
 export const THUMBNAIL_PROCESSING = messages.thumbnail.processing;
 
 /**

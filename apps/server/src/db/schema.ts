@@ -174,7 +174,10 @@ export const participants = pgTable(
       () => authorizedDevices.authorized_device_id,
       { onDelete: 'set null' },
     ),
+    /** Address of the last device call that carried a valid token (not call 1: anyone can make that). */
     last_ip_address: text('last_ip_address'),
+    /** The last call of the participant's tablet of any kind, kept to the minute (see device-api). */
+    tablet_last_contact_at: timestamp('tablet_last_contact_at', { withTimezone: true }),
     days_behind: integer('days_behind').notNull().default(0),
     /** Adherence class of days_behind (0 on track, 1 slightly behind, 2 behind), for the grid filter. */
     adherence: integer('adherence')
@@ -203,6 +206,11 @@ export const participants = pgTable(
     index('participants_last_name_idx').on(t.last_name, t.participant_id),
     index('participants_first_name_idx').on(t.first_name, t.participant_id),
     index('participants_date_of_birth_idx').on(t.date_of_birth, t.participant_id),
+    // "Never in contact" sorts as the oldest contact, so the keyset cursor never meets a null.
+    index('participants_tablet_contact_idx').on(
+      sql`coalesce(${t.tablet_last_contact_at}, '1970-01-01T00:00:00Z'::timestamptz)`,
+      t.participant_id,
+    ),
   ],
 );
 
@@ -219,8 +227,51 @@ export const deviceTokens = pgTable(
       .references(() => participants.participant_id, { onDelete: 'cascade' }),
     created_at: createdAt(),
     revoked_at: timestamp('revoked_at', { withTimezone: true }),
+    /** Kept to the minute; a token unused for DEVICE_TOKEN_IDLE_DAYS expires (and is pruned). */
+    last_used_at: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [index('device_tokens_device_idx').on(t.authorized_device_id)],
+);
+
+/**
+ * Device sign-in records: every call 1 that handed out a token and every call 2 that changed a
+ * push token. A device id is not a secret, so full-access staff can see who used one, from where.
+ * Rows outlive the device and the participant (ids set to null), so the uuid is copied.
+ */
+export const deviceSignIns = pgTable(
+  'device_sign_ins',
+  {
+    device_sign_in_id: bigserial('device_sign_in_id', { mode: 'number' }).primaryKey(),
+    /** 'token issued' (call 1) or 'push token changed' (call 2). */
+    kind: text('kind').notNull(),
+    authorized_device_id: integer('authorized_device_id').references(
+      () => authorizedDevices.authorized_device_id,
+      { onDelete: 'set null' },
+    ),
+    device_uuid: text('device_uuid').notNull(),
+    participant_id: integer('participant_id').references(() => participants.participant_id, {
+      onDelete: 'set null',
+    }),
+    ip_address: text('ip_address').notNull(),
+    /** Call 1 from a new address while the tablet's previous token was in use within the hour. */
+    flagged: boolean('flagged').notNull().default(false),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index('device_sign_ins_created_at_idx').on(t.created_at),
+    index('device_sign_ins_device_idx').on(t.authorized_device_id, t.created_at),
+  ],
+);
+
+/** Rate-limit counters shared by every web instance (PostgreSQL mode); one row per key and window. */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    reset_at: timestamp('reset_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_counters_reset_at_idx').on(t.reset_at)],
 );
 
 export const participationProgress = pgTable(

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { FULL_ACCESS, messages } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { deviceTokens, participants } from '../db/schema.js';
+import { rowsOf } from '../db/rows.js';
 import { HttpError } from '../lib/http-error.js';
 import { SESSION_COOKIE, type StaffSession } from '../lib/staff-session.js';
 
@@ -36,24 +37,51 @@ export function hashDeviceToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** Contact times are kept to the minute: a tablet's burst of calls at start costs one write. */
+export const CONTACT_GRANULARITY_MS = 60_000;
+
+/**
+ * The device behind a bearer token, in one round trip: the token is looked up and, when it is
+ * valid, its last use and the participant's "tablet last in contact" and address are brought up
+ * to date (only when they changed, or at most once a minute).
+ */
 async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<DeviceCaller | null> {
   const header = request.headers.authorization;
   const match = header?.match(/^Bearer\s+([A-Za-z0-9_-]{20,200})$/);
   if (!match) return null;
+  const now = ctx.clock.now();
+  const nowText = now.toISOString();
+  const stale = new Date(now.getTime() - CONTACT_GRANULARITY_MS).toISOString();
+  const idleSince = new Date(now.getTime() - ctx.config.deviceTokenIdleDays * 86_400_000).toISOString();
   // The join is the revocation: once the device is detached from (or deleted with) the
-  // participant, no token issued for that pairing matches any more.
-  const [row] = await ctx.db
-    .select({ participantId: deviceTokens.participant_id, deviceId: deviceTokens.authorized_device_id })
-    .from(deviceTokens)
-    .innerJoin(
-      participants,
-      and(
-        eq(participants.participant_id, deviceTokens.participant_id),
-        eq(participants.authorized_device_id, deviceTokens.authorized_device_id),
-      ),
-    )
-    .where(and(eq(deviceTokens.token_hash, hashDeviceToken(match[1]!)), isNull(deviceTokens.revoked_at)));
-  return row ?? null;
+  // participant, no token issued for that pairing matches any more. An unused token expires.
+  const rows = rowsOf<{ participant_id: number; authorized_device_id: number }>(
+    await ctx.db.execute(sql`
+      with token as (
+        select t.token_hash, t.participant_id, t.authorized_device_id
+        from ${deviceTokens} t
+        join ${participants} p
+          on p.participant_id = t.participant_id and p.authorized_device_id = t.authorized_device_id
+        where t.token_hash = ${hashDeviceToken(match[1]!)} and t.revoked_at is null
+          and coalesce(t.last_used_at, t.created_at) > ${idleSince}::timestamptz
+      ), used as (
+        update ${deviceTokens} t set last_used_at = ${nowText}::timestamptz
+        from token
+        where t.token_hash = token.token_hash
+          and (t.last_used_at is null or t.last_used_at < ${stale}::timestamptz)
+      ), contact as (
+        update ${participants} p
+        set tablet_last_contact_at = ${nowText}::timestamptz, last_ip_address = ${request.ip}
+        from token
+        where p.participant_id = token.participant_id
+          and (p.tablet_last_contact_at is null or p.tablet_last_contact_at < ${stale}::timestamptz
+               or p.last_ip_address is distinct from ${request.ip})
+      )
+      select participant_id, authorized_device_id from token
+    `),
+  );
+  const row = rows[0];
+  return row ? { participantId: row.participant_id, deviceId: row.authorized_device_id } : null;
 }
 
 export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {

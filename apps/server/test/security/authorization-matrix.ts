@@ -196,6 +196,12 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
     who: STAFF,
     call: async (w) => ({ url: `/api/authorizeddevices/id/${(await w.freshDevice()).id}` }),
   },
+  {
+    method: 'GET',
+    url: '/api/devicesignins',
+    who: FULL,
+    call: () => ({ url: '/api/devicesignins' }),
+  },
 
   // ---- participants ----
   { method: 'GET', url: '/api/participant', who: STAFF, call: () => ({ url: '/api/participant' }) },
@@ -336,6 +342,12 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
     url: '/api/video/:video_id',
     who: STAFF,
     call: (w) => ({ url: `/api/video/${w.videoId}`, payload: { title: 'Renamed video' } }),
+  },
+  {
+    method: 'GET',
+    url: '/api/video/:video_id/deletion-impact',
+    who: STAFF,
+    call: (w) => ({ url: `/api/video/${w.videoId}/deletion-impact` }),
   },
   {
     method: 'DELETE',

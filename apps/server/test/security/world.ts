@@ -60,6 +60,9 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
     ),
     other.participant.first_name,
     other.participant.last_name,
+    // The whole uuid of an assigned device: with it, call 1 answers the participant's name.
+    device.uuid,
+    other.device.uuid,
   ];
 
   const world: World = {

@@ -73,6 +73,7 @@ export async function runAdherenceCheck(
           select
             p.fitness_participation_progress_id as progress_id,
             p.participant_id,
+            p.fitness_video_set_id as set_id,
             pa.authorized_device_id is not null as has_device,
             s.videos_in_week as v,
             s.number_of_weeks * s.videos_in_week as total,
@@ -98,16 +99,25 @@ export async function runAdherenceCheck(
                  else greatest(0, least(total, ((dp - 1) / 7) * v + least((dp - 1) % 7 + 1, v)) - seen)
             end as missed
           from base b
-        ), outcome as materialized (
+        ), stepped as materialized (
+          -- The next day that has a video (days without one are skipped, so the tablet's "today"
+          -- is never empty); looked up only for those whose current day is done.
           select u.*,
+            case when current_seen then (
+              select min((vv.week_number - 1) * u.v + vv.day_number) from videos vv
+              where vv.fitness_video_set_id = u.set_id and (vv.week_number - 1) * u.v + vv.day_number > u.idx
+            ) end as next_idx
+          from unlocked u
+        ), outcome as materialized (
+          select st.*,
             greatest(0, should - seen) as days_behind,
             least(100, (100 * seen) / total) as pct,
-            (current_seen and idx + 1 <= should) as advanced
-          from unlocked u
+            coalesce(next_idx <= should, false) as advanced
+          from stepped st
         ), progress_update as (
           update fitness_participation_progress p set
-            current_week = case when o.advanced then o.idx / o.v + 1 else p.current_week end,
-            current_day = case when o.advanced then o.idx % o.v + 1 else p.current_day end,
+            current_week = case when o.advanced then (o.next_idx - 1) / o.v + 1 else p.current_week end,
+            current_day = case when o.advanced then (o.next_idx - 1) % o.v + 1 else p.current_day end,
             percentage_progress = o.pct,
             missed_at_check = o.missed,
             updated_at = ${nowText}::timestamptz

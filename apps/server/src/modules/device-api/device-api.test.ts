@@ -33,11 +33,52 @@ const form = (fields: Record<string, string | string[]>) => {
 };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
-async function tablet() {
+/**
+ * What the app's Dart models need of every answer: JSON in UTF-8 said so in the header (else the
+ * app decodes Latin-1 and "Siân" arrives broken).
+ */
+function expectAppJson(res: { headers: Record<string, unknown>; rawPayload: Buffer }) {
+  expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  expect(() => JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(res.rawPayload))).not.toThrow();
+}
+
+/** The fields of a video the app's model reads, with the types it casts them to. */
+function expectDartVideo(v: Record<string, unknown>) {
+  expect(Number.isInteger(v.video_id)).toBe(true);
+  expect(typeof v.title).toBe('string');
+  expect(typeof v.file_location_path).toBe('string');
+  expect(String(v.file_location_path)).toMatch(/^https?:\/\//);
+  expect(typeof v.video_thumbnail_url).toBe('string');
+  expect(Number.isInteger(v.day_number)).toBe(true);
+  expect(Number.isInteger(v.week_number)).toBe(true);
+}
+
+/** The progress object: every field present, non-null, integers and strings where the app expects them. */
+function expectDartProgress(p: Record<string, unknown>) {
+  for (const key of [
+    'fitness_participation_progress_id',
+    'participant_id',
+    'fitness_video_set_id',
+    'current_week',
+    'current_day',
+    'percentage_progress',
+  ]) {
+    expect(Number.isInteger(p[key]), key).toBe(true);
+  }
+  for (const key of ['created_at', 'started_date', 'last_seen_date', 'video_stopped_at']) {
+    expect(typeof p[key], key).toBe('string');
+  }
+  expect(p.current_week as number).toBeGreaterThanOrEqual(1);
+  expect(p.percentage_progress as number).toBeGreaterThanOrEqual(0);
+  expect(p.percentage_progress as number).toBeLessThanOrEqual(100);
+}
+
+async function tablet(options: { first_name?: string } = {}) {
   const enrolled = await makeEnrolledParticipant(t.ctx.db, {
     weeks: 2,
     perWeek: 3,
     started_date: '2025-09-01',
+    first_name: options.first_name,
   });
   const res = await t.app.inject({
     method: 'GET',
@@ -45,6 +86,7 @@ async function tablet() {
     remoteAddress: '10.20.30.40',
   });
   expect(res.statusCode).toBe(200);
+  expectAppJson(res);
   const body = res.json();
   const auth = { authorization: `Bearer ${body.auth_token}` };
   return {
@@ -58,7 +100,8 @@ async function tablet() {
 
 describe("the tablet app's calls, in the order the app makes them", () => {
   it('registers, saves the push token, lists today, reads progress and summary, and reports a view', async () => {
-    const { body, auth, id, setId, device, progress, videos } = await tablet();
+    const { body, auth, id, setId, device, progress, videos } = await tablet({ first_name: 'Siân' });
+    expect(body.first_name).toBe('Siân');
 
     // Call 1: every field the app reads, with the type it expects.
     expect(body.auth_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -81,6 +124,11 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     });
     expect(typeof body.first_name).toBe('string');
     expect(typeof body.last_name).toBe('string');
+    expect(body.first_name.length).toBeGreaterThan(0);
+    expect(body.last_name.length).toBeGreaterThan(0);
+    expect(typeof body.purge_cache).toBe('boolean');
+    expectDartProgress(body.fitness_participation_progress);
+    body.videos.forEach(expectDartVideo);
     for (const value of Object.values(body.fitness_participation_progress)) expect(value).not.toBeNull();
     expect(typeof body.fitness_participation_progress.created_at).toBe('string');
     expect(body.videos).toHaveLength(6);
@@ -100,16 +148,19 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       .select()
       .from(participants)
       .where(eq(participants.participant_id, id));
-    expect(afterCall1!.last_ip_address).toBe('10.20.30.40');
+    // Anyone can make call 1 with a device id: it does not set the address (calls with a token do).
+    expect(afterCall1!.last_ip_address).toBeNull();
+    expect(afterCall1!.tablet_last_contact_at).toEqual(clock.now());
 
-    // Call 2: form-encoded, no token.
+    // Call 2: form-encoded as the app sends it (charset included), no token.
     const push = await t.app.inject({
       method: 'PATCH',
       url: `/uuid/${device.uuid}`,
-      headers: FORM,
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
       payload: form({ push_notification_id: 'fcm-token:APA91bExample_1' }),
     });
     expect(push.statusCode).toBe(200);
+    expectAppJson(push);
     const [withToken] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
     expect(withToken!.push_notification_id).toBe('fcm-token:APA91bExample_1');
     const [deviceRow] = await t.ctx.db
@@ -144,9 +195,18 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       method: 'GET',
       url: `/api/videoset/today/${setId}/participant/${id}`,
       headers: auth,
+      remoteAddress: '10.20.30.40',
     });
     expect(today.statusCode).toBe(200);
+    expectAppJson(today);
     expect(today.json()).toHaveLength(1);
+    today.json().forEach(expectDartVideo);
+    // A call with the token records the tablet's address.
+    const [afterCall4] = await t.ctx.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, id));
+    expect(afterCall4!.last_ip_address).toBe('10.20.30.40');
     expect(today.json()[0]).toMatchObject({
       video_id: videos[0]!.video_id,
       week_number: 1,
@@ -166,6 +226,8 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       headers: auth,
     });
     expect(prog.statusCode).toBe(200);
+    expectAppJson(prog);
+    expectDartProgress(prog.json());
     expect(prog.json()).toEqual(body.fitness_participation_progress);
 
     // Call 8: JSON with every value a string; twice, as the app retries.
@@ -186,6 +248,7 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     // Call 6: the set's thumbnails by week (the video library's route, shared with the console).
     const thumbs = await t.app.inject({ method: 'GET', url: `/api/video/thumbs/${setId}`, headers: auth });
     expect(thumbs.statusCode).toBe(200);
+    expectAppJson(thumbs);
     expect(Object.keys(thumbs.json())).toEqual(['1', '2']);
     expect(thumbs.json()['1'][0]).toEqual({
       day_number: 1,
@@ -228,12 +291,17 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     // The next morning the check unlocks day 2, and call 4 lists both.
     clock.set(new Date('2025-09-02T05:00:00Z'));
     await runAdherenceCheck(t.ctx);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/uuid/${device.uuid}` })).json()
+        .fitness_participation_progress,
+    ).toMatchObject({ current_week: 1, current_day: 2 });
     const nextDay = await t.app.inject({
       method: 'GET',
       url: `/api/videoset/today/${setId}/participant/${id}`,
       headers: auth,
     });
-    expect(nextDay.json().map((v: { day_number: number }) => v.day_number)).toEqual([1, 2]);
+    // Today's session is day 2 alone: earlier days are not extra tiles on today's slot.
+    expect(nextDay.json().map((v: { day_number: number }) => v.day_number)).toEqual([2]);
     clock.set(new Date('2025-09-01T09:00:00Z'));
   });
 

@@ -9,6 +9,7 @@ import {
   deviceSetParams,
   deviceTodayVideo,
   errorResponse,
+  messages,
   okResponse,
   progressSummary,
   pushTokenBody,
@@ -19,6 +20,7 @@ import { compiledOkSerializer } from '../../lib/compiled-serializer.js';
 import type { DeviceCaller } from '../../plugins/access.js';
 import { presentDeviceProgress } from '../progress/presenters.js';
 import { publicOrigin } from '../videos/media-urls.js';
+import { extraRateLimit, keyByAddress, keyByParam, routeRateLimit } from '../../plugins/rate-limit.js';
 import { presentDeviceVideo, presentDeviceVideoSet } from './presenters.js';
 import { DeviceApiService } from './service.js';
 
@@ -27,6 +29,8 @@ import { DeviceApiService } from './service.js';
  * (PATCH /api/participant/{id}) and 6 (GET /api/video/thumbs/{id}) share their paths with the
  * console and live with the participants and videos modules.
  */
+const m = messages.deviceApi;
+
 export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const service = new DeviceApiService(ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -34,18 +38,39 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   const tags = ['tablet app'];
   const caller = (request: FastifyRequest): DeviceCaller => request.device!;
 
+  // Calls 1 and 2 carry no token: each is limited per source address (the library's route limit)
+  // and per device id (a second key on the same counters), so ids cannot be guessed at any rate
+  // and one id cannot be hammered from many addresses. A real tablet makes each a few times a day.
+  const limits = ctx.config.deviceRateLimit;
+  const limited = (name: string) => ({
+    rateLimit: routeRateLimit(
+      { max: limits.perAddress, timeWindow: limits.windowMs, keyGenerator: keyByAddress(name) },
+      m.rateLimited,
+    ),
+  });
+  const perDevice = (name: string) =>
+    extraRateLimit(
+      app,
+      { max: limits.perDevice, timeWindow: limits.windowMs, keyGenerator: keyByParam(name, 'deviceId') },
+      m.rateLimited,
+    );
+  const tooMany = { 429: errorResponse };
+
   r.get(
     '/uuid/:deviceId',
     {
-      config: { access: 'public' },
+      config: { access: 'public', ...limited('device-sign-in') },
+      onRequest: perDevice('device-sign-in'),
       schema: {
         tags,
         summary: 'Call 1: the participant, programme and videos of this tablet, with a new bearer token',
         description:
           'Any answer but 200 makes the app show "This device is not registered": an unknown device, a device not ' +
-          'assigned to a participant, or a participant without a video set.',
+          'assigned to a participant, or a participant without a video set. Earlier tokens stay valid; every ' +
+          'token handed out is recorded (GET /api/devicesignins). Rate limited per device id and per source ' +
+          'address (429 with Retry-After).',
         params: deviceIdParam,
-        response: { 200: deviceRegistration, ...errors },
+        response: { 200: deviceRegistration, ...errors, ...tooMany },
       },
       // The whole programme (350 videos for 50 weeks): compiled once instead of checked by zod.
       serializerCompiler: compiledOkSerializer(deviceRegistration),
@@ -71,13 +96,17 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   r.patch(
     '/uuid/:deviceId',
     {
-      config: { access: 'public' },
+      config: { access: 'public', ...limited('device-push-token') },
+      onRequest: perDevice('device-push-token'),
       schema: {
         tags,
         summary: "Call 2: the app's Firebase registration token, sent on every start",
+        description:
+          'The app sends no bearer token with this call (its limit), so it is rate limited like call 1 and each ' +
+          'change of token is recorded with the sign-ins.',
         params: deviceIdParam,
         body: pushTokenBody,
-        response: { 200: okResponse, ...errors },
+        response: { 200: okResponse, ...errors, ...tooMany },
       },
     },
     async (request) => {
@@ -92,7 +121,9 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       config: { access: 'device' },
       schema: {
         tags,
-        summary: "Call 4: the videos available today (every day up to the participant's current day)",
+        summary: "Call 4: today's session: the video of the participant's current week and day only",
+        description:
+          'Never empty while the participant has a position: a position only ever points at a day with a video.',
         params: deviceSetParams,
         response: { 200: z.array(deviceTodayVideo), ...errors },
       },

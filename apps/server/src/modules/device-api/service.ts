@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, notInArray } from 'drizzle-orm';
-import { messages, positionIndex, type ProgressSummary } from '@pathway/contract';
+import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { messages, type ProgressSummary } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
-import { authorizedDevices, deviceTokens, participants } from '../../db/schema.js';
+import type { Database } from '../../db/client.js';
+import { authorizedDevices, deviceSignIns, deviceTokens, participants, videos } from '../../db/schema.js';
 import { HttpError, forbidden, notFound } from '../../lib/http-error.js';
 import { hashDeviceToken, type DeviceCaller } from '../../plugins/access.js';
 import {
@@ -17,8 +18,10 @@ import { recordViews } from '../progress/views.js';
 
 const m = messages.deviceApi;
 
-/** Tokens kept per device pairing; the app uses the newest, older ones are from earlier starts. */
-const TOKENS_KEPT = 20;
+/** A new address for a tablet whose token was in use this recently is flagged to staff. */
+export const SIGN_IN_FLAG_WINDOW_MS = 60 * 60_000;
+
+export const SIGN_IN_KINDS = { tokenIssued: 'token issued', pushTokenChanged: 'push token changed' } as const;
 
 export interface Registration {
   token: string;
@@ -26,6 +29,25 @@ export interface Registration {
   deviceUuid: string;
   progress: ProgressWithSet;
   videos: VideoRow[];
+}
+
+/**
+ * Ends the tokens nobody has used for DEVICE_TOKEN_IDLE_DAYS, and revoked ones: this bounds the
+ * table, where a count cap would let any caller of call 1 push the real tablet's token out.
+ * Called by the daily job.
+ */
+export async function pruneExpiredDeviceTokens(db: Database, now: Date, idleDays = 90): Promise<number> {
+  const idleSince = new Date(now.getTime() - idleDays * 86_400_000);
+  const removed = await db
+    .delete(deviceTokens)
+    .where(
+      or(
+        isNotNull(deviceTokens.revoked_at),
+        lt(sql`coalesce(${deviceTokens.last_used_at}, ${deviceTokens.created_at})`, idleSince),
+      ),
+    )
+    .returning({ token_hash: deviceTokens.token_hash });
+  return removed.length;
 }
 
 /**
@@ -40,12 +62,29 @@ export class DeviceApiService {
     this.progress = new ProgressService(ctx);
   }
 
-  /** Call 1: a new token for a registered, assigned device whose participant has a programme. */
+  /**
+   * Call 1: a new token for a registered, assigned device whose participant has a programme.
+   * Anyone can make this call with a device id, so it changes nothing the real tablet relies on:
+   * earlier tokens stay valid and the participant's address is left alone. The sign-in is
+   * recorded for full-access staff, flagged when it comes from a new address while the tablet's
+   * token was in use within the hour.
+   */
   async register(deviceUuid: string, ip: string): Promise<Registration> {
     const token = randomBytes(32).toString('base64url');
+    const now = this.ctx.clock.now();
+    const recentUse = new Date(now.getTime() - SIGN_IN_FLAG_WINDOW_MS);
     const registration = await this.ctx.db.transaction(async (tx) => {
       const [row] = await tx
-        .select({ device: authorizedDevices, participant: participants })
+        .select({
+          device: authorizedDevices,
+          participant: participants,
+          tokenInUse: sql<boolean>`exists (
+            select 1 from ${deviceTokens} t
+            where t.authorized_device_id = ${authorizedDevices.authorized_device_id}
+              and t.participant_id = ${participants.participant_id}
+              and t.revoked_at is null and t.last_used_at >= ${recentUse.toISOString()}::timestamptz
+          )`,
+        })
         .from(authorizedDevices)
         .leftJoin(participants, eq(participants.authorized_device_id, authorizedDevices.authorized_device_id))
         .where(eq(authorizedDevices.uuid, deviceUuid));
@@ -54,27 +93,27 @@ export class DeviceApiService {
       const progress = await findProgressOfParticipant(tx, row.participant.participant_id);
       if (!progress) throw notFound(m.noProgramme);
 
-      const pairing = and(
-        eq(deviceTokens.authorized_device_id, row.device.authorized_device_id),
-        eq(deviceTokens.participant_id, row.participant.participant_id),
-      );
-      await tx.insert(deviceTokens).values({
-        token_hash: hashDeviceToken(token),
-        authorized_device_id: row.device.authorized_device_id,
-        participant_id: row.participant.participant_id,
-        created_at: this.ctx.clock.now(),
-      });
-      const kept = tx
-        .select({ token_hash: deviceTokens.token_hash })
-        .from(deviceTokens)
-        .where(pairing)
-        .orderBy(desc(deviceTokens.created_at))
-        .limit(TOKENS_KEPT);
-      await tx.delete(deviceTokens).where(and(pairing, notInArray(deviceTokens.token_hash, kept)));
-      await tx
-        .update(participants)
-        .set({ last_ip_address: ip })
-        .where(eq(participants.participant_id, row.participant.participant_id));
+      const known = row.participant.last_ip_address;
+      const flagged = Boolean(row.tokenInUse) && known !== null && known !== ip;
+      const deviceId = row.device.authorized_device_id;
+      const participantId = row.participant.participant_id;
+      // One round trip: the token, the sign-in record and the contact time.
+      await tx.execute(sql`
+        with issued as (
+          insert into ${deviceTokens} (token_hash, authorized_device_id, participant_id, created_at)
+          values (${hashDeviceToken(token)}, ${deviceId}, ${participantId}, ${now.toISOString()}::timestamptz)
+        ), recorded as (
+          insert into ${deviceSignIns} (kind, authorized_device_id, device_uuid, participant_id, ip_address, flagged, created_at)
+          values (${SIGN_IN_KINDS.tokenIssued}, ${deviceId}, ${deviceUuid}, ${participantId}, ${ip}, ${flagged}, ${now.toISOString()}::timestamptz)
+        )
+        update ${participants} set tablet_last_contact_at = ${now.toISOString()}::timestamptz
+        where participant_id = ${participantId}
+      `);
+      if (flagged)
+        this.ctx.logger.warn(
+          { authorized_device_id: deviceId },
+          'tablet sign-in from a new address while in use',
+        );
       return { participant: row.participant, progress };
     });
     return {
@@ -86,31 +125,65 @@ export class DeviceApiService {
     };
   }
 
-  /** Call 2: the app's FCM token, kept on the device and on its participant. */
+  /**
+   * Call 2: the app's FCM token, kept on the device and on its participant. The app sends no
+   * token with it (its limit, not ours), so it is rate limited like call 1 and each change is
+   * recorded beside the sign-ins.
+   */
   async savePushToken(deviceUuid: string, pushToken: string, ip: string): Promise<void> {
+    const now = this.ctx.clock.now();
     await this.ctx.db.transaction(async (tx) => {
       const [device] = await tx
+        .select({
+          id: authorizedDevices.authorized_device_id,
+          push_notification_id: authorizedDevices.push_notification_id,
+          participant_id: participants.participant_id,
+        })
+        .from(authorizedDevices)
+        .leftJoin(participants, eq(participants.authorized_device_id, authorizedDevices.authorized_device_id))
+        .where(eq(authorizedDevices.uuid, deviceUuid))
+        .for('update', { of: authorizedDevices });
+      if (!device) throw notFound(m.notRegistered);
+      if (device.participant_id !== null) {
+        await tx
+          .update(participants)
+          .set({ push_notification_id: pushToken, tablet_last_contact_at: now })
+          .where(eq(participants.participant_id, device.participant_id));
+      }
+      if (device.push_notification_id === pushToken) return;
+      await tx
         .update(authorizedDevices)
         .set({ push_notification_id: pushToken })
-        .where(eq(authorizedDevices.uuid, deviceUuid))
-        .returning({ id: authorizedDevices.authorized_device_id });
-      if (!device) throw notFound(m.notRegistered);
-      await tx
-        .update(participants)
-        .set({ push_notification_id: pushToken, last_ip_address: ip })
-        .where(eq(participants.authorized_device_id, device.id));
+        .where(eq(authorizedDevices.authorized_device_id, device.id));
+      await tx.insert(deviceSignIns).values({
+        kind: SIGN_IN_KINDS.pushTokenChanged,
+        authorized_device_id: device.id,
+        device_uuid: deviceUuid,
+        participant_id: device.participant_id,
+        ip_address: ip,
+        created_at: now,
+      });
     });
   }
 
-  /** Call 4: the videos the participant may play today: every day up to their current position. */
+  /**
+   * Call 4: today's session, the video of the participant's current day and nothing else (the
+   * app puts every video of the answer on today's tile). A position only points at a day with a
+   * video (see the progress rules), so the answer is never empty.
+   */
   async todaysVideos(caller: DeviceCaller, videoSetId: number, participantId: number) {
     const { progress, set } = await this.ownProgress(caller, participantId, videoSetId);
-    const upTo = positionIndex({ week: progress.current_week, day: progress.current_day }, set);
-    const all = await listVideosOfSet(this.ctx.db, set.fitness_video_set_id);
-    return {
-      set,
-      videos: all.filter((v) => positionIndex({ week: v.week_number, day: v.day_number }, set) <= upTo),
-    };
+    const today = await this.ctx.db
+      .select()
+      .from(videos)
+      .where(
+        and(
+          eq(videos.fitness_video_set_id, set.fitness_video_set_id),
+          eq(videos.week_number, progress.current_week),
+          eq(videos.day_number, progress.current_day),
+        ),
+      );
+    return { set, videos: today };
   }
 
   /** Call 5. */

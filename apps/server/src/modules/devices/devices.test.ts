@@ -91,7 +91,7 @@ describe('adding a device', () => {
 });
 
 describe('listing devices', () => {
-  it('shows full access the holder by name, basic access only that it is assigned', async () => {
+  it('shows full access the holder by name, basic access only that it is assigned, its uuid masked', async () => {
     const { participant, device } = await addParticipant(t, full, { first_name: 'Maud', last_name: 'Gonne' });
     const spare = await insertDevice(t.ctx);
 
@@ -111,13 +111,27 @@ describe('listing devices', () => {
 
     const asBasic = await call('GET', '/api/authorizeddevices', undefined, basic);
     expect(asBasic.body).not.toContain('Maud');
-    expect(asBasic.json().find((d: { uuid: string }) => d.uuid === device.uuid)).toEqual({
+    // With the whole uuid, call 1 would answer the participant's name: basic access sees its end only.
+    expect(asBasic.body).not.toContain(device.uuid);
+    const masked = `…${device.uuid.slice(-4)}`;
+    expect(
+      asBasic
+        .json()
+        .find(
+          (d: { authorized_device_id: number }) => d.authorized_device_id === device.authorized_device_id,
+        ),
+    ).toEqual({
       authorized_device_id: device.authorized_device_id,
       name: device.name,
-      uuid: device.uuid,
+      uuid: masked,
       push_notification_id: null,
-      unique_device_id: device.uuid,
+      unique_device_id: masked,
       participant_id: participant.participant_id,
+      flagged_sign_in_at: null,
+    });
+    // An unassigned device is nobody's: its uuid is shown whole, so it can be assigned.
+    expect(asBasic.json().find((d: { uuid: string }) => d.uuid === spare.uuid)).toMatchObject({
+      unique_device_id: 'empty',
     });
   });
 

@@ -6,6 +6,8 @@ import {
   authorisedDeviceView,
   createDeviceBody,
   deviceIdParams,
+  deviceSignInPage,
+  deviceSignInQuery,
   deviceUuidParams,
   errorResponse,
   okResponse,
@@ -14,10 +16,11 @@ import {
 import type { AppContext } from '../../context.js';
 import { staffOf } from '../../plugins/access.js';
 import { AuditService, actorOf } from '../audit/service.js';
-import { DeviceService } from './service.js';
+import { DeviceService, listDeviceSignIns } from './service.js';
 
 export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const devices = new DeviceService(ctx.db, new AuditService(ctx.db));
+  const audit = new AuditService(ctx.db);
+  const devices = new DeviceService(ctx.db, audit);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = {
     400: errorResponse,
@@ -35,10 +38,28 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       schema: {
         tags,
         summary: "Every authorised device; full access also sees the assigned participant's names",
+        description: 'Basic access sees the uuid of an assigned device masked (…7f3a).',
         response: { 200: z.array(authorisedDeviceView), ...errors },
       },
     },
     async (request) => devices.list(staffOf(request).role, actorOf(request)),
+  );
+
+  r.get(
+    '/api/devicesignins',
+    {
+      config: { access: 'full' },
+      schema: {
+        tags,
+        summary:
+          'Device sign-in records: every call 1 that handed out a token and every call 2 that changed a push token, newest first',
+        description:
+          "A device id is not a secret; these records show who used one, from which address. `flagged` marks a call 1 from a new address while the tablet's token was in use within the hour. The read is recorded in the audit trail.",
+        querystring: deviceSignInQuery,
+        response: { 200: deviceSignInPage, ...errors },
+      },
+    },
+    async (request) => listDeviceSignIns(ctx.db, audit, actorOf(request), request.query),
   );
 
   r.get(
@@ -96,6 +117,8 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       schema: {
         tags,
         summary: "Change a device's name or uuid (a new uuid ends the old tablet's sign-in)",
+        description:
+          'Changing the uuid of a device assigned to a participant needs full access. A masked uuid (…7f3a, as basic access sees it) means unchanged.',
         params: deviceIdParams,
         body: updateDeviceBody,
         response: { 200: authorisedDeviceView, ...errors },

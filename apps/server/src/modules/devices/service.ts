@@ -1,20 +1,23 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   FULL_ACCESS,
   NO_DEVICE,
   createDeviceBody,
+  maskDeviceUuid,
   messages,
   updateDeviceBody,
   type AuthorisedDevice,
   type AuthorisedDeviceView,
   type CreateDeviceBody,
+  type DeviceSignIn,
+  type DeviceSignInPage,
   type Role,
   type UpdateDeviceBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { authorizedDevices, deviceTokens, participants } from '../../db/schema.js';
+import { authorizedDevices, deviceSignIns, deviceTokens, participants } from '../../db/schema.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
-import { conflict, notFound } from '../../lib/http-error.js';
+import { conflict, forbidden, notFound } from '../../lib/http-error.js';
 import type { AuditActor, AuditService } from '../audit/service.js';
 
 interface DeviceRow {
@@ -25,17 +28,25 @@ interface DeviceRow {
   participant_id: number | null;
   first_name: string | null;
   last_name: string | null;
+  flagged_sign_in_at: Date | string | null;
 }
 
-/** Every admin learns whether a device is assigned; only full access learns to whom by name. */
+/**
+ * Every admin learns whether a device is assigned; only full access learns to whom by name, and
+ * the whole uuid of an assigned device (with it, call 1 would answer the participant's name).
+ */
 export function presentDevice(row: DeviceRow, role: Role): AuthorisedDeviceView {
+  const assigned = row.participant_id !== null;
+  const uuid = assigned && role !== FULL_ACCESS ? maskDeviceUuid(row.uuid) : row.uuid;
   const device: AuthorisedDevice = {
     authorized_device_id: row.authorized_device_id,
     name: row.name,
-    uuid: row.uuid,
+    uuid,
     push_notification_id: row.push_notification_id,
-    unique_device_id: row.participant_id === null ? NO_DEVICE : row.uuid,
+    unique_device_id: assigned ? uuid : NO_DEVICE,
     participant_id: row.participant_id,
+    flagged_sign_in_at:
+      row.flagged_sign_in_at === null ? null : new Date(row.flagged_sign_in_at).toISOString(),
   };
   if (role !== FULL_ACCESS) return device;
   return { ...device, first_name: row.first_name, last_name: row.last_name };
@@ -49,6 +60,10 @@ const deviceColumns = {
   participant_id: participants.participant_id,
   first_name: participants.first_name,
   last_name: participants.last_name,
+  flagged_sign_in_at: sql<Date | string | null>`(
+    select max(s.created_at) from ${deviceSignIns} s
+    where s.authorized_device_id = ${authorizedDevices.authorized_device_id} and s.flagged
+  )`,
 };
 
 /** Revokes every live bearer token of a device (optionally only those of one pairing). */
@@ -112,7 +127,10 @@ export class DeviceService {
       .onConflictDoNothing()
       .returning();
     if (!row) throw conflict(messages.device.uuidTaken);
-    return presentDevice({ ...row, participant_id: null, first_name: null, last_name: null }, 'basic access');
+    return presentDevice(
+      { ...row, participant_id: null, first_name: null, last_name: null, flagged_sign_in_at: null },
+      'basic access',
+    );
   }
 
   /** Name and uuid; a new uuid is a different tablet, so the old one's tokens stop working. */
@@ -121,6 +139,14 @@ export class DeviceService {
     try {
       return await this.db.transaction(async (tx) => {
         const current = await this.lock(tx, id);
+        if (body.uuid !== undefined && body.uuid !== current.uuid && role !== FULL_ACCESS) {
+          // A new uuid ends the tablet's sign-in: for an assigned device that is full access only.
+          const [holder] = await tx
+            .select({ participant_id: participants.participant_id })
+            .from(participants)
+            .where(eq(participants.authorized_device_id, id));
+          if (holder) throw forbidden(messages.device.assignedUuidFullAccessOnly);
+        }
         const changes = {
           ...(body.name !== undefined && { name: body.name }),
           ...(body.uuid !== undefined && { uuid: body.uuid }),
@@ -183,4 +209,60 @@ export class DeviceService {
       detail: 'first_name, last_name',
     });
   }
+}
+
+/** Device sign-in records, newest first (full access; the read is audited: they hold addresses). */
+export async function listDeviceSignIns(
+  db: Database,
+  audit: AuditService,
+  actor: AuditActor,
+  query: { page: number; perPage: number; authorized_device_id?: number; flagged?: 'true' | 'false' },
+): Promise<DeviceSignInPage> {
+  const where = and(
+    query.authorized_device_id === undefined
+      ? undefined
+      : eq(deviceSignIns.authorized_device_id, query.authorized_device_id),
+    query.flagged === undefined ? undefined : eq(deviceSignIns.flagged, query.flagged === 'true'),
+  );
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({ record: deviceSignIns, device_name: authorizedDevices.name })
+      .from(deviceSignIns)
+      .leftJoin(
+        authorizedDevices,
+        eq(authorizedDevices.authorized_device_id, deviceSignIns.authorized_device_id),
+      )
+      .where(where)
+      .orderBy(desc(deviceSignIns.created_at), desc(deviceSignIns.device_sign_in_id))
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(deviceSignIns)
+      .where(where),
+  ]);
+  const ids = [
+    ...new Set(rows.flatMap((r) => (r.record.participant_id === null ? [] : [r.record.participant_id]))),
+  ];
+  await audit.record(actor, {
+    action: 'device.signins',
+    participantIds: ids,
+    detail: `page ${query.page}, ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}`,
+  });
+  return {
+    data: rows.map(({ record, device_name }) => ({
+      device_sign_in_id: record.device_sign_in_id,
+      kind: record.kind as DeviceSignIn['kind'],
+      authorized_device_id: record.authorized_device_id,
+      device_uuid: record.device_uuid,
+      device_name,
+      participant_id: record.participant_id,
+      ip_address: record.ip_address,
+      flagged: record.flagged,
+      created_at: record.created_at.toISOString(),
+    })),
+    total: count!.n,
+    page: query.page,
+    perPage: query.perPage,
+  };
 }

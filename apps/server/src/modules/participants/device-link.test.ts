@@ -67,7 +67,12 @@ describe('detaching and changing a device', () => {
     const token = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
     expect((await tabletClearsPurge(participant.participant_id, token)).statusCode).toBe(200);
 
-    const res = await patch(participant.participant_id, { unique_device_id: 'empty' }, basic);
+    // Full access only: a basic admin could otherwise cut the tablet off.
+    const refused = await patch(participant.participant_id, { unique_device_id: 'empty' }, basic);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe(messages.device.assignFullAccessOnly);
+    expect((await tabletClearsPurge(participant.participant_id, token)).statusCode).toBe(200);
+    const res = await patch(participant.participant_id, { unique_device_id: 'empty' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       unique_device_id: 'empty',
@@ -98,11 +103,12 @@ describe('detaching and changing a device', () => {
     const { participant, device } = await addParticipant(t, full);
     const oldToken = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
     const replacement = await insertDevice(t.ctx, { name: 'Replacement' });
-    const res = await patch(
-      participant.participant_id,
-      { unique_device_id: replacement.uuid.toUpperCase() },
-      basic,
-    );
+    // Full access only: a basic admin could move a participant onto a device of theirs and read
+    // the name through call 1.
+    expect(
+      (await patch(participant.participant_id, { unique_device_id: replacement.uuid }, basic)).statusCode,
+    ).toBe(403);
+    const res = await patch(participant.participant_id, { unique_device_id: replacement.uuid.toUpperCase() });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       unique_device_id: replacement.uuid,

@@ -13,7 +13,7 @@ import type { Database } from '../../db/client.js';
 import { forbidden } from '../../lib/http-error.js';
 import { csvCell, type AuditService } from '../audit/service.js';
 import { presentParticipant } from './presenter.js';
-import { ParticipantRepository, type ListFilter, type ListOrder } from './repository.js';
+import { ParticipantRepository, sortValueOf, type ListFilter, type ListOrder } from './repository.js';
 import type { Staff } from './service.js';
 
 /** Rows per keyset batch: memory stays flat however long the list, and each batch is one audit entry. */
@@ -76,7 +76,7 @@ export async function exportParticipants(
       if (rows.length < EXPORT_BATCH) return;
       const last = rows[rows.length - 1]!;
       cursor = {
-        value: order.sort === 'participant_id' ? last.participant_id : last[order.sort],
+        value: sortValueOf(order, last),
         id: last.participant_id,
       };
     }

@@ -2,6 +2,7 @@ import {
   FULL_ACCESS,
   NO_DEVICE,
   adherenceOf,
+  maskDeviceUuid,
   type ParticipantBasic,
   type ParticipantView,
   type Referral,
@@ -29,6 +30,7 @@ export type ParticipantRow = Pick<
   | 'address'
   | 'notes'
   | 'last_ip_address'
+  | 'tablet_last_contact_at'
 > & {
   device_uuid: string | null;
   device_name: string | null;
@@ -43,18 +45,22 @@ export type ParticipantRow = Pick<
 export function presentParticipant(row: ParticipantRow, role: Role): ParticipantView {
   const created_at = row.created_at.toISOString();
   const updated_at = row.updated_at.toISOString();
+  const tablet_last_contact_at = row.tablet_last_contact_at?.toISOString() ?? null;
   const gender = row.gender === 'male' || row.gender === 'female' ? row.gender : null;
-  const unique_device_id = row.device_uuid ?? NO_DEVICE;
+  const adherence_state = row.has_programme ? adherenceOf(row.days_behind) : null;
   if (role !== FULL_ACCESS) {
     const basic: ParticipantBasic = {
       participant_id: row.participant_id,
       gender,
       language: row.language,
-      unique_device_id,
+      // Call 1 with a whole uuid answers the participant's name: basic access sees it masked.
+      unique_device_id: row.device_uuid === null ? NO_DEVICE : maskDeviceUuid(row.device_uuid),
       name: row.device_name,
       days_behind: row.days_behind,
+      adherence_state,
       push_notification_id: row.push_notification_id,
       purge_cache: row.purge_cache,
+      tablet_last_contact_at,
       created_at,
       updated_at,
     };
@@ -66,12 +72,13 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
     participant_id: row.participant_id,
     gender,
     language: row.language,
-    unique_device_id,
+    unique_device_id: row.device_uuid ?? NO_DEVICE,
     name: row.device_name,
     days_behind: row.days_behind,
-    adherence_state: row.has_programme ? adherenceOf(row.days_behind) : null,
+    adherence_state,
     push_notification_id: row.push_notification_id,
     purge_cache: row.purge_cache,
+    tablet_last_contact_at,
     created_at,
     updated_at,
     first_name: row.first_name,

@@ -15,7 +15,11 @@ const SORT_COLUMNS = {
   first_name: participants.first_name,
   last_name: participants.last_name,
   date_of_birth: participants.date_of_birth,
+  // Never in contact sorts as the oldest contact (the index is on this expression).
+  tablet_last_contact_at: sql`coalesce(${participants.tablet_last_contact_at}, '1970-01-01T00:00:00Z'::timestamptz)`,
 } as const;
+
+const NEVER_CONTACTED = '1970-01-01T00:00:00.000Z';
 
 /**
  * Only a participant with a programme has an adherence state: one without is 0 days behind by
@@ -46,6 +50,7 @@ export const participantColumns = {
   address: participants.address,
   notes: participants.notes,
   last_ip_address: participants.last_ip_address,
+  tablet_last_contact_at: participants.tablet_last_contact_at,
   device_uuid: authorizedDevices.uuid,
   device_name: authorizedDevices.name,
   has_programme: sql<boolean>`${hasProgramme}`,
@@ -68,12 +73,20 @@ interface Cursor {
   id: number;
 }
 
+/** A row's value in the sort column, as a keyset cursor carries it. */
+export function sortValueOf(order: ListOrder, row: ParticipantRow): number | string {
+  if (order.sort === 'participant_id') return row.participant_id;
+  if (order.sort === 'tablet_last_contact_at')
+    return row.tablet_last_contact_at?.toISOString() ?? NEVER_CONTACTED;
+  return row[order.sort];
+}
+
 /**
  * Cursors are opaque to the client: the sort they belong to and the last row's sort value and id.
  * A cursor of another sort (or a forged one) is refused rather than silently misread.
  */
 export function encodeCursor(order: ListOrder, row: ParticipantRow): string {
-  const value = order.sort === 'participant_id' ? row.participant_id : row[order.sort];
+  const value = sortValueOf(order, row);
   return Buffer.from(JSON.stringify([order.sort, order.order, value, row.participant_id])).toString(
     'base64url',
   );
@@ -93,7 +106,8 @@ export function decodeCursor(text: string, order: ListOrder): Cursor {
     ? Number.isInteger(value) && Math.abs(value as number) <= 2147483647
     : typeof value === 'string' &&
       value.length <= 500 &&
-      (order.sort !== 'date_of_birth' || isIsoDate(value));
+      (order.sort !== 'date_of_birth' || isIsoDate(value)) &&
+      (order.sort !== 'tablet_last_contact_at' || !Number.isNaN(Date.parse(value)));
   if (
     sort !== order.sort ||
     dir !== order.order ||
@@ -146,7 +160,9 @@ function keysetCondition(order: ListOrder, cursor: Cursor): SQL {
       ? sql`${cursor.value}::int`
       : order.sort === 'date_of_birth'
         ? sql`${cursor.value}::date`
-        : sql`${cursor.value}::text`;
+        : order.sort === 'tablet_last_contact_at'
+          ? sql`${cursor.value}::timestamptz`
+          : sql`${cursor.value}::text`;
   // A row comparison walks the (column, participant_id) index from the cursor on.
   return sql`(${column}, ${id}) ${after} (${value}, ${cursor.id})`;
 }

@@ -176,6 +176,10 @@ export class ParticipantService {
     ) {
       throw forbidden(messages.participant.identifiableForbidden);
     }
+    // Moving a participant onto a device would let its holder read their name through call 1.
+    if (staff.role !== FULL_ACCESS && body.unique_device_id !== undefined) {
+      throw forbidden(messages.device.assignFullAccessOnly);
+    }
     try {
       await this.db.transaction(async (tx) => {
         const current = await this.repo.lock(tx, id);
@@ -256,8 +260,19 @@ export class ParticipantService {
         })
         .from(authorizedDevices)
         .leftJoin(participants, eq(participants.authorized_device_id, authorizedDevices.authorized_device_id))
-        .where(eq(authorizedDevices.uuid, body.uuid));
-      if (!target) throw notFound(messages.device.notFound);
+        .where(
+          body.participant_id !== undefined
+            ? eq(participants.participant_id, body.participant_id)
+            : eq(authorizedDevices.uuid, body.uuid!),
+        );
+      if (!target) {
+        if (body.participant_id === undefined) throw notFound(messages.device.notFound);
+        const [exists] = await tx
+          .select({ id: participants.participant_id })
+          .from(participants)
+          .where(eq(participants.participant_id, body.participant_id));
+        throw exists ? conflict(messages.progress.noDevice) : notFound(messages.participant.notFound);
+      }
       if (target.participant_id === null) throw conflict(messages.device.notAssigned);
       const token =
         target.push_notification_id && target.push_notification_id !== NO_DEVICE

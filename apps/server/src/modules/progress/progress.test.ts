@@ -46,6 +46,8 @@ async function participantWithSet(
 describe('choosing a video set', () => {
   it('creates progress at week 1, day 1, 0 %, stopped at 0, started today', async () => {
     const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 3 });
+    // Week 1 day 1 must have a video: the tablet's "today" would be empty (tablet-channel.test.ts).
+    await makeVideos(t.ctx.db, set, [{ week: 1, day: 1 }]);
     const p = await makeParticipant(t.ctx.db);
     expect((await call('GET', `/api/participationprogress/participant/${p.participant_id}`)).json()).toEqual(
       [],

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { daysBehind, daysPassed, percentageProgress, shouldSeenByNow } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participants, participationProgress, seenVideos, videoSets, videos } from '../../db/schema.js';
@@ -85,6 +85,44 @@ export async function listVideosOfSet(db: Database, setId: number): Promise<Vide
     .from(videos)
     .where(eq(videos.fitness_video_set_id, setId))
     .orderBy(asc(videos.week_number), asc(videos.day_number));
+}
+
+/** Whether the set has a video on this day (a position may only point at such a day). */
+export async function hasVideoOn(db: Database, setId: number, week: number, day: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: videos.video_id })
+    .from(videos)
+    .where(
+      and(eq(videos.fitness_video_set_id, setId), eq(videos.week_number, week), eq(videos.day_number, day)),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The nearest day of the set after (or before) `week`/`day` that has a video, if any. */
+export async function nearestVideoDay(
+  db: Database,
+  set: Pick<VideoSetRow, 'fitness_video_set_id' | 'videos_in_week'>,
+  from: { week: number; day: number },
+  direction: 'after' | 'before',
+): Promise<{ week: number; day: number } | undefined> {
+  const index = sql`(${videos.week_number} - 1) * ${set.videos_in_week} + ${videos.day_number}`;
+  const fromIndex = (from.week - 1) * set.videos_in_week + from.day;
+  const [row] = await db
+    .select({ week: videos.week_number, day: videos.day_number })
+    .from(videos)
+    .where(
+      and(
+        eq(videos.fitness_video_set_id, set.fitness_video_set_id),
+        direction === 'after' ? sql`${index} > ${fromIndex}` : sql`${index} < ${fromIndex}`,
+      ),
+    )
+    .orderBy(
+      direction === 'after' ? asc(videos.week_number) : desc(videos.week_number),
+      direction === 'after' ? asc(videos.day_number) : desc(videos.day_number),
+    )
+    .limit(1);
+  return row;
 }
 
 /**

@@ -4,7 +4,6 @@ import {
   daysPassed,
   exerciseDaysInProgramme,
   messages,
-  positionAt,
   positionIndex,
   shouldSeenByNow,
   totalDaysInProgramme,
@@ -25,7 +24,9 @@ import {
   findProgressById,
   findProgressOfParticipant,
   findVideoSet,
+  hasVideoOn,
   listSeen,
+  nearestVideoDay,
   participantExists,
   refreshAdherence,
   type ProgressRow,
@@ -83,6 +84,7 @@ export class ProgressService {
     return this.ctx.db.transaction(async (tx) => {
       if (!(await participantExists(tx, body.participant_id))) throw notFound(messages.participant.notFound);
       if (!(await findVideoSet(tx, body.fitness_video_set_id))) throw notFound(messages.videoSet.notFound);
+      await this.assertFirstDayHasVideo(tx, body.fitness_video_set_id);
       const [created] = await tx
         .insert(participationProgress)
         .values({
@@ -123,6 +125,7 @@ export class ProgressService {
         body.fitness_video_set_id !== locked.set.fitness_video_set_id
       ) {
         if (!(await findVideoSet(tx, body.fitness_video_set_id))) throw notFound(messages.videoSet.notFound);
+        await this.assertFirstDayHasVideo(tx, body.fitness_video_set_id);
         await tx
           .update(participationProgress)
           .set({
@@ -156,6 +159,7 @@ export class ProgressService {
               ? 'backward'
               : 'forward';
           Object.assign(changes, this.checkMove(locked, direction, target));
+          await this.assertDayHasVideo(tx, locked, target);
         }
       }
       if (body.video_stopped_at !== undefined) changes.video_stopped_at = body.video_stopped_at;
@@ -179,6 +183,7 @@ export class ProgressService {
     return this.ctx.db.transaction(async (tx) => {
       const locked = await this.lockedProgress(tx, participantId);
       const position = this.checkMove(locked, direction, target);
+      await this.assertDayHasVideo(tx, locked, target);
       const [updated] = await tx
         .update(participationProgress)
         .set({ ...position, updated_at: now })
@@ -207,7 +212,14 @@ export class ProgressService {
       const { progress, set } = locked;
       const index = positionIndex({ week: progress.current_week, day: progress.current_day }, set);
       if (index >= exerciseDaysInProgramme(set)) throw conflict(m.lastDay);
-      const next = positionAt(index + 1, set);
+      // Days without a video are skipped: the tablet's "today" must have something to play.
+      const next = await nearestVideoDay(
+        tx,
+        set,
+        { week: progress.current_week, day: progress.current_day },
+        'after',
+      );
+      if (!next) throw conflict(m.noLaterVideo);
       const [row] = await tx
         .update(participationProgress)
         .set({ current_week: next.week, current_day: next.day, updated_at: now })
@@ -239,6 +251,16 @@ export class ProgressService {
     if (locked) return locked;
     if (!(await participantExists(tx, participantId))) throw notFound(messages.participant.notFound);
     throw conflict(m.none);
+  }
+
+  private async assertFirstDayHasVideo(tx: Database, setId: number): Promise<void> {
+    if (!(await hasVideoOn(tx, setId, 1, 1))) throw conflict(m.firstDayWithoutVideo);
+  }
+
+  private async assertDayHasVideo(tx: Database, { set }: ProgressWithSet, target: Position): Promise<void> {
+    if (!(await hasVideoOn(tx, set.fitness_video_set_id, target.week, target.day))) {
+      throw badRequest(m.dayWithoutVideo(target.week, target.day));
+    }
   }
 
   /** The input limits and direction rules of §4; answers the new position or refuses with §8's text. */

@@ -5,6 +5,8 @@ import { LOG_FILE_PATTERN, limits } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { rowsOf } from '../../db/rows.js';
 import type { JobDefinition } from '../../jobs/queue.js';
+import { pruneRateLimitCounters } from '../../plugins/rate-limit.js';
+import { pruneExpiredDeviceTokens } from '../device-api/service.js';
 
 export const RETENTION_JOB = 'retention';
 
@@ -23,6 +25,8 @@ export interface PruneResult {
   sign_in_counters: number;
   push_messages: number;
   finished_jobs: number;
+  device_tokens: number;
+  rate_limit_counters: number;
 }
 
 function daysBefore(now: Date, days: number): string {
@@ -151,9 +155,10 @@ export async function runRetention(ctx: AppContext): Promise<PruneResult> {
     sign_in_counters: await pruneSignInCounters(ctx, now),
     push_messages: await prunePushMessages(ctx, now, days.pushDays),
     finished_jobs: await pruneFinishedJobs(ctx, now, days.jobDays),
+    // Tablet tokens end by time, never by count (see device-api/service.ts).
+    device_tokens: await pruneExpiredDeviceTokens(ctx.db, now, ctx.config.deviceTokenIdleDays),
+    rate_limit_counters: await pruneRateLimitCounters(ctx.db, now),
   };
-  // Expired device tokens (issue 11): `pruneExpiredDeviceTokens(ctx, now)` is wired in here, its
-  // count added to PruneResult as `device_tokens`.
   ctx.logger.info({ ...result }, 'retention: old records removed');
   return result;
 }

@@ -19,6 +19,7 @@ import {
   videoIdParams,
   videoSet,
   videoSetDeleted,
+  videoDeletionImpact,
   videoSetDeletionImpact,
   videoSetIdParam,
   videoSetIdParams,
@@ -269,6 +270,21 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
   );
 
+  r.get(
+    '/api/video/:video_id/deletion-impact',
+    {
+      config: { access: 'staff' },
+      schema: {
+        tags: ['videos'],
+        summary:
+          'What deleting this video does to participants whose current day it is (for the delete warning)',
+        params: videoIdParams,
+        response: { 200: videoDeletionImpact, ...errors },
+      },
+    },
+    async (request) => library.deletionImpact(request.params.video_id),
+  );
+
   r.delete(
     '/api/video/:video_id',
     {
@@ -276,13 +292,23 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       schema: {
         tags: ['videos'],
         summary: "Delete a video (participants' viewing records of it too) and the files no other video uses",
+        description:
+          "Participants whose current day is this video's move back to the nearest earlier day of the set with a " +
+          'video; when there is none the delete is refused with 409 (a position never points at a day without a video).',
         params: videoIdParams,
         response: { 200: okResponse, ...errors },
       },
     },
     async (request) => {
-      await library.remove(request.params.video_id);
-      request.log.info({ video_id: request.params.video_id, by: by(request) }, 'video deleted');
+      const impact = await library.remove(request.params.video_id);
+      request.log.info(
+        {
+          video_id: request.params.video_id,
+          by: by(request),
+          participants_moved: impact.participants_on_day,
+        },
+        'video deleted',
+      );
       return { message: messages.video.deleted };
     },
   );

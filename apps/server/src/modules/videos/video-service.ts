@@ -7,14 +7,15 @@ import {
   type CreateVideoBody,
   type UpdateVideoBody,
   type Video,
+  type VideoDeletionImpact,
   type VideoThumbs,
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { videoSets, videoUploads, videos } from '../../db/schema.js';
+import { participationProgress, videoSets, videoUploads, videos } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
 import { isBlobKey } from '../../storage/blob-store.js';
-import { findProgressOfParticipant } from '../progress/repository.js';
+import { findProgressOfParticipant, nearestVideoDay } from '../progress/repository.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from './media-jobs.js';
 import { presentStoredUrl, uploadKeyFromLocation } from './media-urls.js';
 import { presentVideo } from './presenters.js';
@@ -167,15 +168,60 @@ export class VideoService {
     return presentVideo(row, setName, origins.origin);
   }
 
-  /** Deletes a video (participants' viewing records of it go with it) and the files only it used. */
-  async remove(videoId: number): Promise<void> {
-    await this.ctx.db.transaction(async (tx) => {
+  /**
+   * What deleting a video does to positions. A position only points at a day with a video, so
+   * participants on this video's day move back to the nearest earlier day with a video; with no
+   * such day the delete is refused (see README, Programme rules).
+   */
+  async deletionImpact(videoId: number, db: Database = this.ctx.db): Promise<VideoDeletionImpact> {
+    const video = await this.findVideo(db, videoId);
+    const [set] = await db
+      .select()
+      .from(videoSets)
+      .where(eq(videoSets.fitness_video_set_id, video.fitness_video_set_id));
+    const [{ n } = { n: 0 }] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(participationProgress)
+      .where(this.onDayOf(video));
+    const movedTo =
+      n > 0
+        ? ((await nearestVideoDay(db, set!, { week: video.week_number, day: video.day_number }, 'before')) ??
+          null)
+        : null;
+    return { participants_on_day: n, moved_to: movedTo, refused: n > 0 && movedTo === null };
+  }
+
+  /** Deletes a video (participants' viewing records of it too) and the files only it used. */
+  async remove(videoId: number): Promise<VideoDeletionImpact> {
+    const impact = await this.ctx.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
       if (!locked) throw notFound(messages.video.notFound);
+      const found = await this.deletionImpact(videoId, tx);
+      if (found.refused) throw conflict(messages.video.deleteNoEarlierDay);
+      if (found.moved_to) {
+        await tx
+          .update(participationProgress)
+          .set({
+            current_week: found.moved_to.week,
+            current_day: found.moved_to.day,
+            updated_at: this.ctx.clock.now(),
+          })
+          .where(this.onDayOf(locked));
+      }
       await tx.delete(videos).where(eq(videos.video_id, videoId));
       await this.releaseFiles(tx, locked);
+      return found;
     });
     this.ctx.jobs.notify(MEDIA_DELETE_JOB);
+    return impact;
+  }
+
+  private onDayOf(video: VideoRow) {
+    return and(
+      eq(participationProgress.fitness_video_set_id, video.fitness_video_set_id),
+      eq(participationProgress.current_week, video.week_number),
+      eq(participationProgress.current_day, video.day_number),
+    );
   }
 
   /**

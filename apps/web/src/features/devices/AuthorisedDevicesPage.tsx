@@ -4,6 +4,7 @@ import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -19,7 +20,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoading } from '../../components/PageLoading';
+import { contactExact } from '../../lib/contactTime';
+import { isFullAccess, useSession } from '../../lib/session';
 import { devicesQuery } from './api';
+import { DeviceSignInsSection } from './DeviceSignInsSection';
 import { DeleteDeviceDialog } from './DeleteDeviceDialog';
 import { DeviceFormDialog } from './DeviceFormDialog';
 
@@ -37,6 +41,7 @@ function holder(device: AuthorisedDeviceView): string {
 
 export function AuthorisedDevicesPage() {
   const devices = useQuery(devicesQuery);
+  const full = isFullAccess(useSession());
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
 
@@ -94,6 +99,14 @@ export function AuthorisedDevicesPage() {
                       <Typography variant="body2" color={assigned ? 'text.primary' : 'text.secondary'}>
                         {holder(device)}
                       </Typography>
+                      {device.flagged_sign_in_at && (
+                        <Chip
+                          size="small"
+                          color="warning"
+                          sx={{ mt: 0.5 }}
+                          label={`Signed in from a new address while in use, ${contactExact(device.flagged_sign_in_at)}`}
+                        />
+                      )}
                     </TableCell>
                     <TableCell sx={{ wordBreak: 'break-word' }}>{device.name}</TableCell>
                     <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
@@ -137,6 +150,8 @@ export function AuthorisedDevicesPage() {
           )}
         </TableContainer>
       )}
+
+      {full && <DeviceSignInsSection />}
 
       {dialog?.kind === 'add' && <DeviceFormDialog onClose={close} />}
       {dialog?.kind === 'edit' && <DeviceFormDialog device={dialog.device} onClose={close} />}

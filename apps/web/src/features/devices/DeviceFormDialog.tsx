@@ -7,7 +7,12 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { createDeviceBody, type AuthorisedDeviceView } from '@pathway/contract';
+import {
+  createDeviceBody,
+  isMaskedDeviceUuid,
+  renameMaskedDeviceForm,
+  type AuthorisedDeviceView,
+} from '@pathway/contract';
 import { Controller, useForm } from 'react-hook-form';
 import { WarningAlert } from '../../components/WarningAlert';
 import { useAddDevice, useEditDevice } from './api';
@@ -26,17 +31,20 @@ export function DeviceFormDialog({
   const add = useAddDevice();
   const edit = useEditDevice();
   const mutation = device ? edit : add;
+  // Basic access holds an assigned device's uuid masked: it can rename the device, not re-key it.
+  const masked = device !== undefined && isMaskedDeviceUuid(device.uuid);
   const {
     control,
     handleSubmit,
     formState: { errors },
   } = useForm({
-    resolver: zodResolver(createDeviceBody),
+    resolver: zodResolver(masked ? renameMaskedDeviceForm : createDeviceBody),
     defaultValues: { name: device?.name ?? '', uuid: device?.uuid ?? '' },
   });
 
   const save = handleSubmit((values) => {
-    if (device) edit.mutate({ ...device, ...values }, { onSuccess: onClose });
+    if (device)
+      edit.mutate({ ...device, ...values, uuid: masked ? device.uuid : values.uuid }, { onSuccess: onClose });
     else add.mutate(values, { onSuccess: onClose });
   });
 
@@ -73,10 +81,13 @@ export function DeviceFormDialog({
                   id="device-uuid"
                   label="Universally unique identifier (UUID)"
                   required
+                  disabled={masked}
                   autoComplete="off"
                   error={Boolean(errors.uuid)}
                   helperText={
-                    errors.uuid?.message ?? 'The device ID the tablet app shows; saved in lower case'
+                    masked
+                      ? 'Only full-access admins see and change the UUID of an assigned device'
+                      : (errors.uuid?.message ?? 'The device ID the tablet app shows; saved in lower case')
                   }
                   slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
                 />

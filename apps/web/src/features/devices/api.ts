@@ -1,4 +1,9 @@
-import type { AuthorisedDevice, AuthorisedDeviceView, CreateDeviceBody } from '@pathway/contract';
+import type {
+  AuthorisedDevice,
+  AuthorisedDeviceView,
+  CreateDeviceBody,
+  DeviceSignInPage,
+} from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../lib/api';
 
@@ -49,3 +54,14 @@ export function useDeleteDevice() {
     onSuccess: refresh,
   });
 }
+
+/** Device sign-in records (full access): tokens handed out by call 1, push tokens changed by call 2. */
+export const deviceSignInsQuery = (page: number, perPage: number, flaggedOnly: boolean) =>
+  queryOptions({
+    queryKey: [...DEVICES_KEY, 'sign-ins', page, perPage, flaggedOnly],
+    queryFn: ({ signal }) =>
+      apiJson<DeviceSignInPage>(
+        `/api/devicesignins?page=${page}&perPage=${perPage}${flaggedOnly ? '&flagged=true' : ''}`,
+        { signal },
+      ),
+  });

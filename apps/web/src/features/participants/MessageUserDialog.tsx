@@ -39,7 +39,8 @@ export function MessageUserDialog({
 
   const save = handleSubmit((message) =>
     send.mutate(
-      { ...message, uuid: participant.unique_device_id },
+      // By participant: a basic-access admin holds the device uuid masked only.
+      { ...message, participant_id: participant.participant_id },
       { onSuccess: (answer) => onSent(answer.message) },
     ),
   );

@@ -14,6 +14,7 @@ import { useQuery } from '@tanstack/react-query';
 import { format, isValid, parseISO } from 'date-fns';
 import { useState, type ReactNode } from 'react';
 import { PageLoading } from '../../components/PageLoading';
+import { contactAgo, contactExact } from '../../lib/contactTime';
 import { isFullAccess, useSession } from '../../lib/session';
 import { participantQuery, referralQuery } from './api';
 import { ChangeDeviceDialog } from './ChangeDeviceDialog';
@@ -149,6 +150,12 @@ export function ParticipantDetailsDialog({
   const common: Array<[string, ReactNode]> = [
     ['Participant ID', participant.participant_id],
     ['Tracking', <TrackingChip key="tracking" participant={participant} />],
+    [
+      'Tablet last in contact',
+      participant.tablet_last_contact_at
+        ? `${contactAgo(participant.tablet_last_contact_at)} (${contactExact(participant.tablet_last_contact_at)})`
+        : 'Never',
+    ],
     ['Gender', participant.gender === 'male' ? 'Male' : participant.gender === 'female' ? 'Female' : null],
     ['Language', participant.language],
   ];
@@ -221,9 +228,12 @@ export function ParticipantDetailsDialog({
               ? deviceLabel({ name: participant.name ?? '', uuid: participant.unique_device_id })
               : 'No device assigned'}
           </Typography>
-          <Button variant="outlined" onClick={() => setChangingDevice(true)}>
-            {hasDevice ? 'Change device' : 'Assign a device'}
-          </Button>
+          {/* Only full access assigns devices (the server refuses the rest). */}
+          {full && (
+            <Button variant="outlined" onClick={() => setChangingDevice(true)}>
+              {hasDevice ? 'Change device' : 'Assign a device'}
+            </Button>
+          )}
         </section>
         {full && (
           <>
@@ -237,7 +247,7 @@ export function ParticipantDetailsDialog({
           Close
         </Button>
       </DialogActions>
-      {changingDevice && (
+      {full && changingDevice && (
         <ChangeDeviceDialog participant={participant} onClose={() => setChangingDevice(false)} />
       )}
     </Dialog>

@@ -42,6 +42,7 @@ import { format, isValid, parseISO } from 'date-fns';
 import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
+import { contactAgo, contactExact } from '../../lib/contactTime';
 import { isFullAccess, useSession } from '../../lib/session';
 import { participantListQuery, useUpdateParticipant } from './api';
 import { inlineChange, type GridParticipant } from './cellEdit';
@@ -297,6 +298,34 @@ export function ParticipantsPage() {
         align: 'left',
         headerAlign: 'left',
       },
+      // Adherence and the tablet's health first: visible without scrolling on a 1366 px screen.
+      {
+        field: 'days_behind',
+        headerName: 'Tracking',
+        type: 'singleSelect',
+        width: 240,
+        valueOptions: (Object.keys(STATE_LABELS) as AdherenceState[]).map((value) => ({
+          value,
+          label: STATE_LABELS[value],
+        })),
+        filterOperators: trackingOperators,
+        // The state with its days behind in full; "No programme" (or "No tablet") when there is none.
+        valueFormatter: (_value: number, row) => trackingText(row),
+        renderCell: ({ row }) => <TrackingChip participant={row} />,
+      },
+      {
+        field: 'tablet_last_contact_at',
+        headerName: 'Tablet last in contact',
+        width: 150,
+        filterable: false,
+        // Sorted by the server (never in contact counts as the oldest).
+        valueFormatter: (value: string | null) => contactAgo(value),
+        renderCell: ({ row }) => (
+          <span title={contactExact(row.tablet_last_contact_at)}>
+            {contactAgo(row.tablet_last_contact_at)}
+          </span>
+        ),
+      },
       ...identifiable,
       {
         field: 'gender',
@@ -315,20 +344,6 @@ export function ParticipantsPage() {
         filterable: false,
         sortable: false,
         valueFormatter: (value: string) => (value === NO_DEVICE ? '' : value),
-      },
-      {
-        field: 'days_behind',
-        headerName: 'Tracking',
-        type: 'singleSelect',
-        width: 240,
-        valueOptions: (Object.keys(STATE_LABELS) as AdherenceState[]).map((value) => ({
-          value,
-          label: STATE_LABELS[value],
-        })),
-        filterOperators: trackingOperators,
-        // The state with its days behind in full; "No programme" (or "No tablet") when there is none.
-        valueFormatter: (_value: number, row) => trackingText(row),
-        renderCell: ({ row }) => <TrackingChip participant={row} />,
       },
       {
         field: 'actions',

@@ -10,12 +10,13 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { videoText, type Video, type VideoSet, type VideoText } from '@pathway/contract';
+import { messages, videoText, type Video, type VideoSet, type VideoText } from '@pathway/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { WarningAlert } from '../../components/WarningAlert';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
-import { useAddVideo, useDeleteVideo, useUpdateVideo } from './api';
+import { useAddVideo, useDeleteVideo, useUpdateVideo, videoDeletionImpactQuery } from './api';
 import { VideoUploader, type UploadedFile } from './VideoUploader';
 
 function TitleAndDescription({
@@ -255,6 +256,8 @@ export function DeleteVideoDialog({
   onClose: () => void;
 }) {
   const remove = useDeleteVideo(video.fitness_video_set_id);
+  const impact = useQuery(videoDeletionImpactQuery(video.video_id));
+  const onDay = impact.data?.participants_on_day ?? 0;
   return (
     <ConfirmDeleteDialog
       id="delete-video"
@@ -264,6 +267,21 @@ export function DeleteVideoDialog({
           <strong>{video.title}</strong> (week {video.week_number}, day {video.day_number}) is deleted
           immediately, with participants&apos; records of having watched it. Its file is removed from storage
           unless another video uses it. This cannot be undone.
+          {onDay > 0 &&
+            (impact.data?.refused ? (
+              <>
+                {' '}
+                <strong>{messages.video.deleteNoEarlierDay}</strong>
+              </>
+            ) : (
+              <>
+                {' '}
+                <strong>
+                  {messages.video.deleteMovesParticipants(onDay)} (week {impact.data?.moved_to?.week}, day{' '}
+                  {impact.data?.moved_to?.day})
+                </strong>
+              </>
+            ))}
         </>
       }
       error={remove.error}

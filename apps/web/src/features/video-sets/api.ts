@@ -6,6 +6,7 @@ import {
   type Video,
   type VideoSet,
   type VideoSetDeleted,
+  type VideoDeletionImpact,
   type VideoSetDeletionImpact,
   type VideoThumbs,
 } from '@pathway/contract';
@@ -55,6 +56,13 @@ export const deletionImpactQuery = (id: number) =>
     queryKey: [...VIDEO_SETS_KEY, id, 'deletion-impact'],
     queryFn: () => apiJson<VideoSetDeletionImpact>(`/api/videoset/${id}/deletion-impact`),
     staleTime: 0,
+  });
+
+/** Who stands on a video's day, and where deleting it moves them (for the delete warning). */
+export const videoDeletionImpactQuery = (videoId: number) =>
+  queryOptions({
+    queryKey: [...VIDEO_SETS_KEY, 'video', videoId, 'deletion-impact'],
+    queryFn: () => apiJson<VideoDeletionImpact>(`/api/video/${videoId}/deletion-impact`),
   });
 
 export const uploadSettingsQuery = queryOptions({

@@ -1,0 +1,171 @@
+import fastifyRateLimit, { type CreateRateLimitOptions, type RateLimitOptions } from '@fastify/rate-limit';
+import { lt, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { messages } from '@pathway/contract';
+import type { AppContext } from '../context.js';
+import type { Database } from '../db/client.js';
+import { rowsOf } from '../db/rows.js';
+import { rateLimitCounters } from '../db/schema.js';
+import type { Clock } from '../lib/clock.js';
+import { HttpError } from '../lib/http-error.js';
+
+type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/**
+ * Counters in the process, for the embedded mode (one process owns the database). Time comes
+ * from the application's clock, so a window ends when the clock says so (and tests can say so).
+ */
+class MemoryCounters {
+  private readonly windows = new Map<string, { hits: number; resetAt: number }>();
+
+  constructor(private readonly clock: Clock) {}
+
+  incr(key: string, callback: IncrCallback, timeWindow: number): void {
+    const now = this.clock.now().getTime();
+    if (this.windows.size > 10_000) {
+      for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+    }
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { hits: 0, resetAt: now + timeWindow };
+      this.windows.set(key, window);
+    }
+    window.hits += 1;
+    callback(null, { current: window.hits, ttl: window.resetAt - now });
+  }
+
+  child(): this {
+    return this;
+  }
+}
+
+/**
+ * Counters in the database, for PostgreSQL mode: every web instance behind the load balancer
+ * counts in the same row (DESIGN.md: no state in memory another instance needs). One upsert a
+ * request; a window that has ended starts again at 1.
+ */
+class DatabaseCounters {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  incr(key: string, callback: IncrCallback, timeWindow: number): void {
+    const now = this.clock.now();
+    const nowText = now.toISOString();
+    const resetText = new Date(now.getTime() + timeWindow).toISOString();
+    this.db
+      .execute(
+        sql`
+          insert into ${rateLimitCounters} as c (key, hits, reset_at)
+          values (${key}, 1, ${resetText}::timestamptz)
+          on conflict (key) do update set
+            hits = case when c.reset_at <= ${nowText}::timestamptz then 1 else c.hits + 1 end,
+            reset_at = case when c.reset_at <= ${nowText}::timestamptz then excluded.reset_at else c.reset_at end
+          returning hits, reset_at
+        `,
+      )
+      .then((result) => {
+        const [row] = rowsOf<{ hits: number; reset_at: string | Date }>(result);
+        const resetAt = new Date(row!.reset_at).getTime();
+        callback(null, { current: Number(row!.hits), ttl: Math.max(0, resetAt - now.getTime()) });
+      }, callback);
+  }
+
+  child(): this {
+    return this;
+  }
+}
+
+/** Ended windows are only clutter; the daily job removes them. */
+export async function pruneRateLimitCounters(db: Database, now: Date): Promise<number> {
+  const removed = await db
+    .delete(rateLimitCounters)
+    .where(lt(rateLimitCounters.reset_at, now))
+    .returning({ key: rateLimitCounters.key });
+  return removed.length;
+}
+
+/** The 429 every limit answers: `{ message }` (a route may give its own text) and `Retry-After`. */
+function tooMany(message: (seconds: number) => string) {
+  return (_request: FastifyRequest, context: { statusCode: number; ttl: number }) =>
+    new HttpError(context.statusCode, message(Math.max(1, Math.ceil(context.ttl / 1000))));
+}
+
+export const defaultRateLimitMessage = (seconds: number) => messages.rateLimit.tooMany(seconds);
+
+/**
+ * @fastify/rate-limit, registered once with `global: false`: a route opts in with
+ * `config: { rateLimit: {...} }`. Counters live in memory with the embedded database and in the
+ * database with PostgreSQL.
+ */
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
+    const counters =
+      ctx.database.kind === 'postgres'
+        ? new DatabaseCounters(ctx.db, ctx.clock)
+        : new MemoryCounters(ctx.clock);
+    await app.register(fastifyRateLimit, {
+      global: false,
+      // The store is built by the plugin with `new`; ours needs the context, so it is closed over.
+      store: function Store() {
+        return counters;
+      } as unknown as CreateRateLimitOptions['store'],
+      addHeadersOnExceeding: {
+        'x-ratelimit-limit': false,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+      },
+      addHeaders: {
+        'x-ratelimit-limit': false,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+        'retry-after': true,
+      },
+      errorResponseBuilder: tooMany(defaultRateLimitMessage),
+    });
+  },
+  { name: 'pathway-rate-limit' },
+);
+
+/** Key helpers: a name for the limit, then what is counted. */
+export const keyByAddress =
+  (name: string) =>
+  (request: FastifyRequest): string =>
+    `${name}:address:${request.ip}`;
+
+export const keyByParam =
+  (name: string, param: string) =>
+  (request: FastifyRequest): string => {
+    const value = (request.params as Record<string, unknown>)[param];
+    const text = typeof value === 'string' ? value : '';
+    return `${name}:${param}:${text.slice(0, 100).toLowerCase()}`;
+  };
+
+/** Route options of one limit, with its own refusal text. */
+export function routeRateLimit(
+  options: RateLimitOptions & { max: number; timeWindow: number },
+  message: (seconds: number) => string = defaultRateLimitMessage,
+): RateLimitOptions {
+  return { ...options, errorResponseBuilder: tooMany(message) };
+}
+
+/**
+ * A further limit on a route that already has one in its config. The library runs one limit hook
+ * per request, so a second key (say per device id beside per address) is checked here with the
+ * same counters and answered the same way.
+ */
+export function extraRateLimit(
+  app: FastifyInstance,
+  options: { max: number; timeWindow: number; keyGenerator: (request: FastifyRequest) => string },
+  message: (seconds: number) => string = defaultRateLimitMessage,
+): onRequestAsyncHookHandler {
+  const check = app.createRateLimit(options);
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await check(request);
+    if (result.isAllowed || !result.isExceeded) return;
+    reply.header('retry-after', result.ttlInSeconds);
+    throw new HttpError(429, message(Math.max(1, result.ttlInSeconds)));
+  };
+}
