@@ -3,12 +3,15 @@
 // sources, then runs the built server (plain JavaScript: nothing is transpiled at start), passing
 // on the signals a process manager sends (SIGTERM, SIGINT).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer, newestMtime, serverBundle, serverBundleIsStale } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The first line an operator sees says which release this is (the root package.json's version).
+const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+console.error(`Pathway ${version}`);
 const webDist = path.join(root, 'apps/web/dist/index.html');
 const webSources = [
   path.join(root, 'apps/web/src'),

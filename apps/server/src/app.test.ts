@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.js';
 
@@ -8,8 +9,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the app', () => {
-  it('answers liveness and readiness', async () => {
-    expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
+  it('answers liveness (with the release, from the root package.json) and readiness', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    expect((await t.app.inject('/healthz')).json()).toEqual({ status: 'ok', version });
     expect((await t.app.inject('/readyz')).json()).toEqual({ status: 'ready' });
   });
 

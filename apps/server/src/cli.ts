@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import qrcodeTerminal from 'qrcode-terminal';
 import { commands, parseCommandArgs } from './commands.js';
@@ -16,6 +17,7 @@ async function runLocally(name: string, args: Record<string, unknown>) {
   const config = loadConfig();
   const command = commands[name]!;
   const parsedArgs = parseCommandArgs(command, args);
+  if (command.standalone) return command.standalone(config, parsedArgs);
   // With PostgreSQL any number of processes may connect; PGlite must be reached through the
   // running server when there is one.
   if (!config.databaseUrl) {
@@ -26,7 +28,7 @@ async function runLocally(name: string, args: Record<string, unknown>) {
   const logger = createLogger({ level: config.logLevel, logDir: config.logDir, toStdout: false });
   const ctx = await createContext(config, logger, { role: 'web' });
   try {
-    return await command.run(ctx, parsedArgs as never);
+    return await command.run(ctx, parsedArgs);
   } finally {
     await closeContext(ctx);
     release();
@@ -36,13 +38,13 @@ async function runLocally(name: string, args: Record<string, unknown>) {
 function printForPerson(name: string, result: Record<string, unknown>) {
   if (name === 'create-admin') {
     process.stdout.write(
-      `Admin user created.\n  id: ${result.admin_user_id}\n  user name: ${result.user_name}\n  role: ${result.role}\n` +
-        `  TOTP secret: ${result.totp_secret}\n\nScan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, ...):\n`,
+      `Admin user created.\n  id: ${String(result.admin_user_id)}\n  user name: ${String(result.user_name)}\n  role: ${String(result.role)}\n` +
+        `  TOTP secret: ${String(result.totp_secret)}\n\nScan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, ...):\n`,
     );
     qrcodeTerminal.generate(String(result.otpauth_url), { small: true }, (qr) =>
       process.stdout.write(`${qr}\n`),
     );
-    process.stdout.write(`\nOr enter this URL in the app: ${result.otpauth_url}\n`);
+    process.stdout.write(`\nOr enter this URL in the app: ${String(result.otpauth_url)}\n`);
     return;
   }
   for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${String(value)}\n`);
@@ -54,12 +56,25 @@ async function main() {
     process.stderr.write(usage());
     process.exit(name && name !== '--help' && name !== 'help' ? 2 : 0);
   }
-  const command = commands[name]!;
+  const command = commands[name];
   const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
   for (const option of command.options) options[option] = { type: 'string' };
   for (const flag of command.flags ?? []) options[flag] = { type: 'boolean' };
-  const { values } = parseArgs({ args: rest, options, strict: true, allowPositionals: false });
-  const { json, ...args } = values;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options,
+    strict: true,
+    allowPositionals: Boolean(command.positional),
+  });
+  const { json, ...args } = values as Record<string, unknown>;
+  if (command.positional && positionals.length > 0) {
+    if (positionals.length > 1) throw new Error(`Usage: npm run cli -- ${command.usage}`);
+    args[command.positional] = positionals[0];
+  }
+  // The server that may run the command has its own working directory.
+  for (const option of command.pathOptions ?? []) {
+    if (typeof args[option] === 'string') args[option] = path.resolve(args[option]);
+  }
   const result = await runLocally(name, args);
   if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else printForPerson(name, result);

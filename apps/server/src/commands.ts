@@ -4,6 +4,10 @@ import type { AppContext } from './context.js';
 import { AdminService } from './modules/admin/service.js';
 import { runAdherenceCheck } from './modules/adherence/check.js';
 import { seedDemo } from './demo/seed-demo.js';
+import { createBackup, restoreBackup } from './backup/backup.js';
+import type { Config } from './config.js';
+import { HttpError } from './lib/http-error.js';
+import { messages } from '@pathway/contract';
 
 /**
  * Operator commands. They run in whichever process owns the database: the CLI itself, or the
@@ -17,7 +21,13 @@ export interface Command<Args = Record<string, unknown>> {
   /** Options that are on or off (--force). */
   flags?: string[];
   args: z.ZodType<Args>;
+  /** Options naming files: made absolute by the CLI, since the server's working directory differs. */
+  pathOptions?: string[];
+  /** The one positional argument (`restore FILE`), passed on under this name. */
+  positional?: string;
   run(ctx: AppContext, args: Args): Promise<Record<string, unknown>>;
+  /** Runs in the CLI itself, without opening the database (restore fills an empty DATA_DIR). */
+  standalone?(config: Config, args: Args): Promise<Record<string, unknown>>;
 }
 
 const createAdmin: Command<{
@@ -84,10 +94,43 @@ const seedDemoCommand: Command<{ force?: boolean }> = {
   },
 };
 
+const backupCommand: Command<{ out: string }> = {
+  description:
+    'Write one consistent archive of the embedded database and the media files (while the server runs and serves), with a manifest of row counts and checksums',
+  usage: 'backup --out <file> [--json]',
+  options: ['out'],
+  pathOptions: ['out'],
+  args: z.object({ out: z.string({ error: '--out is required' }).min(1) }).strict(),
+  async run(ctx, args) {
+    return { ...(await createBackup(ctx, args.out)) };
+  },
+};
+
+const restoreCommand: Command<{ file: string }> = {
+  description:
+    'Fill an empty DATA_DIR from a backup archive, after checking every checksum and row count; refuses a non-empty DATA_DIR or a damaged archive',
+  usage: 'restore <file> [--json]',
+  options: [],
+  positional: 'file',
+  pathOptions: ['file'],
+  args: z
+    .object({ file: z.string({ error: 'restore needs the backup file: restore <file>' }).min(1) })
+    .strict(),
+  async run() {
+    throw new HttpError(409, messages.backup.notEmpty);
+  },
+  async standalone(config, args) {
+    if (config.databaseUrl) throw new HttpError(400, messages.backup.postgresRestore);
+    return { data_dir: config.dataDir, ...(await restoreBackup(args.file, config.dataDir)) };
+  },
+};
+
 export const commands: Record<string, Command<never>> = {
   'create-admin': createAdmin as Command<never>,
   'adherence-check': adherenceCheck as Command<never>,
   'seed-demo': seedDemoCommand as Command<never>,
+  backup: backupCommand as Command<never>,
+  restore: restoreCommand as Command<never>,
 };
 
 /** Validates a command's arguments with the same rules as the API's add-admin form. */

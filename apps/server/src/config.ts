@@ -44,6 +44,21 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** Daily log files older than this many days are removed by the retention job. */
+  LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  /** Audit records are kept this many days (eight years by default; set it to your records policy). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).default(2920),
+  /** Push messages that are no longer waiting (sent, failed, not sent) are kept this many days. */
+  PUSH_RETENTION_DAYS: z.coerce.number().int().min(1).default(180),
+  /** Finished background jobs (completed, failed, cancelled) are kept this many days. */
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(1).default(14),
+  /** When the retention job runs (in ADHERENCE_CHECK_TZ). */
+  RETENTION_CRON: z.string().default('40 3 * * *'),
+  /** Embedded mode: a backup at these times (cron, in ADHERENCE_CHECK_TZ) into BACKUP_DIR. */
+  BACKUP_CRON: z.string().optional(),
+  BACKUP_DIR: z.string().optional(),
+  /** How many scheduled backups to keep (the oldest go first). */
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
   FCM_PROJECT_ID: z.string().optional(),
   FCM_SERVICE_ACCOUNT_FILE: z.string().optional(),
   /** Only for tests or an emulator: the FCM HTTP v1 API's base URL. */
@@ -64,6 +79,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       'Invalid configuration:\n  FCM_PROJECT_ID is set but FCM_SERVICE_ACCOUNT_FILE is not: push messages need both',
     );
   }
+  if (e.BACKUP_CRON && !e.BACKUP_DIR) {
+    throw new Error(
+      'Invalid configuration:\n  BACKUP_CRON is set but BACKUP_DIR is not: scheduled backups need a directory (best on another disk)',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   return {
     port: e.PORT,
@@ -79,6 +99,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     mediaDir: path.join(dataDir, 'media'),
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     adherenceCheck: { cron: e.ADHERENCE_CHECK_CRON, timeZone: e.ADHERENCE_CHECK_TZ },
+    backup: e.BACKUP_CRON
+      ? { cron: e.BACKUP_CRON, dir: path.resolve(e.BACKUP_DIR!), keep: e.BACKUP_KEEP }
+      : undefined,
+    retention: {
+      cron: e.RETENTION_CRON,
+      logDays: e.LOG_RETENTION_DAYS,
+      auditDays: e.AUDIT_RETENTION_DAYS,
+      pushDays: e.PUSH_RETENTION_DAYS,
+      jobDays: e.JOB_RETENTION_DAYS,
+    },
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET
         ? {

@@ -6,6 +6,7 @@ import { createLogger } from './logging.js';
 import { AdminService } from './modules/admin/service.js';
 import type { ProcessRole } from './jobs/queue.js';
 import { closeContext, createContext } from './runtime.js';
+import { PATHWAY_VERSION } from './version.js';
 
 /** `--role web|worker|all`: web serves HTTP, worker runs background jobs, all (default) does both. */
 function processRole(argv: string[]): ProcessRole {
@@ -40,7 +41,13 @@ async function main() {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.info(
-      { port, storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) },
+      {
+        port,
+        storage: ctx.database.kind,
+        role,
+        version: PATHWAY_VERSION,
+        startup_ms: Math.round(performance.now() - startedAt),
+      },
       `Pathway is ready on http://localhost:${port}`,
     );
   }
@@ -65,7 +72,12 @@ async function main() {
   if (role !== 'web') await ctx.jobs.startWorkers();
   if (!app) {
     logger.info(
-      { storage: ctx.database.kind, role, startup_ms: Math.round(performance.now() - startedAt) },
+      {
+        storage: ctx.database.kind,
+        role,
+        version: PATHWAY_VERSION,
+        startup_ms: Math.round(performance.now() - startedAt),
+      },
       'Pathway worker is running',
     );
   }

@@ -43,14 +43,23 @@ test.describe('sign-in', () => {
     expect((await page.request.get('/api/session')).status()).toBe(401);
   });
 
-  test('an empty form shows the banner without asking the server', async ({ page }) => {
+  test('an empty form says which starred fields are required, without asking the server', async ({
+    page,
+  }) => {
     await page.goto('/login');
     let posted = false;
     page.on('request', (r) => {
       if (r.method() === 'POST' && new URL(r.url()).pathname === '/login') posted = true;
     });
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert')).toHaveText(messages.login.failed);
+    await expect(page.getByLabel(/^Email address or user name/)).toHaveAccessibleDescription(
+      messages.login.userNameEmpty,
+    );
+    await expect(page.getByLabel(/^Password/)).toHaveAccessibleDescription(messages.login.passwordEmpty);
+    await expect(page.getByLabel(/^MFA code/)).toHaveAccessibleDescription(messages.login.mfaEmpty);
+    await expect(page.getByLabel(/^Email address or user name/)).toBeFocused();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expectAccessible(page, 'sign-in with empty fields');
     expect(posted).toBe(false);
   });
 

@@ -47,7 +47,10 @@ test.describe('participant modals', () => {
     const row = await openRow(page, participant.participant_id);
 
     await row.getByRole('menuitem', { name: `Edit participant ${participant.participant_id}` }).click();
-    const edit = page.getByRole('dialog', { name: `Edit participant ${participant.participant_id}` });
+    // Full access: the title names the participant.
+    const edit = page.getByRole('dialog', {
+      name: `Edit participant — ${participant.first_name} ${participant.last_name}`,
+    });
     await expectAccessible(page, 'edit participant');
     await edit.getByLabel(/^Address/).fill('');
     await edit.getByLabel(/^Phone number/).fill('0113 496 0000');
@@ -68,7 +71,7 @@ test.describe('participant modals', () => {
       .getByRole('menuitem', { name: `Edit referral of participant ${participant.participant_id}` })
       .click();
     const referral = page.getByRole('dialog', {
-      name: `Edit referral of participant ${participant.participant_id}`,
+      name: `Edit referral — ${participant.first_name} ${participant.last_name}`,
     });
     await expect(referral.getByLabel(/^Referring organisation/)).toHaveValue('Leeds Community Practice');
     await expectAccessible(page, 'edit referral');
@@ -93,7 +96,10 @@ test.describe('participant modals', () => {
     await signInAs('basic access');
     const row = await openRow(page, participant.participant_id);
     await row.getByRole('menuitem', { name: `Message participant ${participant.participant_id}` }).click();
-    const dialog = page.getByRole('dialog', { name: 'Message user' });
+    // Basic access: the title keeps the id, never a name.
+    const dialog = page.getByRole('dialog', {
+      name: `Message user — participant ${participant.participant_id}`,
+    });
     await dialog.getByRole('button', { name: 'Send' }).click();
     await expect(dialog.getByText(messages.message.titleEmpty)).toBeVisible();
     await expect(dialog.getByText(messages.message.bodyEmpty)).toBeVisible();
@@ -150,7 +156,9 @@ test.describe('participant modals', () => {
     await signInAs('full access');
     const row = await openRow(page, participant.participant_id);
     await row.getByRole('menuitem', { name: `Delete participant ${participant.participant_id}` }).click();
-    const confirm = page.getByRole('dialog', { name: 'Delete participant' });
+    const confirm = page.getByRole('dialog', {
+      name: `Delete participant — ${participant.first_name} ${participant.last_name}`,
+    });
     await expect(confirm).toContainText(participant.last_name);
     await expectAccessible(page, 'delete participant');
     await confirm.getByRole('button', { name: 'Delete' }).click();

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { IDENTIFIABLE_FIELDS, LANGUAGES, messages } from '@pathway/contract';
 import { expect, expectAccessible, test } from './fixtures';
-import { addDevice, addParticipant, uniqueWord } from './register-data';
+import { addDevice, addParticipant, addVideoSetThroughApi, enrol, uniqueWord } from './register-data';
 
 const pm = messages.participant;
 
@@ -149,7 +149,8 @@ test.describe('participants', () => {
     await expect(cell(row, 'last_name')).toHaveText(lastName);
     await expect(cell(row, 'date_of_birth')).toHaveText('17/05/1960');
     await expect(cell(row, 'name')).toHaveText(device.name);
-    await expect(cell(row, 'days_behind')).toContainText('On track');
+    // No programme yet, so no adherence state: not "On track".
+    await expect(cell(row, 'days_behind')).toHaveText('No programme');
     const referral = await adminApi.get(`/api/participant/${created.participant_id}/referral`);
     expect(await referral.json()).toMatchObject({
       referring_organisation: 'Hull Community Practice',
@@ -220,27 +221,37 @@ test.describe('participants', () => {
     signInAs,
   }) => {
     const { participant } = await addParticipant(adminApi);
+    await enrol(
+      adminApi,
+      participant.participant_id,
+      (await addVideoSetThroughApi(adminApi)).fitness_video_set_id,
+    );
     await signInAs('basic access');
 
-    const onTrack = page.waitForResponse(
-      (r) => r.url().includes('/api/participant?') && r.url().includes('state=onTrack'),
+    // Enrolled today, with today's video unseen: one day behind, so slightly behind.
+    const slightly = page.waitForResponse(
+      (r) => r.url().includes('/api/participant?') && r.url().includes('state=slightlybehind'),
     );
-    await page.goto('/participants?state=onTrack');
-    await onTrack;
+    await page.goto('/participants?state=slightlybehind');
+    await slightly;
     await search(page, String(participant.participant_id));
     await expect(rowOf(page, participant.participant_id)).toBeVisible();
-    await expect(cell(rowOf(page, participant.participant_id), 'days_behind')).toContainText('On track');
-    await expectAccessible(page, 'participants on track');
+    await expect(cell(rowOf(page, participant.participant_id), 'days_behind')).toHaveText(
+      'Slightly behind · 1 day',
+    );
+    // The filter is said above the grid in words, with a way to clear it.
+    await expect(page.getByText(/^Showing:/)).toHaveText('Showing: Slightly behind');
+    await expectAccessible(page, 'participants slightly behind');
 
     // Other tests on this server may have put people behind: every row shown must be in the state
-    // asked for, and the new participant (on track) in none of them.
-    const inState = { slightlybehind: (d: number) => d >= 1 && d <= 2, behind: (d: number) => d > 2 };
+    // asked for, and the new participant (slightly behind) in none of the others.
+    const inState = { onTrack: (d: number) => d === 0, behind: (d: number) => d > 2 };
     for (const address of [
       '/participants?state=behind',
-      '/participants#slightlybehind',
+      '/participants#onTrack',
       '/participants#anything-else',
     ]) {
-      const state = address.includes('slightly') ? 'slightlybehind' : 'behind';
+      const state = address.includes('onTrack') ? 'onTrack' : 'behind';
       const filtered = page.waitForResponse(
         (r) => r.url().includes('/api/participant?') && r.url().includes(`state=${state}`),
       );
@@ -269,33 +280,71 @@ test.describe('participants', () => {
     await expect(page).toHaveURL(/\/participants$/);
   });
 
-  test('exports the rows shown as CSV', async ({ page, adminApi, signInAs }) => {
-    const { participant, device } = await addParticipant(adminApi, {
-      first_name: 'Exported',
-      language: 'Somali',
-    });
+  test('exports the whole list as filtered and sorted, as many rows as the API counts', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
+    // Three of a family (found by one search), two of them on a programme; more than a page of 10.
+    const family = uniqueWord('Exportson');
+    const set = await addVideoSetThroughApi(adminApi);
+    const made = [];
+    for (let i = 0; i < 3; i++) {
+      made.push(
+        (
+          await addParticipant(adminApi, {
+            first_name: `Exported${'abc'[i]}`,
+            last_name: family,
+            language: 'Somali',
+          })
+        ).participant,
+      );
+    }
+    await enrol(adminApi, made[0]!.participant_id, set.fitness_video_set_id);
+    await enrol(adminApi, made[2]!.participant_id, set.fitness_video_set_id);
     await signInAs('full access');
-    await page.goto('/participants');
-    await search(page, participant.last_name);
-    await expect(rowOf(page, participant.participant_id)).toBeVisible();
+    await page.goto('/participants?state=slightlybehind');
+    await search(page, family);
+    await expect(rowOf(page, made[0]!.participant_id)).toBeVisible();
 
-    await page.getByRole('button', { name: 'Export' }).click();
+    const api = (await (
+      await adminApi.get(`/api/participant?state=slightlybehind&q=${family}&sort=participant_id&order=asc`)
+    ).json()) as { pagination: { total: number } };
     const downloading = page.waitForEvent('download');
-    await page.getByRole('menuitem', { name: 'Download as CSV' }).click();
+    await page.getByRole('button', { name: 'Export CSV' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^participants-\d{4}-\d{2}-\d{2}\.csv$/);
     const lines = (await readFile(await download.path(), 'utf8'))
       .replace(/^\uFEFF/, '')
       .trim()
-      .split(/\r?\n/);
+      .split(/\r\n/);
     expect(lines[0]).toBe(
-      'ID,First name,Last name,DOB,Email,Phone number,Gender,Language,Device,Device UUID,Tracking',
+      'participant_id,first_name,last_name,date_of_birth,email,phone_number,gender,language,name,unique_device_id,days_behind,tracking',
     );
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(api.pagination.total + 1);
+    expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual([
+      made[0]!.participant_id,
+      made[2]!.participant_id,
+    ]);
     // A cell starting with + could run as a spreadsheet formula: the export quotes it.
     expect(lines[1]).toBe(
-      `${participant.participant_id},Exported,${participant.last_name},12/04/1961,ada@example.org,"'+447700900123",Female,Somali,${device.name},${device.uuid},On track (0 days behind)`,
+      `${made[0]!.participant_id},Exporteda,${family},1961-04-12,ada@example.org,'+447700900123,female,Somali,${made[0]!.name},${made[0]!.unique_device_id},1,Slightly behind`,
     );
+    await expect(page.getByRole('status').filter({ hasText: 'Exported 2 participants.' })).toBeVisible();
+    await expectAccessible(page, 'participants after an export');
+
+    // The whole list, unfiltered: every row the server counted, not the page shown.
+    await page.getByRole('button', { name: 'Clear filter' }).click();
+    await expect(page).toHaveURL(/\/participants$/);
+    const all = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const allLines = (await readFile(await (await all).path(), 'utf8')).trim().split(/\r\n/);
+    expect(allLines.slice(1).filter((l) => l.includes(family))).toHaveLength(3);
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: `Exported ${(allLines.length - 1).toLocaleString('en-GB')} participants.` }),
+    ).toBeVisible();
   });
 
   test('a basic-access admin sees no identifiable data and none of the full-access actions', async ({

@@ -62,7 +62,7 @@ test.describe('the programme', () => {
     // Progress tab: week 1, day 1; on the first day one video is due and none seen yet.
     await details.getByRole('tab', { name: 'Progress' }).click();
     await expect(details.getByRole('heading', { name: 'Week 1, day 1' })).toBeVisible();
-    await expect(details.getByText('1 day behind')).toBeVisible();
+    await expect(details.getByText('1 day behind', { exact: true })).toBeVisible();
     await expect(details.getByText('Programme completed: 0%')).toBeVisible();
     await expectAccessible(page, 'progress tab');
 
@@ -112,7 +112,11 @@ test.describe('the programme', () => {
       .click();
     const adherence = page.getByRole('region', { name: 'Adherence' });
     const card = adherence.getByRole('link', { name: /Participants slightly behind/ });
-    await expect(card).toContainText(String(behindBefore + 1));
+    // Other tests on this server enrol people meanwhile (each a day behind on their first day):
+    // the card counts this participant at least, and its list holds them.
+    await expect(card).toBeVisible();
+    const shown = Number((await card.getByRole('paragraph').textContent())!.replace(/,/g, ''));
+    expect(shown).toBeGreaterThanOrEqual(behindBefore + 1);
     await expectAccessible(page, 'dashboard with progress');
     await card.click();
     await expect(page).toHaveURL(/\/participants\?state=slightlybehind$/);

@@ -60,3 +60,113 @@ export async function addParticipant(
   expect(response.status(), await response.text()).toBe(201);
   return { participant: await response.json(), device };
 }
+
+/** A video set of the given shape, added through the API. */
+export async function addVideoSetThroughApi(api: APIRequestContext, weeks = 2, perWeek = 3) {
+  const response = await api.post('/api/videoset', {
+    data: { set_name: uniqueWord('Walking '), number_of_weeks: weeks, videos_in_week: perWeek },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { fitness_video_set_id: number; set_name: string };
+}
+
+/** Starts the participant's programme on a set (today, week 1 day 1): they then have an adherence state. */
+export async function enrol(api: APIRequestContext, participantId: number, setId: number): Promise<void> {
+  const today = new Date().toISOString().slice(0, 10);
+  const response = await api.post('/api/participationprogress', {
+    data: {
+      participant_id: participantId,
+      fitness_video_set_id: setId,
+      started_date: today,
+      last_seen_date: today,
+      percentage_progress: '0',
+      current_week: 1,
+      current_day: 1,
+      video_stopped_at: '0',
+    },
+  });
+  expect(response.status(), await response.text()).toBeLessThan(300);
+}
+
+/**
+ * A view recorded today, the way it really happens: a short ffmpeg video uploaded over tus and
+ * saved to a set, a participant with a tablet enrolled on it, and the tablet (signed in with the
+ * device API) reporting the video seen. The dashboard then has a chart and its data table.
+ */
+export async function recordViewToday(api: APIRequestContext): Promise<void> {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-e2e-view-'));
+  const file = path.join(dir, 'view.mp4');
+  try {
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=duration=1:size=160x120:rate=10',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      file,
+    ]);
+    const bytes = readFileSync(file);
+    const created = await api.post('/companion', {
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Upload-Length': String(bytes.length),
+        'Upload-Metadata': `filename ${Buffer.from('view.mp4').toString('base64')},filetype ${Buffer.from('video/mp4').toString('base64')}`,
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const uploadUrl = created.headers()['location']!;
+    const sent = await api.patch(uploadUrl, {
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Upload-Offset': '0',
+        'Content-Type': 'application/offset+octet-stream',
+      },
+      data: bytes,
+    });
+    expect(sent.status(), await sent.text()).toBeLessThan(300);
+    const { location } = (await sent.json()) as { location: string };
+
+    const set = await addVideoSetThroughApi(api, 1, 1);
+    const video = await api.post('/api/video', {
+      data: {
+        title: 'Seated march',
+        description: 'Marching on the spot, seated',
+        file_location_path: location,
+        file_size: bytes.length,
+        video_thumbnail_url: 'processing....',
+        fitness_video_set_id: set.fitness_video_set_id,
+        day_number: 1,
+        week_number: 1,
+        video_length: '0',
+      },
+    });
+    expect(video.status(), await video.text()).toBeLessThan(300);
+    const { video_id } = (await video.json()) as { video_id: number };
+
+    const { participant, device } = await addParticipant(api);
+    await enrol(api, participant.participant_id, set.fitness_video_set_id);
+    const tablet = await api.get(`/uuid/${device.uuid}`);
+    expect(tablet.status(), await tablet.text()).toBe(200);
+    const { auth_token } = (await tablet.json()) as { auth_token: string };
+    const viewed = await api.post(
+      `/api/videoset/view/${set.fitness_video_set_id}/participant/${participant.participant_id}`,
+      {
+        headers: { Authorization: `Bearer ${auth_token}` },
+        data: { day: '1', week: '1', videoIds: [String(video_id)] },
+      },
+    );
+    expect(viewed.status(), await viewed.text()).toBe(200);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

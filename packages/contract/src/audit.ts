@@ -4,6 +4,7 @@ import { pageQuery, pagination } from './common.js';
 /** What the audit trail records; each names the kind of access, never the data itself. */
 export const AUDIT_ACTIONS = {
   'participant.list': 'Viewed participant list',
+  'participant.export': 'Exported participant list',
   'participant.read': 'Viewed participant',
   'participant.create': 'Added participant',
   'participant.update': 'Changed participant',

@@ -14,3 +14,4 @@ export * from './programme.js';
 export * from './progress.js';
 export * from './device-api.js';
 export * from './dashboard.js';
+export * from './retention.js';

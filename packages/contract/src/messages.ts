@@ -5,6 +5,10 @@
 export const messages = {
   login: {
     failed: 'Unauthorized! Please check the email address, password or MFA and try again.',
+    // Said beside an empty field before anything is sent (the server is not asked).
+    userNameEmpty: 'Email address or user name cannot be empty',
+    passwordEmpty: 'Password cannot be empty',
+    mfaEmpty: 'MFA code cannot be empty',
   },
   session: {
     required: 'Please sign in to continue.',
@@ -168,6 +172,16 @@ export const messages = {
   grid: {
     valueEmpty: 'Value cannot be empty',
   },
+  backup: {
+    postgres:
+      "The database is PostgreSQL: back it up with its own tools (pg_dump, or your provider's snapshots); see the README. `backup` covers the embedded database only.",
+    targetExists: 'The backup file already exists; choose a new name (a backup never overwrites one)',
+    notEmpty:
+      'DATA_DIR is not empty: restore fills an empty (or new) data directory only, so nothing is overwritten. Stop the server and point DATA_DIR at a new directory.',
+    damaged: 'The backup archive is damaged or incomplete, so nothing was restored',
+    postgresRestore:
+      'DATABASE_URL is set: restore fills an embedded DATA_DIR only; restore PostgreSQL with pg_restore.',
+  },
   logs: {
     notFound: 'Log file not found',
     badName: 'Invalid log file name',
@@ -177,6 +191,8 @@ export const messages = {
     notFound: 'Not found',
     internal: 'Something went wrong on the server. The error has been logged.',
     unavailable: 'The service is temporarily unavailable. Please try again shortly.',
+    diskFull:
+      'The server has run out of disk space, so this change was not saved. Nothing saved before is lost; please try again once an operator has freed space.',
     tooLarge: 'The request is too large',
     unstorableText:
       'The request contains characters that cannot be stored (a NUL character or a broken unicode sequence)',

@@ -284,6 +284,52 @@ export const participantListQuery = z.object({
 });
 export type ParticipantListQuery = z.output<typeof participantListQuery>;
 
+/** The whole list as the grid shows it (filter, search, sort), without paging: streamed as CSV. */
+export const participantExportQuery = participantListQuery.pick({
+  state: true,
+  sort: true,
+  order: true,
+  q: true,
+});
+export type ParticipantExportQuery = z.output<typeof participantExportQuery>;
+
+/** Words for the adherence classes, and for a participant who has none yet. */
+export const ADHERENCE_LABELS: Record<AdherenceState, string> = {
+  onTrack: 'On track',
+  slightlybehind: 'Slightly behind',
+  behind: 'Behind',
+};
+export const NO_PROGRAMME_LABEL = 'No programme';
+export const NO_TABLET_LABEL = 'No tablet';
+
+/** Columns of the whole-list CSV a basic-access admin receives: nothing identifiable. */
+export const PARTICIPANT_CSV_BASIC_COLUMNS = [
+  'participant_id',
+  'gender',
+  'language',
+  'name',
+  'unique_device_id',
+  'days_behind',
+  'tracking',
+] as const;
+/** A full-access admin's CSV: the grid's columns, contact data included. */
+export const PARTICIPANT_CSV_FULL_COLUMNS = [
+  'participant_id',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'email',
+  'phone_number',
+  'gender',
+  'language',
+  'name',
+  'unique_device_id',
+  'days_behind',
+  'tracking',
+] as const;
+/** The response header that carries how many rows the export will hold, for a progress bar. */
+export const EXPORT_TOTAL_HEADER = 'x-total-count';
+
 export const participantIdParams = z.object({
   id: z.coerce
     .number({ error: 'The participant id must be a whole number' })
@@ -303,6 +349,11 @@ export const participantBasic = z
     unique_device_id: z.string().describe('The assigned device\'s uuid, or the literal "empty"'),
     name: z.string().nullable().describe("The assigned device's name"),
     days_behind: z.number().int(),
+    adherence_state: adherenceState
+      .nullable()
+      .describe(
+        'The adherence class of days_behind; null when the participant has no programme (no adherence state, in no state filter)',
+      ),
     push_notification_id: z.string().describe('FCM registration token, or the literal "empty"'),
     purge_cache: z.boolean(),
     created_at: z.string(),

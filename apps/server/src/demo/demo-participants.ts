@@ -12,6 +12,7 @@ import {
   positionAt,
   positionIndex,
   shouldSeenByNow,
+  type Language,
   type Position,
   type SetShape,
 } from '@pathway/contract';
@@ -153,14 +154,15 @@ const TOWNS = [
   'Huddersfield HD1',
   'York YO10',
 ];
-const LANGUAGES = [
+/** Typed as the form's 21 choices, so the demo cannot hold a language the server would refuse. */
+const DEMO_LANGUAGES: Language[] = [
   'English',
   'English',
   'English',
   'Polish',
   'Urdu',
   'Bengali',
-  'Punjabi',
+  'Gujarati',
   'English',
   'Arabic',
 ];
@@ -228,7 +230,7 @@ export async function seedDemoParticipants(
         // Ofcom's range for drama: these numbers never ring anyone.
         phone_number: `+4477009${String(i + 1).padStart(5, '0')}`,
         address: `${3 + Math.floor(rng() * 90)} ${pick(rng, STREETS)}, ${pick(rng, TOWNS)}`,
-        language: pick(rng, LANGUAGES),
+        language: pick(rng, DEMO_LANGUAGES),
         authorized_device_id: device?.authorized_device_id ?? null,
         programme_referred_to: 'pad-programme',
         referring_organisation: pick(rng, ORGANISATIONS),

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { THUMBNAIL_PROCESSING, adherenceOf } from '@pathway/contract';
+import { LANGUAGES, THUMBNAIL_PROCESSING, adherenceOf } from '@pathway/contract';
 import { commands, parseCommandArgs } from '../commands.js';
 import { rowsOf } from '../db/rows.js';
 import { participants, videos } from '../db/schema.js';
@@ -11,7 +11,7 @@ import { eventually } from '../../test/media-helpers.js';
 const clock = new ManualClock(new Date('2025-06-18T11:00:00Z'));
 let t: TestApp;
 const seed = (args: Record<string, unknown> = {}) =>
-  commands['seed-demo']!.run(t.ctx, parseCommandArgs(commands['seed-demo']!, args) as never);
+  commands['seed-demo']!.run(t.ctx, parseCommandArgs(commands['seed-demo']!, args));
 
 beforeAll(async () => {
   t = await createTestApp({ clock, workers: true });
@@ -48,6 +48,30 @@ describe('seed-demo', () => {
     expect(dashboard.participantsCount.counted).toBe(22);
     expect(dashboard.yesterdayWatched[0].created_count).toBeGreaterThan(0);
     expect(dashboard.seenCount.length).toBeGreaterThan(20);
+
+    // Each adherence card's number is its filtered list's total: no one without a programme in it.
+    for (const [state, card] of [
+      ['onTrack', 'onTrack'],
+      ['slightlybehind', 'slightlyBehind'],
+      ['behind', 'behind'],
+    ] as const) {
+      const list = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/participant?state=${state}&perPage=500`,
+          headers: { cookie },
+        })
+      ).json();
+      expect(list.pagination.total, state).toBe(dashboard.participantsProgress[card]);
+      expect(list.data, state).toHaveLength(list.pagination.total);
+      for (const p of list.data) expect(p.adherence_state, state).toBe(state);
+    }
+
+    // Only the form's 21 languages: the demo's participants can be edited without a refusal.
+    const languages = rowsOf<{ language: string | null }>(
+      await t.ctx.db.execute(sql`select distinct language from participants`),
+    ).map((r) => r.language);
+    for (const language of languages) expect(LANGUAGES).toContain(language);
 
     // The history follows the programme rules: today's check, run again, finds nothing to do.
     expect((await runAdherenceCheck(t.ctx)).ran).toBe(false);

@@ -3,6 +3,8 @@ import { adherenceCheckJob } from '../modules/adherence/check.js';
 import { pushDeliveryJob } from '../push/delivery.js';
 import { mediaCleanupJob, mediaDeleteJob } from '../modules/videos/media-jobs.js';
 import { thumbnailJob } from '../modules/videos/thumbnail-job.js';
+import { retentionJob } from '../modules/retention/retention.js';
+import { scheduledBackupJob } from '../backup/backup-job.js';
 import type { JobDefinition } from './queue.js';
 
 /**
@@ -16,5 +18,7 @@ export function jobDefinitions(ctx: AppContext): JobDefinition<never>[] {
     mediaCleanupJob(ctx),
     adherenceCheckJob(ctx),
     pushDeliveryJob(ctx),
-  ] as JobDefinition<never>[];
+    retentionJob(ctx),
+    scheduledBackupJob(ctx),
+  ].filter((definition) => definition !== undefined) as JobDefinition<never>[];
 }

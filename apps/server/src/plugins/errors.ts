@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '@pathway/contract';
+import { isDiskFull } from '../lib/db-errors.js';
 import { HttpError } from '../lib/http-error.js';
 
 /** PostgreSQL and socket errors that mean "the database is away", not "the request is bad". */
@@ -48,6 +49,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ message: error.message });
+    }
+    if (isDiskFull(error)) {
+      request.log.error({ err: { code: (error as { code?: string }).code } }, 'disk full: write refused');
+      return reply.status(503).header('Retry-After', '60').send({ message: messages.generic.diskFull });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: { code: (error as { code?: string }).code } }, 'database unavailable');

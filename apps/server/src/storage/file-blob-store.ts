@@ -17,6 +17,43 @@ export class FileBlobStore implements BlobStore {
 
   constructor(readonly root: string) {}
 
+  /** Set while a backup takes its snapshot of the files: removals wait until it is taken. */
+  private snapshotTaken: Promise<void> | undefined;
+  private removalsRunning = 0;
+  private removalsDone: (() => void) | undefined;
+
+  /**
+   * Runs a removal of stored files, unless a backup is taking its snapshot: then after it. A file
+   * released by a change the backup's database copy does not yet hold must still be in the copy.
+   */
+  async whileRemovalsAllowed<T>(remove: () => Promise<T>): Promise<T> {
+    while (this.snapshotTaken) await this.snapshotTaken;
+    this.removalsRunning += 1;
+    try {
+      return await remove();
+    } finally {
+      this.removalsRunning -= 1;
+      if (this.removalsRunning === 0) this.removalsDone?.();
+    }
+  }
+
+  /** Runs `snapshot` with no removal running or starting (backups: see backup/backup.ts). */
+  async withRemovalsHeld<T>(snapshot: () => Promise<T>): Promise<T> {
+    while (this.snapshotTaken) await this.snapshotTaken;
+    let release!: () => void;
+    this.snapshotTaken = new Promise<void>((resolve) => (release = resolve));
+    try {
+      if (this.removalsRunning > 0) {
+        await new Promise<void>((resolve) => (this.removalsDone = resolve));
+        this.removalsDone = undefined;
+      }
+      return await snapshot();
+    } finally {
+      this.snapshotTaken = undefined;
+      release();
+    }
+  }
+
   pathOf(key: string): string {
     assertBlobKey(key);
     return path.join(this.root, key);
@@ -65,7 +102,7 @@ export class FileBlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await fs.rm(this.pathOf(key), { force: true });
+    await this.whileRemovalsAllowed(() => fs.rm(this.pathOf(key), { force: true }));
   }
 
   async inputFor(key: string): Promise<string> {

@@ -146,6 +146,7 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
     call: async (w) => ({ url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}` }),
   },
   { method: 'GET', url: '/api/logs/getloglist', who: FULL, call: () => ({ url: '/api/logs/getloglist' }) },
+  { method: 'GET', url: '/api/retention', who: FULL, call: () => ({ url: '/api/retention' }) },
   {
     method: 'GET',
     url: '/api/logs/download/:fileName',
@@ -198,6 +199,12 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
 
   // ---- participants ----
   { method: 'GET', url: '/api/participant', who: STAFF, call: () => ({ url: '/api/participant' }) },
+  {
+    method: 'GET',
+    url: '/api/participant/export',
+    who: STAFF,
+    call: () => ({ url: '/api/participant/export?state=behind&sort=days_behind&order=desc' }),
+  },
   {
     method: 'GET',
     url: '/api/participant/:id',

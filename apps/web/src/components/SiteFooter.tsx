@@ -1,6 +1,8 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { ExternalLink } from './ExternalLink';
+// The release's one version, from the root package.json (Vite keeps only this field).
+import { version } from '../../../../package.json';
 
 export const HEALTH_SERVICE_URL = 'https://www.nhs.uk';
 
@@ -21,7 +23,7 @@ export function SiteFooter() {
       }}
     >
       <Typography variant="body2" color="text.secondary">
-        © {new Date().getFullYear()} Pathway exercise programme
+        © {new Date().getFullYear()} Pathway exercise programme · version {version}
       </Typography>
       <Typography variant="body2">
         <ExternalLink href={HEALTH_SERVICE_URL}>NHS website</ExternalLink>

@@ -70,3 +70,12 @@ export async function apiText(path: string, options: RequestOptions = {}): Promi
 export async function apiBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
   return (await send(path, options, '*/*')).blob();
 }
+
+/** The response itself, for a body read as it arrives (a long export with a progress bar). */
+export async function apiResponse(
+  path: string,
+  options: RequestOptions = {},
+  accept = '*/*',
+): Promise<Response> {
+  return send(path, options, accept);
+}

@@ -89,7 +89,8 @@ export class AuditService {
 
   /** Newest first. */
   async list(page: number, perPage: number): Promise<AuditPage> {
-    const [{ total }] = await this.db.select({ total: sql<number>`count(*)::int` }).from(auditEvents);
+    // An aggregate without GROUP BY returns exactly one row.
+    const { total } = (await this.db.select({ total: sql<number>`count(*)::int` }).from(auditEvents))[0]!;
     // Offset over the primary key alone (an index-only scan), then fetch just this page's rows.
     const ids = this.db
       .select({ id: auditEvents.audit_event_id })

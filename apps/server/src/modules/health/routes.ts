@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isReady } from '../../db/client.js';
+import { PATHWAY_VERSION } from '../../version.js';
 
 export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -12,9 +13,13 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     '/healthz',
     {
       config: { access: 'public' },
-      schema: { tags: ['operations'], summary: 'Liveness', response: { 200: status } },
+      schema: {
+        tags: ['operations'],
+        summary: 'Liveness, and the release this server runs (the root package.json version)',
+        response: { 200: status.extend({ version: z.string() }) },
+      },
     },
-    async () => ({ status: 'ok' }),
+    async () => ({ status: 'ok', version: PATHWAY_VERSION }),
   );
 
   r.get(

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { insertDevice, insertParticipants } from '../../../test/factories.js';
+import { makeVideoSet } from '../../../test/programme-factories.js';
+import { participationProgress } from '../../db/schema.js';
 
 let t: TestApp;
 let full: string;
@@ -9,6 +11,8 @@ let basic: string;
 /** days_behind of each participant made here, by id. */
 const daysBehind = new Map<number, number>();
 const lastNames = new Map<number, string>();
+/** Participants made without a programme: they have no adherence state. */
+const withoutProgramme = new Set<number>();
 
 const TOTAL = 130;
 const DAYS = [0, 0, 1, 2, 3, 7, 0, 2, 12, 0];
@@ -30,12 +34,31 @@ beforeAll(async () => {
   ids.forEach((id, i) => {
     daysBehind.set(id, rows[i]!.days_behind);
     lastNames.set(id, rows[i]!.last_name);
+    // Every 10th (0 days behind by default, as newcomers are) has no programme yet.
+    if (i % 10 === 9) withoutProgramme.add(id);
   });
+  const set = await makeVideoSet(t.ctx.db);
+  await t.ctx.db.insert(participationProgress).values(
+    ids
+      .filter((id) => !withoutProgramme.has(id))
+      .map((id) => ({
+        participant_id: id,
+        fitness_video_set_id: set.fitness_video_set_id,
+        started_date: '2025-01-01',
+        last_seen_date: '2025-01-01',
+      })),
+  );
 });
 afterAll(() => t.close());
 
 interface Page {
-  data: Array<{ participant_id: number; days_behind: number; last_name?: string; date_of_birth?: string }>;
+  data: Array<{
+    participant_id: number;
+    days_behind: number;
+    adherence_state: string | null;
+    last_name?: string;
+    date_of_birth?: string;
+  }>;
   pagination: {
     total: number;
     lastPage: number;
@@ -165,12 +188,38 @@ describe('filtering by adherence state', () => {
     behind: (d: number) => d >= 3,
   };
 
-  it.each(Object.entries(expected))('state=%s returns exactly those participants', async (state, matches) => {
-    const page = await list(`state=${state}&perPage=500`, basic);
-    const want = [...daysBehind.entries()].filter(([, d]) => matches(d)).map(([id]) => id);
-    expect(page.data.map((p) => p.participant_id)).toEqual(want);
-    expect(page.pagination.total).toBe(want.length);
-    for (const p of page.data) expect(matches(p.days_behind)).toBe(true);
+  it.each(Object.entries(expected))(
+    'state=%s returns exactly those participants with a programme',
+    async (state, matches) => {
+      const page = await list(`state=${state}&perPage=500`, basic);
+      const want = [...daysBehind.entries()]
+        .filter(([id, d]) => matches(d) && !withoutProgramme.has(id))
+        .map(([id]) => id);
+      expect(page.data.map((p) => p.participant_id)).toEqual(want);
+      expect(page.pagination.total).toBe(want.length);
+      for (const p of page.data) {
+        expect(matches(p.days_behind)).toBe(true);
+        expect(p.adherence_state).toBe(state);
+      }
+      // The same total when a search narrows nothing (counted, not read from the tally).
+      expect((await list(`state=${state}&q=Name&perPage=500`)).pagination.total).toBe(want.length);
+    },
+  );
+
+  it('gives a participant without a programme no adherence state, and each card its list total', async () => {
+    const all = await list('perPage=500', basic);
+    expect(all.pagination.total).toBe(TOTAL);
+    for (const p of all.data) {
+      expect(p.adherence_state === null, String(p.participant_id)).toBe(
+        withoutProgramme.has(p.participant_id),
+      );
+    }
+    const res = await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: { cookie: basic } });
+    const cards = res.json().participantsProgress;
+    expect((await list('state=onTrack&perPage=1', basic)).pagination.total).toBe(cards.onTrack);
+    expect((await list('state=slightlybehind&perPage=1', basic)).pagination.total).toBe(cards.slightlyBehind);
+    expect((await list('state=behind&perPage=1', basic)).pagination.total).toBe(cards.behind);
+    expect(cards.onTrack + cards.slightlyBehind + cards.behind).toBe(TOTAL - withoutProgramme.size);
   });
 });
 

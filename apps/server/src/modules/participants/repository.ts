@@ -2,12 +2,12 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { isIsoDate, messages, type AdherenceState, type ParticipantSort } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participantCounts } from '../../db/participant-tally.js';
-import { authorizedDevices, participants } from '../../db/schema.js';
+import { authorizedDevices, participants, participationProgress } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
 import type { ParticipantRow } from './presenter.js';
 
 /** participants.adherence, the generated class of days_behind. */
-const ADHERENCE_CODE: Record<AdherenceState, number> = { onTrack: 0, slightlybehind: 1, behind: 2 };
+const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };
 
 const SORT_COLUMNS = {
   participant_id: participants.participant_id,
@@ -16,6 +16,13 @@ const SORT_COLUMNS = {
   last_name: participants.last_name,
   date_of_birth: participants.date_of_birth,
 } as const;
+
+/**
+ * Only a participant with a programme has an adherence state: one without is 0 days behind by
+ * default, which would otherwise list them as "on track" (and disagree with the dashboard's cards,
+ * which count participants with a programme only). The unique progress index answers it.
+ */
+const hasProgramme = sql`exists (select 1 from ${participationProgress} pp where pp.participant_id = ${participants.participant_id})`;
 
 /**
  * Only what the presenter shows: referral fields have their own route, and every value read
@@ -41,6 +48,7 @@ export const participantColumns = {
   last_ip_address: participants.last_ip_address,
   device_uuid: authorizedDevices.uuid,
   device_name: authorizedDevices.name,
+  has_programme: sql<boolean>`${hasProgramme}`,
 };
 
 export interface ListFilter {
@@ -105,7 +113,7 @@ function likePattern(q: string): string {
 
 function filterConditions(filter: ListFilter): SQL[] {
   const conditions: SQL[] = [];
-  if (filter.state) conditions.push(eq(participants.adherence, ADHERENCE_CODE[filter.state]));
+  if (filter.state) conditions.push(eq(participants.adherence, ADHERENCE_CODE[filter.state]), hasProgramme);
   const q = filter.q?.trim();
   if (q) {
     const pattern = likePattern(q);
@@ -159,8 +167,8 @@ export class ParticipantRepository {
   async count(filter: ListFilter): Promise<number> {
     if (!filter.q?.trim()) {
       // Without a search the total comes from the tally, not from counting every participant.
-      const { all } = await participantCounts(this.db);
-      return filter.state ? all[ADHERENCE_CODE[filter.state]] : all[0] + all[1] + all[2];
+      const { all, withProgramme } = await participantCounts(this.db);
+      return filter.state ? withProgramme[ADHERENCE_CODE[filter.state]] : all[0] + all[1] + all[2];
     }
     const [row] = await this.db
       .select({ n: sql<number>`count(*)::int` })
@@ -214,12 +222,12 @@ export class ParticipantRepository {
       .offset(idOffset);
     return this.withDevice()
       .where(inArray(participants.participant_id, ids))
-      .orderBy(...ordering) as unknown as Promise<ParticipantRow[]>;
+      .orderBy(...ordering);
   }
 
   async findById(id: number, db: Database = this.db): Promise<ParticipantRow | null> {
     const [row] = await this.withDevice(db).where(eq(participants.participant_id, id));
-    return (row as ParticipantRow | undefined) ?? null;
+    return row ?? null;
   }
 
   /** Locks the participant row for the rest of the transaction. */

@@ -1,3 +1,4 @@
+import { isDiskFull } from '../../lib/db-errors.js';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -107,6 +108,10 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
     onResponseError(_req, error) {
       if (error instanceof Error) {
+        if (isDiskFull(error)) {
+          ctx.logger.error({ err: error }, 'disk full: upload bytes refused');
+          return refusal(503, messages.generic.diskFull);
+        }
         ctx.logger.error({ err: error }, 'upload error');
         return refusal(500, messages.upload.failed);
       }
@@ -134,8 +139,9 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     } catch (error) {
       request.log.error({ err: error }, 'upload request failed');
       if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        reply.raw.end(JSON.stringify({ message: messages.upload.failed }));
+        const full = isDiskFull(error);
+        reply.raw.writeHead(full ? 503 : 500, { 'content-type': 'application/json; charset=utf-8' });
+        reply.raw.end(JSON.stringify({ message: full ? messages.generic.diskFull : messages.upload.failed }));
       } else {
         reply.raw.destroy();
       }

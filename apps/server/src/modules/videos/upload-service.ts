@@ -1,3 +1,4 @@
+import { FileBlobStore } from '../../storage/file-blob-store.js';
 import { and, eq } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
@@ -14,7 +15,11 @@ export type UploadRow = typeof videoUploads.$inferSelect;
  * `.json` file on disk; `.info`/`.part` objects and an open multipart upload in S3). Idempotent.
  */
 export async function removeStoredUpload(media: MediaStorage, key: string): Promise<void> {
-  await media.uploads.remove(key).catch(() => {});
+  const remove = () => media.uploads.remove(key).catch(() => {});
+  // On disk, tus removes the upload's files itself: held back like any removal while a backup
+  // takes its snapshot.
+  if (media.blobs instanceof FileBlobStore) await media.blobs.whileRemovalsAllowed(remove);
+  else await remove();
   for (const suffix of ['', '.json', '.info', '.part']) await media.blobs.delete(`${key}${suffix}`);
 }
 

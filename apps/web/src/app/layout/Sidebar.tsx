@@ -53,14 +53,15 @@ function EntryContent({
   return (
     <>
       <ListItemIcon
-        sx={{ minWidth: 0, mr: minimised ? 0 : 2, color: active ? 'primary.main' : 'text.secondary' }}
+        sx={{ minWidth: 0, mr: minimised ? 0 : 1.5, color: active ? 'primary.main' : 'text.secondary' }}
       >
         {icon}
       </ListItemIcon>
       <ListItemText
         primary={label}
         sx={minimised ? visuallyHidden : undefined}
-        slotProps={{ primary: { fontWeight: active ? 700 : 500 } }}
+        // One line each: "Authorised devices" fits the menu's width rather than wrapping.
+        slotProps={{ primary: { fontWeight: active ? 700 : 500, sx: { whiteSpace: 'nowrap' } } }}
       />
     </>
   );
@@ -68,7 +69,7 @@ function EntryContent({
 
 const entrySx = (minimised: boolean) => ({
   minHeight: 48,
-  px: 2.5,
+  px: 2,
   justifyContent: minimised ? 'center' : 'flex-start',
   borderRadius: 2,
   mx: 1,

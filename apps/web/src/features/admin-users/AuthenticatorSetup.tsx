@@ -69,11 +69,14 @@ export function AuthenticatorSetup({ admin }: { admin: CreatedAdminUser }) {
           {key && (
             <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
               Cannot scan it? Enter this key in the app instead:{' '}
-              <Box
-                component="code"
-                sx={{ fontFamily: 'monospace', color: 'text.primary', wordBreak: 'break-all' }}
-              >
-                {key}
+              <Box component="code" sx={{ fontFamily: 'monospace', color: 'text.primary' }}>
+                {/* Groups of four stay whole; a narrow screen wraps between groups only. */}
+                {key.split(' ').map((group, i) => (
+                  <Box component="span" key={i} sx={{ whiteSpace: 'nowrap' }}>
+                    {i > 0 && ' '}
+                    {group}
+                  </Box>
+                ))}
               </Box>
             </Typography>
           )}

@@ -17,7 +17,9 @@ import { format } from 'date-fns';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoading } from '../../components/PageLoading';
+import { describeRetention } from '@pathway/contract';
 import { saveBlob } from '../../lib/download';
+import { retentionQuery } from '../../lib/retention';
 import { auditQuery, fetchAuditExport } from './api';
 
 const columns = ['Time', 'Admin', 'Action', 'Participant', 'Detail', 'IP address'];
@@ -40,6 +42,7 @@ export function AuditPage() {
   const [page, setPage] = useState(0);
   const [perPage, setPerPage] = useState(50);
   const audit = useQuery(auditQuery(page + 1, perPage));
+  const retention = useQuery(retentionQuery);
   const download = useMutation({
     mutationFn: fetchAuditExport,
     onSuccess: (blob) => saveBlob(blob, `audit-${format(new Date(), 'yyyy-MM-dd')}.csv`),
@@ -62,6 +65,8 @@ export function AuditPage() {
       >
         Every view and change of identifiable participant data: who, what, which participant, when and from
         where.
+        {retention.data &&
+          ` Records are kept for ${describeRetention(retention.data.audit_retention_days)}, then removed.`}
       </PageHeader>
       {download.error && (
         <Alert severity="error" sx={{ mb: 2 }}>

@@ -44,7 +44,7 @@ describe('LoginForm', () => {
     expect(url).toBe('/login');
     expect(init.method).toBe('POST');
     expect(init.credentials).toBe('include');
-    expect(JSON.parse(String(init.body))).toEqual({
+    expect(JSON.parse(init.body as string)).toEqual({
       user_name: 'alice.admin@example.org',
       password: 'correct horse',
       mfa_token: '123456',
@@ -81,7 +81,7 @@ describe('LoginForm', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(messages.login.failed);
   });
 
-  it('does not send a form with an empty field, and shows the banner', async () => {
+  it('does not send a form with an empty field: the empty field says it is required', async () => {
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);
     const user = userEvent.setup();
@@ -89,7 +89,11 @@ describe('LoginForm', () => {
 
     await fillIn(user, { user: 'alice.admin@example.org', password: '   ', code: '123456' });
 
-    expect(await screen.findByRole('alert')).toHaveTextContent(messages.login.failed);
+    expect(await screen.findByText(messages.login.passwordEmpty)).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Password/)).toHaveAccessibleDescription(messages.login.passwordEmpty);
+    expect(screen.getByLabelText(/^Password/)).toHaveFocus();
+    expect(screen.queryByText(messages.login.userNameEmpty)).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });

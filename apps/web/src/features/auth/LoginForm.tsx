@@ -21,6 +21,8 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
   const [mfaToken, setMfaToken] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [failed, setFailed] = useState(false);
+  /** Set once Save found empty fields: each starred field then says whether it is still empty. */
+  const [checked, setChecked] = useState(false);
   const mfaRef = useRef<HTMLInputElement>(null);
 
   const login = useMutation({
@@ -39,7 +41,15 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
     event.preventDefault();
     const credentials = { user_name: userName.trim(), password: password.trim(), mfa_token: mfaToken.trim() };
     if (!credentials.user_name || !credentials.password || !credentials.mfa_token) {
-      setFailed(true);
+      // Nothing is sent: the empty fields say so themselves, and the first of them takes focus.
+      setChecked(true);
+      setFailed(false);
+      const firstEmpty = !credentials.user_name
+        ? 'user_name'
+        : !credentials.password
+          ? 'password'
+          : 'mfa_token';
+      document.getElementById(firstEmpty)?.focus();
       return;
     }
     setFailed(false);
@@ -61,6 +71,8 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
         onChange={(e) => setUserName(e.target.value)}
         autoComplete="username"
         required
+        error={checked && !userName.trim()}
+        helperText={checked && !userName.trim() ? messages.login.userNameEmpty : undefined}
         autoFocus
         inputProps={{ inputMode: 'email', autoCapitalize: 'none', spellCheck: false }}
       />
@@ -73,6 +85,8 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
         onChange={(e) => setPassword(e.target.value)}
         autoComplete="current-password"
         required
+        error={checked && !password.trim()}
+        helperText={checked && !password.trim() ? messages.login.passwordEmpty : undefined}
         endAdornment={
           <InputAdornment position="end">
             <IconButton
@@ -94,7 +108,12 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
         inputRef={mfaRef}
         autoComplete="one-time-code"
         required
-        helperText="The 6-digit code shown in your authenticator app"
+        error={checked && !mfaToken.trim()}
+        helperText={
+          checked && !mfaToken.trim()
+            ? messages.login.mfaEmpty
+            : 'The 6-digit code shown in your authenticator app'
+        }
         inputProps={{ inputMode: 'numeric', maxLength: 12 }}
       />
       <Button type="submit" variant="contained" size="large" loading={login.isPending}>

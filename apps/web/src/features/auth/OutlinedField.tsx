@@ -15,10 +15,10 @@ interface OutlinedFieldProps extends Omit<OutlinedInputProps, 'id' | 'label'> {
  * imports Select and with it menus, popovers and modals, which the first page of the console
  * would download for nothing.
  */
-export function OutlinedField({ id, label, helperText, required, ...input }: OutlinedFieldProps) {
+export function OutlinedField({ id, label, helperText, required, error, ...input }: OutlinedFieldProps) {
   const helperId = helperText ? `${id}-helper-text` : undefined;
   return (
-    <FormControl variant="outlined" required={required} fullWidth>
+    <FormControl variant="outlined" required={required} error={error} fullWidth>
       <InputLabel htmlFor={id}>{label}</InputLabel>
       <OutlinedInput id={id} label={label} aria-describedby={helperId} {...input} />
       {helperText && <FormHelperText id={helperId}>{helperText}</FormHelperText>}

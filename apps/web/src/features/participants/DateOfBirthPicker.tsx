@@ -4,6 +4,7 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import { limits } from '@pathway/contract';
 import { format, isValid, parseISO } from 'date-fns';
 import { enGB } from 'date-fns/locale/en-GB';
+import { useState } from 'react';
 
 const EARLIEST = parseISO(limits.dobEarliest);
 
@@ -22,21 +23,44 @@ interface Props {
  * Date of birth: shown dd/MM/yyyy, kept and sent YYYY-MM-DD (spec §2, §5); 1900-01-01 to today.
  * The form's schema (the contract's) gives the messages, so they are the server's too.
  */
+function toDate(value: string): Date | null {
+  if (!value) return null;
+  if (value === 'invalid') return new Date(Number.NaN);
+  const date = parseISO(value);
+  return isValid(date) ? date : new Date(Number.NaN);
+}
+
+function toValue(date: Date | null): string {
+  return date === null ? '' : isValid(date) ? format(date, 'yyyy-MM-dd') : 'invalid';
+}
+
 export function DateOfBirthPicker({ id, label, value, onChange, onBlur, error, required }: Props) {
-  const date = value && value !== 'invalid' ? parseISO(value) : null;
+  // The picker is given back the very Date it emitted. A new Date for the same value (an invalid
+  // one above all, which never equals another) makes it rebuild its sections from the value while
+  // the admin is typing, which is what wiped the day typed over a refused date once the form
+  // re-rendered with its errors. A value the form sets itself (a reset) is still followed.
+  const [shown, setShown] = useState<Date | null>(() => toDate(value));
+  const [lastValue, setLastValue] = useState(value);
+  if (value !== lastValue) {
+    setLastValue(value);
+    if (value !== toValue(shown)) setShown(toDate(value));
+  }
   return (
     <LocalizationProvider dateAdapter={AdapterDateFns} adapterLocale={enGB}>
       <DatePicker
         label={label}
         format="dd/MM/yyyy"
-        value={date && isValid(date) ? date : value === 'invalid' ? new Date(Number.NaN) : null}
+        value={shown}
         minDate={EARLIEST}
         disableFuture
         openTo="year"
         views={['year', 'month', 'day']}
-        onChange={(next) =>
-          onChange(next === null ? '' : isValid(next) ? format(next, 'yyyy-MM-dd') : 'invalid')
-        }
+        onChange={(next) => {
+          const nextValue = toValue(next);
+          setShown(next);
+          setLastValue(nextValue);
+          onChange(nextValue);
+        }}
         onClose={onBlur}
         slotProps={{
           textField: {

@@ -1,6 +1,7 @@
 import { hasContactData, type ParticipantView } from '@pathway/contract';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { useDeleteParticipant } from './api';
+import { participantTitle } from './participantTitle';
 
 /** Delete participant (spec §2, §8): on success the list reloads; a refusal shows the server's message. */
 export function DeleteParticipantDialog({
@@ -17,7 +18,7 @@ export function DeleteParticipantDialog({
   return (
     <ConfirmDeleteDialog
       id="delete-participant"
-      title="Delete participant"
+      title={participantTitle('Delete participant', participant)}
       text={
         <>
           <strong>

@@ -12,6 +12,7 @@ import { WarningAlert } from '../../components/WarningAlert';
 import { useUpdateParticipant } from './api';
 import { DateOfBirthPicker } from './DateOfBirthPicker';
 import { GenderSelect, LanguageSelect } from './fields';
+import { participantTitle } from './participantTitle';
 
 type FieldName = keyof EditParticipantForm;
 
@@ -79,7 +80,9 @@ export function EditParticipantDialog({
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="edit-participant-title">
-      <DialogTitle id="edit-participant-title">Edit participant {participant.participant_id}</DialogTitle>
+      <DialogTitle id="edit-participant-title">
+        {participantTitle('Edit participant', participant)}
+      </DialogTitle>
       <Box component="form" noValidate onSubmit={save}>
         <DialogContent dividers>
           {update.error && <WarningAlert message={update.error.message} />}

@@ -58,15 +58,20 @@ function ReferralForm({ referral, onClose }: { referral: Referral; onClose: () =
 /** Edit participant referral (spec §2, §5): full access; every referral field is required. */
 export function EditReferralDialog({
   participantId,
+  name,
   onClose,
 }: {
   participantId: number;
+  /** First and last name, when known: the title names whom the referral is about. */
+  name?: string;
   onClose: () => void;
 }) {
   const referral = useQuery(referralQuery(participantId));
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="edit-referral-title">
-      <DialogTitle id="edit-referral-title">Edit referral of participant {participantId}</DialogTitle>
+      <DialogTitle id="edit-referral-title">
+        {name ? `Edit referral — ${name}` : `Edit referral of participant ${participantId}`}
+      </DialogTitle>
       {referral.isPending ? (
         <DialogContent dividers>
           <PageLoading label="Loading the referral" />

@@ -12,6 +12,7 @@ import { hasContactData, messageUserForm, type ParticipantView } from '@pathway/
 import { Controller, useForm } from 'react-hook-form';
 import { WarningAlert } from '../../components/WarningAlert';
 import { useMessageParticipant } from './api';
+import { participantTitle } from './participantTitle';
 
 /**
  * Message user (spec §2, §5): a push message to the participant's tablet. A failure stays in the
@@ -52,7 +53,7 @@ export function MessageUserDialog({
       aria-labelledby="message-user-title"
       aria-describedby="message-user-description"
     >
-      <DialogTitle id="message-user-title">Message user</DialogTitle>
+      <DialogTitle id="message-user-title">{participantTitle('Message user', participant)}</DialogTitle>
       <Box component="form" noValidate onSubmit={save}>
         <DialogContent dividers>
           {send.error && <WarningAlert message={send.error.message} />}

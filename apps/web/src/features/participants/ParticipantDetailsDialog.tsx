@@ -23,6 +23,7 @@ import { participantProgressQuery } from './progress/api';
 import { ProgressTab } from './progress/ProgressTab';
 import { VideoSetTab } from './progress/VideoSetTab';
 import { TrackingChip } from './tracking';
+import { participantTitle } from './participantTitle';
 
 type DetailsTab = 'details' | 'videoset' | 'progress' | 'advanced';
 const TAB_LABELS: Record<DetailsTab, string> = {
@@ -147,7 +148,7 @@ export function ParticipantDetailsDialog({
 
   const common: Array<[string, ReactNode]> = [
     ['Participant ID', participant.participant_id],
-    ['Tracking', <TrackingChip key="tracking" daysBehind={participant.days_behind} />],
+    ['Tracking', <TrackingChip key="tracking" participant={participant} />],
     ['Gender', participant.gender === 'male' ? 'Male' : participant.gender === 'female' ? 'Female' : null],
     ['Language', participant.language],
   ];
@@ -165,7 +166,10 @@ export function ParticipantDetailsDialog({
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="participant-details-title">
-      <DialogTitle id="participant-details-title">Participant {participant.participant_id}</DialogTitle>
+      <DialogTitle id="participant-details-title">
+        {/* The id stays (staff quote it); full access also reads whose details these are. */}
+        {participantTitle(`Participant ${participant.participant_id}`, participant, { keepId: true })}
+      </DialogTitle>
       <Tabs
         value={tab}
         onChange={(_event, value: DetailsTab) => setTab(value)}
@@ -189,6 +193,8 @@ export function ParticipantDetailsDialog({
           id={`participant-panel-${tab}`}
           role="tabpanel"
           aria-labelledby={`participant-tab-${tab}`}
+          // A panel longer than the dialog scrolls: focusable, so keyboard users can scroll it too.
+          tabIndex={0}
           sx={{ minHeight: 320 }}
         >
           {tab === 'videoset' && <VideoSetTab participantId={participant.participant_id} />}
@@ -201,6 +207,7 @@ export function ParticipantDetailsDialog({
         role="tabpanel"
         aria-labelledby="participant-tab-details"
         hidden={tab !== 'details'}
+        tabIndex={tab === 'details' ? 0 : -1}
         sx={tab !== 'details' ? { display: 'none' } : undefined}
       >
         <Facts items={[...contact, ...common]} />

@@ -1,3 +1,7 @@
+/* eslint-disable react-hooks/refs, react-hooks/set-state-in-effect, react-hooks/preserve-manual-memoization --
+ * React Compiler diagnostics: this page keeps render-time caches in refs (the keyset cursors of the
+ * pages reached, the last row count, the rows shown) on purpose, and the console does not run the
+ * compiler. Splitting the page into hooks (issue 15, step 7) is where these go. */
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
@@ -8,6 +12,8 @@ import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
+import Snackbar from '@mui/material/Snackbar';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   DataGrid,
   GridActionsCellItem,
@@ -23,7 +29,6 @@ import {
 import {
   NO_DEVICE,
   PARTICIPANT_SORTS,
-  adherenceOf,
   adherenceState,
   hasContactData,
   stateFromHash,
@@ -40,7 +45,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { isFullAccess, useSession } from '../../lib/session';
 import { participantListQuery, useUpdateParticipant } from './api';
 import { inlineChange, type GridParticipant } from './cellEdit';
-import { STATE_LABELS, TrackingChip, daysBehindText } from './tracking';
+import { useParticipantExport } from './ExportParticipants';
+import { STATE_LABELS, TrackingChip, trackingText } from './tracking';
 
 // The dialogs load when one is opened: with their forms, date picker and validation they would
 // otherwise double what the list itself downloads.
@@ -314,15 +320,15 @@ export function ParticipantsPage() {
         field: 'days_behind',
         headerName: 'Tracking',
         type: 'singleSelect',
-        width: 170,
+        width: 240,
         valueOptions: (Object.keys(STATE_LABELS) as AdherenceState[]).map((value) => ({
           value,
           label: STATE_LABELS[value],
         })),
         filterOperators: trackingOperators,
-        // The export and the filter read the state; the cell shows it with the number of days.
-        valueFormatter: (value: number) => `${STATE_LABELS[adherenceOf(value)]} (${daysBehindText(value)})`,
-        renderCell: ({ row }) => <TrackingChip daysBehind={row.days_behind} />,
+        // The state with its days behind in full; "No programme" (or "No tablet") when there is none.
+        valueFormatter: (_value: number, row) => trackingText(row),
+        renderCell: ({ row }) => <TrackingChip participant={row} />,
       },
       {
         field: 'actions',
@@ -391,27 +397,43 @@ export function ParticipantsPage() {
     ];
   }, [full]);
 
-  const today = format(new Date(), 'yyyy-MM-dd');
+  const exporter = useParticipantExport({ state, sort, order, q: search || undefined });
+  // Phones and tablets have no double-click: the hint would describe something they cannot do.
+  const canDoubleClick = useMediaQuery('(hover: hover) and (pointer: fine) and (min-width: 600px)');
+
+  function clearState() {
+    const params = new URLSearchParams(searchParams);
+    params.delete('state');
+    void navigate(
+      { pathname: location.pathname, search: params.toString() ? `?${params}` : '', hash: '' },
+      { replace: true },
+    );
+  }
 
   return (
     <>
       <PageHeader
         title="Participants"
         actions={
-          full && (
-            <Button
-              component={RouterLink}
-              to="/addparticipant"
-              variant="contained"
-              startIcon={<PersonAddAlt1Icon />}
-            >
-              Add Participant
-            </Button>
-          )
+          <>
+            {exporter.button}
+            {full && (
+              <Button
+                component={RouterLink}
+                to="/addparticipant"
+                variant="contained"
+                startIcon={<PersonAddAlt1Icon />}
+              >
+                Add Participant
+              </Button>
+            )}
+          </>
         }
       >
         {full
-          ? 'Everyone referred to the programme. Double-click a name, date of birth, email or phone number to change it.'
+          ? canDoubleClick
+            ? 'Everyone referred to the programme. Double-click a name, date of birth, email or phone number to change it.'
+            : 'Everyone referred to the programme. Use the edit action of a row to change their details.'
           : 'Everyone referred to the programme. Contact details are shown to full-access admins only.'}
       </PageHeader>
 
@@ -428,9 +450,19 @@ export function ParticipantsPage() {
           {list.error.message}
         </Alert>
       )}
-      {notice && (
-        <Alert severity="success" role="status" sx={{ mb: 2 }} onClose={() => setNotice(null)}>
-          {notice}
+      {exporter.status}
+      {state && (
+        <Alert
+          severity="info"
+          icon={false}
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={clearState}>
+              Clear filter
+            </Button>
+          }
+        >
+          {`Showing: ${STATE_LABELS[state]}`}
         </Alert>
       )}
       {editError && (
@@ -470,7 +502,8 @@ export function ParticipantsPage() {
           showToolbar
           slotProps={{
             toolbar: {
-              csvOptions: { fileName: `participants-${today}`, utf8WithBom: true },
+              // The grid's own export holds the page shown only; Export CSV above holds the whole list.
+              csvOptions: { disableToolbarButton: true },
               printOptions: { disableToolbarButton: true },
               quickFilterProps: { debounceMs: 400 },
             },
@@ -479,6 +512,18 @@ export function ParticipantsPage() {
           localeText={{ noRowsLabel: 'No participants', noResultsOverlayLabel: 'No participants match' }}
         />
       </Paper>
+
+      {/* A snackbar, so a confirmation does not push the grid down. */}
+      <Snackbar
+        open={notice !== null}
+        autoHideDuration={6000}
+        onClose={(_event, reason) => reason !== 'clickaway' && setNotice(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      >
+        <Alert severity="success" variant="filled" role="status" onClose={() => setNotice(null)}>
+          {notice}
+        </Alert>
+      </Snackbar>
 
       <Suspense fallback={null}>
         {dialog?.kind === 'details' && (
@@ -490,6 +535,11 @@ export function ParticipantsPage() {
         {dialog?.kind === 'referral' && (
           <EditReferralDialog
             participantId={dialog.participant.participant_id}
+            name={
+              hasContactData(dialog.participant)
+                ? `${dialog.participant.first_name} ${dialog.participant.last_name}`
+                : undefined
+            }
             onClose={() => closeDialog()}
           />
         )}

@@ -1,16 +1,17 @@
-import type {
-  AdherenceState,
-  AuthorisedDevice,
-  CreateParticipantBody,
-  ParticipantPage,
-  ParticipantSort,
-  ParticipantView,
-  PushNotificationBody,
-  Referral,
-  UpdateParticipantBody,
+import {
+  EXPORT_TOTAL_HEADER,
+  type AdherenceState,
+  type AuthorisedDevice,
+  type CreateParticipantBody,
+  type ParticipantPage,
+  type ParticipantSort,
+  type ParticipantView,
+  type PushNotificationBody,
+  type Referral,
+  type UpdateParticipantBody,
 } from '@pathway/contract';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../lib/api';
+import { apiJson, apiResponse } from '../../lib/api';
 
 const PARTICIPANTS_KEY = ['participants'] as const;
 const AVAILABLE_DEVICES_KEY = ['authorised-devices', 'available'] as const;
@@ -42,6 +43,41 @@ export function participantListQuery(params: ParticipantListParams) {
     // Keep the rows shown while the next page loads, so the grid does not flash empty.
     placeholderData: keepPreviousData,
   });
+}
+
+export type ParticipantExportParams = Pick<ParticipantListParams, 'state' | 'sort' | 'order' | 'q'>;
+
+/**
+ * The whole list as the server streams it (GET /api/participant/export), as filtered and sorted;
+ * `onProgress` hears the rows received so far and the rows to come, as they arrive.
+ */
+export async function exportParticipants(
+  params: ParticipantExportParams,
+  onProgress: (received: number, total: number | null) => void,
+  signal?: AbortSignal,
+): Promise<{ blob: Blob; fileName: string }> {
+  const search = new URLSearchParams({ sort: params.sort, order: params.order });
+  if (params.state) search.set('state', params.state);
+  if (params.q) search.set('q', params.q);
+  const response = await apiResponse(`/api/participant/export?${search}`, { signal }, 'text/csv');
+  const totalHeader = response.headers.get(EXPORT_TOTAL_HEADER);
+  const total = totalHeader === null ? null : Number(totalHeader);
+  const fileName =
+    /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'participants.csv';
+  const chunks: Uint8Array[] = [];
+  let lines = 0;
+  const reader = response.body!.getReader();
+  onProgress(0, total);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    // Rows end in CRLF and a cell's own line breaks are inside quotes as CRLF too rarely to matter
+    // for a progress bar; the header line is not a row.
+    for (const byte of value) if (byte === 10) lines++;
+    onProgress(Math.max(0, lines - 1), total);
+  }
+  return { blob: new Blob(chunks as BlobPart[], { type: 'text/csv;charset=utf-8' }), fileName };
 }
 
 export function participantQuery(id: number) {

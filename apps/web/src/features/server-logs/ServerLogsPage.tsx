@@ -16,7 +16,9 @@ import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoading } from '../../components/PageLoading';
 import { WarningAlert } from '../../components/WarningAlert';
+import { describeRetention } from '@pathway/contract';
 import { isApiError } from '../../lib/api';
+import { retentionQuery } from '../../lib/retention';
 import { downloadLog, logListQuery } from './api';
 import { logViewerPath } from './paths';
 
@@ -25,6 +27,7 @@ const POPUP_FEATURES = 'popup,width=600,height=500';
 
 export function ServerLogsPage() {
   const logs = useQuery(logListQuery);
+  const retention = useQuery(retentionQuery);
   const [problem, setProblem] = useState<string | null>(null);
   const [downloading, setDownloading] = useState<string | null>(null);
 
@@ -49,7 +52,11 @@ export function ServerLogsPage() {
 
   return (
     <>
-      <PageHeader title="Server Logs">One file per day, newest first.</PageHeader>
+      <PageHeader title="Server Logs">
+        One file per day, newest first.
+        {retention.data &&
+          ` Log files are kept for ${describeRetention(retention.data.log_retention_days)}, then removed.`}
+      </PageHeader>
       {problem && <WarningAlert message={problem} />}
       {logs.isPending ? (
         <PageLoading label="Loading the log files" />

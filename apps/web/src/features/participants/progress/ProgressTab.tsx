@@ -103,7 +103,12 @@ export function ProgressTab({ participantId }: { participantId: number }) {
         {s.seenVideos.length === 0 ? (
           <Typography color="text.secondary">No videos watched yet.</Typography>
         ) : (
-          <TableContainer sx={{ maxHeight: 280 }}>
+          <TableContainer
+            sx={{ maxHeight: 280 }}
+            tabIndex={0}
+            role="region"
+            aria-label="Watched videos, scrollable"
+          >
             <Table size="small" stickyHeader aria-label="Watched videos">
               <TableHead>
                 <TableRow>
@@ -137,7 +142,12 @@ export function ProgressTab({ participantId }: { participantId: number }) {
         ) : pushes.data.length === 0 ? (
           <Typography color="text.secondary">No push messages yet.</Typography>
         ) : (
-          <TableContainer sx={{ maxHeight: 280 }}>
+          <TableContainer
+            sx={{ maxHeight: 280 }}
+            tabIndex={0}
+            role="region"
+            aria-label="Push messages, scrollable"
+          >
             <Table size="small" stickyHeader aria-label="Push messages">
               <TableHead>
                 <TableRow>
