@@ -105,7 +105,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const logger = createLogger({ level: 'info', logDir: config.logDir, toStdout: false });
   const { handle, drop } = await freshDatabase();
   const ctx = await createContext(config, logger, { database: handle, clock: options.clock ?? systemClock });
-  if (options.workers) await ctx.jobs.startWorkers();
+  // Two handlers per queue: a slow job (real ffmpeg on a busy machine) never starves the next one.
+  if (options.workers) await ctx.jobs.startWorkers({ workersPerQueue: 2 });
   const app = await buildApp(ctx, { onRoute: options.onRoute, webRoot: options.webRoot });
   await app.ready();
   return {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/modules/auth/totp.js';
 import { keepLogs } from './harness.js';
 import { buildServerBundle, processDatabaseEnv, runCli, startServerProcess } from './process.js';
+import { waitForOutput } from './resilience/helpers.js';
 
 // The operator's view: the real process, the real CLI through npm, real HTTP.
 let dataDir: string;
@@ -121,8 +122,8 @@ describe('operations', () => {
     await buildServerBundle();
     const server = await startServerProcess({ DATA_DIR: emptyDir, ...env }, 'bundle');
     try {
-      await new Promise((r) => setTimeout(r, 300));
-      expect(server.output()).toContain('npm run cli -- create-admin');
+      // The hint is printed after the server is ready (once the workers have started): wait for it.
+      await waitForOutput(server, /npm run cli -- create-admin/);
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
       const docs = await fetch(`${server.url}/api/docs/json`);
       expect(docs.status).toBe(200);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
+import { rowsOf } from '../db/rows.js';
 
 let t: TestApp;
 const handled: string[] = [];
@@ -56,7 +57,11 @@ describe('job queue', () => {
       .catch(() => {});
     t.ctx.jobs.notify('test-echo');
     await until(() => handled.includes('committed'));
-    await new Promise((r) => setTimeout(r, 1500));
+    // Not a wait for something not to happen: the rolled-back job was never stored at all.
+    const stored = await t.ctx.db.execute(sql`
+      select count(*)::int as n from pgboss.job where data->>'word' = 'rolled-back'
+      union all select count(*)::int from pgboss.archive where data->>'word' = 'rolled-back'`);
+    expect(rowsOf<{ n: number }>(stored).map((r) => Number(r.n))).toEqual([0, 0]);
     expect(handled).not.toContain('rolled-back');
   });
 

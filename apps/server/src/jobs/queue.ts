@@ -109,8 +109,14 @@ export class JobQueue {
     return this.boss.send(name, data, sendOptions);
   }
 
-  /** Starts handlers and schedules; in the embedded process, also reclaims jobs a crash left active. */
-  async startWorkers(): Promise<void> {
+  /**
+   * Starts handlers and schedules; in the embedded process, also reclaims jobs a crash left active.
+   * `workersPerQueue` runs that many handlers of each queue side by side (pg-boss hands each its
+   * own job): the test harness uses 2, so one slow job (a thumbnail on a busy machine, a retry)
+   * cannot hold up the next job of its queue. A process serves one handler per queue by default.
+   */
+  async startWorkers(options: { workersPerQueue?: number } = {}): Promise<void> {
+    const workersPerQueue = Math.max(1, options.workersPerQueue ?? 1);
     if (this.workersStarted) return;
     this.workersStarted = true;
     if (this.database.kind === 'pglite') {
@@ -128,42 +134,48 @@ export class JobQueue {
       }, ORPHAN_SWEEP_MS);
       this.sweepTimer.unref();
     }
-    for (const definition of this.definitions.values()) {
-      await this.boss.work(
-        definition.name,
-        {
-          batchSize: definition.batchSize ?? 1,
-          pollingIntervalSeconds: 1,
-          includeMetadata: definition.includeMetadata ?? false,
-        },
-        async (jobs) => {
-          const ids = jobs.map((job) => job.id);
-          try {
-            await this.leases?.hold(ids);
-            const run = definition.handler(jobs as never);
-            this.running.add(run);
+    for (const definition of this.definitions.values())
+      for (let n = 0; n < workersPerQueue; n++) {
+        await this.boss.work(
+          definition.name,
+          {
+            batchSize: definition.batchSize ?? 1,
+            pollingIntervalSeconds: 1,
+            includeMetadata: definition.includeMetadata ?? false,
+          },
+          async (jobs) => {
+            const ids = jobs.map((job) => job.id);
             try {
-              return await run;
+              await this.leases?.hold(ids);
+              const run = definition.handler(jobs as never);
+              this.running.add(run);
+              try {
+                return await run;
+              } finally {
+                this.running.delete(run);
+              }
+            } catch (error) {
+              this.logger.warn(
+                { job: definition.name, err: error },
+                'job failed; it will be retried if it has tries left',
+              );
+              throw error;
             } finally {
-              this.running.delete(run);
+              await this.leases?.release(ids);
             }
-          } catch (error) {
-            this.logger.warn(
-              { job: definition.name, err: error },
-              'job failed; it will be retried if it has tries left',
-            );
-            throw error;
-          } finally {
-            await this.leases?.release(ids);
-          }
-        },
-      );
-      if (definition.schedule) {
-        await this.boss.schedule(definition.name, definition.schedule.cron, definition.schedule.data ?? {}, {
-          tz: definition.schedule.timeZone,
-        });
+          },
+        );
+        if (definition.schedule) {
+          await this.boss.schedule(
+            definition.name,
+            definition.schedule.cron,
+            definition.schedule.data ?? {},
+            {
+              tz: definition.schedule.timeZone,
+            },
+          );
+        }
       }
-    }
   }
 
   /** Whether a job of `name` whose data contains `dataSubset` is waiting, being retried or running. */

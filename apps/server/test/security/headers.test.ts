@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -9,6 +9,7 @@ import { createAdmin, createTestApp, type TestApp } from '../harness.js';
 import { insertDevice, participantBody } from '../factories.js';
 import { AUTHORIZATION_MATRIX, type World } from './authorization-matrix.js';
 import { seedWorld, type SeededWorld } from './world.js';
+import { logWritten } from '../wait.js';
 
 /**
  * Headers and cookies on every kind of answer: the console's page, API answers, files, errors.
@@ -258,10 +259,8 @@ describe('error answers', () => {
       });
       expectPlainError(res, 500, '500');
       expect(res.json()).toEqual({ message: messages.generic.internal });
-      await new Promise((r) => setTimeout(r, 300)); // the log file is written asynchronously
-      const logs = readdirSync(t.config.logDir)
-        .map((f) => readFileSync(path.join(t.config.logDir, f), 'utf8'))
-        .join('');
+      // The log file is written asynchronously: wait for the line itself.
+      const logs = await logWritten(t.config.logDir, 'unhandled error');
       const line = logs.split('\n').find((l) => l.includes('unhandled error'));
       expect(line, 'the failure is logged').toBeDefined();
       expect(line).toContain('insert into');

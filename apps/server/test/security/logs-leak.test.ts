@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { createAdmin, createTestApp, type TestApp } from '../harness.js';
 import { addParticipant } from '../factories.js';
 import { makeProgress, makeVideoSet, makeVideos } from '../programme-factories.js';
 import { recordSecret, scanLogs } from './log-leaks.js';
+import { logWritten } from '../wait.js';
 
 /**
  * The scan that runs after the whole suite (log-scan.setup.ts) is only worth something if it finds
@@ -146,10 +147,8 @@ describe("one app's log after every path that handles secrets and details", () =
     await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie } });
 
     await (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
-    await new Promise((r) => setTimeout(r, 300));
-    const text = readdirSync(t.config.logDir)
-      .map((f) => readFileSync(path.join(t.config.logDir, f), 'utf8'))
-      .join('');
+    // Lines are written in order: once the last request's line is there, every earlier one is.
+    const text = await logWritten(t.config.logDir, '"url":"/logout"');
     expect(text).toContain('"url":"/login"'); // the log was written and read
     const secrets = [
       admin.password,

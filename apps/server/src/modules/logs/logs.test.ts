@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
+import { logWritten } from '../../../test/wait.js';
 
 let t: TestApp;
 let full: string;
@@ -70,7 +71,7 @@ describe('server logs', () => {
     });
     await get('/api/admin');
     await (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
-    await new Promise((r) => setTimeout(r, 200));
+    await logWritten(t.config.logDir, '"url":"/api/admin"');
     const today = await get(`/api/logs/download/pathway-${new Date().toISOString().slice(0, 10)}.log`);
     expect(today.body).toContain('"url":"/login"');
     expect(today.body).not.toContain('Sup3r-Secret-Pw');
