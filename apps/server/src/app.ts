@@ -7,6 +7,7 @@ import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
+import { requestOriginPlugin } from './plugins/request-origin.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webPlugin } from './plugins/web.js';
 import { adminRoutes } from './modules/admin/routes.js';
@@ -65,10 +66,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     extraMediaOrigins: ctx.config.s3 ? [new URL(ctx.config.s3.endpoint).origin] : [],
   });
   await app.register(cookie);
-  // The tablet app posts form bodies (every value a string).
+  // The tablet app posts form bodies (every value a string); request-origin keeps them off staff routes.
   await app.register(formbody);
   await app.register(docsPlugin);
   await app.register(accessPlugin, { ctx });
+  // After the access check, so a stranger still gets 401 and the role check stays first.
+  await app.register(requestOriginPlugin, { config: ctx.config });
   await app.register(inputGuardPlugin);
 
   await app.register(async (api) => {

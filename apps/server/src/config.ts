@@ -17,6 +17,33 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   /** Public origin (https://pathway.example.nhs.uk) used in absolute URLs given to tablets. */
   PUBLIC_URL: z.url().optional(),
+  /**
+   * Other origins (comma-separated, e.g. https://pathway.trust.nhs.uk) from which the console may
+   * send state-changing requests: a proxy that serves it under another name than PUBLIC_URL.
+   */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v, c) => {
+      const origins: string[] = [];
+      for (const item of v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
+        try {
+          const url = new URL(item);
+          if (url.origin === 'null') throw new Error('opaque');
+          origins.push(url.origin);
+        } catch {
+          c.addIssue({
+            code: 'custom',
+            message: `ALLOWED_ORIGINS: ${item} is not an origin such as https://host`,
+          });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    }),
   /** Set when TLS terminates in front of us, so cookies are marked Secure. */
   TRUST_PROXY: z
     .enum(['true', 'false'])
@@ -73,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     sessionSecret: e.SESSION_SECRET,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
+    allowedOrigins: e.ALLOWED_ORIGINS,
     logLevel: e.LOG_LEVEL,
     logToStdout: e.LOG_TO_STDOUT,
     logDir: path.join(dataDir, 'logs'),

@@ -6,6 +6,9 @@ import type { AppContext } from '../../context.js';
 import { LoginService } from './login-service.js';
 import { SESSION_COOKIE, type StaffSession } from './sessions.js';
 
+/** Refusals of /login that are not about the credentials (see its error handler). */
+const PASSED_THROUGH = new Set([403, 429, 503]);
+
 function presentSession(s: StaffSession) {
   return {
     admin_user_id: s.adminUserId,
@@ -33,17 +36,25 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   r.post(
     '/login',
     {
-      config: { access: 'public' },
+      config: { access: 'public', sessionRoute: true, browserForm: true },
       schema: {
         tags: ['auth'],
         summary: 'Sign in with user name, password and TOTP code; sets the jwt session cookie',
         body: loginBody,
-        response: { 200: z.object({ message: z.string(), session: sessionResponse }), 401: errorResponse },
+        response: {
+          200: z.object({ message: z.string(), session: sessionResponse }),
+          401: errorResponse,
+          403: errorResponse,
+          429: errorResponse,
+          503: errorResponse,
+        },
       },
-      // Any failure, even a malformed body, reads the same: nothing hints at what was wrong.
+      // Any failure of the credentials, even a malformed body, reads the same: nothing hints at
+      // what was wrong. A refusal before they are looked at (foreign origin, too many attempts,
+      // too busy) says what it is, so the console can tell the person to wait.
       errorHandler: (error, _request, reply: FastifyReply) => {
         const status = (error as { statusCode?: number }).statusCode ?? 500;
-        if (status >= 500) return reply.send(error);
+        if (status >= 500 || PASSED_THROUGH.has(status)) return reply.send(error);
         return reply.status(401).send({ message: messages.login.failed });
       },
     },
@@ -71,7 +82,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   r.post(
     '/logout',
     {
-      config: { access: 'public' },
+      config: { access: 'public', sessionRoute: true },
       schema: {
         tags: ['auth'],
         summary: 'End the session on the server and clear the cookie',
