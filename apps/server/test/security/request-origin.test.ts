@@ -196,7 +196,9 @@ describe('requests that did not come from the console', () => {
           headers,
           payload: asForm(call.payload),
         });
-        const message = res.headers['content-type']?.includes('json') ? res.json().message : undefined;
+        const message = String(res.headers['content-type'] ?? '').includes('json')
+          ? res.json().message
+          : undefined;
         if (
           [403, 415].includes(res.statusCode) ||
           res.statusCode >= 500 ||
