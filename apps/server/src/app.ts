@@ -7,13 +7,14 @@ import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestOriginPlugin } from './plugins/request-origin.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webPlugin } from './plugins/web.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
-import { authRoutes } from './modules/auth/routes.js';
+import { authRoutes, lockoutRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { participantRoutes } from './modules/participants/routes.js';
@@ -29,6 +30,7 @@ import { pushStatusRoutes } from './modules/push-status/routes.js';
 const modules = [
   healthRoutes,
   authRoutes,
+  lockoutRoutes,
   adminRoutes,
   logRoutes,
   deviceRoutes,
@@ -69,6 +71,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // The tablet app posts form bodies (every value a string); request-origin keeps them off staff routes.
   await app.register(formbody);
   await app.register(docsPlugin);
+  await app.register(rateLimitPlugin, { db: ctx.db, shared: ctx.database.kind === 'postgres' });
   await app.register(accessPlugin, { ctx });
   // After the access check, so a stranger still gets 401 and the role check stays first.
   await app.register(requestOriginPlugin, { config: ctx.config });

@@ -17,6 +17,9 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   /** Public origin (https://pathway.example.nhs.uk) used in absolute URLs given to tablets. */
   PUBLIC_URL: z.url().optional(),
+  /** Sign-in attempts a minute from one address, and from everywhere together (README, Security). */
+  LOGIN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  LOGIN_LIMIT_OVERALL: z.coerce.number().int().min(1).default(300),
   /**
    * Other origins (comma-separated, e.g. https://pathway.trust.nhs.uk) from which the console may
    * send state-changing requests: a proxy that serves it under another name than PUBLIC_URL.
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
     allowedOrigins: e.ALLOWED_ORIGINS,
+    loginLimits: { perAddress: e.LOGIN_LIMIT_PER_ADDRESS, overall: e.LOGIN_LIMIT_OVERALL },
     logLevel: e.LOG_LEVEL,
     logToStdout: e.LOG_TO_STDOUT,
     logDir: path.join(dataDir, 'logs'),

@@ -22,6 +22,9 @@ import type {} from './security/log-scan.setup.js';
 
 export { ManualClock };
 
+/** Sign-in limits high enough for tests and load runs whose every request comes from loopback. */
+export const TEST_LOGIN_LIMITS = { LOGIN_LIMIT_PER_ADDRESS: '100000', LOGIN_LIMIT_OVERALL: '100000' };
+
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
@@ -92,7 +95,15 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_TO_STDOUT: 'false', ...options.env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    LOG_TO_STDOUT: 'false',
+    // Every inject comes from 127.0.0.1: the sign-in limits are tested where they are set back
+    // to their defaults (security/throttling.test.ts), not in every file that signs in.
+    ...TEST_LOGIN_LIMITS,
+    ...options.env,
+  });
   const logger = createLogger({ level: 'info', logDir: config.logDir, toStdout: false });
   const { handle, drop } = await freshDatabase();
   const ctx = await createContext(config, logger, { database: handle, clock: options.clock ?? systemClock });
