@@ -24,6 +24,9 @@ const FILTERED: { filter: ListFilter; order: ListOrder; query: string } = {
 };
 const UNFILTERED_QUERY = 'sort=last_name&order=asc&perPage=100';
 const PER_PAGE = 100;
+/** Issue 14's goals for the grid page under load (10 connections), and its CPU per request. */
+const THROUGHPUT_GOAL = { postgres: 600, pglite: 300 };
+const CPU_GOAL_MS = 3;
 
 /** Median of the medians of `rounds` rounds of sequential calls. */
 async function roundsMedian(env: ApiEnvironment, call: () => Promise<unknown>): Promise<number> {
@@ -56,75 +59,98 @@ export async function measureGrid(env: ApiEnvironment, participants: number): Pr
   const deep = Math.max(2, Math.round(pages * 0.9));
   const cursor = await cursorBefore(env, deep);
   // Counted here: an embedded database cannot be opened while the server holds it.
-  const [{ n: behindCount }] = await env.db.rows<{ n: number }>(
-    `select count(*)::int as n from participants where days_behind > 2`,
-  );
-  return env.withServer(async (server) => {
-    const api = `${server.url}/api/participant`;
-    const get = (query: string) => () => getOk(`${api}?${query}`, env.cookie);
-    // The figures mean nothing if the grid answers the wrong rows: the totals must be the data's.
-    const whole = (await getOk(`${api}?${UNFILTERED_QUERY}`, env.cookie)) as {
-      pagination: { total: number };
-    };
-    const behind = (await getOk(`${api}?${FILTERED.query}`, env.cookie)) as {
-      data: unknown[];
-      pagination: { total: number };
-    };
-    if (
-      whole.pagination.total !== participants ||
-      behind.pagination.total !== behindCount ||
-      behind.data.length !== Math.min(PER_PAGE, behindCount)
-    ) {
-      throw new Error(
-        `the grid answers totals ${whole.pagination.total}/${behind.pagination.total}, the data has ${participants}/${behindCount}`,
+  // An aggregate without GROUP BY returns exactly one row.
+  const { n: behindCount } = (
+    await env.db.rows<{ n: number }>(`select count(*)::int as n from participants where days_behind > 2`)
+  )[0]!;
+  return env.withServer(
+    async (server, cpu) => {
+      const api = `${server.url}/api/participant`;
+      const get = (query: string) => () => getOk(`${api}?${query}`, env.cookie);
+      // The figures mean nothing if the grid answers the wrong rows: the totals must be the data's.
+      const whole = (await getOk(`${api}?${UNFILTERED_QUERY}`, env.cookie)) as {
+        pagination: { total: number };
+      };
+      const behind = (await getOk(`${api}?${FILTERED.query}`, env.cookie)) as {
+        data: unknown[];
+        pagination: { total: number };
+      };
+      if (
+        whole.pagination.total !== participants ||
+        behind.pagination.total !== behindCount ||
+        behind.data.length !== Math.min(PER_PAGE, behindCount)
+      ) {
+        throw new Error(
+          `the grid answers totals ${whole.pagination.total}/${behind.pagination.total}, the data has ${participants}/${behindCount}`,
+        );
+      }
+      let calls = 0;
+      const counted = get(FILTERED.query);
+      const firstRun = await cpu.measure(
+        () => roundsMedian(env, () => ((calls += 1), counted())),
+        () => calls,
       );
-    }
-    const firstFiltered = await roundsMedian(env, get(FILTERED.query));
-    const first = await roundsMedian(env, get(UNFILTERED_QUERY));
-    const deepOffset = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}`));
-    const deepCursor = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}&after=${cursor}`));
-    const size = count(participants);
-    const conditions = `${size} participants, full access, median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`;
-    env.add({
-      figure: `GET /api/participant first page, state + sort, ${size} participants`,
-      value: ms(firstFiltered),
-      goal: '',
-      met: null,
-      conditions,
-    });
-    env.add({
-      figure: `deep page ${deep} of ${pages} by cursor (console paging) vs first page, ${size}`,
-      value: `${ratio(deepCursor / first)} (${ms(deepCursor)} vs ${ms(first)})`,
-      goal: '≤ 1.3x (same cost)',
-      met: deepCursor / first <= 1.3,
-      conditions: `${conditions}; sort last_name, no filter`,
-    });
-    env.add({
-      figure: `deep page ${deep} of ${pages} by offset (page jump) vs first page, ${size}`,
-      value: `${ratio(deepOffset / first)} (${ms(deepOffset)} vs ${ms(first)})`,
-      goal: '≤ 1.3x (same cost)',
-      met: deepOffset / first <= 1.3,
-      conditions: `${conditions}; sort last_name, no filter`,
-    });
-    return { firstFiltered };
-  });
+      const firstFiltered = firstRun.result;
+      const first = await roundsMedian(env, get(UNFILTERED_QUERY));
+      const deepOffset = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}`));
+      const deepCursor = await roundsMedian(env, get(`${UNFILTERED_QUERY}&page=${deep}&after=${cursor}`));
+      const size = count(participants);
+      const conditions = `${size} participants, full access, median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`;
+      env.add({
+        figure: `GET /api/participant first page, state + sort, ${size} participants`,
+        value: ms(firstFiltered),
+        goal: '',
+        met: null,
+        conditions,
+      });
+      env.addCpu(
+        `GET /api/participant first page, state + sort, ${size} participants, sequential`,
+        firstRun,
+        conditions,
+        CPU_GOAL_MS,
+      );
+      env.add({
+        figure: `deep page ${deep} of ${pages} by cursor (console paging) vs first page, ${size}`,
+        value: `${ratio(deepCursor / first)} (${ms(deepCursor)} vs ${ms(first)})`,
+        goal: '≤ 1.3x (same cost)',
+        met: deepCursor / first <= 1.3,
+        conditions: `${conditions}; sort last_name, no filter`,
+      });
+      env.add({
+        figure: `deep page ${deep} of ${pages} by offset (page jump) vs first page, ${size}`,
+        value: `${ratio(deepOffset / first)} (${ms(deepOffset)} vs ${ms(first)})`,
+        goal: '≤ 1.3x (same cost)',
+        met: deepOffset / first <= 1.3,
+        conditions: `${conditions}; sort last_name, no filter`,
+      });
+      return { firstFiltered };
+    },
+    `grid-${count(participants)}`,
+  );
 }
 
 /** Throughput and latency under load of the filtered first page, 100 from the largest size. */
 export async function measureGridLoad(env: ApiEnvironment, participants: number): Promise<void> {
-  await env.withServer(async (server) => {
+  await env.withServer(async (server, cpu) => {
     const url = `${server.url}/api/participant?${FILTERED.query}`;
     await load(url, { cookie: env.cookie, connections: env.sizes.connections, seconds: 2, warmUp: true });
-    const runs = [];
-    for (let round = 0; round < env.sizes.loadRounds; round += 1) {
-      runs.push(
-        await load(url, {
-          cookie: env.cookie,
-          connections: env.sizes.connections,
-          seconds: env.sizes.loadSeconds,
-        }),
-      );
-    }
+    const measured = await cpu.measure(
+      async () => {
+        const runs = [];
+        for (let round = 0; round < env.sizes.loadRounds; round += 1) {
+          runs.push(
+            await load(url, {
+              cookie: env.cookie,
+              connections: env.sizes.connections,
+              seconds: env.sizes.loadSeconds,
+            }),
+          );
+        }
+        return runs;
+      },
+      (runs) => runs.reduce((sum, r) => sum + r.requests, 0),
+    );
+    const runs = measured.result;
     const throughput = median(runs.map((r) => r.requestsPerSecond));
     const p50 = median(runs.map((r) => r.p50));
     const p99 = median(runs.map((r) => r.p99));
@@ -132,8 +158,8 @@ export async function measureGridLoad(env: ApiEnvironment, participants: number)
     env.add({
       figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: throughput`,
       value: perSecond(throughput),
-      goal: '≥ 3,000 req/s',
-      met: throughput >= 3000,
+      goal: `≥ ${THROUGHPUT_GOAL[env.storage]} req/s`,
+      met: throughput >= THROUGHPUT_GOAL[env.storage],
       conditions,
     });
     env.add({
@@ -146,11 +172,17 @@ export async function measureGridLoad(env: ApiEnvironment, participants: number)
     env.add({
       figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: p99 under load`,
       value: ms(p99),
-      goal: '< 20 ms',
-      met: p99 < 20,
+      goal: '< 50 ms',
+      met: p99 < 50,
       conditions,
     });
-  });
+    env.addCpu(
+      `GET /api/participant page of 100 from ${count(participants)}, state + sort, under load`,
+      measured,
+      conditions,
+      CPU_GOAL_MS,
+    );
+  }, 'grid-load');
 }
 
 interface CapturedQuery {
@@ -162,9 +194,9 @@ interface CapturedQuery {
 function capturingDrizzle(env: ApiEnvironment, into: CapturedQuery[]): Database {
   const handle = env.db.handle!;
   const logger = { logQuery: (text: string, params: unknown[]) => into.push({ text, params }) };
-  return (handle.pglite
+  return handle.pglite
     ? drizzlePglite(handle.pglite, { schema, logger })
-    : drizzlePg(handle.pool!, { schema, logger })) as unknown as Database;
+    : drizzlePg(handle.pool!, { schema, logger });
 }
 
 /**
@@ -201,7 +233,7 @@ export async function measureGridSqlRatio(
   );
   const run = (q: CapturedQuery) => env.db.rows(q.text, q.params);
   const request = async () => {
-    // The session's last_seen_at touch happens once in 30 s, not per request.
+    // The session's last_seen_at touch happens once a minute, not per request.
     for (const q of session.filter((s) => /^select/i.test(s.text))) await run(q);
     await Promise.all(listing.map(run));
     for (const q of audit) await run(q);
@@ -211,8 +243,8 @@ export async function measureGridSqlRatio(
   env.add({
     figure: `GET /api/participant page of 100 from ${count(participants)}, state + sort: endpoint vs the same SQL alone`,
     value: `${ratio(value)} (${ms(endpointMedian)} vs ${ms(sqlMedian)})`,
-    goal: '≤ 1.5x',
-    met: value <= 1.5,
+    goal: '≤ 1.3x',
+    met: value <= 1.3,
     conditions: `${count(participants)} participants; SQL: ${session.length + listing.length + audit.length} statements (session, count + page in parallel, audit insert) replayed from the bench process${env.storage === 'pglite' ? ' in-process' : ' over loopback'}; medians of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound}`,
   });
 }

@@ -1,6 +1,7 @@
 import { measureAdherenceCheck } from './api-adherence.js';
 import { measureDashboard, reportDashboardGrowth } from './api-dashboard.js';
 import { measureGrid, measureGridLoad, measureGridSqlRatio } from './api-participants.js';
+import { measureScaleOut } from './api-scaleout.js';
 import { measureTabletCall } from './api-tablet.js';
 import { ApiEnvironment } from './lib/api-env.js';
 import { addParticipants, addSeenVideos, prepareProgramme } from './lib/data.js';
@@ -15,6 +16,12 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
   const result = await work();
   console.log(`  (${label}: ${seconds(performance.now() - started)})`);
   return result;
+}
+
+/** Whether a group of figures is asked for (`--api` in bench/run.ts; all by default). */
+function wanted(group: 'grid' | 'scaleout' | 'tablet' | 'dashboard' | 'adherence'): boolean {
+  const only = process.env.BENCH_API_FIGURES;
+  return !only || only.split(',').includes(group);
 }
 
 /**
@@ -32,22 +39,31 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
     for (const size of sizes) {
       await step(`load participants to ${count(size)}`, () => addParticipants(env.db, loaded, size));
       loaded = size;
-      firstFiltered = (await step(`grid at ${count(size)}`, () => measureGrid(env, size))).firstFiltered;
+      if (wanted('grid'))
+        firstFiltered = (await step(`grid at ${count(size)}`, () => measureGrid(env, size))).firstFiltered;
     }
-    await step('grid SQL alone', () => measureGridSqlRatio(env, largest, firstFiltered));
-    await step('grid under load', () => measureGridLoad(env, largest));
-    await step('tablet call 1', () => measureTabletCall(env, largest));
+    if (wanted('grid')) {
+      await step('grid SQL alone', () => measureGridSqlRatio(env, largest, firstFiltered));
+      await step('grid under load', () => measureGridLoad(env, largest));
+    }
+    // Several web processes need a database server; the embedded one belongs to one process.
+    if (wanted('scaleout') && storage === 'postgres')
+      await step('scale-out, 2 web instances vs 1', () => measureScaleOut(env, largest));
+    if (wanted('tablet')) await step('tablet call 1', () => measureTabletCall(env, largest));
+    if (!wanted('dashboard') && !wanted('adherence')) return env.rows;
 
     const dashboard = new Map<number, number>();
     let seen = 0;
     for (const [index, size] of seenVideos.entries()) {
       await step(`load seen videos to ${count(size)}`, () => addSeenVideos(env.db, largest, seen, size));
       seen = size;
-      dashboard.set(
-        size,
-        await step(`dashboard at ${count(size)}`, () => measureDashboard(env, largest, size)),
-      );
+      if (wanted('dashboard'))
+        dashboard.set(
+          size,
+          await step(`dashboard at ${count(size)}`, () => measureDashboard(env, largest, size)),
+        );
       // The check reads every participant's views: measured at 1M rows (about ten views each).
+      if (!wanted('adherence')) continue;
       if (
         size === ADHERENCE_SEEN_VIDEOS ||
         (index === seenVideos.length - 1 && !seenVideos.includes(ADHERENCE_SEEN_VIDEOS))
@@ -55,7 +71,7 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
         await step('adherence check', () => measureAdherenceCheck(env, largest, size));
       }
     }
-    reportDashboardGrowth(env, dashboard);
+    if (wanted('dashboard')) reportDashboardGrowth(env, dashboard);
     return env.rows;
   } finally {
     await env.dispose();

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick]`
+ * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api grid,scaleout,tablet,dashboard,adherence]`
  *
  * Runs the API benchmarks (bench/api-suite.ts) and then every system benchmark present
  * (bench/sys-*.ts) in each storage mode asked for, prints one table and writes it to
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     storage: { type: 'string', default: 'both' },
     quick: { type: 'boolean', default: false },
+    // Some of the API figures only, for working on one of them (the table then has only those).
+    api: { type: 'string' },
   },
   strict: true,
 });
@@ -32,12 +34,20 @@ function fail(message: string): never {
 
 if (values.only !== undefined && values.only !== 'api' && values.only !== 'sys')
   fail('--only must be api or sys');
-if (!['pglite', 'postgres', 'both'].includes(values.storage!))
+if (!['pglite', 'postgres', 'both'].includes(values.storage))
   fail('--storage must be pglite, postgres or both');
 const storages: Storage[] = values.storage === 'both' ? ['pglite', 'postgres'] : [values.storage as Storage];
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://pathway:pathway@127.0.0.1:5432/postgres';
 // Every module reads the size of the run from here, the system ones included.
 if (values.quick) process.env.BENCH_QUICK = '1';
+if (values.api) {
+  const unknown = values.api
+    .split(',')
+    .filter((f) => !['grid', 'scaleout', 'tablet', 'dashboard', 'adherence'].includes(f));
+  if (unknown.length)
+    fail(`--api takes grid, scaleout, tablet, dashboard, adherence (not ${unknown.join(', ')})`);
+  process.env.BENCH_API_FIGURES = values.api;
+}
 
 interface Suite {
   name: string;
@@ -130,9 +140,12 @@ async function main() {
   ].join('\n');
   const text = `${header}\n${table(rows)}\n`;
   console.log(`\n${text}`);
+  // A smoke run or a run of some API figures leaves the full table of bench/results.md alone.
   const target = values.quick
     ? path.join(repoRoot, '.tmp', 'bench-results-quick.md')
-    : path.join(repoRoot, 'bench', 'results.md');
+    : values.api
+      ? path.join(repoRoot, '.tmp', `bench-results-${values.api.replace(/,/g, '-')}.md`)
+      : path.join(repoRoot, 'bench', 'results.md');
   mkdirSync(path.dirname(target), { recursive: true });
   writeFileSync(target, text);
   console.log(`written to ${path.relative(repoRoot, target)}`);

@@ -147,9 +147,10 @@ export async function addSeenVideos(
   if (Math.ceil(to / participantCount) > setSize(SHORT_SET)) {
     throw new Error(`${to} seen videos do not fit ${participantCount} participants`);
   }
-  const [{ last }] = await db.rows<{ last: string }>(
-    `select coalesce(max(seen_video_id), 0)::text as last from seen_videos`,
-  );
+  // An aggregate without GROUP BY returns exactly one row.
+  const { last } = (
+    await db.rows<{ last: string }>(`select coalesce(max(seen_video_id), 0)::text as last from seen_videos`)
+  )[0]!;
   const batch = 1_000_000;
   const statements: string[] = [];
   for (let start = from; start < to; start += batch) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
+import { BENCH_APPLICATION_NAME } from './cpu.js';
 import {
   maintainEmbeddedDatabase,
   openDatabase,
@@ -43,12 +44,19 @@ export class BenchDatabase {
     if (!this.handle) {
       this.handle = await openDatabase(
         this.databaseUrl
-          ? { databaseUrl: this.databaseUrl, poolSize: 4 }
+          ? { databaseUrl: this.ownUrl(), poolSize: 4 }
           : { dataDir: path.join(this.dataDir, 'db') },
       );
       await runMigrations(this.handle);
     }
     return this.handle;
+  }
+
+  /** The run's database under the benchmark's own name, so its CPU is told apart from the server's. */
+  private ownUrl(): string {
+    const url = new URL(this.databaseUrl!);
+    url.searchParams.set('application_name', BENCH_APPLICATION_NAME);
+    return url.toString();
   }
 
   /** Before the server starts: embedded mode hands the database over to it. */

@@ -75,6 +75,8 @@ export async function timeSequential(
 }
 
 export interface LoadResult {
+  /** Requests answered in the run. */
+  requests: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -109,5 +111,10 @@ export async function load(
       `load on ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
     );
   }
-  return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    requests: result.requests.total,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
 }

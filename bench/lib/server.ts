@@ -5,6 +5,7 @@ import { repoRoot } from './paths.js';
 export interface RunningServer {
   url: string;
   dataDir: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -19,6 +20,8 @@ export function startServer(options: {
   dataDir: string;
   databaseUrl?: string;
   nodeArgs?: string[];
+  /** After the script, e.g. `--role web`. */
+  args?: string[];
 }): Promise<RunningServer> {
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -32,7 +35,13 @@ export function startServer(options: {
   if (!options.databaseUrl) delete env.DATABASE_URL;
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), '--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')],
+    [
+      ...(options.nodeArgs ?? []),
+      '--import',
+      'tsx',
+      path.join(repoRoot, 'apps/server/src/main.ts'),
+      ...(options.args ?? []),
+    ],
     {
       cwd: repoRoot,
       env,
@@ -65,6 +74,7 @@ export function startServer(options: {
       resolve({
         url: `http://127.0.0.1:${match[1]}`,
         dataDir: options.dataDir,
+        pid: child.pid!,
         stop: () =>
           new Promise<void>((done, fail) => {
             if (child.exitCode !== null) return done();

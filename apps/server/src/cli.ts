@@ -26,7 +26,7 @@ async function runLocally(name: string, args: Record<string, unknown>) {
   const logger = createLogger({ level: config.logLevel, logDir: config.logDir, toStdout: false });
   const ctx = await createContext(config, logger, { role: 'web' });
   try {
-    return await command.run(ctx, parsedArgs as never);
+    return await command.run(ctx, parsedArgs);
   } finally {
     await closeContext(ctx);
     release();
@@ -54,7 +54,7 @@ async function main() {
     process.stderr.write(usage());
     process.exit(name && name !== '--help' && name !== 'help' ? 2 : 0);
   }
-  const command = commands[name]!;
+  const command = commands[name];
   const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
   for (const option of command.options) options[option] = { type: 'string' };
   for (const flag of command.flags ?? []) options[flag] = { type: 'boolean' };

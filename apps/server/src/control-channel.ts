@@ -37,7 +37,7 @@ export async function startControlChannel(ctx: AppContext): Promise<() => Promis
           };
           const command = commands[name];
           if (!command) throw new HttpError(404, `Unknown command ${name}`);
-          const result = await command.run(ctx, parseCommandArgs(command, args) as never);
+          const result = await command.run(ctx, parseCommandArgs(command, args));
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
         } catch (error) {
           const status = error instanceof HttpError ? error.statusCode : 400;

@@ -103,7 +103,7 @@ class DailyFileStream implements DestinationStream {
       // Opened here, synchronously, so the day's file exists as soon as its first line is logged;
       // the writes themselves stay asynchronous.
       const fd = openSync(path.join(this.directory, name), 'a');
-      this.destination = pino.destination({ dest: fd, sync: false, minLength: 0 }) as never;
+      this.destination = pino.destination({ dest: fd, sync: false, minLength: 0 });
       // A log file that cannot be written must never take the server down.
       (this.destination as unknown as NodeJS.EventEmitter).on('error', () => {});
       this.currentName = name;

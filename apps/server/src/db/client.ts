@@ -103,8 +103,7 @@ export async function isReady(handle: DatabaseHandle): Promise<boolean> {
       sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
     );
     return (
-      Number((result as unknown as { rows: { applied: number }[] }).rows[0]?.applied ?? 0) >=
-      expectedMigrationCount()
+      Number((result as { rows: { applied: number }[] }).rows[0]?.applied ?? 0) >= expectedMigrationCount()
     );
   } catch {
     return false;

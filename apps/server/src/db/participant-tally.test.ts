@@ -22,7 +22,7 @@ afterAll(() => t.close());
 
 /** The counts the tally stands for, counted the slow way. */
 async function counted(): Promise<ParticipantCounts> {
-  const rows = rowsOf<{ adherence: number; with_programme: boolean; n: number }>(
+  const rows = rowsOf<{ adherence: 0 | 1 | 2; with_programme: boolean; n: number }>(
     await t.ctx.db.execute(sql`
       select p.adherence, pp.participant_id is not null as with_programme, count(*)::int as n
       from participants p left join fitness_participation_progress pp on pp.participant_id = p.participant_id

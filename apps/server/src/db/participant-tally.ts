@@ -28,7 +28,8 @@ export interface ParticipantCounts {
 }
 
 export async function participantCounts(db: Database): Promise<ParticipantCounts> {
-  const rows = rowsOf<{ adherence: number; with_programme: boolean; n: number }>(
+  // participants.adherence is a generated column (0, 1 or 2), so each row indexes the tuples in range.
+  const rows = rowsOf<{ adherence: 0 | 1 | 2; with_programme: boolean; n: number }>(
     await db.execute(
       sql`select adherence, with_programme, sum(delta)::int as n from participant_tally group by 1, 2`,
     ),

@@ -11,7 +11,7 @@ import { eventually } from '../../test/media-helpers.js';
 const clock = new ManualClock(new Date('2025-06-18T11:00:00Z'));
 let t: TestApp;
 const seed = (args: Record<string, unknown> = {}) =>
-  commands['seed-demo']!.run(t.ctx, parseCommandArgs(commands['seed-demo']!, args) as never);
+  commands['seed-demo']!.run(t.ctx, parseCommandArgs(commands['seed-demo']!, args));
 
 beforeAll(async () => {
   t = await createTestApp({ clock, workers: true });

@@ -29,7 +29,7 @@ export class PGliteBossAdapter implements PgBoss.Db {
       // Inside a caller's transaction we must not BEGIN/COMMIT it ourselves.
       const results = isTransaction(this.pg)
         ? await this.pg.exec(body)
-        : await (this.pg as PGlite).transaction((tx) => tx.exec(body));
+        : await this.pg.transaction((tx) => tx.exec(body));
       return lastRows(results);
     }
     return lastRows(await this.pg.exec(text));

@@ -93,7 +93,7 @@ export class JobQueue {
       retryDelay: definition.retryDelay ?? 10,
       retryBackoff: definition.retryBackoff ?? true,
       expireInSeconds: definition.expireInSeconds ?? 15 * 60,
-    } as PgBoss.Queue);
+    });
     this.definitions.set(definition.name, definition as JobDefinition<never>);
   }
 
@@ -168,18 +168,18 @@ export class JobQueue {
 
   /** Whether a job of `name` whose data contains `dataSubset` is waiting, being retried or running. */
   async isPending(name: string, dataSubset: object): Promise<boolean> {
-    const { rows } = (await this.boss
+    const { rows } = await this.boss
       .getDb()
       .executeSql(
         "select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and data @> $2::jsonb limit 1",
         [name, JSON.stringify(dataSubset)],
-      )) as { rows: unknown[] };
+      );
     return rows.length > 0;
   }
 
   /** Wakes idle workers now instead of at their next poll (used after enqueueing in-process). */
   notify(name: string): void {
-    if (this.workersStarted) this.boss.notifyWorker(name as never);
+    if (this.workersStarted) this.boss.notifyWorker(name);
   }
 
   async stop(): Promise<void> {
@@ -198,13 +198,13 @@ export class JobQueue {
    * active job is such a one; on PostgreSQL, one whose lease no living session holds.
    */
   private async failOrphanedActiveJobs(): Promise<void> {
-    const { rows } = (await this.boss.getDb().executeSql(
+    const { rows } = await this.boss.getDb().executeSql(
       this.leases
         ? `select name, array_agg(id) as ids from pgboss.job
            where state = 'active' and started_on < now() - interval '${LEASE_GRACE_SECONDS} seconds' group by name`
         : "select name, array_agg(id) as ids from pgboss.job where state = 'active' group by name",
       [],
-    )) as { rows: { name: string; ids: string[] }[] };
+    );
     for (const { name, ids: active } of rows) {
       const ids = this.leases ? await this.leases.orphaned(active) : active;
       if (ids.length === 0) continue;

@@ -6,7 +6,7 @@ import { FULL_ACCESS, messages } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { deviceTokens, participants } from '../db/schema.js';
 import { HttpError } from '../lib/http-error.js';
-import { SESSION_COOKIE, type StaffSession } from '../modules/auth/sessions.js';
+import { SESSION_COOKIE, type StaffSession } from '../lib/staff-session.js';
 
 /**
  * Who may call a route. Every route of the API declares one (the app refuses to start otherwise):

@@ -163,7 +163,8 @@ describe('what is recorded', () => {
 describe('reading the trail', () => {
   it('pages newest first for full access', async () => {
     await addParticipant(t, full);
-    const [{ n }] = await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents);
+    // An aggregate without GROUP BY returns exactly one row.
+    const { n } = (await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents))[0]!;
     const first = await call('GET', '/api/audit?page=1&perPage=2');
     expect(first.statusCode).toBe(200);
     const body = first.json();
@@ -187,7 +188,8 @@ describe('reading the trail', () => {
   });
 
   it('exports the whole trail as CSV', async () => {
-    const [{ n }] = await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents);
+    // An aggregate without GROUP BY returns exactly one row.
+    const { n } = (await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents))[0]!;
     const res = await call('GET', '/api/audit/export');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);

@@ -91,10 +91,13 @@ export class AuditService {
   /** Newest first. */
   async list(page: number, perPage: number, action?: AuditAction): Promise<AuditPage> {
     const kind = action ? eq(auditEvents.action, action) : undefined;
-    const [{ total }] = await this.db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(auditEvents)
-      .where(kind);
+    // An aggregate without GROUP BY returns exactly one row.
+    const { total } = (
+      await this.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(auditEvents)
+        .where(kind)
+    )[0]!;
     // Offset over the primary key alone (an index-only scan), then fetch just this page's rows.
     const ids = this.db
       .select({ id: auditEvents.audit_event_id })

@@ -6,21 +6,16 @@ import type { Database } from '../../db/client.js';
 import { adminUsers, serverSecrets, sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 
-export const SESSION_COOKIE = 'jwt';
+import type { StaffSession } from '../../lib/staff-session.js';
+
+export { SESSION_COOKIE, type StaffSession } from '../../lib/staff-session.js';
 const IDLE_MS = limits.sessionIdleMinutes * 60_000;
 const MAX_AGE_MS = limits.sessionMaxHours * 3_600_000;
-/** last_seen_at is written at most this often, so a busy console does not write on every call. */
-const TOUCH_INTERVAL_MS = 30_000;
-
-export interface StaffSession {
-  sessionId: string;
-  adminUserId: number;
-  userName: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-  expiresAt: Date;
-}
+/**
+ * last_seen_at is written at most once a minute, so a busy console does not write on every call;
+ * the 30-minute idle limit is then kept to within a minute.
+ */
+const TOUCH_INTERVAL_MS = 60_000;
 
 /** The signing key every instance shares: from the environment, else created once in the database. */
 export async function loadSessionSecret(db: Database, configured?: string): Promise<Uint8Array> {

@@ -15,6 +15,7 @@ import {
   viewReportBody,
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
+import { compiledOkSerializer } from '../../lib/compiled-serializer.js';
 import type { DeviceCaller } from '../../plugins/access.js';
 import { presentDeviceProgress } from '../progress/presenters.js';
 import { publicOrigin } from '../videos/media-urls.js';
@@ -46,6 +47,8 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         params: deviceIdParam,
         response: { 200: deviceRegistration, ...errors },
       },
+      // The whole programme (350 videos for 50 weeks): compiled once instead of checked by zod.
+      serializerCompiler: compiledOkSerializer(deviceRegistration),
     },
     async (request) => {
       const registration = await service.register(request.params.deviceId, request.ip);

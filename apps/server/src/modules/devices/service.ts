@@ -101,7 +101,7 @@ export class DeviceService {
     const rows = await this.select()
       .where(isNull(participants.participant_id))
       .orderBy(asc(authorizedDevices.name), asc(authorizedDevices.authorized_device_id));
-    return rows.map((row) => presentDevice(row, 'basic access') as AuthorisedDevice);
+    return rows.map((row) => presentDevice(row, 'basic access'));
   }
 
   async create(input: CreateDeviceBody): Promise<AuthorisedDevice> {
@@ -112,10 +112,7 @@ export class DeviceService {
       .onConflictDoNothing()
       .returning();
     if (!row) throw conflict(messages.device.uuidTaken);
-    return presentDevice(
-      { ...row, participant_id: null, first_name: null, last_name: null },
-      'basic access',
-    ) as AuthorisedDevice;
+    return presentDevice({ ...row, participant_id: null, first_name: null, last_name: null }, 'basic access');
   }
 
   /** Name and uuid; a new uuid is a different tablet, so the old one's tokens stop working. */

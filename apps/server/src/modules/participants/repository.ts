@@ -7,7 +7,7 @@ import { badRequest } from '../../lib/http-error.js';
 import type { ParticipantRow } from './presenter.js';
 
 /** participants.adherence, the generated class of days_behind. */
-const ADHERENCE_CODE: Record<AdherenceState, number> = { onTrack: 0, slightlybehind: 1, behind: 2 };
+const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };
 
 const SORT_COLUMNS = {
   participant_id: participants.participant_id,
@@ -214,12 +214,12 @@ export class ParticipantRepository {
       .offset(idOffset);
     return this.withDevice()
       .where(inArray(participants.participant_id, ids))
-      .orderBy(...ordering) as unknown as Promise<ParticipantRow[]>;
+      .orderBy(...ordering);
   }
 
   async findById(id: number, db: Database = this.db): Promise<ParticipantRow | null> {
     const [row] = await this.withDevice(db).where(eq(participants.participant_id, id));
-    return (row as ParticipantRow | undefined) ?? null;
+    return row ?? null;
   }
 
   /** Locks the participant row for the rest of the transaction. */

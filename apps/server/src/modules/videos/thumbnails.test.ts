@@ -81,12 +81,12 @@ describe('thumbnail job', () => {
     const video = res.json() as { video_id: number };
 
     await eventually(async () => {
-      const { rows } = (await t.ctx.jobs.boss
+      const { rows } = await t.ctx.jobs.boss
         .getDb()
         .executeSql(`select retry_count from pgboss.job where name = $1 and data->>'videoId' = $2`, [
           THUMBNAIL_JOB,
           String(video.video_id),
-        ])) as { rows: { retry_count: number }[] };
+        ]);
       return rows.some((r) => r.retry_count >= 1);
     });
     const [stillProcessing] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, video.video_id));
@@ -114,11 +114,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('thumbnail job after a crash
     // A worker takes the job and dies before finishing it.
     const taken = await t.ctx.jobs.boss.fetch(THUMBNAIL_JOB);
     expect(taken).toHaveLength(1);
-    const { rows } = (await t.ctx.jobs.boss
+    const { rows } = await t.ctx.jobs.boss
       .getDb()
-      .executeSql('select state from pgboss.job where id = $1', [taken![0]!.id])) as {
-      rows: { state: string }[];
-    };
+      .executeSql('select state from pgboss.job where id = $1', [taken[0]!.id]);
     expect(rows[0]!.state).toBe('active');
 
     const next = await JobQueue.start(t.ctx.database, t.ctx.logger, 'all');

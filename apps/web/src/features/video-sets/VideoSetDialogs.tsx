@@ -31,7 +31,7 @@ export function AddVideoSetDialog({ onClose }: { onClose: () => void }) {
   } = useForm({
     resolver: zodResolver(createVideoSetBody),
     // Numbers are typed as text; the contract's schema turns them into whole numbers or refuses them.
-    defaultValues: { set_name: '', number_of_weeks: '' as unknown, videos_in_week: '' as unknown },
+    defaultValues: { set_name: '', number_of_weeks: '', videos_in_week: '' },
   });
   const save = handleSubmit((body) => create.mutate(body, { onSuccess: onClose }));
 

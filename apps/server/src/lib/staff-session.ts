@@ -1,0 +1,15 @@
+import type { Role } from '@pathway/contract';
+
+// The session's cookie name and shape, read by the access plugin as well as the auth module: they
+// live in lib/ because plugins do not import from modules/.
+export const SESSION_COOKIE = 'jwt';
+
+export interface StaffSession {
+  sessionId: string;
+  adminUserId: number;
+  userName: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  expiresAt: Date;
+}

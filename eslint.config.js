@@ -1,0 +1,135 @@
+// ESLint 9 flat config for the whole repository: `npm run lint`.
+// Formatting is Prettier's job (`npm run format:check`), so no stylistic rules here.
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+// Console features do not import each other (shared pieces live in components/ or lib/). One block
+// per feature directory, read from disk so a new feature is covered without editing this file.
+const FEATURES_DIR = 'apps/web/src/features';
+const features = readdirSync(FEATURES_DIR, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const featureBoundaries = features.map((feature) => {
+  const others = features.filter((other) => other !== feature).map(escape);
+  return {
+    files: [`${FEATURES_DIR}/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // A relative path that walks into another feature's directory (`../devices/api`,
+              // `../../features/devices/api`) or any path through `features/<other>`.
+              regex: `^\\.{1,2}/(?:\\.\\./)*(?:features/)?(?:${others.join('|')})(?:/|$)`,
+              message:
+                'Console features do not import each other: move the shared piece to components/ or lib/.',
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      'data/**',
+      'bench/profiles/**',
+      'apps/server/drizzle/**',
+    ],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        // Each file is checked with the tsconfig that owns it (apps/*, packages/*, bench); the root
+        // vitest config belongs to none, so it gets the default project.
+        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+      globals: { ...globals.node },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // `_`-prefixed names are deliberately unused (Fastify handler signatures, destructuring to omit a field).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+      // Fastify hooks and route handlers, React event handlers and react-query callbacks accept async
+      // functions whose promise is awaited by the framework; only argument positions that drop a
+      // promise on the floor (a void-returning callback) would hide an error, and those we keep.
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
+      // Numbers and booleans in template strings are the normal way to build messages and log lines.
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // Fastify plugins, hooks and handlers, and react-router loaders, are async by the framework's
+      // contract (a plugin is `async (app) => {}` even when it awaits nothing); the rule would force a
+      // `done` callback or a non-async wrapper that changes nothing.
+      '@typescript-eslint/require-await': 'off',
+      // React Router's loaders redirect by throwing a Response, its documented API.
+      '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'lib', name: 'Response' }] }],
+    },
+  },
+  {
+    // Tests read JSON answers (`res.json()`, `JSON.parse`, Playwright's `response.json()`, all `any`) and
+    // assert their shape with expect: typing each would copy the contract into every test, and a wrong
+    // shape fails the assertion anyway. Production code keeps these rules.
+    files: ['**/*.test.{ts,tsx}', '**/*.spec.ts', 'apps/server/test/**/*.ts', 'apps/web/e2e/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat['recommended-latest']],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Server: modules reach plugins and lib, never the reverse, so a plugin or a helper never depends on
+    // one domain's code.
+    files: ['apps/server/src/plugins/**/*.ts', 'apps/server/src/lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.{1,2}/(?:.*/)?modules(?:/|$)',
+              message: 'plugins/ and lib/ do not import from modules/: move the shared piece to lib/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...featureBoundaries,
+  {
+    // Plain JavaScript (this file, scripts/) is not part of any tsconfig: no type-aware rules.
+    files: ['**/*.{js,mjs,cjs}'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+);
