@@ -31,7 +31,8 @@ function databaseStore(db: Database) {
             returning count, greatest(0, extract(epoch from window_ends_at - now()) * 1000)::int as ttl_ms`,
       ).then(
         (result) => {
-          const row = (result as unknown as { rows: { count: number; ttl_ms: number }[] }).rows[0]!;
+          const row = (result as { rows: { count: number; ttl_ms: number }[] }).rows[0];
+          if (!row) return callback(new Error('rate limit counter not returned'));
           callback(null, { current: Number(row.count), ttl: Number(row.ttl_ms) });
         },
         (error: Error) => callback(error),

@@ -101,10 +101,14 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         const status = (error as { statusCode?: number }).statusCode ?? 500;
         if (PASSED_THROUGH.has(status) && error instanceof HttpError) {
           if (status === 503) reply.header('retry-after', '2');
-          return reply.status(status).send({ message: error.message });
+          void reply.status(status).send({ message: error.message });
+          return;
         }
-        if (status >= 500) return reply.send(error);
-        return reply.status(401).send({ message: messages.login.failed });
+        if (status >= 500) {
+          void reply.send(error);
+          return;
+        }
+        void reply.status(401).send({ message: messages.login.failed });
       },
     },
     async (request, reply) => {
