@@ -29,6 +29,7 @@ export function startServer(options: {
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: options.dataDir,
+    LOGIN_LIMIT_PER_ADDRESS: '100000',
     DATABASE_URL: options.databaseUrl,
     LOG_TO_STDOUT: 'true',
     // One load generator on one address plays many tablets: the per-address and per-device

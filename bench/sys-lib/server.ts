@@ -53,6 +53,7 @@ export async function createDataDir(storage: Storage, postgresUrl?: string): Pro
   }
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
+    LOGIN_LIMIT_PER_ADDRESS: '100000',
     ...(databaseUrl && { DATABASE_URL: databaseUrl }),
   };
   return {

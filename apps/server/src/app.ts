@@ -7,12 +7,14 @@ import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { requestOriginPlugin } from './plugins/request-origin.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webPlugin } from './plugins/web.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { deviceRoutes } from './modules/devices/routes.js';
-import { authRoutes } from './modules/auth/routes.js';
+import { authRoutes, lockoutRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { participantRoutes } from './modules/participants/routes.js';
@@ -21,7 +23,6 @@ import { mediaRoutes } from './modules/videos/media-routes.js';
 import { videoRoutes } from './modules/videos/routes.js';
 import { uploadRoutes } from './modules/videos/upload-routes.js';
 import { progressRoutes } from './modules/progress/routes.js';
-import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { deviceApiRoutes } from './modules/device-api/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { pushStatusRoutes } from './modules/push-status/routes.js';
@@ -31,6 +32,7 @@ import { retentionRoutes } from './modules/retention/routes.js';
 const modules = [
   healthRoutes,
   authRoutes,
+  lockoutRoutes,
   adminRoutes,
   logRoutes,
   deviceRoutes,
@@ -73,11 +75,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     extraMediaOrigins: ctx.config.s3 ? [new URL(ctx.config.s3.endpoint).origin] : [],
   });
   await app.register(cookie);
-  // The tablet app posts form bodies (every value a string).
+  // The tablet app posts form bodies (every value a string); request-origin keeps them off staff routes.
   await app.register(formbody);
   await app.register(docsPlugin);
   await app.register(accessPlugin, { ctx });
   await app.register(rateLimitPlugin, { ctx });
+  // After the access check, so a stranger still gets 401 and the role check stays first.
+  await app.register(requestOriginPlugin, { config: ctx.config });
   await app.register(inputGuardPlugin);
 
   await app.register(async (api) => {

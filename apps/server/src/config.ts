@@ -17,6 +17,36 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32).optional(),
   /** Public origin (https://pathway.example.nhs.uk) used in absolute URLs given to tablets. */
   PUBLIC_URL: z.url().optional(),
+  /** Sign-in attempts a minute from one address, and from everywhere together (README, Security). */
+  LOGIN_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  LOGIN_LIMIT_OVERALL: z.coerce.number().int().min(1).default(300),
+  /**
+   * Other origins (comma-separated, e.g. https://pathway.trust.nhs.uk) from which the console may
+   * send state-changing requests: a proxy that serves it under another name than PUBLIC_URL.
+   */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v, c) => {
+      const origins: string[] = [];
+      for (const item of v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
+        try {
+          const url = new URL(item);
+          if (url.origin === 'null') throw new Error('opaque');
+          origins.push(url.origin);
+        } catch {
+          c.addIssue({
+            code: 'custom',
+            message: `ALLOWED_ORIGINS: ${item} is not an origin such as https://host`,
+          });
+          return z.NEVER;
+        }
+      }
+      return origins;
+    }),
   /** Set when TLS terminates in front of us, so cookies are marked Secure. */
   TRUST_PROXY: z
     .enum(['true', 'false'])
@@ -102,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     sessionSecret: e.SESSION_SECRET,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    loginLimits: { perAddress: e.LOGIN_LIMIT_PER_ADDRESS, overall: e.LOGIN_LIMIT_OVERALL },
     logLevel: e.LOG_LEVEL,
     logToStdout: e.LOG_TO_STDOUT,
     logDir: path.join(dataDir, 'logs'),

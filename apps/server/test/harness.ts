@@ -22,6 +22,9 @@ import type {} from './security/log-scan.setup.js';
 
 export { ManualClock };
 
+/** Sign-in limits high enough for tests and load runs whose every request comes from loopback. */
+export const TEST_LOGIN_LIMITS = { LOGIN_LIMIT_PER_ADDRESS: '100000', LOGIN_LIMIT_OVERALL: '100000' };
+
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
@@ -100,6 +103,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // limits of calls 1 and 2 are tested on their own (device-api/rate-limit.test.ts) with the defaults.
     DEVICE_RATE_LIMIT_PER_DEVICE: '100000',
     DEVICE_RATE_LIMIT_PER_ADDRESS: '100000',
+    // Every inject comes from 127.0.0.1: the sign-in limits are tested where they are set back
+    // to their defaults (security/throttling.test.ts), not in every file that signs in.
+    ...TEST_LOGIN_LIMITS,
     ...options.env,
   });
   const logger = createLogger({ level: 'info', logDir: config.logDir, toStdout: false });

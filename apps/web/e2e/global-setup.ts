@@ -90,6 +90,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
+    // Every browser test signs in from loopback; throttling is tested in the API tests.
+    LOGIN_LIMIT_PER_ADDRESS: '100000',
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',

@@ -15,10 +15,32 @@ export const AUDIT_ACTIONS = {
   'device.read': 'Viewed device with participant name',
   'device.signins': 'Viewed device sign-in records',
   'message.send': 'Sent message to participant',
+  // Security events: staff sign-ins and accounts, and access to the audit trail and server logs.
+  'signin.success': 'Signed in',
+  'signin.failure': 'Sign-in failed (user name as typed)',
+  'signin.lockout': 'Sign-in locked after repeated failures',
+  'signin.unlock': 'Lifted a sign-in lock',
+  'admin.create': 'Added admin user',
+  'admin.role_change': 'Changed admin access level',
+  'admin.delete': 'Deleted admin user',
+  'admin.password_reset': "Reset an admin's password",
+  'admin.authenticator_reset': "Reset an admin's authenticator",
+  'admin.password_change': 'Changed own password',
+  'audit.export': 'Exported the audit trail',
+  'logs.view': 'Viewed a server log',
+  'logs.download': 'Downloaded a server log',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
-export const auditListQuery = z.object(pageQuery(50, 500));
+const auditActionKeys = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
+/** Narrows the trail to one kind of event (the Audit trail screen's filter); absent: every kind. */
+const auditActionFilter = z
+  .enum(auditActionKeys, { error: 'Unknown kind of audit event' })
+  .optional()
+  .describe('Only events of this kind');
+
+export const auditListQuery = z.object({ ...pageQuery(50, 500), action: auditActionFilter });
+export const auditExportQuery = z.object({ action: auditActionFilter });
 
 export const auditEvent = z
   .object({

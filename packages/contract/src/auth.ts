@@ -21,3 +21,16 @@ export const sessionResponse = z
   })
   .meta({ id: 'Session' });
 export type SessionInfo = z.infer<typeof sessionResponse>;
+
+/** A user name whose sign-ins are locked or slowed down, from one address (full access sees them). */
+export const lockout = z
+  .object({
+    user_name: z.string().describe('As typed at sign-in, lower-cased; it may match no admin'),
+    source: z.string().nullable().describe('The address the failures came from (IPv6 as its /64)'),
+    failures: z.number().int(),
+    last_failure_at: z.string(),
+    locked_until: z.string().nullable().describe('Null while only slowed down'),
+  })
+  .meta({ id: 'Lockout' });
+export type Lockout = z.infer<typeof lockout>;
+export const lockoutUserNameParam = z.object({ user_name: z.string().min(1).max(200) });

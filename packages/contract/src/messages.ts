@@ -9,10 +9,19 @@ export const messages = {
     userNameEmpty: 'Email address or user name cannot be empty',
     passwordEmpty: 'Password cannot be empty',
     mfaEmpty: 'MFA code cannot be empty',
+    /** Too many sign-in attempts from one address, or from everywhere at once (429). */
+    tooManyAttempts: (seconds: number) =>
+      `Too many sign-in attempts. Please wait ${seconds} seconds and try again.`,
+    busy: 'The server is busy checking other sign-ins. Please try again in a few seconds.',
   },
   rateLimit: {
     tooMany: (retryAfterSeconds: number) =>
       `Too many requests. Please try again in ${retryAfterSeconds} seconds.`,
+  },
+  /** Requests whose origin is not the console's own (cross-site request forgery). */
+  origin: {
+    refused: 'This request did not come from the Pathway console and was refused.',
+    formRefused: 'Form-encoded bodies are only accepted from the tablet app and the sign-in form.',
   },
   session: {
     required: 'Please sign in to continue.',
@@ -22,7 +31,18 @@ export const messages = {
     usernameEmpty: 'Username cannot be empty',
     usernameShort: 'Username must be at least 6 characters',
     passwordEmpty: 'Password cannot be empty',
-    passwordShort: 'Password must be at least 8 characters',
+    passwordShort: 'Password must be at least 12 characters',
+    passwordCommon:
+      'This password is too common or too easy to guess (it is on a list of leaked and popular passwords). Please choose another, such as three random words.',
+    passwordIsUserName: 'The password must not contain the username',
+    passwordSameAsCurrent: 'The new password must differ from the current one',
+    currentPasswordWrong: 'The current password or the authenticator code is wrong',
+    passwordChanged: 'Password changed. Please sign in again with the new password.',
+    passwordReset: "Password reset. The admin's sessions have ended.",
+    authenticatorReset:
+      "Authenticator reset. The admin's sessions have ended; they must scan the new QR code.",
+    unlocked: 'Sign-in lock lifted',
+    lockNotFound: 'No sign-in lock found for this username',
     firstNameEmpty: 'First name cannot be empty',
     lastNameEmpty: 'Last name cannot be empty',
     usernameTaken: 'An admin user with this username already exists',

@@ -14,6 +14,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -43,13 +44,23 @@ export const adminUsers = pgTable(
   ],
 );
 
-/** Failed sign-ins counted per user name (known or not), so throttling holds across instances. */
-export const loginThrottle = pgTable('login_throttle', {
-  user_name: text('user_name').primaryKey(),
-  failures: integer('failures').notNull().default(0),
-  last_failure_at: timestamp('last_failure_at', { withTimezone: true }).notNull().defaultNow(),
-  locked_until: timestamp('locked_until', { withTimezone: true }),
-});
+/**
+ * Failed sign-ins counted per user name (known or not) and source address, in the database so
+ * throttling holds across instances. Keyed on both, so an outsider's failures lock the user name
+ * for that outsider's address only, never for its owner signing in from elsewhere.
+ */
+export const loginThrottle = pgTable(
+  'login_throttle',
+  {
+    user_name: text('user_name').notNull(),
+    /** The client address (IPv6 reduced to its /64); '' for rows kept from 0.1.0. */
+    source: text('source').notNull().default(''),
+    failures: integer('failures').notNull().default(0),
+    last_failure_at: timestamp('last_failure_at', { withTimezone: true }).notNull().defaultNow(),
+    locked_until: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.user_name, t.source] })],
+);
 
 export const sessions = pgTable(
   'sessions',

@@ -108,6 +108,9 @@ export const rateLimitPlugin = fp(
         : new MemoryCounters(ctx.clock);
     await app.register(fastifyRateLimit, {
       global: false,
+      // A store that fails (the database is down) lets the request through rather than lock
+      // every tablet and every admin out; the sign-in's own lock still holds.
+      skipOnError: true,
       // The store is built by the plugin with `new`; ours needs the context, so it is closed over.
       store: function Store() {
         return counters;

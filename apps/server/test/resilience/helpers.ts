@@ -36,7 +36,13 @@ export async function processSite(
   const db = await processDatabaseEnv();
   return {
     dataDir,
-    env: { DATA_DIR: dataDir, ...db.env, ...extraEnv },
+    env: {
+      DATA_DIR: dataDir,
+      LOGIN_LIMIT_PER_ADDRESS: '100000',
+      LOGIN_LIMIT_OVERALL: '100000',
+      ...db.env,
+      ...extraEnv,
+    },
     async cleanup() {
       await db.drop();
       // The upload store's fire-and-forget mkdir (libuv thread pool, FIFO) must be done before

@@ -112,6 +112,14 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
   },
   { method: 'POST', url: '/logout', who: ANYONE, endsSession: true, call: () => ({ url: '/logout' }) },
   { method: 'GET', url: '/api/session', who: STAFF, call: () => ({ url: '/api/session' }) },
+  { method: 'GET', url: '/api/lockouts', who: FULL, call: () => ({ url: '/api/lockouts' }) },
+  {
+    method: 'DELETE',
+    url: '/api/lockouts/:user_name',
+    who: FULL,
+    // No lock to lift: 404, which still shows the caller was let through.
+    call: (w) => ({ url: `/api/lockouts/${encodeURIComponent(`nobody.${w.freshUuid()}`)}` }),
+  },
 
   // ---- admin users, logs, audit: full access only ----
   { method: 'GET', url: '/api/admin', who: FULL, call: () => ({ url: '/api/admin' }) },

@@ -116,8 +116,10 @@ describe('password guessing', () => {
       }),
     );
     const answers = await Promise.all(storm);
-    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 401));
-    expect(new Set(answers.map((a) => a.json().message)).size).toBe(1);
+    // 401, or 503 when more attempts wait for argon2 than its queue holds (refused unchecked).
+    const failed = answers.filter((a) => a.statusCode === 401);
+    expect(answers.filter((a) => a.statusCode !== 401 && a.statusCode !== 503)).toEqual([]);
+    expect(new Set(failed.map((a) => a.json().message)).size).toBe(1);
     // However the storm interleaved, the failures are counted in SQL (none lost to a race), so
     // at least the free ones and one more were recorded, and a lock follows from ten.
     const [row] = await t.ctx.db

@@ -23,7 +23,7 @@ describe('admin users', () => {
   it('are for full-access users only', async () => {
     expect((await call('GET', '/api/admin', basic)).statusCode).toBe(403);
     expect(
-      (await call('POST', '/api/admin', basic, { user_name: 'someone.new', password: 'long enough' }))
+      (await call('POST', '/api/admin', basic, { user_name: 'someone.new', password: 'long enough phrase' }))
         .statusCode,
     ).toBe(403);
     expect(
@@ -36,7 +36,7 @@ describe('admin users', () => {
   it('adds a basic-access admin by default and answers a QR code, never the password', async () => {
     const res = await call('POST', '/api/admin', full, {
       user_name: 'new.colleague',
-      password: 'long enough',
+      password: 'long enough phrase',
       first_name: 'New',
       last_name: 'Colleague',
     });
@@ -61,13 +61,13 @@ describe('admin users', () => {
   it('validates with the spec messages and changes nothing on refusal', async () => {
     const before = (await call('GET', '/api/admin', full)).json().length;
     const cases: [object, string][] = [
-      [{ password: 'long enough' }, messages.admin.usernameEmpty],
-      [{ user_name: '', password: 'long enough' }, messages.admin.usernameEmpty],
-      [{ user_name: 'short', password: 'long enough' }, messages.admin.usernameShort],
+      [{ password: 'long enough phrase' }, messages.admin.usernameEmpty],
+      [{ user_name: '', password: 'long enough phrase' }, messages.admin.usernameEmpty],
+      [{ user_name: 'short', password: 'long enough phrase' }, messages.admin.usernameShort],
       [{ user_name: 'valid.name' }, messages.admin.passwordEmpty],
       [{ user_name: 'valid.name', password: 'short' }, messages.admin.passwordShort],
       [
-        { user_name: 'valid.name', password: 'long enough', role: 'superuser' },
+        { user_name: 'valid.name', password: 'long enough phrase', role: 'superuser' },
         'Invalid option: expected one of "basic access"|"full access"',
       ],
     ];
@@ -80,17 +80,17 @@ describe('admin users', () => {
   });
 
   it('refuses a user name that is taken, whatever its case', async () => {
-    await call('POST', '/api/admin', full, { user_name: 'Taken.Name', password: 'long enough' });
+    await call('POST', '/api/admin', full, { user_name: 'Taken.Name', password: 'long enough phrase' });
     const again = await call('POST', '/api/admin', full, {
       user_name: 'taken.name',
-      password: 'long enough',
+      password: 'long enough phrase',
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(messages.admin.usernameTaken);
   });
 
   it('edits role and names but never the user name', async () => {
-    await call('POST', '/api/admin', full, { user_name: 'to.be.edited', password: 'long enough' });
+    await call('POST', '/api/admin', full, { user_name: 'to.be.edited', password: 'long enough phrase' });
     const res = await call('PATCH', '/api/admin/to.be.edited', full, {
       user_name: 'renamed.user',
       first_name: 'Edited',

@@ -11,6 +11,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { adminUsers } from '../../db/schema.js';
 import { HttpError, conflict, notFound } from '../../lib/http-error.js';
+import { assertAcceptablePassword } from '../auth/password-policy.js';
 import { hashPassword } from '../auth/passwords.js';
 import { newTotpSecret, otpauthUrl } from '../auth/totp.js';
 
@@ -51,6 +52,7 @@ export class AdminService {
   /** Creates the admin and the TOTP enrolment they scan once; the secret is never shown again. */
   async create(input: CreateAdminBody) {
     const body = createAdminBody.parse(input);
+    await assertAcceptablePassword(body.password, body.user_name);
     const totpSecret = newTotpSecret();
     const [row] = await this.db
       .insert(adminUsers)

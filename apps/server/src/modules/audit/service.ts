@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { desc, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import {
   AUDIT_ACTIONS,
   AUDIT_CSV_COLUMNS,
@@ -14,7 +14,8 @@ import { staffOf } from '../../plugins/access.js';
 import { pageOf } from '../../lib/paging.js';
 
 export interface AuditActor {
-  adminUserId: number;
+  /** Null for a sign-in attempt under a user name that matches no admin. */
+  adminUserId: number | null;
   userName: string;
   ip: string | null;
 }
@@ -88,13 +89,20 @@ export class AuditService {
   }
 
   /** Newest first. */
-  async list(page: number, perPage: number): Promise<AuditPage> {
+  async list(page: number, perPage: number, action?: AuditAction): Promise<AuditPage> {
+    const kind = action ? eq(auditEvents.action, action) : undefined;
     // An aggregate without GROUP BY returns exactly one row.
-    const { total } = (await this.db.select({ total: sql<number>`count(*)::int` }).from(auditEvents))[0]!;
+    const { total } = (
+      await this.db
+        .select({ total: sql<number>`count(*)::int` })
+        .from(auditEvents)
+        .where(kind)
+    )[0]!;
     // Offset over the primary key alone (an index-only scan), then fetch just this page's rows.
     const ids = this.db
       .select({ id: auditEvents.audit_event_id })
       .from(auditEvents)
+      .where(kind)
       .orderBy(desc(auditEvents.audit_event_id))
       .limit(perPage)
       .offset((page - 1) * perPage);
@@ -107,8 +115,9 @@ export class AuditService {
   }
 
   /** The whole trail as CSV, newest first, read in batches so memory stays flat however long it is. */
-  exportCsv(): Readable {
+  exportCsv(action?: AuditAction): Readable {
     const db = this.db;
+    const kind = action ? eq(auditEvents.action, action) : undefined;
     async function* lines() {
       yield `${AUDIT_CSV_COLUMNS.join(',')},action_label\r\n`;
       let before: number | null = null;
@@ -116,7 +125,7 @@ export class AuditService {
         const batch: AuditRow[] = await db
           .select()
           .from(auditEvents)
-          .where(before === null ? undefined : lt(auditEvents.audit_event_id, before))
+          .where(and(kind, before === null ? undefined : lt(auditEvents.audit_event_id, before)))
           .orderBy(desc(auditEvents.audit_event_id))
           .limit(EXPORT_BATCH);
         if (batch.length === 0) return;

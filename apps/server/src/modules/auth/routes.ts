@@ -1,10 +1,33 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponse, loginBody, messages, okResponse, sessionResponse } from '@pathway/contract';
+import {
+  errorResponse,
+  lockout,
+  lockoutUserNameParam,
+  loginBody,
+  messages,
+  okResponse,
+  sessionResponse,
+} from '@pathway/contract';
 import type { AppContext } from '../../context.js';
+import { HttpError } from '../../lib/http-error.js';
+import { actorOf } from '../audit/service.js';
 import { LoginService } from './login-service.js';
 import { SESSION_COOKIE, type StaffSession } from './sessions.js';
+
+/** Refusals of /login that are not about the credentials (see its error handler). */
+const PASSED_THROUGH = new Set([403, 429, 503]);
+
+/**
+ * Sign-in limits (README, Security model), a minute each: by default 10 attempts from one address
+ * (an office behind one NAT signs in far less often than that) and 300 from everywhere together, a
+ * ceiling a spray from many addresses reaches before argon2 work (bounded in passwords.ts) does.
+ */
+const LOGIN_WINDOW_MS = 60_000;
+
+const tooMany = (_request: FastifyRequest, context: { ttl: number }) =>
+  new HttpError(429, messages.login.tooManyAttempts(Math.max(1, Math.ceil(context.ttl / 1000))));
 
 function presentSession(s: StaffSession) {
   return {
@@ -29,22 +52,63 @@ function cookieOptions(request: FastifyRequest) {
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const logins = new LoginService(ctx.db, ctx.clock, ctx.sessions);
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // A second limit on the same route: createRateLimit gives a check that does not stand aside for
+  // the per-address one (the plugin runs one limit per request otherwise).
+  const overall = app.createRateLimit({
+    max: ctx.config.loginLimits.overall,
+    timeWindow: LOGIN_WINDOW_MS,
+    keyGenerator: () => 'login-overall',
+  });
 
   r.post(
     '/login',
     {
-      config: { access: 'public' },
+      config: {
+        access: 'public',
+        sessionRoute: true,
+        browserForm: true,
+        rateLimit: {
+          max: ctx.config.loginLimits.perAddress,
+          timeWindow: LOGIN_WINDOW_MS,
+          errorResponseBuilder: tooMany,
+        },
+      },
+      // After the per-address limit (added by the plugin on onRequest), so one address's flood
+      // is refused before it counts against everyone's ceiling.
+      preValidation: async (request, reply) => {
+        const limit = await overall(request);
+        if (limit.isAllowed || !limit.isExceeded) return;
+        const seconds = Math.max(1, Math.ceil(limit.ttl / 1000));
+        reply.header('retry-after', String(seconds));
+        throw new HttpError(429, messages.login.tooManyAttempts(seconds));
+      },
       schema: {
         tags: ['auth'],
         summary: 'Sign in with user name, password and TOTP code; sets the jwt session cookie',
         body: loginBody,
-        response: { 200: z.object({ message: z.string(), session: sessionResponse }), 401: errorResponse },
+        response: {
+          200: z.object({ message: z.string(), session: sessionResponse }),
+          401: errorResponse,
+          403: errorResponse,
+          429: errorResponse,
+          503: errorResponse,
+        },
       },
-      // Any failure, even a malformed body, reads the same: nothing hints at what was wrong.
+      // Any failure of the credentials, even a malformed body, reads the same: nothing hints at
+      // what was wrong. A refusal before they are looked at (foreign origin, too many attempts,
+      // too busy) says what it is, so the console can tell the person to wait.
       errorHandler: (error, _request, reply: FastifyReply) => {
         const status = (error as { statusCode?: number }).statusCode ?? 500;
-        if (status >= 500) return reply.send(error);
-        return reply.status(401).send({ message: messages.login.failed });
+        if (PASSED_THROUGH.has(status) && error instanceof HttpError) {
+          if (status === 503) reply.header('retry-after', '2');
+          void reply.status(status).send({ message: error.message });
+          return;
+        }
+        if (status >= 500) {
+          void reply.send(error);
+          return;
+        }
+        void reply.status(401).send({ message: messages.login.failed });
       },
     },
     async (request, reply) => {
@@ -71,7 +135,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   r.post(
     '/logout',
     {
-      config: { access: 'public' },
+      config: { access: 'public', sessionRoute: true },
       schema: {
         tags: ['auth'],
         summary: 'End the session on the server and clear the cookie',
@@ -97,5 +161,42 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       },
     },
     async (request) => presentSession(request.staff!),
+  );
+}
+
+/** Sign-in locks: full-access staff see who is locked out or slowed down, and lift a lock. */
+export async function lockoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const logins = new LoginService(ctx.db, ctx.clock, ctx.sessions);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+  r.get(
+    '/api/lockouts',
+    {
+      config: { access: 'full' },
+      schema: {
+        tags: ['admin users'],
+        summary: 'User names whose sign-ins are locked or slowed down now, per source address',
+        response: { 200: z.array(lockout), ...errors },
+      },
+    },
+    async () => logins.lockouts(),
+  );
+
+  r.delete(
+    '/api/lockouts/:user_name',
+    {
+      config: { access: 'full' },
+      schema: {
+        tags: ['admin users'],
+        summary: 'Lift the sign-in lock of a user name, from every address',
+        params: lockoutUserNameParam,
+        response: { 200: okResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await logins.unlock(request.params.user_name, actorOf(request));
+      return { message: messages.admin.unlocked };
+    },
   );
 }

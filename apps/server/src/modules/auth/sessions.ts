@@ -35,9 +35,15 @@ export class SessionService {
     private readonly secret: Uint8Array,
   ) {}
 
-  async start(adminUserId: number, role: Role, ip: string): Promise<{ token: string; expiresAt: Date }> {
+  /** `db` may be a transaction, so a sign-in's audit record and its session commit together. */
+  async start(
+    adminUserId: number,
+    role: Role,
+    ip: string,
+    db: Database = this.db,
+  ): Promise<{ token: string; expiresAt: Date }> {
     const now = this.clock.now();
-    const [row] = await this.db
+    const [row] = await db
       .insert(sessions)
       .values({ admin_user_id: adminUserId, ip, created_at: now, last_seen_at: now })
       .returning({ session_id: sessions.session_id });

@@ -39,7 +39,7 @@ describe('AddAdminDialog', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
-  it('asks for at least 6 characters of username and 8 of password', async () => {
+  it('asks for at least 6 characters of username and 12 of password', async () => {
     const { fetchMock, user, dialog } = setup();
 
     await user.type(within(dialog).getByLabelText(/^Username/), 'grace');
