@@ -36,13 +36,13 @@ async function runLocally(name: string, args: Record<string, unknown>) {
 function printForPerson(name: string, result: Record<string, unknown>) {
   if (name === 'create-admin') {
     process.stdout.write(
-      `Admin user created.\n  id: ${result.admin_user_id}\n  user name: ${result.user_name}\n  role: ${result.role}\n` +
-        `  TOTP secret: ${result.totp_secret}\n\nScan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, ...):\n`,
+      `Admin user created.\n  id: ${String(result.admin_user_id)}\n  user name: ${String(result.user_name)}\n  role: ${String(result.role)}\n` +
+        `  TOTP secret: ${String(result.totp_secret)}\n\nScan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, ...):\n`,
     );
     qrcodeTerminal.generate(String(result.otpauth_url), { small: true }, (qr) =>
       process.stdout.write(`${qr}\n`),
     );
-    process.stdout.write(`\nOr enter this URL in the app: ${result.otpauth_url}\n`);
+    process.stdout.write(`\nOr enter this URL in the app: ${String(result.otpauth_url)}\n`);
     return;
   }
   for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${String(value)}\n`);

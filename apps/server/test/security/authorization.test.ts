@@ -93,7 +93,7 @@ describe('the authorization matrix', () => {
         else if (
           expected !== 'ok' &&
           route.method !== 'HEAD' &&
-          !(res.json() as { message?: string }).message
+          !res.json<{ message?: string }>().message
         )
           failures.push(`${label} (a refusal without a message)`);
 

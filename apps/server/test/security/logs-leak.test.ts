@@ -145,7 +145,7 @@ describe("one app's log after every path that handles secrets and details", () =
     });
     await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie } });
 
-    await (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
+    (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
     await new Promise((r) => setTimeout(r, 300));
     const text = readdirSync(t.config.logDir)
       .map((f) => readFileSync(path.join(t.config.logDir, f), 'utf8'))

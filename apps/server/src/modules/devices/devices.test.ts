@@ -126,7 +126,7 @@ describe('listing devices', () => {
     const spare = await insertDevice(t.ctx);
     const available = (
       await call('GET', '/api/authorizeddevices/available', undefined, basic)
-    ).json() as Array<{ uuid: string }>;
+    ).json<Array<{ uuid: string }>>();
     expect(available.map((d) => d.uuid)).toContain(spare.uuid);
     expect(available.map((d) => d.uuid)).not.toContain(device.uuid);
   });

@@ -69,7 +69,7 @@ describe('server logs', () => {
       payload: { user_name: 'who.ever', password: 'Sup3r-Secret-Pw', mfa_token: '424242' },
     });
     await get('/api/admin');
-    await (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
+    (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
     await new Promise((r) => setTimeout(r, 200));
     const today = await get(`/api/logs/download/pathway-${new Date().toISOString().slice(0, 10)}.log`);
     expect(today.body).toContain('"url":"/login"');
