@@ -43,8 +43,8 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       // Any failure, even a malformed body, reads the same: nothing hints at what was wrong.
       errorHandler: (error, _request, reply: FastifyReply) => {
         const status = (error as { statusCode?: number }).statusCode ?? 500;
-        if (status >= 500) return reply.send(error);
-        return reply.status(401).send({ message: messages.login.failed });
+        if (status >= 500) void reply.send(error);
+        else void reply.status(401).send({ message: messages.login.failed });
       },
     },
     async (request, reply) => {

@@ -44,7 +44,7 @@ describe('LoginForm', () => {
     expect(url).toBe('/login');
     expect(init.method).toBe('POST');
     expect(init.credentials).toBe('include');
-    expect(JSON.parse(String(init.body))).toEqual({
+    expect(JSON.parse(init.body as string)).toEqual({
       user_name: 'alice.admin@example.org',
       password: 'correct horse',
       mfa_token: '123456',

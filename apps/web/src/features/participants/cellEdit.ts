@@ -22,7 +22,7 @@ export class CellEditRefused extends Error {
 
 function asText(value: unknown): string {
   if (value instanceof Date) return isValid(value) ? format(value, 'yyyy-MM-dd') : '';
-  return typeof value === 'string' ? value.trim() : value == null ? '' : String(value);
+  return typeof value === 'string' ? value.trim() : value == null ? '' : String(value as number | boolean);
 }
 
 /**
