@@ -198,14 +198,15 @@ export class JobQueue {
    * active job is such a one; on PostgreSQL, one whose lease no living session holds.
    */
   private async failOrphanedActiveJobs(): Promise<void> {
-    const { rows } = (await this.boss.getDb().executeSql(
+    const { rows } = await this.boss.getDb().executeSql(
       this.leases
         ? `select name, array_agg(id) as ids from pgboss.job
            where state = 'active' and started_on < now() - interval '${LEASE_GRACE_SECONDS} seconds' group by name`
         : "select name, array_agg(id) as ids from pgboss.job where state = 'active' group by name",
       [],
-    )) as { rows: Array<{ name: string; ids: string[] }> };
-    for (const { name, ids: active } of rows) {
+    );
+    for (const row of rows) {
+      const { name, ids: active } = row as { name: string; ids: string[] };
       const ids = this.leases ? await this.leases.orphaned(active) : active;
       if (ids.length === 0) continue;
       this.logger.warn({ job: name, count: ids.length }, 'reclaiming jobs left active by a stopped process');

@@ -75,7 +75,11 @@ function stubApi(
 const writes = (fetchMock: ReturnType<typeof stubApi>) =>
   fetchMock.mock.calls
     .filter(([, init]) => init?.method && init.method !== 'GET')
-    .map(([url, init]) => ({ url: urlOf(url), method: init!.method, body: JSON.parse(init!.body as string) }));
+    .map(([url, init]) => ({
+      url: urlOf(url),
+      method: init!.method,
+      body: JSON.parse(init!.body as string),
+    }));
 
 afterEach(() => vi.unstubAllGlobals());
 
