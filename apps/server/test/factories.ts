@@ -66,7 +66,7 @@ export async function addParticipant(
     payload: participantBody(device.uuid, overrides),
   });
   if (res.statusCode !== 201) throw new Error(`addParticipant: ${res.statusCode} ${res.body}`);
-  return { participant: res.json() as { participant_id: number } & Record<string, unknown>, device };
+  return { participant: res.json<{ participant_id: number } & Record<string, unknown>>(), device };
 }
 
 /** Many participants at once, straight into the table (for paging, sorting and filtering). */

@@ -156,7 +156,7 @@ export class FakeFcm {
           issuer: this.clientEmail,
         },
       );
-      const scopes = String(payload.scope ?? '').split(' ');
+      const scopes = String((payload.scope as string | undefined) ?? '').split(' ');
       if (!scopes.includes('https://www.googleapis.com/auth/firebase.messaging')) {
         return {
           status: 400,

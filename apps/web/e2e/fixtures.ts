@@ -104,11 +104,14 @@ interface WorkerFixtures {
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructured fixtures argument even when none are used
   baseURL: async ({}, use) => use(e2eEnv('baseURL')),
 
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructured fixtures argument even when none are used
   setupAdmin: [async ({}, use) => use(JSON.parse(e2eEnv('admin')) as BootstrapAdmin), { scope: 'worker' }],
 
   adminApi: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructured fixtures argument even when none are used
     async ({}, use) => {
       const api = await request.newContext({
         baseURL: e2eEnv('baseURL'),

@@ -217,7 +217,8 @@ export class JobQueue {
         : "select name, array_agg(id) as ids from pgboss.job where state = 'active' group by name",
       [],
     );
-    for (const { name, ids: active } of rows) {
+    for (const row of rows) {
+      const { name, ids: active } = row as { name: string; ids: string[] };
       const ids = this.leases ? await this.leases.orphaned(active) : active;
       if (ids.length === 0) continue;
       this.logger.warn({ job: name, count: ids.length }, 'reclaiming jobs left active by a stopped process');

@@ -8,6 +8,7 @@ import { HttpError } from '../lib/http-error.js';
  * whole statement) or a lone UTF-16 surrogate (silently turned into U+FFFD, so what is stored is
  * not what was sent). Either is bad input, wherever it appears.
  */
+// eslint-disable-next-line no-control-regex -- NUL is matched on purpose: PostgreSQL text cannot store it
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function holdsUnstorableText(value: unknown, depth = 0): boolean {

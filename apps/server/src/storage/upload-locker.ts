@@ -114,8 +114,10 @@ class PostgresUploadLock implements Lock {
     const deadline = Date.now() + this.locker.acquireTimeoutMs;
     let askedAt = 0;
     for (;;) {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- tus protocol error object (ERRORS.*), which @tus/server expects thrown as-is
       if (signal.aborted) throw ERRORS.ERR_LOCK_TIMEOUT;
       if (await this.locker.tryLock(this.id, requestRelease)) return;
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- tus protocol error object (ERRORS.*), which @tus/server expects thrown as-is
       if (Date.now() > deadline) throw ERRORS.ERR_LOCK_TIMEOUT;
       if (Date.now() - askedAt > 1000) {
         askedAt = Date.now();

@@ -90,11 +90,7 @@ describe('the authorization matrix', () => {
           failures.push(`${label} (expected to be served)`);
         else if (expected !== 'ok' && res.statusCode !== expected)
           failures.push(`${label} (expected ${expected})`);
-        else if (
-          expected !== 'ok' &&
-          route.method !== 'HEAD' &&
-          !(res.json() as { message?: string }).message
-        )
+        else if (expected !== 'ok' && route.method !== 'HEAD' && !res.json<{ message?: string }>().message)
           failures.push(`${label} (a refusal without a message)`);
 
         // A basic-access admin's answers hold no identifiable field and no seeded identifiable value.

@@ -520,7 +520,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
               refused += 1;
               let message: unknown;
               try {
-                message = (res.json() as { message?: unknown }).message;
+                message = res.json<{ message?: unknown }>().message;
               } catch {
                 message = undefined;
               }

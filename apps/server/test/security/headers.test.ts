@@ -40,7 +40,7 @@ afterAll(async () => {
 
 function directives(header: unknown): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  for (const part of String(header ?? '').split(';')) {
+  for (const part of String((header as string | undefined) ?? '').split(';')) {
     const [name, ...sources] = part.trim().split(/\s+/);
     if (name) map.set(name, sources);
   }

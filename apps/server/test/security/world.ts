@@ -55,7 +55,7 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
       'address',
       'notes',
     ].map((f) => String(participant[f])),
-    ...Object.values(referral.json() as Record<string, unknown>).filter(
+    ...Object.values(referral.json<Record<string, unknown>>()).filter(
       (v): v is string => typeof v === 'string' && v.length > 3,
     ),
     other.participant.first_name,

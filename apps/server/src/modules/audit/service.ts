@@ -54,6 +54,7 @@ function present(row: AuditRow): AuditEvent {
 /** A cell that a spreadsheet would run as a formula (=, +, -, @) is prefixed with a quote. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- audit cells are scalars (text, numbers, booleans, dates)
   let text = Array.isArray(value) ? value.join(' ') : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -138,9 +138,9 @@ describe('listing devices', () => {
   it('lists only unassigned devices as available', async () => {
     const { device } = await addParticipant(t, full);
     const spare = await insertDevice(t.ctx);
-    const available = (
-      await call('GET', '/api/authorizeddevices/available', undefined, basic)
-    ).json() as Array<{ uuid: string }>;
+    const available = (await call('GET', '/api/authorizeddevices/available', undefined, basic)).json<
+      Array<{ uuid: string }>
+    >();
     expect(available.map((d) => d.uuid)).toContain(spare.uuid);
     expect(available.map((d) => d.uuid)).not.toContain(device.uuid);
   });

@@ -70,7 +70,7 @@ describe('server logs', () => {
       payload: { user_name: 'who.ever', password: 'Sup3r-Secret-Pw', mfa_token: '424242' },
     });
     await get('/api/admin');
-    await (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
+    (t.ctx.logger as unknown as { flush(cb?: () => void): void }).flush();
     await logWritten(t.config.logDir, '"url":"/api/admin"');
     const today = await get(`/api/logs/download/pathway-${new Date().toISOString().slice(0, 10)}.log`);
     expect(today.body).toContain('"url":"/login"');

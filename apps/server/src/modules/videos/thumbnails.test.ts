@@ -33,7 +33,7 @@ async function saveVideo(t: TestApp, cookie: string) {
     },
   });
   expect(res.statusCode).toBe(201);
-  return res.json() as { video_id: number; file_location_path: string };
+  return res.json<{ video_id: number; file_location_path: string }>();
 }
 
 const thumbnailOf = (t: TestApp, videoId: number) =>
@@ -78,7 +78,7 @@ describe('thumbnail job', () => {
         day_number: 1,
       },
     });
-    const video = res.json() as { video_id: number };
+    const video = res.json<{ video_id: number }>();
 
     await eventually(async () => {
       const { rows } = await t.ctx.jobs.boss

@@ -85,6 +85,7 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       lastPath && UPLOAD_ID.test(lastPath) ? `${KEY_PREFIX}${lastPath}` : undefined,
     async onUploadCreate(req, upload: Upload) {
       if (upload.size === undefined)
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- @tus/server expects a { status_code, body } object thrown, not an Error
         throw refusal(400, 'Upload-Length is required: the size of the file must be known');
       await uploads.recordCreated(upload.id, upload.size, callerOf(req)?.adminId ?? null);
       return {};
@@ -101,8 +102,10 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
           body: JSON.stringify(finishedBody(row, callerOf(req)?.origin ?? '')),
         };
       } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- @tus/server expects a { status_code, body } object thrown, not an Error
         if (error instanceof HttpError) throw refusal(error.statusCode, error.message);
         ctx.logger.error({ err: error, upload: upload.id }, 'upload check failed');
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- @tus/server expects a { status_code, body } object thrown, not an Error
         throw refusal(500, messages.upload.failed);
       }
     },

@@ -19,7 +19,7 @@ const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?
 async function addSet(body: object = { set_name: 'Strength', number_of_weeks: 4, videos_in_week: 3 }) {
   const res = await call('POST', '/api/videoset', body);
   expect(res.statusCode).toBe(201);
-  return res.json() as { fitness_video_set_id: number; set_name: string; created_at: string };
+  return res.json<{ fitness_video_set_id: number; set_name: string; created_at: string }>();
 }
 
 describe('video sets', () => {

@@ -455,9 +455,8 @@ describe('videos', () => {
     // The stored file is lost (a storage fault): the last try records the failure for people to see.
     await t.ctx.media.blobs.delete(key);
     await makeThumbnail(t.ctx, { videoId: created.video_id, fileKey: key }, true);
-    const shown = (await call('GET', `/api/video/thumbs/${setId}`))
-      .json()
-      ['1'].find((e: { video_id: number }) => e.video_id === created.video_id);
+    const thumbs = (await call('GET', `/api/video/thumbs/${setId}`)).json();
+    const shown = thumbs['1'].find((e: { video_id: number }) => e.video_id === created.video_id);
     expect(shown.video_thumbnail_url).toBe(messages.thumbnail.failed);
 
     const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-restore-'));

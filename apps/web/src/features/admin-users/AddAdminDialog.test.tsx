@@ -74,7 +74,7 @@ describe('AddAdminDialog', () => {
     expect(qrCode).toHaveAttribute('src', created.qr_code);
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/admin');
-    expect(JSON.parse(String(init.body))).toEqual({
+    expect(JSON.parse(init.body as string)).toEqual({
       user_name: created.user_name,
       password: 'a long enough password',
       first_name: 'Grace',

@@ -45,6 +45,7 @@ export function ReferralFields({
   idPrefix,
 }: {
   // The add form and the referral modal hold these same fields among different others.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- forms with different extra fields share this component
   control: Control<any>;
   errors: Partial<Record<keyof ReferralFormValues, { message?: string }>>;
   idPrefix: string;
@@ -91,7 +92,7 @@ export function ReferralFields({
             <YesNoField
               id={`${idPrefix}-${name}`}
               label={label}
-              value={field.value}
+              value={field.value as unknown}
               onChange={field.onChange}
               error={errors[name]?.message}
             />

@@ -22,6 +22,7 @@ export class CellEditRefused extends Error {
 
 function asText(value: unknown): string {
   if (value instanceof Date) return isValid(value) ? format(value, 'yyyy-MM-dd') : '';
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- cell values are scalars (numbers, booleans) by now
   return typeof value === 'string' ? value.trim() : value == null ? '' : String(value);
 }
 

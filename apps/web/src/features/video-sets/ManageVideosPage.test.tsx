@@ -35,10 +35,13 @@ function video(overrides: Partial<Video>): Video {
   };
 }
 
+const urlOf = (input: RequestInfo | URL) =>
+  typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+
 /** Answers the page's calls from a small in-memory server; `thumbs` may change between calls. */
 function serve(videos: Video[], thumbs: () => VideoThumbs) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    const url = String(input);
+    const url = urlOf(input);
     if (url === '/api/videoset/4') return jsonResponse(200, set);
     if (url === '/api/videoset/4/videos') return jsonResponse(200, videos);
     if (url === '/api/video/thumbs/4') return jsonResponse(200, thumbs());
@@ -114,7 +117,7 @@ describe('ManageVideosPage', () => {
     await userEvent.click(within(table).getByRole('button', { name: 'Reload the thumbnail of Arm raises' }));
     await waitFor(() => expect(callsTo(fetchMock, '/thumbs?')).toBe(1));
     const asked = new URL(
-      String(fetchMock.mock.calls.find(([url]) => String(url).startsWith('/thumbs?'))![0]),
+      urlOf(fetchMock.mock.calls.find(([url]) => urlOf(url).startsWith('/thumbs?'))![0]),
       'http://localhost',
     );
     expect(asked.searchParams.get('videoId')).toBe('1');

@@ -25,12 +25,15 @@ const progressAt = (week: number, day: number): ParticipationProgress => ({
 });
 
 /** Answers the tabs' reads; any write answers `write`. */
+const urlOf = (input: RequestInfo | URL) =>
+  typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+
 function stubApi(
   progress: ParticipationProgress | null,
   write: () => Response = () => jsonResponse(200, progressAt(2, 1)),
 ) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
+    const url = urlOf(input);
     if (init?.method && init.method !== 'GET') return write();
     if (url === '/api/participationprogress/participant/7')
       return jsonResponse(200, progress ? [progress] : []);
@@ -72,7 +75,11 @@ function stubApi(
 const writes = (fetchMock: ReturnType<typeof stubApi>) =>
   fetchMock.mock.calls
     .filter(([, init]) => init?.method && init.method !== 'GET')
-    .map(([url, init]) => ({ url: String(url), method: init!.method, body: JSON.parse(String(init!.body)) }));
+    .map(([url, init]) => ({
+      url: urlOf(url),
+      method: init!.method,
+      body: JSON.parse(init!.body as string),
+    }));
 
 afterEach(() => vi.unstubAllGlobals());
 
