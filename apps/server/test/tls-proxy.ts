@@ -213,7 +213,5 @@ ${server}
 export function proxyFetch(proxy: TlsProxy, localAddress = '127.0.0.1'): typeof fetch {
   const dispatcher = new Agent({ connect: { ca: proxy.ca }, localAddress, connections: 64 });
   return ((input: string | URL, init?: RequestInit) =>
-    undiciFetch(input, { ...(init as object), dispatcher } as Parameters<
-      typeof undiciFetch
-    >[1])) as unknown as typeof fetch;
+    undiciFetch(input, { ...(init as object), dispatcher })) as unknown as typeof fetch;
 }

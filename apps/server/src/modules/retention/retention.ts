@@ -57,6 +57,7 @@ async function deleteInBatches(
   ctx: AppContext,
   /** A constant of this file, never input: it is written into the SQL as is. */
   table: string,
+  /** The table's key: a column, or a comma-separated list of them. */
   key: string,
   where: ReturnType<typeof sql>,
 ): Promise<number> {
@@ -66,7 +67,7 @@ async function deleteInBatches(
     const rows = rowsOf<{ n: number }>(
       await ctx.db.execute(sql`
         with gone as (
-          delete from ${sql.raw(table)} where ${sql.raw(key)} in (
+          delete from ${sql.raw(table)} where (${sql.raw(key)}) in (
             select ${sql.raw(key)} from ${sql.raw(table)} where ${where} limit ${PRUNE_BATCH})
           returning 1)
         select count(*)::int as n from gone`),
@@ -106,7 +107,8 @@ export async function pruneSignInCounters(ctx: AppContext, now: Date): Promise<n
   return deleteInBatches(
     ctx,
     'login_throttle',
-    'user_name',
+    // One row per user name and source address: a quiet one goes, a locked one beside it stays.
+    'user_name, source',
     sql`last_failure_at < ${cutoff}::timestamptz
       and (locked_until is null or locked_until < ${now.toISOString()}::timestamptz)`,
   );
