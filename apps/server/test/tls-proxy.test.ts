@@ -59,14 +59,27 @@ describe.skipIf(!!missing)('behind a TLS-terminating nginx', () => {
     });
     ({ admin, setId, deviceUuid, participantId } = prepared);
     // The server's port first (nginx needs its upstream), then the proxy (the server's PUBLIC_URL).
-    const serverPort = await freePort();
-    proxy = await startTlsProxy([`127.0.0.1:${serverPort}`]);
-    server = await startServerProcess({
-      ...site.env,
-      PORT: String(serverPort),
-      TRUST_PROXY: 'true',
-      PUBLIC_URL: proxy.origin,
-    });
+    // A port found free can be taken by a parallel test before the server binds it: then again
+    // with another one (the failure names the port in use), a few times at most.
+    const portTaken = (error: unknown) => /EADDRINUSE|Address already in use/.test(String(error));
+    for (let attempt = 1; ; attempt += 1) {
+      const serverPort = await freePort();
+      let started: TlsProxy | undefined;
+      try {
+        started = await startTlsProxy([`127.0.0.1:${serverPort}`]);
+        server = await startServerProcess({
+          ...site.env,
+          PORT: String(serverPort),
+          TRUST_PROXY: 'true',
+          PUBLIC_URL: started.origin,
+        });
+        proxy = started;
+        break;
+      } catch (error) {
+        await started?.stop();
+        if (attempt === 3 || !portTaken(error)) throw error;
+      }
+    }
     client = proxyFetch(proxy, CLIENT_ADDRESS);
   }, 120_000);
 
