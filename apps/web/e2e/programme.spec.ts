@@ -1,7 +1,7 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { messages, type DashboardData } from '@pathway/contract';
 import { expect, expectAccessible, test } from './fixtures';
-import { addParticipant, uniqueWord } from './register-data';
+import { addParticipant, addVideoSetThroughApi } from './register-data';
 
 async function openRow(page: Page, participantId: number): Promise<Locator> {
   await page
@@ -19,14 +19,6 @@ async function openRow(page: Page, participantId: number): Promise<Locator> {
   return row;
 }
 
-async function addVideoSet(api: APIRequestContext, weeks: number, perWeek: number) {
-  const response = await api.post('/api/videoset', {
-    data: { set_name: uniqueWord('Walking '), number_of_weeks: weeks, videos_in_week: perWeek },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as { fitness_video_set_id: number; set_name: string };
-}
-
 const slightlyBehind = async (api: APIRequestContext) =>
   ((await (await api.get('/api/dashboard')).json()) as DashboardData).participantsProgress.slightlyBehind;
 
@@ -36,7 +28,7 @@ test.describe('the programme', () => {
     adminApi,
     signInAs,
   }) => {
-    const set = await addVideoSet(adminApi, 3, 2);
+    const set = await addVideoSetThroughApi(adminApi, 3, 2);
     const { participant } = await addParticipant(adminApi);
     const id = participant.participant_id;
     const behindBefore = await slightlyBehind(adminApi);

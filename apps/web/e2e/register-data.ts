@@ -61,13 +61,22 @@ export async function addParticipant(
   return { participant: await response.json(), device };
 }
 
-/** A video set of the given shape, added through the API. */
+/**
+ * A video set of the given shape with a video on every day (one uploaded file behind them all),
+ * added through the API: a participant's position may only point at a day with a video.
+ */
 export async function addVideoSetThroughApi(api: APIRequestContext, weeks = 2, perWeek = 3) {
   const response = await api.post('/api/videoset', {
     data: { set_name: uniqueWord('Walking '), number_of_weeks: weeks, videos_in_week: perWeek },
   });
   expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as { fitness_video_set_id: number; set_name: string };
+  const set = (await response.json()) as { fitness_video_set_id: number; set_name: string };
+  const upload = await uploadTestVideo(api);
+  const video_ids: number[] = [];
+  for (let week = 1; week <= weeks; week += 1)
+    for (let day = 1; day <= perWeek; day += 1)
+      video_ids.push(await addVideo(api, set.fitness_video_set_id, week, day, upload));
+  return { ...set, video_ids };
 }
 
 /** Starts the participant's programme on a set (today, week 1 day 1): they then have an adherence state. */
@@ -89,16 +98,15 @@ export async function enrol(api: APIRequestContext, participantId: number, setId
 }
 
 /**
- * A view recorded today, the way it really happens: a short ffmpeg video uploaded over tus and
- * saved to a set, a participant with a tablet enrolled on it, and the tablet (signed in with the
- * device API) reporting the video seen. The dashboard then has a chart and its data table.
+ * A short real video (ffmpeg's test pattern), uploaded over tus as the console's uploader does:
+ * the stored file's `location` and size, for videos that point at it.
  */
-export async function recordViewToday(api: APIRequestContext): Promise<void> {
+export async function uploadTestVideo(api: APIRequestContext): Promise<{ location: string; size: number }> {
   const { execFileSync } = await import('node:child_process');
   const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
   const os = await import('node:os');
   const path = await import('node:path');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-e2e-view-'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-e2e-video-'));
   const file = path.join(dir, 'view.mp4');
   try {
     execFileSync('ffmpeg', [
@@ -135,38 +143,56 @@ export async function recordViewToday(api: APIRequestContext): Promise<void> {
     });
     expect(sent.status(), await sent.text()).toBeLessThan(300);
     const { location } = (await sent.json()) as { location: string };
-
-    const set = await addVideoSetThroughApi(api, 1, 1);
-    const video = await api.post('/api/video', {
-      data: {
-        title: 'Seated march',
-        description: 'Marching on the spot, seated',
-        file_location_path: location,
-        file_size: bytes.length,
-        video_thumbnail_url: 'processing....',
-        fitness_video_set_id: set.fitness_video_set_id,
-        day_number: 1,
-        week_number: 1,
-        video_length: '0',
-      },
-    });
-    expect(video.status(), await video.text()).toBeLessThan(300);
-    const { video_id } = (await video.json()) as { video_id: number };
-
-    const { participant, device } = await addParticipant(api);
-    await enrol(api, participant.participant_id, set.fitness_video_set_id);
-    const tablet = await api.get(`/uuid/${device.uuid}`);
-    expect(tablet.status(), await tablet.text()).toBe(200);
-    const { auth_token } = (await tablet.json()) as { auth_token: string };
-    const viewed = await api.post(
-      `/api/videoset/view/${set.fitness_video_set_id}/participant/${participant.participant_id}`,
-      {
-        headers: { Authorization: `Bearer ${auth_token}` },
-        data: { day: '1', week: '1', videoIds: [String(video_id)] },
-      },
-    );
-    expect(viewed.status(), await viewed.text()).toBe(200);
+    return { location, size: bytes.length };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A video of the set on one day, pointing at an uploaded file. */
+export async function addVideo(
+  api: APIRequestContext,
+  setId: number,
+  week: number,
+  day: number,
+  upload: { location: string; size: number },
+): Promise<number> {
+  const video = await api.post('/api/video', {
+    data: {
+      title: `Seated march ${week}.${day}`,
+      description: 'Marching on the spot, seated',
+      file_location_path: upload.location,
+      file_size: upload.size,
+      video_thumbnail_url: 'processing....',
+      fitness_video_set_id: setId,
+      day_number: day,
+      week_number: week,
+      video_length: '0',
+    },
+  });
+  expect(video.status(), await video.text()).toBeLessThan(300);
+  return ((await video.json()) as { video_id: number }).video_id;
+}
+
+/**
+ * A view recorded today, the way it really happens: a set with a real uploaded video, a
+ * participant with a tablet enrolled on it, and the tablet (signed in with the device API)
+ * reporting the video seen. The dashboard then has a chart and its data table.
+ */
+export async function recordViewToday(api: APIRequestContext): Promise<void> {
+  const set = await addVideoSetThroughApi(api, 1, 1);
+  const video_id = set.video_ids[0]!;
+  const { participant, device } = await addParticipant(api);
+  await enrol(api, participant.participant_id, set.fitness_video_set_id);
+  const tablet = await api.get(`/uuid/${device.uuid}`);
+  expect(tablet.status(), await tablet.text()).toBe(200);
+  const { auth_token } = (await tablet.json()) as { auth_token: string };
+  const viewed = await api.post(
+    `/api/videoset/view/${set.fitness_video_set_id}/participant/${participant.participant_id}`,
+    {
+      headers: { Authorization: `Bearer ${auth_token}` },
+      data: { day: '1', week: '1', videoIds: [String(video_id)] },
+    },
+  );
+  expect(viewed.status(), await viewed.text()).toBe(200);
 }
