@@ -248,7 +248,13 @@ describe.skipIf(!enabled || !!missingNginx)(
           (r) =>
             r.startedAt >= from && r.startedAt < to && byLoadRequest.get(r.id)?.upstreams.at(-1) === address,
         ).length;
+      // Requests nginx tried on the killed instance first and then gave to the other: those in
+      // flight at the kill (a GET), and those refused by the dead instance when nginx tried it again.
       const passedOn = log.filter((e) => e.upstreams.length > 1 && e.upstreams[0] === killedAddress);
+      const requestOf = new Map(load.requests.map((r) => [r.id, r]));
+      const passedOnInFlight = passedOn
+        .map((e) => requestOf.get(e.loadRequest ?? -1))
+        .filter((r): r is LoadRequest => r !== undefined && r.startedAt < killSeenAt);
       const acknowledged = (kind: LoadRequest['kind'], from: number, to: number) =>
         load.requests.filter(
           (r) => r.kind === kind && r.status >= 200 && r.status < 300 && r.endedAt >= from && r.endedAt < to,
@@ -268,7 +274,7 @@ describe.skipIf(!enabled || !!missingNginx)(
           `${describeLoad(load.requests)}; ` +
           `nginx gave the killed instance ${served(killedAddress, 0, killSentAt)} and the other ${served(survivorAddress, 0, killSentAt)} before the kill (at ${((killSentAt - loadStartedAt) / 1000).toFixed(1)} s), ` +
           `${after.length} requests after it (${after.filter((r) => r.status >= 200 && r.status < 300).length} x 2xx), ` +
-          `${passedOn.length} passed on from the killed instance to the other; ` +
+          `${passedOn.length} passed on from the killed instance to the other (${passedOnInFlight.length} of them in flight at the kill: ${byMethod(passedOnInFlight)}); ` +
           `in flight on the killed instance at the kill and failed: ${atKill.length} (${byMethod(atKill)}, statuses ${[...new Set(atKill.map((r) => r.status))].join('/') || '-'}); ` +
           `errors outside the kill: ${otherErrors.length}, failed connections ${noAnswer.length}; ` +
           `acknowledged participants ${acknowledged('add participant', 0, killSentAt)} before the kill + ${acknowledged('add participant', killSentAt, Infinity)} after, ` +
