@@ -114,7 +114,7 @@ export class MixedLoad {
   /** Resolves when every loop has ended (the time is up). */
   readonly finished: Promise<void>;
   private readonly fetch: typeof fetch;
-  private readonly endAt: number;
+  private endAt: number;
 
   constructor(private readonly options: MixedLoadOptions) {
     this.fetch = options.fetch ?? fetch;
@@ -130,6 +130,11 @@ export class MixedLoad {
       ...Array.from({ length: tabletLoops }, (_, n) => this.tablet(n, tabletLoops)),
       ...(writers ? [this.addParticipants()] : []),
     ]).then(() => {});
+  }
+
+  /** Ends the loops early (each finishes the request it is in). */
+  stop(): void {
+    this.endAt = 0;
   }
 
   get failures(): LoadRequest[] {
