@@ -189,7 +189,17 @@ rgw data = ${dir}/rgw
     );
     return { endpoint, accessKeyId, secretAccessKey, region: 'us-east-1', stop };
   } catch (error) {
+    // The daemons' last words say why (a port taken, a start that timed out on a busy machine):
+    // kept in the error, as the directory goes with the stop.
+    const logs = await fs.readdir(path.join(dir, 'log')).catch(() => [] as string[]);
+    const tails = await Promise.all(
+      logs.map(async (name) => {
+        const text = await fs.readFile(path.join(dir, 'log', name), 'utf8').catch(() => '');
+        return `--- ${name}\n${text.split('\n').slice(-15).join('\n')}`;
+      }),
+    );
     await stop().catch(() => {});
+    (error as Error).message += `\n${tails.join('\n')}`;
     throw error;
   }
 }

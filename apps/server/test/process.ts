@@ -28,12 +28,16 @@ export async function buildServerBundle(): Promise<void> {
   await buildServer();
 }
 
+/** `--role` of main.ts: web serves HTTP only, worker runs the jobs only, all (the default) both. */
+export type ServerRole = 'all' | 'web' | 'worker';
+
 /** Starts the real server as its own process and waits until it is ready. */
 export function startServerProcess(
   env: Record<string, string>,
   entry: ServerEntry = 'source',
+  role: Exclude<ServerRole, 'worker'> = 'all',
 ): Promise<ServerProcess> {
-  return spawnServerProcess(env, entry).ready;
+  return spawnServerProcess(env, entry, role).ready;
 }
 
 /**
@@ -43,11 +47,29 @@ export function startServerProcess(
 export function spawnServerProcess(
   env: Record<string, string>,
   entry: ServerEntry = 'source',
+  role: Exclude<ServerRole, 'worker'> = 'all',
+): { child: ChildProcess; output: () => string; ready: Promise<ServerProcess> } {
+  return spawnProcess(env, entry, role, /"port":(\d+),"storage"/);
+}
+
+export type WorkerProcess = Omit<ServerProcess, 'port' | 'url'>;
+
+/** `--role worker` (PostgreSQL only): runs the jobs, serves no HTTP; ready once it says it runs. */
+export function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+  return spawnProcess(env, 'source', 'worker', /"msg":"Pathway worker is running"/).ready;
+}
+
+function spawnProcess(
+  env: Record<string, string>,
+  entry: ServerEntry,
+  role: ServerRole,
+  readyLine: RegExp,
 ): { child: ChildProcess; output: () => string; ready: Promise<ServerProcess> } {
   const args =
     entry === 'bundle'
       ? [path.join(repoRoot, 'apps/server/dist/bundle/main.js')]
       : ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')];
+  if (role !== 'all') args.push('--role', role);
   const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_TO_STDOUT: 'true', ...env },
@@ -58,10 +80,12 @@ export function spawnServerProcess(
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const match = out.match(/"port":(\d+),"storage"/);
+      const match = out.match(readyLine);
       if (match) {
         clearTimeout(timer);
-        const port = Number(match[1]);
+        child.stdout.off('data', onData);
+        child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        const port = Number(match[1] ?? 0);
         resolve({
           port,
           url: `http://127.0.0.1:${port}`,
@@ -69,7 +93,8 @@ export function spawnServerProcess(
           output: () => out,
           stop: (signal = 'SIGTERM') =>
             new Promise((done) => {
-              if (child.exitCode !== null) return done(child.exitCode);
+              // Already gone (exited, or killed by a signal): nothing to wait for.
+              if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode);
               child.once('exit', (code) => done(code));
               child.kill(signal);
             }),

@@ -15,7 +15,7 @@ import {
   type ProcessSite,
   type ServerProcess,
 } from './resilience/helpers.js';
-import { freePort, nginxMissing, proxyFetch, startTlsProxy, type TlsProxy } from './tls-proxy.js';
+import { nginxMissing, proxyFetch, startBehindTlsProxy, type TlsProxy } from './tls-proxy.js';
 
 // The deployment every real site has: Debian's nginx terminating TLS (a certificate this test makes)
 // in front of the real server process, configured with the README's own nginx block, the server
@@ -58,28 +58,11 @@ describe.skipIf(!!missing)('behind a TLS-terminating nginx', () => {
       };
     });
     ({ admin, setId, deviceUuid, participantId } = prepared);
-    // The server's port first (nginx needs its upstream), then the proxy (the server's PUBLIC_URL).
-    // A port found free can be taken by a parallel test before the server binds it: then again
-    // with another one (the failure names the port in use), a few times at most.
-    const portTaken = (error: unknown) => /EADDRINUSE|Address already in use/.test(String(error));
-    for (let attempt = 1; ; attempt += 1) {
-      const serverPort = await freePort();
-      let started: TlsProxy | undefined;
-      try {
-        started = await startTlsProxy([`127.0.0.1:${serverPort}`]);
-        server = await startServerProcess({
-          ...site.env,
-          PORT: String(serverPort),
-          TRUST_PROXY: 'true',
-          PUBLIC_URL: started.origin,
-        });
-        proxy = started;
-        break;
-      } catch (error) {
-        await started?.stop();
-        if (attempt === 3 || !portTaken(error)) throw error;
-      }
-    }
+    let servers: ServerProcess[];
+    ({ proxy, servers } = await startBehindTlsProxy(1, (port, origin) =>
+      startServerProcess({ ...site.env, PORT: String(port), TRUST_PROXY: 'true', PUBLIC_URL: origin }),
+    ));
+    server = servers[0]!;
     client = proxyFetch(proxy, CLIENT_ADDRESS);
   }, 120_000);
 

@@ -46,8 +46,9 @@ export function readmeNginxSnippet(): string {
 }
 
 /**
- * The README's snippet with only the deployment-specific lines replaced: the upstream servers, the
- * listening address and the certificate paths. Every other directive is the README's.
+ * The README's snippet with only the deployment-specific lines replaced: the upstream servers (one
+ * line per web instance, each with the parameters the README gives its own), the listening
+ * address and the certificate paths. Every other directive is the README's.
  */
 export function proxyServerConfig(options: {
   upstreams: string[];
@@ -60,15 +61,55 @@ export function proxyServerConfig(options: {
     if (!pattern.test(text)) throw new Error(`the README's nginx block has no line matching ${pattern}`);
     return text.replace(pattern, by);
   };
+  // The README's `server 127.0.0.1:<port> <parameters>;` lines, one after another.
+  const serverLines =
+    /^ {4}server 127\.0\.0\.1:\d+((?: [^;\n]+)?);\n(?: {4}server 127\.0\.0\.1:\d+[^;\n]*;\n)*/m;
+  const parameters = serverLines.exec(snippet)?.[1] ?? '';
   let config = replace(
     snippet,
-    /^ {4}server 127\.0\.0\.1:8080;$/m,
-    options.upstreams.map((u) => `    server ${u};`).join('\n'),
+    serverLines,
+    options.upstreams.map((u) => `    server ${u}${parameters};\n`).join(''),
   );
   config = replace(config, /^ {4}listen 443 ssl;$/m, `    listen ${options.listen} ssl;`);
   config = replace(config, /^ {4}ssl_certificate {5}\S+;$/m, `    ssl_certificate     ${options.cert};`);
   config = replace(config, /^ {4}ssl_certificate_key \S+;$/m, `    ssl_certificate_key ${options.key};`);
   return config;
+}
+
+/**
+ * One line of the proxy's access log: the client, the request, the status the client got, and
+ * which upstream servers nginx tried for it in turn with what each gave (`502` for one that died
+ * on it), and the load generator's request number (the `x-load-request` header), when it sent one.
+ */
+export interface ProxyLogEntry {
+  client: string;
+  request: string;
+  status: number;
+  upstreams: string[];
+  upstreamStatuses: string[];
+  loadRequest: number | undefined;
+}
+
+const LOG_LINE =
+  /^(\S+) - \S+ \[[^\]]+\] "([^"]*)" (\d+) \d+ upstream="([^"]*)" upstream_status="([^"]*)" load="([^"]*)"$/;
+
+export function parseProxyLog(text: string): ProxyLogEntry[] {
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const m = LOG_LINE.exec(line);
+      if (!m) throw new Error(`unexpected nginx access log line: ${line}`);
+      const list = (value: string) => (value === '-' ? [] : value.split(/, | : /));
+      return {
+        client: m[1]!,
+        request: m[2]!,
+        status: Number(m[3]),
+        upstreams: list(m[4]!),
+        upstreamStatuses: list(m[5]!),
+        loadRequest: m[6] === '-' ? undefined : Number(m[6]),
+      };
+    });
 }
 
 export interface TlsProxy {
@@ -77,7 +118,7 @@ export interface TlsProxy {
   port: number;
   /** The self-signed certificate (PEM) clients must trust. */
   ca: string;
-  /** nginx's access log: one line per request with the client's address. */
+  /** nginx's access log: one line per request with the client's address and the upstreams tried. */
   accessLog(): string;
   stop(): Promise<void>;
 }
@@ -131,7 +172,9 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/logs/error.log warn;
 events { worker_connections 1024; }
 http {
-    access_log ${dir}/logs/access.log;
+    log_format upstreams '$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent '
+                         'upstream="$upstream_addr" upstream_status="$upstream_status" load="$http_x_load_request"';
+    access_log ${dir}/logs/access.log upstreams;
     client_body_temp_path ${dir}/client_body;
     proxy_temp_path ${dir}/proxy;
     fastcgi_temp_path ${dir}/fastcgi;
@@ -203,6 +246,39 @@ ${server}
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * nginx in front of `count` servers on loopback: free ports for the servers first (nginx needs its
+ * upstreams), then the proxy (its origin is the servers' PUBLIC_URL), then the servers, started
+ * side by side by `start(port, origin)`. A port found free can be taken by a parallel test before
+ * it is bound: then everything again with other ports (the failure names the port in use), a few
+ * times at most.
+ */
+export async function startBehindTlsProxy<T extends { stop(): Promise<unknown> }>(
+  count: number,
+  start: (port: number, origin: string) => Promise<T>,
+): Promise<{ proxy: TlsProxy; servers: T[] }> {
+  const portTaken = (error: unknown) => /EADDRINUSE|Address already in use/.test(String(error));
+  for (let attempt = 1; ; attempt += 1) {
+    const ports = new Set<number>();
+    while (ports.size < count) ports.add(await freePort());
+    let proxy: TlsProxy | undefined;
+    const servers: T[] = [];
+    try {
+      proxy = await startTlsProxy([...ports].map((port) => `127.0.0.1:${port}`));
+      const origin = proxy.origin;
+      const results = await Promise.allSettled([...ports].map((port) => start(port, origin)));
+      for (const result of results) if (result.status === 'fulfilled') servers.push(result.value);
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      return { proxy, servers };
+    } catch (error) {
+      await Promise.all(servers.map((server) => server.stop()));
+      await proxy?.stop();
+      if (attempt === 3 || !portTaken(error)) throw error;
+    }
+  }
 }
 
 /**

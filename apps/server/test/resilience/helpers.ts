@@ -163,19 +163,30 @@ export class AcknowledgedWrites {
   }
 
   /** Acknowledged participants missing from the database, or not as written (must be none). */
-  async missing(ctx: AppContext): Promise<number[]> {
-    const ids = this.acknowledged.map((a) => a.participant_id);
-    if (ids.length === 0) return [];
-    const found = rowsOf<{ participant_id: number; last_name: string }>(
-      await ctx.db.execute(
-        sql`select participant_id, last_name from participants where participant_id in ${sql.raw(`(${ids.join(',')})`)}`,
-      ),
-    );
-    const stored = new Map(found.map((r) => [Number(r.participant_id), r.last_name]));
-    return this.acknowledged
-      .filter((a) => stored.get(a.participant_id) !== a.last_name)
-      .map((a) => a.participant_id);
+  missing(ctx: AppContext): Promise<number[]> {
+    return missingParticipants(ctx, this.acknowledged);
   }
+}
+
+/**
+ * Of the participants the server acknowledged (201), those missing from the database or not as
+ * written (must be none): an acknowledged write is a committed write.
+ */
+export async function missingParticipants(
+  ctx: AppContext,
+  acknowledged: { participant_id: number; last_name: string }[],
+): Promise<number[]> {
+  const ids = acknowledged.map((a) => a.participant_id);
+  if (ids.length === 0) return [];
+  const found = rowsOf<{ participant_id: number; last_name: string }>(
+    await ctx.db.execute(
+      sql`select participant_id, last_name from participants where participant_id in ${sql.raw(`(${ids.map(Number).join(',')})`)}`,
+    ),
+  );
+  const stored = new Map(found.map((r) => [Number(r.participant_id), r.last_name]));
+  return acknowledged
+    .filter((a) => stored.get(a.participant_id) !== a.last_name)
+    .map((a) => a.participant_id);
 }
 
 /**
