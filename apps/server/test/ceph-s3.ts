@@ -35,7 +35,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < end) {
@@ -113,7 +113,7 @@ rgw data = ${dir}/rgw
 `,
   );
   const env = { ...process.env, CEPH_CONF: conf };
-  const options = { env, timeout: 60_000 };
+  const options = { env, timeout: 120_000 };
   const children: ChildProcess[] = [];
   const daemon = (command: string, args: string[]) => {
     const out = openSync(path.join(dir, 'log', `${command}.stdout`), 'a');

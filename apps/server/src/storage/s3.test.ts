@@ -26,7 +26,7 @@ beforeAll(async () => {
   ceph = await startCephS3().catch(() => startCephS3());
   client = new S3Client(s3ClientConfig({ ...ceph, bucket, forcePathStyle: true }));
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   client?.destroy();
   await ceph?.stop();

@@ -117,7 +117,7 @@ describe.skipIf(!enabled || !!missingNginx)(
         ),
       ));
       worker = await startWorkerProcess({ ...env, DATA_DIR: processDir('worker'), PUBLIC_URL: proxy.origin });
-    }, 240_000);
+    }, 480_000);
 
     afterAll(async () => {
       // A failed check leaves the load running: end it before what it calls goes away.
