@@ -1,34 +1,35 @@
 import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
+import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
- * Fields that must never reach a log line: credentials, tokens and anything identifying a
- * participant. Request bodies are never logged at all; these paths catch what code might pass.
+ * Fields that must never reach a log line: credentials and tokens, then every identifiable
+ * participant field of the contract's list (IDENTIFIABLE_FIELDS), wherever it sits one level down
+ * (`body.notes`, `participant.smoker`). Request bodies are never logged at all; these paths catch
+ * what code might pass. A field added to the contract's list is redacted without a change here.
  */
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  'password',
-  'mfa_token',
-  'totp_secret',
-  'auth_token',
-  'token',
-  'jwt',
-  '*.password',
-  '*.mfa_token',
-  '*.totp_secret',
-  '*.auth_token',
-  '*.token',
-  '*.first_name',
-  '*.last_name',
-  '*.email',
-  '*.phone_number',
-  '*.phone_number_secondary',
-  '*.address',
-  '*.date_of_birth',
-];
+export function redactionPaths(identifiableFields: readonly string[] = IDENTIFIABLE_FIELDS): string[] {
+  return [
+    'req.headers.authorization',
+    'req.headers.cookie',
+    'res.headers["set-cookie"]',
+    'password',
+    'mfa_token',
+    'totp_secret',
+    'auth_token',
+    'token',
+    'jwt',
+    '*.password',
+    '*.mfa_token',
+    '*.totp_secret',
+    '*.auth_token',
+    '*.token',
+    ...identifiableFields.map((field) => `*.${field}`),
+  ];
+}
+
+export const REDACTED_PATHS = redactionPaths();
 
 /**
  * A device id in a path (the tablet's calls 1 and 2, the console's lookup by uuid) is replaced:
@@ -131,6 +132,8 @@ export interface LoggerOptions {
   level: string;
   logDir?: string;
   toStdout: boolean;
+  /** The fields to redact besides credentials: the contract's IDENTIFIABLE_FIELDS unless a test plants others. */
+  identifiableFields?: readonly string[];
 }
 
 export function createLogger(options: LoggerOptions): Logger {
@@ -141,7 +144,10 @@ export function createLogger(options: LoggerOptions): Logger {
   return pino(
     {
       level: options.level,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      redact: {
+        paths: options.identifiableFields ? redactionPaths(options.identifiableFields) : REDACTED_PATHS,
+        censor: '[redacted]',
+      },
       base: { service: 'pathway' },
       serializers: { req: serializeRequest, err: (error: unknown) => serializeError(error) ?? error },
       timestamp: pino.stdTimeFunctions.isoTime,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { Role } from '@pathway/contract';
+import { IDENTIFIABLE_FIELDS, type Role } from '@pathway/contract';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
@@ -131,24 +131,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 }
 
 /**
+ * Identifiable fields whose values the log scan does not look for: dates of birth would match
+ * dates in log lines, every request's line holds the caller's address (a tablet's is its
+ * participant's last_ip_address), and the programme is a choice from a fixed list (pad-programme).
+ */
+const NOT_LOOKED_FOR_IN_LOGS = new Set<string>(['date_of_birth', 'last_ip_address', 'programme_referred_to']);
+
+/**
  * Every participant detail this file's tests stored, whoever made it (factories, API calls, literal
- * bodies), goes to the run's list of values the log scan looks for. Short values (a two-letter
- * role, an empty note) would match ordinary text; dates of birth would match dates in log lines.
+ * bodies), goes to the run's list of values the log scan looks for: the text of every identifiable
+ * field of the contract's list but those above. Short values (a two-letter role, an empty note)
+ * would match ordinary text.
  */
 async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
   const root = testLogRoot();
   if (!root) return;
-  const fields = [
-    'first_name',
-    'last_name',
-    'email',
-    'phone_number',
-    'phone_number_secondary',
-    'address',
-    'notes',
-    'referring_organisation',
-    'referring_healthcare_professional',
-  ];
+  const fields = IDENTIFIABLE_FIELDS.filter((field) => !NOT_LOOKED_FOR_IN_LOGS.has(field));
   try {
     // A file that took its database away (fault tests) must still close promptly.
     const rows = await Promise.race([

@@ -195,8 +195,9 @@ test.describe('participants', () => {
     await expectAccessible(page, 'participants with a refused edit');
 
     await cell(row, 'date_of_birth').dblclick();
-    await cell(row, 'date_of_birth').locator('input').fill('1899-12-31');
-    await cell(row, 'date_of_birth').locator('input').press('Enter');
+    await expect(cell(row, 'date_of_birth').getByRole('spinbutton', { name: 'Day' })).toBeFocused();
+    await page.keyboard.type('31121899');
+    await page.keyboard.press('Enter');
     await expect(page.getByRole('alert').filter({ hasText: pm.dobRange })).toBeVisible();
     await expect(cell(row, 'date_of_birth')).toHaveText('12/04/1961');
 
@@ -213,6 +214,52 @@ test.describe('participants', () => {
     await expect(cell(row, 'last_name')).toHaveText(renamed);
     const stored = await (await adminApi.get(`/api/participant/${participant.participant_id}`)).json();
     expect(stored.last_name).toBe(renamed);
+  });
+
+  test('a date refused in the inline editor can be typed over and saved', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
+    const { participant } = await addParticipant(adminApi);
+    await signInAs('full access');
+    await page.goto('/participants');
+    await search(page, participant.last_name);
+    const row = rowOf(page, participant.participant_id);
+    const dob = cell(row, 'date_of_birth');
+    await expect(dob).toHaveText('12/04/1961');
+
+    // Typed as an admin types a date: day, month and year, digits only.
+    await dob.dblclick();
+    await expect(dob.getByRole('spinbutton', { name: 'Day' })).toBeFocused();
+    await page.keyboard.type('01011899');
+    await expect(dob.getByRole('group', { name: 'Date of birth' })).toContainText('01/01/1899');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert').filter({ hasText: pm.dobRange })).toBeVisible();
+    await expect(dob).toHaveText('12/04/1961');
+    await expectAccessible(page, 'participants with a refused date');
+
+    // Typed over, as before the refusal: every part takes what is typed, day first.
+    await dob.dblclick();
+    const editor = dob.getByRole('group', { name: 'Date of birth' });
+    await expect(editor.getByRole('spinbutton', { name: 'Day' })).toBeFocused();
+    await expectAccessible(page, 'participants with the date of birth editor open');
+    await page.keyboard.type('14031950');
+    await expect(editor).toContainText('14/03/1950');
+    const saved = page.waitForResponse(
+      (r) =>
+        r.url().endsWith(`/api/participant/${participant.participant_id}`) &&
+        r.request().method() === 'PATCH',
+    );
+    await page.keyboard.press('Enter');
+    const answer = await saved;
+    expect(answer.request().postDataJSON()).toEqual({ date_of_birth: '1950-03-14' });
+    expect(answer.status()).toBe(200);
+    await expect(dob).toHaveText('14/03/1950');
+    await expect(page.getByRole('alert').filter({ hasText: pm.dobRange })).toHaveCount(0);
+    const stored = await (await adminApi.get(`/api/participant/${participant.participant_id}`)).json();
+    expect(stored.date_of_birth).toBe('1950-03-14');
+    await expectAccessible(page, 'participants after retyping a date');
   });
 
   test('filters by adherence state from the address, in both readings', async ({

@@ -58,7 +58,14 @@ export function adherenceOf(daysBehind: number): AdherenceState {
   return 'behind';
 }
 
-/** Identifiable fields: only full-access users ever receive or change them (spec §6). */
+/**
+ * Identifiable fields: only full-access users ever receive or change them (spec §6), and no log
+ * line holds them. IDENTIFIABLE_FIELDS is the one list every rule reads: the logger's redaction
+ * paths, the basic-access answers (participantBasic, the basic CSV columns, the sorts basic access
+ * may not use), the audit's field names and the security tests are all derived from it, so a new
+ * identifiable field is declared here once. CONTACT_FIELDS travel with the participant, and
+ * REFERRAL_FIELDS on the referral route.
+ */
 export const CONTACT_FIELDS = [
   'first_name',
   'last_name',
@@ -81,6 +88,12 @@ export const REFERRAL_FIELDS = [
   'registered_deaf',
 ] as const;
 export const IDENTIFIABLE_FIELDS = [...CONTACT_FIELDS, ...REFERRAL_FIELDS] as const;
+export type IdentifiableField = (typeof IDENTIFIABLE_FIELDS)[number];
+export type ContactField = (typeof CONTACT_FIELDS)[number];
+
+export function isIdentifiableField(name: string): name is IdentifiableField {
+  return (IDENTIFIABLE_FIELDS as readonly string[]).includes(name);
+}
 
 // ---- field rules (spec §5), shared by add, edit and the grid's inline edit ----
 
@@ -260,9 +273,9 @@ export const PARTICIPANT_SORTS = [
   'date_of_birth',
   'tablet_last_contact_at',
 ] as const;
-/** Sorting by these would reveal identifiable data to a basic-access user. */
-export const IDENTIFIABLE_SORTS: readonly ParticipantSort[] = ['first_name', 'last_name', 'date_of_birth'];
 export type ParticipantSort = (typeof PARTICIPANT_SORTS)[number];
+/** Sorting by these would reveal identifiable data to a basic-access user. */
+export const IDENTIFIABLE_SORTS: readonly ParticipantSort[] = PARTICIPANT_SORTS.filter(isIdentifiableField);
 
 export const participantListQuery = z.object({
   ...pageQuery(limits.participantsDefaultPerPage, limits.participantsMaxPerPage),
@@ -303,16 +316,6 @@ export const ADHERENCE_LABELS: Record<AdherenceState, string> = {
 export const NO_PROGRAMME_LABEL = 'No programme';
 export const NO_TABLET_LABEL = 'No tablet';
 
-/** Columns of the whole-list CSV a basic-access admin receives: nothing identifiable. */
-export const PARTICIPANT_CSV_BASIC_COLUMNS = [
-  'participant_id',
-  'gender',
-  'language',
-  'name',
-  'unique_device_id',
-  'days_behind',
-  'tracking',
-] as const;
 /** A full-access admin's CSV: the grid's columns, contact data included. */
 export const PARTICIPANT_CSV_FULL_COLUMNS = [
   'participant_id',
@@ -328,6 +331,10 @@ export const PARTICIPANT_CSV_FULL_COLUMNS = [
   'days_behind',
   'tracking',
 ] as const;
+export type ParticipantCsvColumn = (typeof PARTICIPANT_CSV_FULL_COLUMNS)[number];
+/** Columns of the whole-list CSV a basic-access admin receives: the same, less anything identifiable. */
+export const PARTICIPANT_CSV_BASIC_COLUMNS: readonly ParticipantCsvColumn[] =
+  PARTICIPANT_CSV_FULL_COLUMNS.filter((column) => !isIdentifiableField(column));
 /** The response header that carries how many rows the export will hold, for a progress bar. */
 export const EXPORT_TOTAL_HEADER = 'x-total-count';
 
@@ -341,8 +348,11 @@ export const participantIdParams = z.object({
 
 // ---- responses ----
 
-/** What every signed-in admin may see: no identifiable field at all. */
-export const participantBasic = z
+/**
+ * A participant with contact data, for full-access admins only. The basic-access shape below is
+ * this one less CONTACT_FIELDS, so a field declared identifiable can never reach basic access.
+ */
+export const participantFull = z
   .object({
     participant_id: z.number().int(),
     gender: z.enum(GENDERS).nullable(),
@@ -369,13 +379,6 @@ export const participantBasic = z
       ),
     created_at: z.string(),
     updated_at: z.string(),
-  })
-  .meta({ id: 'ParticipantBasic', description: 'A participant as a basic-access admin sees them' });
-export type ParticipantBasic = z.infer<typeof participantBasic>;
-
-/** A participant with contact data, for full-access admins only. */
-export const participantFull = participantBasic
-  .extend({
     first_name: z.string(),
     last_name: z.string(),
     date_of_birth: z.string().describe('YYYY-MM-DD'),
@@ -388,6 +391,17 @@ export const participantFull = participantBasic
   })
   .meta({ id: 'Participant', description: 'A participant with contact data (full access)' });
 export type ParticipantFull = z.infer<typeof participantFull>;
+
+const withoutContactFields = Object.fromEntries(CONTACT_FIELDS.map((field) => [field, true])) as Record<
+  ContactField,
+  true
+>;
+
+/** What every signed-in admin may see: no identifiable field at all. */
+export const participantBasic = participantFull
+  .omit(withoutContactFields)
+  .meta({ id: 'ParticipantBasic', description: 'A participant as a basic-access admin sees them' });
+export type ParticipantBasic = z.infer<typeof participantBasic>;
 
 export const participantView = z.union([participantFull, participantBasic]);
 export type ParticipantView = ParticipantFull | ParticipantBasic;

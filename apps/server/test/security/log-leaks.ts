@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { CONTACT_FIELDS } from '@pathway/contract';
+import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 
 /**
  * What the suite's logs must never hold. Every test file copies its server's log directory under
@@ -43,7 +43,7 @@ const SENSITIVE_KEYS = new Set<string>([
     'set-cookie',
     'push_notification_id',
   ],
-  ...CONTACT_FIELDS,
+  ...IDENTIFIABLE_FIELDS,
 ]);
 
 /** Remembers a secret the harness handed out, so the scan looks for it literally. */

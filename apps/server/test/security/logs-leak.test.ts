@@ -1,8 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serializeRequest } from '../../src/logging.js';
+import { createLogger, serializeRequest, type LoggerOptions } from '../../src/logging.js';
 import { totpCode } from '../../src/modules/auth/totp.js';
 import { createAdmin, createTestApp, type TestApp } from '../harness.js';
 import { addParticipant } from '../factories.js';
@@ -75,6 +76,57 @@ describe('the log scan', () => {
   });
 });
 
+/** The line a real logger (createLogger, as the server makes it) wrote for `write`, parsed. */
+async function loggedLine(
+  options: Pick<LoggerOptions, 'identifiableFields'>,
+  write: (logger: ReturnType<typeof createLogger>) => void,
+) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-redaction-'));
+  try {
+    const logger = createLogger({ level: 'info', logDir: dir, toStdout: false, ...options });
+    write(logger);
+    // The file is written asynchronously: wait for the whole line.
+    const text = await logWritten(dir, '"msg":"logged"}\n');
+    return JSON.parse(text.trim()) as Record<string, Record<string, unknown>>;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('redaction', () => {
+  it("redacts every identifiable field of the contract's list, referral fields and notes included", async () => {
+    const participant = Object.fromEntries(IDENTIFIABLE_FIELDS.map((field) => [field, `value of ${field}`]));
+    const line = await loggedLine({}, (logger) => logger.info({ participant, body: participant }, 'logged'));
+    for (const field of IDENTIFIABLE_FIELDS) {
+      expect(line.participant![field], field).toBe('[redacted]');
+      expect(line.body![field], field).toBe('[redacted]');
+    }
+    for (const field of ['notes', 'last_ip_address', 'referring_organisation', 'smoker'])
+      expect(IDENTIFIABLE_FIELDS).toContain(field);
+    expect(JSON.stringify(line)).not.toContain('value of');
+  });
+
+  it('redacts a field newly added to the list, without a change to the logging code', async () => {
+    const identifiableFields = [...IDENTIFIABLE_FIELDS, 'favourite_exercise'];
+    const line = await loggedLine({ identifiableFields }, (logger) =>
+      logger.info(
+        { participant: { favourite_exercise: 'Hill walks', first_name: 'Ada', participant_id: 7 } },
+        'logged',
+      ),
+    );
+    expect(line.participant).toEqual({
+      favourite_exercise: '[redacted]',
+      first_name: '[redacted]',
+      participant_id: 7,
+    });
+    // The same line through the contract's list alone keeps the unplanted field: the planting did it.
+    const plain = await loggedLine({}, (logger) =>
+      logger.info({ participant: { favourite_exercise: 'Hill walks' } }, 'logged'),
+    );
+    expect(plain.participant!.favourite_exercise).toBe('Hill walks');
+  });
+});
+
 describe("one app's log after every path that handles secrets and details", () => {
   it('holds none of the password, TOTP code, cookie, bearer token, names or contact details it saw', async () => {
     const admin = await createAdmin(t.ctx, 'full access');
@@ -109,15 +161,9 @@ describe("one app's log after every path that handles secrets and details", () =
     await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
       started_date: '2026-01-05',
     });
-    const details = [
-      'first_name',
-      'last_name',
-      'email',
-      'phone_number',
-      'address',
-      'date_of_birth',
-      'notes',
-    ].map((f) => String(participant[f]));
+    const details = IDENTIFIABLE_FIELDS.map((field) => participant[field]).filter(
+      (value): value is string => typeof value === 'string',
+    );
     for (const term of [participant.last_name, participant.email, participant.phone_number]) {
       const search = await t.app.inject({
         url: `/api/participant?q=${encodeURIComponent(String(term))}`,

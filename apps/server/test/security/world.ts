@@ -1,3 +1,4 @@
+import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 import { createAdmin, signedInCookie, type TestApp } from '../harness.js';
 import { addParticipant, insertParticipants, issueDeviceToken } from '../factories.js';
 import {
@@ -44,18 +45,11 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
     url: `/api/participant/${participant.participant_id}/referral`,
     headers: { cookie: full.cookie },
   });
+  const referralAnswer = referral.json<Record<string, unknown>>();
   const identifiableValues = [
-    ...[
-      'first_name',
-      'last_name',
-      'date_of_birth',
-      'email',
-      'phone_number',
-      'phone_number_secondary',
-      'address',
-      'notes',
-    ].map((f) => String(participant[f])),
-    ...Object.values(referral.json<Record<string, unknown>>()).filter(
+    // Every identifiable field of the contract's list, from the participant or their referral;
+    // yes/no answers and short values (a two-letter role) would match ordinary text.
+    ...IDENTIFIABLE_FIELDS.map((field) => participant[field] ?? referralAnswer[field]).filter(
       (v): v is string => typeof v === 'string' && v.length > 3,
     ),
     other.participant.first_name,

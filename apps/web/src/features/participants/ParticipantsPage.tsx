@@ -69,6 +69,12 @@ const MessageUserDialog = lazy(async () => ({
 const DeleteParticipantDialog = lazy(async () => ({
   default: (await import('./DeleteParticipantDialog')).DeleteParticipantDialog,
 }));
+// The date-of-birth editor brings the date pickers; it is fetched once the page shows a full-access
+// admin's grid, so it is there by the time they double-click a date.
+const loadDateOfBirthEditCell = () => import('./DateOfBirthEditCell');
+const DateOfBirthEditCell = lazy(async () => ({
+  default: (await loadDateOfBirthEditCell()).DateOfBirthEditCell,
+}));
 
 /** A grid row: what the admin may see; the date of birth as a Date for the date column. */
 type GridRow = ParticipantBasic & Partial<Omit<GridParticipant, keyof ParticipantBasic>>;
@@ -117,6 +123,9 @@ export function ParticipantsPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const update = useUpdateParticipant();
   const apiRef = useGridApiRef();
+  useEffect(() => {
+    if (full) void loadDateOfBirthEditCell();
+  }, [full]);
 
   /**
    * Keyboard focus goes back into the grid when a modal closes: to the row's actions, or to the
@@ -268,6 +277,11 @@ export function ParticipantsPage() {
             filterable: false,
             valueFormatter: (value: Date | null) =>
               value && isValid(value) ? format(value, 'dd/MM/yyyy') : '',
+            renderEditCell: (params) => (
+              <Suspense fallback={null}>
+                <DateOfBirthEditCell {...params} />
+              </Suspense>
+            ),
           },
           {
             field: 'email',

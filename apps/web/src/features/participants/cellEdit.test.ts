@@ -26,8 +26,12 @@ describe('inline edits of the grid', () => {
       expect(() => inlineChange({ ...before, [field]: '   ' }, before)).toThrow(messages.grid.valueEmpty);
     }
     expect(() => inlineChange({ ...before, date_of_birth: null }, before)).toThrow(messages.grid.valueEmpty);
+  });
+
+  it("refuses a date of birth typed only in part with the forms' message", () => {
+    // The editor's value while a part is still dd, MM or yyyy.
     expect(() => inlineChange({ ...before, date_of_birth: new Date(Number.NaN) }, before)).toThrow(
-      messages.grid.valueEmpty,
+      messages.participant.dobFormat,
     );
   });
 

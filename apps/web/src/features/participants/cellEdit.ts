@@ -28,15 +28,18 @@ function asText(value: unknown): string {
 
 /**
  * The change an inline edit asks for, or null when nothing changed. An empty cell is refused with
- * 'Value cannot be empty' (spec §5) and a date of birth outside 1900-01-01..today with the DOB
- * range message; the grid then puts the old value back.
+ * 'Value cannot be empty' (spec §5), a date of birth typed only in part (14/MM/yyyy) with the
+ * forms' 'DOB must be a valid date', and one outside 1900-01-01..today with the DOB range message;
+ * the grid then puts the old value back.
  */
 export function inlineChange(
   newRow: Partial<GridParticipant>,
   oldRow: Partial<GridParticipant>,
 ): UpdateParticipantBody | null {
   for (const field of INLINE_EDITABLE) {
-    const next = asText(newRow[field]);
+    const value = newRow[field];
+    if (value instanceof Date && !isValid(value)) throw new CellEditRefused(messages.participant.dobFormat);
+    const next = asText(value);
     if (next === asText(oldRow[field])) continue;
     if (!next) throw new CellEditRefused(messages.grid.valueEmpty);
     if (field === 'date_of_birth' && !isDateOfBirthInRange(next))

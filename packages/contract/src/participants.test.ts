@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CONTACT_FIELDS,
+  IDENTIFIABLE_FIELDS,
+  IDENTIFIABLE_SORTS,
+  PARTICIPANT_CSV_BASIC_COLUMNS,
+  PARTICIPANT_CSV_FULL_COLUMNS,
+  REFERRAL_FIELDS,
+  participantBasic,
+  participantFull,
+  referral,
+} from './participants.js';
+
+describe('the one list of identifiable fields', () => {
+  it('holds the contact fields (notes and last_ip_address among them) and every referral field', () => {
+    expect(IDENTIFIABLE_FIELDS).toEqual([...CONTACT_FIELDS, ...REFERRAL_FIELDS]);
+    expect(IDENTIFIABLE_FIELDS).toContain('notes');
+    expect(IDENTIFIABLE_FIELDS).toContain('last_ip_address');
+    expect(Object.keys(referral.shape)).toEqual(['participant_id', ...REFERRAL_FIELDS]);
+  });
+
+  it('shapes what basic access receives: the full participant less the identifiable fields', () => {
+    const basic = Object.keys(participantBasic.shape);
+    expect(basic.filter((key) => (IDENTIFIABLE_FIELDS as readonly string[]).includes(key))).toEqual([]);
+    expect(Object.keys(participantFull.shape)).toEqual([...basic, ...CONTACT_FIELDS]);
+    expect(PARTICIPANT_CSV_BASIC_COLUMNS).toEqual([
+      'participant_id',
+      'gender',
+      'language',
+      'name',
+      'unique_device_id',
+      'days_behind',
+      'tracking',
+    ]);
+    expect(PARTICIPANT_CSV_FULL_COLUMNS.filter((c) => !PARTICIPANT_CSV_BASIC_COLUMNS.includes(c))).toEqual(
+      PARTICIPANT_CSV_FULL_COLUMNS.filter((c) => (IDENTIFIABLE_FIELDS as readonly string[]).includes(c)),
+    );
+    expect(IDENTIFIABLE_SORTS).toEqual(['first_name', 'last_name', 'date_of_birth']);
+  });
+});
