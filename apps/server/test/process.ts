@@ -55,7 +55,7 @@ export function spawnServerProcess(
   });
   let out = '';
   const ready = new Promise<ServerProcess>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 150_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = out.match(/"port":(\d+),"storage"/);
