@@ -10,6 +10,6 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
     // Typing through user-event and first imports of lazy pages are slow on a busy 2-core machine.
-    testTimeout: 20_000,
+    testTimeout: 60_000,
   },
 });

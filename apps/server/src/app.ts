@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
+import { diskReservePlugin } from './plugins/disk-reserve.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputGuardPlugin } from './plugins/input-guard.js';
@@ -83,6 +84,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // After the access check, so a stranger still gets 401 and the role check stays first.
   await app.register(requestOriginPlugin, { config: ctx.config });
   await app.register(inputGuardPlugin);
+  // After access and origin checks: a stranger still gets 401/403, a signed-in writer 503 when the disk is full.
+  await app.register(diskReservePlugin, { ctx });
 
   await app.register(async (api) => {
     requireDeclaredAccess(api);

@@ -62,6 +62,11 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(4 * 1024 ** 3),
+  /**
+   * Free space (MiB) kept in DATA_DIR: below it, writes are refused with 503 so the embedded
+   * database keeps room for its write-ahead log (README, Disk full). 0 turns the check off.
+   */
+  DISK_RESERVE_MB: z.coerce.number().int().min(0).default(256),
   ADHERENCE_CHECK_CRON: z.string().default('0 6 * * *'),
   ADHERENCE_CHECK_TZ: z.string().default('Europe/London'),
   S3_ENDPOINT: z.string().optional(),
@@ -139,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     logDir: path.join(dataDir, 'logs'),
     mediaDir: path.join(dataDir, 'media'),
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    diskReserveBytes: e.DISK_RESERVE_MB * 1024 * 1024,
     deviceTokenIdleDays: e.DEVICE_TOKEN_IDLE_DAYS,
     deviceRateLimit: {
       perDevice: e.DEVICE_RATE_LIMIT_PER_DEVICE,

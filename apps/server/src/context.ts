@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
+import type { DiskReserve } from './lib/disk-space.js';
 import type { SessionService } from './modules/auth/sessions.js';
 import type { VideoTools } from './modules/videos/video-tools.js';
 import type { MediaStorage } from './storage/media-storage.js';
@@ -19,4 +20,6 @@ export interface AppContext {
   /** Stored videos and thumbnails (files or S3) and the resumable-upload store in the same place. */
   media: MediaStorage;
   videoTools: VideoTools;
+  /** DATA_DIR's free-space reserve (DISK_RESERVE_MB): writes are refused with 503 below it. */
+  diskReserve: DiskReserve;
 }

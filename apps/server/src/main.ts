@@ -1,7 +1,9 @@
+import { mkdirSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { startControlChannel } from './control-channel.js';
 import { acquireDataDirLock } from './lib/data-dir-lock.js';
+import { freeBytesSync } from './lib/disk-space.js';
 import { createLogger } from './logging.js';
 import { AdminService } from './modules/admin/service.js';
 import type { ProcessRole } from './jobs/queue.js';
@@ -31,8 +33,23 @@ async function main() {
       'The embedded database serves one process: separate web and worker roles need DATABASE_URL',
     );
   }
+  // Before the lock, whose file is the first thing written there.
+  if (!config.databaseUrl) assertRoomToOpen(config.dataDir);
   const releaseLock = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
-  const ctx = await createContext(config, logger, { role });
+  // Set once the stop below exists; a database stop before then is noticed right after.
+  const onDatabaseStop = { stop: undefined as ((reason: string, code: number) => void) | undefined };
+  const ctx = await createContext(config, logger, {
+    role,
+    onDatabaseStop: (reason) => {
+      logger.fatal(
+        { err: reason },
+        'The embedded database could not write its write-ahead log (the disk is full) and cannot go on in ' +
+          'this process. Nothing acknowledged is lost. Pathway stops now: free space in DATA_DIR, then start ' +
+          'it again (a service manager restarts it); it recovers from its log.',
+      );
+      onDatabaseStop.stop?.('embedded database stopped', 1);
+    },
+  });
   // PostgreSQL serves any number of processes; only the embedded database needs the CLI to come through us.
   const stopControl = config.databaseUrl ? async () => {} : await startControlChannel(ctx);
   const app = role === 'worker' ? undefined : await buildApp(ctx);
@@ -53,7 +70,7 @@ async function main() {
   }
   // From the moment requests are served, a process manager's signal stops everything cleanly.
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
@@ -61,10 +78,12 @@ async function main() {
     await app?.close();
     await closeContext(ctx);
     releaseLock();
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  onDatabaseStop.stop = (reason, code) => void stop(reason, code);
+  if (ctx.database.stopped?.() !== undefined) onDatabaseStop.stop('embedded database stopped', 1);
 
   // After listening: the first polls and the queue's maintenance at start are database work the
   // first requests need not wait for. Jobs queued meanwhile wait in the queue, as they would for
@@ -90,6 +109,19 @@ async function main() {
         'then scan the QR code it prints with an authenticator app and sign in.\n\n',
     );
   }
+}
+
+/** Below this, opening PGlite (which replays and checkpoints its log) aborts the process with no useful message. */
+const ROOM_TO_OPEN_BYTES = 16 * 1024 * 1024;
+
+function assertRoomToOpen(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true });
+  const free = freeBytesSync(dataDir);
+  if (free < ROOM_TO_OPEN_BYTES)
+    throw new Error(
+      `DATA_DIR (${dataDir}) has ${(free / 1024 / 1024).toFixed(1)} MiB free; the embedded database needs at ` +
+        `least ${ROOM_TO_OPEN_BYTES / 1024 / 1024} MiB to open. Free space there, then start again.`,
+    );
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@ import type { AppContext } from './context.js';
 import { openDatabase, runMigrations, type DatabaseHandle } from './db/client.js';
 import { JobQueue, type ProcessRole } from './jobs/queue.js';
 import { jobDefinitions } from './jobs/registry.js';
+import { DiskReserve } from './lib/disk-space.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SessionService, loadSessionSecret } from './modules/auth/sessions.js';
 import { resolveVideoTools } from './modules/videos/video-tools.js';
@@ -15,6 +16,8 @@ export interface ContextOverrides {
   database?: DatabaseHandle;
   /** Which work this process does; only 'all' and 'worker' run job handlers (after startWorkers). */
   role?: ProcessRole;
+  /** Embedded mode: told once if PGlite stops and cannot go on in this process (db/embedded-stop.ts). */
+  onDatabaseStop?: (reason: unknown) => void;
 }
 
 /** Opens the database, applies migrations and wires the services every module shares. */
@@ -25,7 +28,11 @@ export async function createContext(
 ): Promise<AppContext> {
   const database =
     overrides.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: path.join(config.dataDir, 'db') }));
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: path.join(config.dataDir, 'db'),
+      onEmbeddedStop: overrides.onDatabaseStop,
+    }));
   await runMigrations(database);
   const clock = overrides.clock ?? systemClock;
   const secret = await loadSessionSecret(database.db, config.sessionSecret);
@@ -46,6 +53,7 @@ export async function createContext(
     jobs,
     media,
     videoTools,
+    diskReserve: new DiskReserve(config.dataDir, config.diskReserveBytes),
   };
   for (const definition of jobDefinitions(ctx)) await jobs.define(definition);
   return ctx;

@@ -33,6 +33,11 @@ export class FakeFcm {
   readonly projectId = 'pathway-test-project';
   readonly clientEmail = 'pathway-push@pathway-test-project.iam.gserviceaccount.com';
   readonly received: ReceivedMessage[] = [];
+  /**
+   * Client connections open now. Once a killed sender's are all closed, every request it had
+   * written has arrived (a socket delivers its bytes before its end).
+   */
+  openConnections = 0;
   tokenRequests = 0;
   /** Lifetime of issued access tokens, as Google answers it. */
   expiresIn = 3599;
@@ -73,6 +78,10 @@ export class FakeFcm {
             res.end(error.message);
           });
       });
+    });
+    this.server.on('connection', (socket) => {
+      this.openConnections++;
+      socket.once('close', () => this.openConnections--);
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;

@@ -115,7 +115,7 @@ function safeJson(text: string): UploadResult['body'] {
 
 /** Polls until `check` returns a value (not undefined/false) or the time is up. */
 // A deadline, not a timing assertion: jobs run real ffmpeg, and CI machines may be busy.
-export async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 75_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 150_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();

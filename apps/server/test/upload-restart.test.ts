@@ -115,7 +115,7 @@ describe('upload across a server restart', () => {
             ).json()) as Record<string, { video_thumbnail_url: string }[]>;
             return thumbs['1']?.[0]?.video_thumbnail_url ?? '';
           },
-          { timeout: 30_000, interval: 250 },
+          { timeout: 120_000, interval: 250 },
         )
         .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/thumbs\/.+\.jpg$/);
     } finally {

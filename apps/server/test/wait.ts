@@ -10,7 +10,7 @@ import path from 'node:path';
 export async function waitUntil<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
   what: string,
-  ms = 80_000,
+  ms = 150_000,
 ): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {

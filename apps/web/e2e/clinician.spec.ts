@@ -78,7 +78,7 @@ test.describe('the console as a clinician meets it', () => {
         const ids = list.data.map((p) => p.participant_id);
         expect(ids).not.toContain(newcomer.participant_id);
         expect(ids).not.toContain(withoutTablet.participant_id);
-      }).toPass({ timeout: 40_000 });
+      }).toPass({ timeout: 90_000 });
     }
     await expectAccessible(page, 'participants filtered from a card');
 

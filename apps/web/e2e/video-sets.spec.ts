@@ -106,7 +106,7 @@ test.describe('video sets and videos', () => {
       makeVideo('arm-raises.mp4'),
     );
     await expect(addVideo.getByRole('status').filter({ hasText: 'arm-raises.mp4 uploaded' })).toBeVisible({
-      timeout: 30_000,
+      timeout: 90_000,
     });
     await expectAccessible(page, 'add video modal with the upload finished');
     await addVideo.getByRole('button', { name: 'Save' }).click();
@@ -115,7 +115,7 @@ test.describe('video sets and videos', () => {
     // The thumbnail appears without reloading by hand.
     const play = week.getByRole('button', { name: 'Play Seated arm raises' });
     const thumbnail = play.locator('img');
-    await expect(thumbnail).toBeVisible({ timeout: 30_000 });
+    await expect(thumbnail).toBeVisible({ timeout: 90_000 });
     await expect(thumbnail).toHaveAttribute('src', /\/media\/thumbs\/\d+-[0-9a-f]+\.jpg$/);
     expect(
       await thumbnail.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]),
@@ -198,7 +198,7 @@ test.describe('video sets and videos', () => {
     const fake = path.join(files, 'not-a-video.mp4');
     writeFileSync(fake, 'This is a text file, not a video.\n'.repeat(200));
     await chooseFile(addVideo.getByRole('button', { name: 'Choose video file' }), fake);
-    await expect(addVideo.getByRole('alert')).toContainText(messages.upload.notAVideo, { timeout: 30_000 });
+    await expect(addVideo.getByRole('alert')).toContainText(messages.upload.notAVideo, { timeout: 90_000 });
     await expect(addVideo.getByRole('button', { name: 'Save' })).toBeDisabled();
     await expectAccessible(page, 'add video modal with a refused file');
     await addVideo.getByRole('button', { name: 'Cancel' }).click();
@@ -251,7 +251,7 @@ test.describe('video sets and videos', () => {
     await addVideo.getByLabel(/^Description/).fill('Uploaded across a dropped connection.');
     await chooseFile(addVideo.getByRole('button', { name: 'Choose video file' }), file);
     await expect(addVideo.getByRole('status').filter({ hasText: 'resumed.mp4 uploaded' })).toBeVisible({
-      timeout: 30_000,
+      timeout: 90_000,
     });
     expect(dropped).toBe(true);
     // After the drop the client asked where the server had got to, then sent the rest.

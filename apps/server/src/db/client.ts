@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { guardEmbeddedDatabase } from './embedded-stop.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -23,6 +24,8 @@ export interface DatabaseHandle {
   pglite?: PGlite;
   /** Present in PostgreSQL mode. */
   pool?: pg.Pool;
+  /** Embedded mode: the error after which PGlite could not go on (db/embedded-stop.ts), if any. */
+  stopped?: () => unknown;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,8 @@ export interface DatabaseOptions {
   /** PGlite data directory; absent (with no url) means in memory (tests). */
   dataDir?: string;
   poolSize?: number;
+  /** Embedded mode: told once if the database stops and cannot go on in this process. */
+  onEmbeddedStop?: (reason: unknown) => void;
 }
 
 /**
@@ -65,10 +70,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   slowerWasmTierUp();
-  const pglite = new PGlite(options.dataDir);
-  await pglite.waitReady;
+  const instance = new PGlite(options.dataDir);
+  await instance.waitReady;
+  const { pglite, stopped } = guardEmbeddedDatabase(instance, options.onEmbeddedStop ?? (() => {}));
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
-  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
+  return { db, kind: 'pglite', pglite, stopped, close: () => pglite.close() };
 }
 
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {
@@ -98,6 +104,7 @@ export async function maintainEmbeddedDatabase(handle: DatabaseHandle): Promise<
 
 /** Readiness: the database answers and every migration has been applied. */
 export async function isReady(handle: DatabaseHandle): Promise<boolean> {
+  if (handle.stopped?.() !== undefined) return false;
   try {
     const result = await handle.db.execute<{ applied: number }>(
       sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
+import { waitUntil } from '../../test/wait.js';
 import { rowsOf } from '../db/rows.js';
 
 let t: TestApp;
@@ -29,13 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function until(predicate: () => boolean, ms = 20_000) {
-  const end = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Waits for a state (test/wait.ts), with a deadline that only turns a hang into a failure. */
+const until = (predicate: () => boolean) => waitUntil(predicate, 'the job queue');
 
 describe('job queue', () => {
   it('runs a job sent to a defined queue', async () => {
@@ -67,7 +63,7 @@ describe('job queue', () => {
 
   it('retries a failing job until it succeeds', async () => {
     await t.ctx.jobs.send('test-flaky', { word: 'eventually' });
-    await until(() => handled.includes('eventually'), 30_000);
+    await until(() => handled.includes('eventually'));
     expect(failuresLeft).toBeLessThan(0);
   });
 

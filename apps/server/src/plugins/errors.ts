@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { messages } from '@pathway/contract';
+import { EmbeddedDatabaseStopped } from '../db/embedded-stop.js';
 import { isDiskFull } from '../lib/db-errors.js';
 import { HttpError } from '../lib/http-error.js';
 
@@ -21,6 +22,7 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof EmbeddedDatabaseStopped) return true;
   const e = error as { code?: string; message?: string; cause?: unknown };
   if (e?.code && UNAVAILABLE_CODES.has(e.code)) return true;
   if (

@@ -7,6 +7,7 @@ import { messages } from '@pathway/contract';
 import { authorizedDevices, participants, pushOutbox } from '../db/schema.js';
 import { FakeFcm } from '../../test/fake-fcm.js';
 import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../test/harness.js';
+import { waitUntil } from '../../test/wait.js';
 import { makeDevice, makeEnrolledParticipant, makeParticipant } from '../../test/programme-factories.js';
 import { MAX_ATTEMPTS, PushDelivery, createPushProvider } from './delivery.js';
 import { FcmProvider, readServiceAccount } from './fcm.js';
@@ -241,17 +242,13 @@ describe('push delivery in the running app', () => {
         payload: {},
       });
       expect(res.json()).toEqual({ message: messages.progress.participantNotified });
-      const deadline = Date.now() + 20_000;
-      let status = '';
-      while (Date.now() < deadline) {
-        [{ status }] = (await app.ctx.db
+      await waitUntil(async () => {
+        const [row] = await app.ctx.db
           .select({ status: pushOutbox.status })
           .from(pushOutbox)
-          .where(eq(pushOutbox.participant_id, participant.participant_id))) as [{ status: string }];
-        if (status === s.sent) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(status).toBe(s.sent);
+          .where(eq(pushOutbox.participant_id, participant.participant_id));
+        return row?.status === s.sent;
+      }, 'the message to be sent');
       expect(fake.received.at(-1)!.body).toMatchObject({
         message: {
           token: 'token-live',

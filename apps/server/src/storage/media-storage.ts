@@ -1,8 +1,8 @@
-import { FileStore } from '@tus/file-store';
 import type { DataStore } from '@tus/utils';
 import type { Config } from '../config.js';
 import type { BlobStore } from './blob-store.js';
 import { FileBlobStore } from './file-blob-store.js';
+import { FileUploadStore } from './file-upload-store.js';
 
 /**
  * The one place media lives: `blobs` for reading, writing and deleting stored files, and
@@ -33,6 +33,6 @@ export async function createMediaStorage(config: Config): Promise<MediaStorage> 
   }
   const blobs = new FileBlobStore(config.mediaDir);
   // Ids are `uploads/<hex>`, so files land in media/uploads/ with their tus info beside them.
-  const uploads = new FileStore({ directory: config.mediaDir });
+  const uploads = new FileUploadStore({ directory: config.mediaDir });
   return { blobs, uploads };
 }

@@ -11,6 +11,7 @@ import { videos } from '../db/schema.js';
 import { startCephS3, type CephS3 } from '../../test/ceph-s3.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../test/harness.js';
 import { eventually, testVideo, uploadThroughTus } from '../../test/media-helpers.js';
+import { waitUntil } from '../../test/wait.js';
 import { FileBlobStore } from './file-blob-store.js';
 import type { BlobStore } from './blob-store.js';
 import { createMediaStorage } from './media-storage.js';
@@ -196,7 +197,15 @@ describe('video library on S3', () => {
           },
           body: new Uint8Array(bytes.subarray(offset)),
         });
-        if (rest.status === 409) await new Promise((r) => setTimeout(r, 500));
+        // The stopped server's last part lands while we read: wait until the offset moves on.
+        if (rest.status === 409)
+          await waitUntil(async () => {
+            const again = await fetch(`${base2}/companion/${id}`, {
+              method: 'HEAD',
+              headers: { ...TUS, cookie: staff },
+            });
+            return Number(again.headers.get('upload-offset')) !== offset;
+          }, 'the offset to move past the last stored part');
       }
       expect(rest!.status).toBe(200);
       const body = (await rest!.json()) as { location: string; file_size: number };

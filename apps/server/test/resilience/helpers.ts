@@ -89,7 +89,7 @@ export async function insertDevices(ctx: AppContext, count: number, prefix: stri
 export async function waitForOutput(
   server: { output: () => string },
   pattern: RegExp,
-  ms = 60_000,
+  ms = 150_000,
 ): Promise<void> {
   const end = Date.now() + ms;
   while (!pattern.test(server.output())) {

@@ -13,6 +13,7 @@ import {
   withDatabase,
   type ProcessSite,
 } from './helpers.js';
+import { waitUntil } from '../wait.js';
 
 // SIGKILL in the middle of a push fan-out (FCM answering slowly, 8 sends in flight), restart:
 // every message reaches FCM, and the only ones sent twice are those whose request was in flight
@@ -70,16 +71,18 @@ describe('SIGKILL during a push fan-out', () => {
     expect(first.child.signalCode).toBe('SIGKILL');
     fcm.onMessage = undefined;
     // Requests already written to sockets may still arrive; they count as sent before the kill.
-    await new Promise((r) => setTimeout(r, 200));
+    // The dead process's sockets close after their last bytes: once none is open, all have arrived.
+    await waitUntil(() => fcm.openConnections === 0, 'the connections of the killed server to FCM to close');
     const sentBeforeRestart = fcm.received.length;
     expect(receivedAtKill).toBe(KILL_AT);
 
     const server = await startServerProcess(site.env);
     try {
       await waitForOutput(server, /reclaiming jobs left active/);
-      const deadline = Date.now() + 60_000;
-      while (new Set(fcm.received.map(tokenOf)).size < MESSAGES && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 100));
+      await waitUntil(
+        () => new Set(fcm.received.map(tokenOf)).size >= MESSAGES,
+        `all ${MESSAGES} messages to reach FCM`,
+      );
       await waitForOutput(server, /push messages delivered/);
     } finally {
       expect(await server.stop()).toBe(0);

@@ -69,7 +69,7 @@ describe('SIGKILL during an upload', () => {
         return 0;
       }
     };
-    const end = Date.now() + 30_000;
+    const end = Date.now() + 120_000;
     while (fileSize() < sentBeforeKill && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     expect(fileSize()).toBe(sentBeforeKill);
     // Some participant writes were acknowledged before the kill (and more may be in flight).

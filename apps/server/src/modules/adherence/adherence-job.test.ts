@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
 import { adherenceRuns, participants } from '../../db/schema.js';
 import { ManualClock, createTestApp, type TestApp } from '../../../test/harness.js';
+import { waitUntil } from '../../../test/wait.js';
 import { makeEnrolledParticipant } from '../../../test/programme-factories.js';
 import { ADHERENCE_CHECK_JOB, runAdherenceCheck } from './check.js';
 
@@ -18,15 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function until<T>(probe: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits for a state (test/wait.ts), with a deadline that only turns a hang into a failure. */
+const until = <T>(probe: () => Promise<T | undefined>) => waitUntil(probe, 'the adherence check');
 
 describe('the adherence check job', () => {
   it('is scheduled with the configured cron expression and time zone', async () => {

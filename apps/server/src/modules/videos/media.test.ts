@@ -115,7 +115,7 @@ describe('media', () => {
     expect(before).toBe(0);
     // A stream's descriptor is closed asynchronously after its response ends: wait for it, as a
     // leak would never get there.
-    await expect.poll(openFiles, { timeout: 10_000 }).toBe(0);
+    await expect.poll(openFiles, { timeout: 120_000 }).toBe(0);
   });
 
   it('serves nothing but finished uploads and made pictures', async () => {

@@ -40,7 +40,7 @@ const thumbnailOf = (t: TestApp, videoId: number) =>
   eventually(async () => {
     const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, videoId));
     return row && row.video_thumbnail_url !== THUMBNAIL_PROCESSING ? row : undefined;
-  }, 40_000);
+  });
 
 describe('thumbnail job', () => {
   let t: TestApp;

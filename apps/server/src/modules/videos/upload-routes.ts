@@ -87,6 +87,10 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       if (upload.size === undefined)
         // eslint-disable-next-line @typescript-eslint/only-throw-error -- @tus/server expects a { status_code, body } object thrown, not an Error
         throw refusal(400, 'Upload-Length is required: the size of the file must be known');
+      // A file that would reach into DATA_DIR's free-space reserve is refused before a byte is stored.
+      if (!ctx.config.s3 && (await ctx.diskReserve.wouldExceed(upload.size)))
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- @tus/server expects a { status_code, body } object thrown, not an Error
+        throw refusal(503, messages.generic.diskFull);
       await uploads.recordCreated(upload.id, upload.size, callerOf(req)?.adminId ?? null);
       return {};
     },

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -8,6 +8,7 @@ import { buildApp } from '../../app.js';
 import { videoUploads } from '../../db/schema.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { testImage, testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
+import { waitUntil } from '../../../test/wait.js';
 import { cleanUpUploads } from './media-jobs.js';
 
 const MAX = 1_000_000;
@@ -93,18 +94,26 @@ function patchAndDropConnection(
     req.on('error', () => resolve());
     req.on('close', () => resolve());
     req.write(body.subarray(0, sendBytes), () => {
-      setTimeout(() => req.destroy(), 300);
+      // Dropped once the server has stored every byte sent (the upload's file on disk holds them).
+      waitUntil(() => storedBytes(uploadUrl) >= sendBytes, 'the sent bytes to be stored').then(
+        () => req.destroy(),
+        () => req.destroy(),
+      );
     });
   });
 }
 
-async function waitForOffset(uploadUrl: string, atLeast: number): Promise<number> {
-  const end = Date.now() + 10_000;
-  for (;;) {
+/** Bytes of an upload in its file under media/uploads/ (0 before it exists). */
+function storedBytes(uploadUrl: string): number {
+  const file = path.join(t.config.mediaDir, 'uploads', new URL(uploadUrl).pathname.split('/').pop()!);
+  return existsSync(file) ? statSync(file).size : 0;
+}
+
+function waitForOffset(uploadUrl: string, atLeast: number): Promise<number> {
+  return waitUntil(async () => {
     const offset = await offsetOf(uploadUrl);
-    if (offset >= atLeast || Date.now() > end) return offset;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return offset >= atLeast ? offset : undefined;
+  }, `an upload offset of at least ${atLeast}`);
 }
 
 describe('resumable upload', () => {
@@ -267,10 +276,10 @@ describe('resumable upload', () => {
     expect(await cleanUpUploads(t.ctx)).toBe(2);
     await t.ctx.jobs.startWorkers();
     await expect
-      .poll(() => existsSync(path.join(t.config.mediaDir, idOf(abandonedUrl))), { timeout: 20_000 })
+      .poll(() => existsSync(path.join(t.config.mediaDir, idOf(abandonedUrl))), { timeout: 120_000 })
       .toBe(false);
     await expect
-      .poll(() => existsSync(path.join(t.config.mediaDir, idOf(unsaved.uploadUrl))), { timeout: 20_000 })
+      .poll(() => existsSync(path.join(t.config.mediaDir, idOf(unsaved.uploadUrl))), { timeout: 120_000 })
       .toBe(false);
     expect((await fetch(abandonedUrl, { method: 'HEAD', headers: { ...TUS, cookie: staff } })).status).toBe(
       404,
@@ -286,7 +295,7 @@ describe('resumable upload', () => {
 describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instances', () => {
   it(
     'a resume on another instance stops the stale request first, then continues from its last byte',
-    { timeout: 60_000 },
+    { timeout: 180_000 },
     async () => {
       const other = await buildApp(t.ctx);
       await other.listen({ port: 0, host: '127.0.0.1' });
@@ -319,7 +328,8 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instanc
         request.on('close', () => (staleClosed = true));
         request.on('response', (res) => res.resume());
         await new Promise<void>((resolve) => request.write(bytes.subarray(0, 100_000), () => resolve()));
-        await new Promise((r) => setTimeout(r, 500));
+        // A has stored what it got and still holds the request (and the lock).
+        await waitUntil(() => storedBytes(uploadUrl) >= 100_000, 'instance A to store the first 100 kB');
         expect(staleClosed).toBe(false);
 
         // Instance B is asked for the offset: it gets the lock only once A has let go.
@@ -331,7 +341,7 @@ describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instanc
         const offset = Number(head.headers.get('upload-offset'));
         expect(offset).toBeGreaterThan(0);
         expect(offset).toBeLessThanOrEqual(100_000);
-        await expect.poll(() => staleClosed, { timeout: 10_000 }).toBe(true);
+        await expect.poll(() => staleClosed, { timeout: 120_000 }).toBe(true);
 
         const rest = await fetch(`${otherBase}/companion/${id}`, {
           method: 'PATCH',
