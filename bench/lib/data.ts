@@ -136,7 +136,8 @@ export async function addParticipants(db: BenchDatabase, from: number, to: numbe
 /**
  * seen_videos rows from..to-1 of `participantCount` participants: row r is participant r % n + 1
  * seeing the (r / n + 1)th video of their set, so each size is a prefix of the next. daily_views
- * (the dashboard's rollup, which the server keeps in step with seen_videos) is brought up to date.
+ * (the dashboard's rollup) and each programme's seen_count, which the server keeps in step with
+ * seen_videos, are brought up to date.
  */
 export async function addSeenVideos(
   db: BenchDatabase,
@@ -172,6 +173,11 @@ export async function addSeenVideos(
      select (created_at at time zone 'Europe/London')::date, count(*)::int from seen_videos
      where seen_video_id > ${last} group by 1
      on conflict (day) do update set views = daily_views.views + excluded.views`,
+    // What the seen_videos triggers keep in step (turned off for the load): each programme's count of its views.
+    `update fitness_participation_progress p set seen_count = p.seen_count + c.n
+     from (select participant_id, fitness_video_set_id, count(*)::int as n from seen_videos
+           where seen_video_id > ${last} group by 1, 2) c
+     where p.participant_id = c.participant_id and p.fitness_video_set_id = c.fitness_video_set_id`,
   );
   await db.load(statements, { bulk: true });
   await db.settle();

@@ -75,8 +75,9 @@ export class BenchDatabase {
 
   /**
    * Runs statements on one connection. `bulk` turns triggers off (foreign-key checks included) for
-   * rows that are consistent by construction, as a restore does; only for tables whose triggers
-   * keep nothing else in step (seen_videos), never for participants (their tally is a trigger's).
+   * rows that are consistent by construction, as a restore does; the caller then brings up to date
+   * what those triggers keep (seen_videos: each programme's seen_count). Never for participants
+   * (their tally is a trigger's).
    */
   async load(statements: string[], options: { bulk?: boolean } = {}): Promise<void> {
     const handle = await this.open();

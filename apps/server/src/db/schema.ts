@@ -303,6 +303,12 @@ export const participationProgress = pgTable(
     video_stopped_at: text('video_stopped_at').notNull().default('0'),
     /** Videos from before the day that were still unseen at the last daily check (see missedVideos). */
     missed_at_check: integer('missed_at_check').notNull().default(0),
+    /**
+     * Distinct videos of this set the participant has seen (rows of seen_videos), kept by triggers
+     * as views arrive, are removed, or the set changes (drizzle/0005_progress_seen_count_triggers.sql),
+     * so the daily check reads one row per participant instead of counting every view.
+     */
+    seen_count: integer('seen_count').notNull().default(0),
     created_at: createdAt(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { maintainEmbeddedDatabase } from '../../db/client.js';
@@ -45,7 +45,6 @@ export async function runAdherenceCheck(
   const today = options.today ?? programmeToday(ctx);
   const now = ctx.clock.now();
   const nowText = now.toISOString();
-  const r = messages.reminders;
 
   const result = await ctx.db.transaction(async (tx) => {
     const [claimed] = await tx
@@ -63,89 +62,10 @@ export async function runAdherenceCheck(
     // Operators (and the crash tests) can see a check in progress: the day is claimed, not yet committed.
     ctx.logger.info({ run_date: today }, 'daily adherence check started');
 
-    const [figures] = rowsOf<CheckFigures>(
-      await tx.execute(sql`
-        with seen_counts as (
-          select participant_id, fitness_video_set_id, count(*)::int as seen
-          from seen_videos
-          group by participant_id, fitness_video_set_id
-        ), base as materialized (
-          select
-            p.fitness_participation_progress_id as progress_id,
-            p.participant_id,
-            p.fitness_video_set_id as set_id,
-            pa.authorized_device_id is not null as has_device,
-            s.videos_in_week as v,
-            s.number_of_weeks * s.videos_in_week as total,
-            greatest(0, ${today}::date - p.started_date) as dp,
-            (p.current_week - 1) * s.videos_in_week + p.current_day as idx,
-            p.missed_at_check as missed_before,
-            coalesce(c.seen, 0) as seen,
-            exists (
-              select 1 from seen_videos sv
-              where sv.participant_id = p.participant_id
-                and sv.fitness_video_set_id = p.fitness_video_set_id
-                and sv.week_number = p.current_week
-                and sv.day_number = p.current_day
-            ) as current_seen
-          from fitness_participation_progress p
-          join fitness_video_sets s on s.fitness_video_set_id = p.fitness_video_set_id
-          join participants pa on pa.participant_id = p.participant_id
-          left join seen_counts c on c.participant_id = p.participant_id and c.fitness_video_set_id = p.fitness_video_set_id
-        ), unlocked as materialized (
-          select b.*,
-            least(total, (dp / 7) * v + least(dp % 7 + 1, v)) as should,
-            case when dp < 1 then 0
-                 else greatest(0, least(total, ((dp - 1) / 7) * v + least((dp - 1) % 7 + 1, v)) - seen)
-            end as missed
-          from base b
-        ), stepped as materialized (
-          -- The next day that has a video (days without one are skipped, so the tablet's "today"
-          -- is never empty); looked up only for those whose current day is done.
-          select u.*,
-            case when current_seen then (
-              select min((vv.week_number - 1) * u.v + vv.day_number) from videos vv
-              where vv.fitness_video_set_id = u.set_id and (vv.week_number - 1) * u.v + vv.day_number > u.idx
-            ) end as next_idx
-          from unlocked u
-        ), outcome as materialized (
-          select st.*,
-            greatest(0, should - seen) as days_behind,
-            least(100, (100 * seen) / total) as pct,
-            coalesce(next_idx <= should, false) as advanced
-          from stepped st
-        ), progress_update as (
-          update fitness_participation_progress p set
-            current_week = case when o.advanced then (o.next_idx - 1) / o.v + 1 else p.current_week end,
-            current_day = case when o.advanced then (o.next_idx - 1) % o.v + 1 else p.current_day end,
-            percentage_progress = o.pct,
-            missed_at_check = o.missed,
-            updated_at = ${nowText}::timestamptz
-          from outcome o
-          where p.fitness_participation_progress_id = o.progress_id
-        ), participant_update as (
-          update participants pa set days_behind = o.days_behind
-          from outcome o
-          where pa.participant_id = o.participant_id and pa.days_behind <> o.days_behind
-        ), reminders as (
-          insert into push_outbox (participant_id, title, body, kind, dedupe_key, created_at)
-          select participant_id, ${r.newVideoTitle}, ${r.newVideoBody}, 'new-video',
-                 'new-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
-          from outcome where advanced and has_device
-          union all
-          select participant_id, ${r.missedTitle}, ${r.missedBody}, 'missed-video',
-                 'missed-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
-          from outcome where missed > missed_before and has_device
-          on conflict (dedupe_key) do nothing
-          returning kind
-        )
-        select
-          (select count(*)::int from outcome) as checked,
-          (select count(*)::int from outcome where advanced) as advanced,
-          (select count(*)::int from reminders where kind = 'new-video') as new_video,
-          (select count(*)::int from reminders where kind = 'missed-video') as missed_video
-      `),
-    );
+    // PostgreSQL would compile the statement's expressions with LLVM first (its cost is far above
+    // jit_above_cost): about 2 s of a run that reads 100k rows once (EXPLAIN ANALYZE, issue 14).
+    await tx.execute(sql`set local jit = off`);
+    const [figures] = rowsOf<CheckFigures>(await tx.execute(adherenceCheckStatement(today, nowText)));
     await tx
       .update(adherenceRuns)
       .set({ finished_at: ctx.clock.now(), participants_checked: figures!.checked })
@@ -163,6 +83,107 @@ export async function runAdherenceCheck(
     new_video_reminders: result.figures.new_video,
     missed_video_reminders: result.figures.missed_video,
   };
+}
+
+/**
+ * The check's one statement for `today` (exported so its plan can be read: EXPLAIN ANALYZE in a
+ * rolled-back transaction, see bench/adherence-plan.ts).
+ */
+export function adherenceCheckStatement(today: string, nowText: string): SQL {
+  const r = messages.reminders;
+  return sql`
+    with video_days as (
+      -- Each video's day as an index of its set, beside the index of the set's video before it.
+      select vv.fitness_video_set_id as set_id,
+        (vv.week_number - 1) * s.videos_in_week + vv.day_number as idx,
+        lag((vv.week_number - 1) * s.videos_in_week + vv.day_number) over (
+          partition by vv.fitness_video_set_id
+          order by (vv.week_number - 1) * s.videos_in_week + vv.day_number
+        ) as previous_idx
+      from videos vv
+      join fitness_video_sets s on s.fitness_video_set_id = vv.fitness_video_set_id
+    ), next_days as (
+      -- For every day of every set, the next day after it that has a video (days without one are
+      -- skipped, so the tablet's "today" is never empty): one row per day of the sets, joined to
+      -- the participants by hash instead of searching the set's videos once per participant.
+      select d.set_id, g.idx, d.idx as next_idx
+      from video_days d
+      cross join lateral generate_series(coalesce(d.previous_idx, 0), d.idx - 1) as g(idx)
+    ), base as materialized (
+      select
+        p.fitness_participation_progress_id as progress_id,
+        p.participant_id,
+        p.fitness_video_set_id as set_id,
+        pa.authorized_device_id is not null as has_device,
+        s.videos_in_week as v,
+        s.number_of_weeks * s.videos_in_week as total,
+        greatest(0, ${today}::date - p.started_date) as dp,
+        (p.current_week - 1) * s.videos_in_week + p.current_day as idx,
+        p.missed_at_check as missed_before,
+        -- Kept as views arrive (drizzle/0005_progress_seen_count_triggers.sql): no view is counted here.
+        p.seen_count as seen,
+        current_view.seen is not null as current_seen
+      from fitness_participation_progress p
+      join fitness_video_sets s on s.fitness_video_set_id = p.fitness_video_set_id
+      join participants pa on pa.participant_id = p.participant_id
+      left join videos cv on cv.fitness_video_set_id = p.fitness_video_set_id
+        and cv.week_number = p.current_week and cv.day_number = p.current_day
+      -- Whether the current day's video is seen: one probe of seen_videos' unique key per
+      -- participant (lateral, so it stays a probe rather than hashing every view).
+      left join lateral (
+        select true as seen from seen_videos sv
+        where sv.participant_id = p.participant_id and sv.video_id = cv.video_id
+        limit 1
+      ) current_view on true
+    ), unlocked as materialized (
+      select b.*,
+        least(total, (dp / 7) * v + least(dp % 7 + 1, v)) as should,
+        case when dp < 1 then 0
+             else greatest(0, least(total, ((dp - 1) / 7) * v + least((dp - 1) % 7 + 1, v)) - seen)
+        end as missed
+      from base b
+    ), stepped as materialized (
+      -- The next day is looked up only for those whose current day is done.
+      select u.*, case when u.current_seen then n.next_idx end as next_idx
+      from unlocked u
+      left join next_days n on n.set_id = u.set_id and n.idx = u.idx
+    ), outcome as materialized (
+      select st.*,
+        greatest(0, should - seen) as days_behind,
+        least(100, (100 * seen) / total) as pct,
+        coalesce(next_idx <= should, false) as advanced
+      from stepped st
+    ), progress_update as (
+      update fitness_participation_progress p set
+        current_week = case when o.advanced then (o.next_idx - 1) / o.v + 1 else p.current_week end,
+        current_day = case when o.advanced then (o.next_idx - 1) % o.v + 1 else p.current_day end,
+        percentage_progress = o.pct,
+        missed_at_check = o.missed,
+        updated_at = ${nowText}::timestamptz
+      from outcome o
+      where p.fitness_participation_progress_id = o.progress_id
+    ), participant_update as (
+      update participants pa set days_behind = o.days_behind
+      from outcome o
+      where pa.participant_id = o.participant_id and pa.days_behind <> o.days_behind
+    ), reminders as (
+      insert into push_outbox (participant_id, title, body, kind, dedupe_key, created_at)
+      select participant_id, ${r.newVideoTitle}, ${r.newVideoBody}, 'new-video',
+             'new-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
+      from outcome where advanced and has_device
+      union all
+      select participant_id, ${r.missedTitle}, ${r.missedBody}, 'missed-video',
+             'missed-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
+      from outcome where missed > missed_before and has_device
+      on conflict (dedupe_key) do nothing
+      returning kind
+    )
+    select
+      (select count(*)::int from outcome) as checked,
+      (select count(*)::int from outcome where advanced) as advanced,
+      (select count(*)::int from reminders where kind = 'new-video') as new_video,
+      (select count(*)::int from reminders where kind = 'missed-video') as missed_video
+  `;
 }
 
 /** Scheduled by cron (ADHERENCE_CHECK_CRON in ADHERENCE_CHECK_TZ, 06:00 Europe/London by default). */

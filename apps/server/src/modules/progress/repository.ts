@@ -57,15 +57,6 @@ export async function participantExists(
   return row;
 }
 
-/** Distinct videos of the set the participant has seen (seen_videos is unique per video). */
-export async function countSeen(db: Database, participantId: number, setId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(seenVideos)
-    .where(and(eq(seenVideos.participant_id, participantId), eq(seenVideos.fitness_video_set_id, setId)));
-  return row!.n;
-}
-
 export async function listSeen(db: Database, participantId: number, setId: number) {
   return db
     .select({
@@ -139,7 +130,8 @@ export async function refreshAdherence(
   const found = await findProgressOfParticipant(db, participantId);
   if (!found) return undefined;
   const { progress, set } = found;
-  const seen = await countSeen(db, participantId, set.fitness_video_set_id);
+  // Kept by triggers in this transaction as views arrive or go (drizzle/0005_progress_seen_count_triggers.sql).
+  const seen = progress.seen_count;
   const behind = daysBehind(shouldSeenByNow(daysPassed(progress.started_date, today), set), seen);
   const [updated] = await db
     .update(participationProgress)

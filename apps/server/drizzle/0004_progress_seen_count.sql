@@ -1,0 +1,1 @@
+ALTER TABLE "fitness_participation_progress" ADD COLUMN "seen_count" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,61 @@
+/**
+ * `npx tsx bench/adherence-plan.ts [participants] [seen videos] [--storage pglite|postgres]`
+ *
+ * The plan of the daily adherence check's statement on the bench's data (bench/lib/data.ts):
+ * EXPLAIN (ANALYZE, BUFFERS) in a transaction that is rolled back, so every node's real time and
+ * rows show where the check spends its time. Not a figure of `npm run bench`: a tool for working
+ * on the check. PostgreSQL comes from BENCH_DATABASE_URL, in a fresh database dropped after.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../apps/server/src/db/rows.js';
+import { adherenceCheckStatement } from '../apps/server/src/modules/adherence/check.js';
+import { BenchDatabase, type Storage } from './lib/database.js';
+import { addParticipants, addSeenVideos, prepareProgramme } from './lib/data.js';
+
+const { values, positionals } = parseArgs({
+  options: { storage: { type: 'string', default: 'postgres' } },
+  allowPositionals: true,
+});
+const participants = Number(positionals[0] ?? 20_000);
+const seenVideos = Number(positionals[1] ?? participants * 10);
+const storage = values.storage as Storage;
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://pathway:pathway@127.0.0.1:5432/postgres';
+
+class RolledBack extends Error {}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-adherence-plan-'));
+const db = await BenchDatabase.create(storage, dataDir, storage === 'postgres' ? postgresUrl : undefined);
+try {
+  await prepareProgramme(db);
+  await addParticipants(db, 0, participants);
+  await addSeenVideos(db, participants, 0, seenVideos);
+  const handle = await db.open();
+  const today = new Date().toISOString().slice(0, 10);
+  let plan: string[] = [];
+  const started = performance.now();
+  await handle.db
+    .transaction(async (tx) => {
+      await tx.execute(sql`set local jit = off`);
+      const rows = rowsOf<Record<string, string>>(
+        await tx.execute(
+          sql`explain (analyze, buffers) ${adherenceCheckStatement(today, new Date().toISOString())}`,
+        ),
+      );
+      plan = rows.map((row) => Object.values(row)[0]!);
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+  console.log(
+    `${storage}, ${participants} participants, ${seenVideos} seen videos: ${Math.round(performance.now() - started)} ms\n`,
+  );
+  console.log(plan.join('\n'));
+} finally {
+  await db.dispose();
+  rmSync(dataDir, { recursive: true, force: true });
+}
