@@ -99,10 +99,66 @@ export function logFileNameFor(date: Date): string {
   return `pathway-${date.toISOString().slice(0, 10)}.log`;
 }
 
+/** Lines are gathered up to this many characters before a write... */
+const BATCH_CHARS = 8 * 1024;
+/** ...and written at the latest this long after the first of them. */
+const FLUSH_AFTER_MS = 100;
+
+/**
+ * An asynchronous destination that writes lines in batches: one write(2) for many lines instead
+ * of one per line (two per request, plus the tablet's), and never a synchronous write on the
+ * request's path (process.stdout to a pipe writes synchronously). A line waits at most
+ * FLUSH_AFTER_MS; what is left is written when the process exits.
+ */
+class BatchedDestination implements DestinationStream {
+  private readonly destination: ReturnType<typeof pino.destination>;
+  private batch = '';
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly onExit = () => this.flushSync();
+
+  constructor(fd: number) {
+    // sonic-boom writes asynchronously and keeps what arrives while a write is under way.
+    this.destination = pino.destination({ dest: fd, sync: false });
+    // A log that cannot be written must never take the server down.
+    this.destination.on('error', () => {});
+    process.on('exit', this.onExit);
+  }
+
+  write(line: string): void {
+    this.batch += line;
+    if (this.batch.length >= BATCH_CHARS) this.writeBatch();
+    else this.flushTimer ??= setTimeout(() => this.writeBatch(), FLUSH_AFTER_MS).unref();
+  }
+
+  private writeBatch(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (!this.batch) return;
+    const batch = this.batch;
+    this.batch = '';
+    this.destination.write(batch);
+  }
+
+  end(): void {
+    this.writeBatch();
+    this.destination.end();
+    process.off('exit', this.onExit);
+  }
+
+  flushSync(): void {
+    this.writeBatch();
+    try {
+      this.destination.flushSync();
+    } catch {
+      // Not open yet, or already closed: nothing of ours is waiting in it.
+    }
+  }
+}
+
 /** Appends to DATA_DIR/logs/pathway-YYYY-MM-DD.log, opening the next file when the day turns. */
 class DailyFileStream implements DestinationStream {
   private currentName = '';
-  private destination?: pino.DestinationStream & { end(): void; flushSync(): void };
+  private destination?: BatchedDestination;
 
   constructor(private readonly directory: string) {
     mkdirSync(directory, { recursive: true });
@@ -114,10 +170,7 @@ class DailyFileStream implements DestinationStream {
       this.destination?.end();
       // Opened here, synchronously, so the day's file exists as soon as its first line is logged;
       // the writes themselves stay asynchronous.
-      const fd = openSync(path.join(this.directory, name), 'a');
-      this.destination = pino.destination({ dest: fd, sync: false, minLength: 0 });
-      // A log file that cannot be written must never take the server down.
-      (this.destination as unknown as NodeJS.EventEmitter).on('error', () => {});
+      this.destination = new BatchedDestination(openSync(path.join(this.directory, name), 'a'));
       this.currentName = name;
     }
     this.destination!.write(line);
@@ -140,7 +193,8 @@ export function createLogger(options: LoggerOptions): Logger {
   const streams: pino.StreamEntry[] = [];
   if (options.logDir)
     streams.push({ level: options.level as pino.Level, stream: new DailyFileStream(options.logDir) });
-  if (options.toStdout) streams.push({ level: options.level as pino.Level, stream: process.stdout });
+  if (options.toStdout)
+    streams.push({ level: options.level as pino.Level, stream: new BatchedDestination(1) });
   return pino(
     {
       level: options.level,
@@ -152,6 +206,18 @@ export function createLogger(options: LoggerOptions): Logger {
       serializers: { req: serializeRequest, err: (error: unknown) => serializeError(error) ?? error },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    pino.multistream(streams),
+    // One destination is written directly; multistream's loop is for two.
+    streams.length === 1 ? streams[0]!.stream : pino.multistream(streams),
   );
+}
+
+/**
+ * Writes out the lines the batched destinations still hold (at exit pino does this itself): after
+ * this, every line logged so far is in the log files.
+ */
+export function flushLogs(logger: Logger): void {
+  const stream = (logger as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[
+    pino.symbols.streamSym
+  ];
+  stream?.flushSync?.();
 }

@@ -6,6 +6,7 @@ import { openDatabase, runMigrations, type DatabaseHandle } from './db/client.js
 import { JobQueue, type ProcessRole } from './jobs/queue.js';
 import { jobDefinitions } from './jobs/registry.js';
 import { DiskReserve } from './lib/disk-space.js';
+import { flushLogs } from './logging.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { SessionService, loadSessionSecret } from './modules/auth/sessions.js';
 import { resolveVideoTools } from './modules/videos/video-tools.js';
@@ -63,4 +64,5 @@ export async function createContext(
 export async function closeContext(ctx: AppContext): Promise<void> {
   await ctx.jobs.stop();
   await ctx.database.close();
+  flushLogs(ctx.logger);
 }

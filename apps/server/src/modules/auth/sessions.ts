@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT } from 'jose';
 import { limits, roleSchema, type Role } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { adminUsers, serverSecrets, sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { SessionTokenVerifier } from '../../lib/session-token.js';
 
 import type { StaffSession } from '../../lib/staff-session.js';
 
@@ -29,11 +30,15 @@ export async function loadSessionSecret(db: Database, configured?: string): Prom
 }
 
 export class SessionService {
+  private readonly tokens: SessionTokenVerifier;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly secret: Uint8Array,
-  ) {}
+  ) {
+    this.tokens = new SessionTokenVerifier(secret);
+  }
 
   /** `db` may be a transaction, so a sign-in's audit record and its session commit together. */
   async start(
@@ -61,17 +66,9 @@ export class SessionService {
   async resolve(token: string | undefined): Promise<StaffSession | null> {
     if (!token) return null;
     const now = this.clock.now();
-    let sid: string;
-    try {
-      const { payload } = await jwtVerify(token, this.secret, {
-        algorithms: ['HS256'],
-        currentDate: now,
-      });
-      if (typeof payload.sid !== 'string' || !/^[0-9a-f-]{36}$/.test(payload.sid)) return null;
-      sid = payload.sid;
-    } catch {
-      return null;
-    }
+    const payload = this.tokens.verify(token, now);
+    if (!payload || typeof payload.sid !== 'string' || !/^[0-9a-f-]{36}$/.test(payload.sid)) return null;
+    const sid = payload.sid;
     const [row] = await this.db
       .select({
         session_id: sessions.session_id,

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { isIsoDate, messages, type AdherenceState, type ParticipantSort } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participantCounts } from '../../db/participant-tally.js';
+import { arrayRows } from '../../db/rows.js';
 import { authorizedDevices, participants, participationProgress } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
 import type { ParticipantRow } from './presenter.js';
@@ -55,6 +56,67 @@ export const participantColumns = {
   device_name: authorizedDevices.name,
   has_programme: sql<boolean>`${hasProgramme}`,
 };
+
+/**
+ * A page filtered by adherence state holds only participants with a programme (the filter asks
+ * for one): the check is not made a second time for each row.
+ */
+const filteredByStateColumns = { ...participantColumns, has_programme: sql<boolean>`true` };
+
+/** The order of participantColumns, in which the page's rows come as arrays (checked below). */
+const PARTICIPANT_ROW_KEYS = [
+  'participant_id',
+  'gender',
+  'language',
+  'days_behind',
+  'push_notification_id',
+  'purge_cache',
+  'created_at',
+  'updated_at',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'email',
+  'phone_number',
+  'phone_number_secondary',
+  'address',
+  'notes',
+  'last_ip_address',
+  'tablet_last_contact_at',
+  'device_uuid',
+  'device_name',
+  'has_programme',
+] as const satisfies readonly (keyof ParticipantRow)[];
+if (Object.keys(participantColumns).join() !== PARTICIPANT_ROW_KEYS.join()) {
+  throw new Error('participantColumns and PARTICIPANT_ROW_KEYS must list the same columns in the same order');
+}
+
+/** A row of the page as the driver returns it (values already typed, see arrayRows). */
+function participantRowOf(v: unknown[]): ParticipantRow {
+  return {
+    participant_id: v[0] as ParticipantRow['participant_id'],
+    gender: v[1] as ParticipantRow['gender'],
+    language: v[2] as ParticipantRow['language'],
+    days_behind: v[3] as ParticipantRow['days_behind'],
+    push_notification_id: v[4] as ParticipantRow['push_notification_id'],
+    purge_cache: v[5] as ParticipantRow['purge_cache'],
+    created_at: v[6] as ParticipantRow['created_at'],
+    updated_at: v[7] as ParticipantRow['updated_at'],
+    first_name: v[8] as ParticipantRow['first_name'],
+    last_name: v[9] as ParticipantRow['last_name'],
+    date_of_birth: v[10] as ParticipantRow['date_of_birth'],
+    email: v[11] as ParticipantRow['email'],
+    phone_number: v[12] as ParticipantRow['phone_number'],
+    phone_number_secondary: v[13] as ParticipantRow['phone_number_secondary'],
+    address: v[14] as ParticipantRow['address'],
+    notes: v[15] as ParticipantRow['notes'],
+    last_ip_address: v[16] as ParticipantRow['last_ip_address'],
+    tablet_last_contact_at: v[17] as ParticipantRow['tablet_last_contact_at'],
+    device_uuid: v[18] as ParticipantRow['device_uuid'],
+    device_name: v[19] as ParticipantRow['device_name'],
+    has_programme: v[20] as ParticipantRow['has_programme'],
+  };
+}
 
 export interface ListFilter {
   state?: AdherenceState;
@@ -170,9 +232,9 @@ function keysetCondition(order: ListOrder, cursor: Cursor): SQL {
 export class ParticipantRepository {
   constructor(private readonly db: Database) {}
 
-  private withDevice(db: Database = this.db) {
+  private withDevice(db: Database = this.db, columns = participantColumns) {
     return db
-      .select(participantColumns)
+      .select(columns)
       .from(participants)
       .leftJoin(
         authorizedDevices,
@@ -236,9 +298,12 @@ export class ParticipantRepository {
       .orderBy(...idOrdering)
       .limit(idLimit)
       .offset(idOffset);
-    return this.withDevice()
+    const query = this.withDevice(this.db, filter.state ? filteredByStateColumns : participantColumns)
       .where(inArray(participants.participant_id, ids))
       .orderBy(...ordering);
+    // Built by Drizzle, run by the driver: the rows are read without Drizzle's per-value mapping.
+    const rows = await arrayRows(this.db, query.toSQL());
+    return rows ? rows.map(participantRowOf) : query;
   }
 
   async findById(id: number, db: Database = this.db): Promise<ParticipantRow | null> {
