@@ -49,7 +49,7 @@ const createAdmin: Command<{
     'last-name': z.string().default(''),
   }),
   async run(ctx, args) {
-    const created = await new AdminService(ctx.db).create({
+    const created = await new AdminService(ctx.db, ctx.secrets).create({
       user_name: args.username,
       password: args.password,
       role: args.role as never,

@@ -82,7 +82,7 @@ async function main() {
     );
   }
 
-  if ((await new AdminService(ctx.db).count()) === 0) {
+  if ((await new AdminService(ctx.db, ctx.secrets).count()) === 0) {
     // Printed for the operator, outside the JSON log, so it stands out on a first start.
     process.stderr.write(
       '\nNo admin user exists yet. Create the first one with:\n' +

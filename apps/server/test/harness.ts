@@ -106,6 +106,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // Every inject comes from 127.0.0.1: the sign-in limits are tested where they are set back
     // to their defaults (security/throttling.test.ts), not in every file that signs in.
     ...TEST_LOGIN_LIMITS,
+    // A key of its own per app, given directly: no key file is written beside the temporary
+    // DATA_DIR (the generated key file is tested in security/secrets-at-rest.test.ts).
+    SECRETS_KEY: randomBytes(32).toString('base64'),
     ...options.env,
   });
   const logger = createLogger({ level: 'info', logDir: config.logDir, toStdout: false });
@@ -189,7 +192,7 @@ export async function createAdmin(
     overrides.user_name ?? `admin${adminCounter}.${randomBytes(3).toString('hex')}@example.org`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
   recordSecret(testLogRoot(), password);
-  const created = await new AdminService(ctx.db).create({
+  const created = await new AdminService(ctx.db, ctx.secrets).create({
     user_name,
     password,
     role,
