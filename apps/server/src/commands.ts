@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { roleSchema } from '@pathway/contract';
 import type { AppContext } from './context.js';
 import { AdminService } from './modules/admin/service.js';
+import { rotateSecretsKey } from './modules/auth/secrets-at-rest.js';
 import { runAdherenceCheck } from './modules/adherence/check.js';
 import { seedDemo } from './demo/seed-demo.js';
 import { createBackup, restoreBackup } from './backup/backup.js';
@@ -28,6 +30,12 @@ export interface Command<Args = Record<string, unknown>> {
   run(ctx: AppContext, args: Args): Promise<Record<string, unknown>>;
   /** Runs in the CLI itself, without opening the database (restore fills an empty DATA_DIR). */
   standalone?(config: Config, args: Args): Promise<Record<string, unknown>>;
+  /**
+   * Set when the command must not run while an embedded server runs (the reason, for the
+   * refusal): the CLI then never sends it over the control socket, and refuses when the data
+   * directory is in use.
+   */
+  needsStoppedServer?: string;
 }
 
 const createAdmin: Command<{
@@ -125,12 +133,36 @@ const restoreCommand: Command<{ file: string }> = {
   },
 };
 
+const rotateSecretsKeyCommand: Command<{ 'new-key-file'?: string }> = {
+  description:
+    'Re-seal every secret in the database (TOTP secrets) under a new secrets key, in one transaction, and say what to change next; the embedded server must be stopped',
+  usage: 'rotate-secrets-key [--new-key-file <file>] [--json]',
+  options: ['new-key-file'],
+  pathOptions: ['new-key-file'],
+  args: z.object({ 'new-key-file': z.string().min(1).optional() }).strict(),
+  needsStoppedServer:
+    'the running server holds the current key and signs sessions with a key derived from it; a key swapped under it would disagree with its configuration at the next start',
+  async run(ctx, args) {
+    const file = args['new-key-file'];
+    const dataDir = ctx.config.dataDir;
+    if (file && (file === dataDir || file.startsWith(dataDir + path.sep)))
+      throw new Error(`--new-key-file (${file}) is inside DATA_DIR: keep the key outside it`);
+    const result = await rotateSecretsKey(ctx.db, ctx.secrets, ctx.config.secretsKey, file);
+    ctx.logger.info(
+      { previous_key_id: result.previous_key_id, key_id: result.key_id, totp_secrets: result.totp_secrets },
+      'secrets key rotated from the CLI',
+    );
+    return { ...result };
+  },
+};
+
 export const commands: Record<string, Command<never>> = {
   'create-admin': createAdmin as Command<never>,
   'adherence-check': adherenceCheck as Command<never>,
   'seed-demo': seedDemoCommand as Command<never>,
   backup: backupCommand as Command<never>,
   restore: restoreCommand as Command<never>,
+  'rotate-secrets-key': rotateSecretsKeyCommand as Command<never>,
 };
 
 /** Validates a command's arguments with the same rules as the API's add-admin form. */

@@ -104,7 +104,8 @@ class DailyFileStream implements DestinationStream {
   private destination?: pino.DestinationStream & { end(): void; flushSync(): void };
 
   constructor(private readonly directory: string) {
-    mkdirSync(directory, { recursive: true });
+    // Private whatever the umask (lib/data-dir-modes.ts): log lines hold addresses and user names.
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
   }
 
   write(line: string): void {
@@ -113,7 +114,7 @@ class DailyFileStream implements DestinationStream {
       this.destination?.end();
       // Opened here, synchronously, so the day's file exists as soon as its first line is logged;
       // the writes themselves stay asynchronous.
-      const fd = openSync(path.join(this.directory, name), 'a');
+      const fd = openSync(path.join(this.directory, name), 'a', 0o600);
       this.destination = pino.destination({ dest: fd, sync: false, minLength: 0 });
       // A log file that cannot be written must never take the server down.
       (this.destination as unknown as NodeJS.EventEmitter).on('error', () => {});

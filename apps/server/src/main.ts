@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { startControlChannel } from './control-channel.js';
 import { acquireDataDirLock } from './lib/data-dir-lock.js';
+import { restrictNewFiles, secureDataDir } from './lib/data-dir-modes.js';
 import { createLogger } from './logging.js';
 import { AdminService } from './modules/admin/service.js';
 import type { ProcessRole } from './jobs/queue.js';
@@ -19,13 +20,22 @@ function processRole(argv: string[]): ProcessRole {
 
 async function main() {
   const startedAt = performance.now();
+  // First of all: everything this process creates under DATA_DIR is its user's alone.
+  restrictNewFiles();
   const role = processRole(process.argv);
   const config = loadConfig();
+  const tightened = secureDataDir(config.dataDir);
   const logger = createLogger({
     level: config.logLevel,
     logDir: config.logDir,
     toStdout: config.logToStdout,
   });
+  if (tightened > 0) {
+    logger.info(
+      { entries: tightened },
+      'DATA_DIR was readable by other users: access for group and others removed',
+    );
+  }
   if (!config.databaseUrl && role !== 'all') {
     throw new Error(
       'The embedded database serves one process: separate web and worker roles need DATABASE_URL',

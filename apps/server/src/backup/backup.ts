@@ -125,7 +125,7 @@ export async function createBackup(ctx: AppContext, outFile: string): Promise<Ba
   const partial = partialName(out);
   const blobs = ctx.media.blobs;
   try {
-    await fs.mkdir(path.join(staging, 'db'), { recursive: true });
+    await fs.mkdir(path.join(staging, 'db'), { recursive: true, mode: 0o700 });
     // Less WAL for the copy to replay when it is opened.
     await pglite.exec('checkpoint');
     const takeSnapshot = async () => {
@@ -211,7 +211,7 @@ export async function restoreBackup(
   const work = `${target}.restoring-${randomBytes(4).toString('hex')}`;
   const unpacked = path.join(work, 'unpacked');
   try {
-    await fs.mkdir(unpacked, { recursive: true });
+    await fs.mkdir(unpacked, { recursive: true, mode: 0o700 });
     try {
       await tar.extract({ file: path.resolve(archive), cwd: unpacked, strict: true });
     } catch (error) {
@@ -236,7 +236,8 @@ export async function restoreBackup(
         throw damaged(`${entry.path} is missing or differs from its checksum`);
     }
     const dbDir = path.join(work, 'data', 'db');
-    await fs.mkdir(dbDir, { recursive: true });
+    // Becomes DATA_DIR: private whatever the umask (lib/data-dir-modes.ts).
+    await fs.mkdir(dbDir, { recursive: true, mode: 0o700 });
     let restored: PGlite | undefined;
     try {
       restored = await PGlite.create(dbDir, {
@@ -254,7 +255,7 @@ export async function restoreBackup(
       await restored?.close();
     }
     const media = path.join(unpacked, 'media');
-    await fs.mkdir(media, { recursive: true });
+    await fs.mkdir(media, { recursive: true, mode: 0o700 });
     await fs.rename(media, path.join(work, 'data', 'media'));
     // An empty target is replaced in one rename; a target that gained files meanwhile is not.
     if (existing) await fs.rmdir(target);
