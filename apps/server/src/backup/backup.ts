@@ -8,6 +8,7 @@ import * as tar from 'tar';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { rowsOf } from '../db/rows.js';
+import { tightenTree } from '../lib/data-dir-modes.js';
 import { HttpError } from '../lib/http-error.js';
 import { FileBlobStore } from '../storage/file-blob-store.js';
 import { PATHWAY_VERSION } from '../version.js';
@@ -254,6 +255,8 @@ export async function restoreBackup(
     } finally {
       await restored?.close();
     }
+    // The dump carries initdb's modes (0750/0640): private like the rest of DATA_DIR.
+    tightenTree(dbDir);
     const media = path.join(unpacked, 'media');
     await fs.mkdir(media, { recursive: true, mode: 0o700 });
     await fs.rename(media, path.join(work, 'data', 'media'));

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { tightenTree } from '../lib/data-dir-modes.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -63,10 +64,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return { db, kind: 'postgres', pool, close: () => pool.end() };
   }
+  const created = options.dataDir !== undefined && !existsSync(path.join(options.dataDir, 'PG_VERSION'));
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   slowerWasmTierUp();
   const pglite = new PGlite(options.dataDir);
   await pglite.waitReady;
+  // initdb gives its files modes of its own (0750/0640): private like the rest of DATA_DIR.
+  if (created) tightenTree(options.dataDir!);
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return { db, kind: 'pglite', pglite, close: () => pglite.close() };
 }

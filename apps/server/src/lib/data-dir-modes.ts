@@ -38,6 +38,14 @@ function tighten(entry: string, recurse: boolean): number {
   return changed;
 }
 
+/**
+ * Tightens every entry under `dir` (and `dir` itself). PGlite's initdb sets modes of its own
+ * (0750, 0640), which a umask cannot narrow: a new or restored database directory is walked once.
+ */
+export function tightenTree(dir: string): number {
+  return tighten(dir, true);
+}
+
 /** Creates DATA_DIR (0700) if needed and tightens it; answers how many entries were changed. */
 export function secureDataDir(dataDir: string): number {
   mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
