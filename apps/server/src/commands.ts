@@ -9,6 +9,8 @@ import { seedDemo } from './demo/seed-demo.js';
 import { createBackup, restoreBackup } from './backup/backup.js';
 import type { Config } from './config.js';
 import { HttpError } from './lib/http-error.js';
+import { SecretBox } from './lib/secret-box.js';
+import { describeKeySource, loadSecretsKey } from './lib/secrets-key.js';
 import { messages } from '@pathway/contract';
 
 /**
@@ -129,9 +131,36 @@ const restoreCommand: Command<{ file: string }> = {
   },
   async standalone(config, args) {
     if (config.databaseUrl) throw new HttpError(400, messages.backup.postgresRestore);
-    return { data_dir: config.dataDir, ...(await restoreBackup(args.file, config.dataDir)) };
+    const restored = await restoreBackup(args.file, config.dataDir);
+    return {
+      data_dir: config.dataDir,
+      ...restored,
+      secrets_key: secretsKeyNote(config, restored.secrets_key_id),
+    };
   },
 };
+
+/**
+ * What the restored database needs to start: its secrets key is not in the archive, so say
+ * whether the key this configuration points at is the one (README, Backup and restore).
+ */
+function secretsKeyNote(config: Config, needed: string | null): string {
+  if (!needed) return 'the restored database holds no sealed secret: any key will do';
+  const where = describeKeySource(config.secretsKey);
+  let found: string | undefined;
+  try {
+    const key = loadSecretsKey(config.secretsKey);
+    found = key && new SecretBox(key).keyId;
+  } catch {
+    found = undefined;
+  }
+  if (found === needed) return `key ${needed} needed; ${where} holds it: start the server`;
+  return (
+    `key ${needed} needed, and ${where} ${found ? `holds key ${found}` : 'has none'}: ` +
+    'before starting the server, put the key file kept with the backups beside DATA_DIR as ' +
+    `${config.dataDir}.secrets-key, or set SECRETS_KEY or SECRETS_KEY_FILE to it`
+  );
+}
 
 const rotateSecretsKeyCommand: Command<{ 'new-key-file'?: string }> = {
   description:

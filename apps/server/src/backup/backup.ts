@@ -10,6 +10,7 @@ import type { AppContext } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { tightenTree } from '../lib/data-dir-modes.js';
 import { HttpError } from '../lib/http-error.js';
+import { SecretBox } from '../lib/secret-box.js';
 import { FileBlobStore } from '../storage/file-blob-store.js';
 import { PATHWAY_VERSION } from '../version.js';
 
@@ -204,7 +205,7 @@ function damaged(why: string): HttpError {
 export async function restoreBackup(
   archive: string,
   dataDir: string,
-): Promise<Omit<BackupResult, 'bytes' | 'file'>> {
+): Promise<Omit<BackupResult, 'bytes' | 'file'> & { secrets_key_id: string | null }> {
   const target = path.resolve(dataDir);
   const existing = await fs.readdir(target).catch(() => null);
   if (existing && existing.length > 0) throw new HttpError(409, messages.backup.notEmpty);
@@ -240,6 +241,7 @@ export async function restoreBackup(
     // Becomes DATA_DIR: private whatever the umask (lib/data-dir-modes.ts).
     await fs.mkdir(dbDir, { recursive: true, mode: 0o700 });
     let restored: PGlite | undefined;
+    let secretsKeyId: string | null = null;
     try {
       restored = await PGlite.create(dbDir, {
         loadDataDir: new Blob([await fs.readFile(path.join(unpacked, DB_ENTRY))]),
@@ -248,6 +250,13 @@ export async function restoreBackup(
       for (const [table, rows] of Object.entries(manifest.tables)) {
         if (counts[table] !== rows)
           throw damaged(`${table} holds ${counts[table]} rows, the manifest says ${rows}`);
+      }
+      // Which secrets key the restored database needs (not in the archive: README, Backup).
+      if (counts['public.server_secrets'] !== undefined) {
+        const { rows } = await restored.query<{ value: string }>(
+          "select value from server_secrets where name = 'secrets-key-check'",
+        );
+        secretsKeyId = rows[0] ? (SecretBox.keyIdOf(rows[0].value) ?? null) : null;
       }
     } catch (error) {
       if (error instanceof HttpError) throw error;
@@ -268,6 +277,7 @@ export async function restoreBackup(
       rows: Object.values(manifest.tables).reduce((a, b) => a + b, 0),
       media_files: manifest.files.length - 1,
       created_at: manifest.created_at,
+      secrets_key_id: secretsKeyId,
     };
   } finally {
     await fs.rm(work, { recursive: true, force: true });
