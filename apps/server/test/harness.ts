@@ -95,6 +95,9 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-test-'));
+  const secretsKey = randomBytes(32).toString('base64');
+  // The key must never reach a log line: the scan after the run looks for it.
+  recordSecret(testLogRoot(), secretsKey);
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
@@ -108,7 +111,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...TEST_LOGIN_LIMITS,
     // A key of its own per app, given directly: no key file is written beside the temporary
     // DATA_DIR (the generated key file is tested in security/secrets-at-rest.test.ts).
-    SECRETS_KEY: randomBytes(32).toString('base64'),
+    SECRETS_KEY: secretsKey,
     ...options.env,
   });
   const logger = createLogger({ level: 'info', logDir: config.logDir, toStdout: false });
