@@ -33,9 +33,8 @@ export async function buildServerBundle(): Promise<void> {
 export function startServerProcess(
   env: Record<string, string>,
   entry: ServerEntry = 'source',
-  options: { umask?: string } = {},
 ): Promise<ServerProcess> {
-  return spawnServerProcess(env, entry, options).ready;
+  return spawnServerProcess(env, entry).ready;
 }
 
 /**
@@ -45,17 +44,12 @@ export function startServerProcess(
 export function spawnServerProcess(
   env: Record<string, string>,
   entry: ServerEntry = 'source',
-  options: { umask?: string } = {},
 ): { child: ChildProcess; output: () => string; ready: Promise<ServerProcess> } {
   const args =
     entry === 'bundle'
       ? [path.join(repoRoot, 'apps/server/dist/bundle/main.js')]
       : ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')];
-  // With a umask: through sh, which sets it and then becomes node (exec), so the child is still the server.
-  const [command, commandArgs] = options.umask
-    ? ['/bin/sh', ['-c', `umask ${options.umask}; exec "$0" "$@"`, process.execPath, ...args]]
-    : [process.execPath, args];
-  const child = spawn(command, commandArgs, {
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_TO_STDOUT: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -28,7 +29,7 @@ import { newTotpSecret, totpCode } from '../../src/modules/auth/totp.js';
 import { createContext } from '../../src/runtime.js';
 import { createAdmin, createTestApp, type TestApp } from '../harness.js';
 import { testVideo } from '../media-helpers.js';
-import { processDatabaseEnv, runCli, startServerProcess } from '../process.js';
+import { processDatabaseEnv, repoRoot, runCli, startServerProcess } from '../process.js';
 
 // Issue 12, secrets at rest: a copy of the database (or of DATA_DIR) must not let anyone compute
 // TOTP codes or mint a session cookie; the key lives outside the database, older rows are sealed
@@ -339,6 +340,52 @@ function filesUnder(root: string): string[] {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
+/**
+ * The real server (main.ts) started through sh with umask 000, as a careless service manager
+ * might: sh sets the umask and then becomes node (exec), so the child is the server itself.
+ */
+function startWithUmask000(env: Record<string, string>) {
+  const child = spawn(
+    '/bin/sh',
+    [
+      '-c',
+      'umask 000; exec "$0" "$@"',
+      process.execPath,
+      '--import',
+      'tsx',
+      path.join(repoRoot, 'apps/server/src/main.ts'),
+    ],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_TO_STDOUT: 'true', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise<{ url: string; output: () => string; stop: () => Promise<number | null> }>(
+    (resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+      void exited.then((code) => reject(new Error(`server exited with ${code}:\n${out}`)));
+      child.stdout.on('data', () => {
+        const port = /"port":(\d+),"storage"/.exec(out)?.[1];
+        if (!port) return;
+        clearTimeout(timer);
+        resolve({
+          url: `http://127.0.0.1:${port}`,
+          output: () => out,
+          stop: () => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            return exited;
+          },
+        });
+      });
+    },
+  );
+}
+
 describe('the real server', () => {
   let work: string;
   const dropDatabases: (() => Promise<void>)[] = [];
@@ -374,7 +421,7 @@ describe('the real server', () => {
     chmodSync(path.join(dataDir, 'logs', 'pathway-2020-01-01.log'), 0o644);
     chmodSync(path.join(dataDir, 'media', 'thumbs', 'old.jpg'), 0o644);
 
-    const server = await startServerProcess(env, 'source', { umask: '000' });
+    const server = await startWithUmask000(env);
     let admin: CreatedAdmin;
     try {
       expect(server.output()).toContain('DATA_DIR was readable by other users');
