@@ -367,7 +367,7 @@ function startWithUmask000(env: Record<string, string>) {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise<{ url: string; output: () => string; stop: () => Promise<number | null> }>(
     (resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
       void exited.then((code) => reject(new Error(`server exited with ${code}:\n${out}`)));
       child.stdout.on('data', () => {
         const port = /"port":(\d+),"storage"/.exec(out)?.[1];
@@ -474,7 +474,7 @@ describe('the real server', () => {
             ).json()) as Record<string, { video_thumbnail_url: string }[]>;
             return thumbs['1']?.[0]?.video_thumbnail_url ?? '';
           },
-          { timeout: 60_000, interval: 250 },
+          { timeout: 120_000, interval: 250 },
         )
         .toMatch(/\/media\/thumbs\/.+\.jpg$/);
     } finally {
