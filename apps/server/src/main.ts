@@ -18,6 +18,12 @@ function processRole(argv: string[]): ProcessRole {
   return role;
 }
 
+/**
+ * Set once a signal asked the process to stop. Start-up work that the stop cuts short (the
+ * workers starting on a queue being stopped) then fails, and that is no failure to start.
+ */
+let stopping = false;
+
 async function main() {
   const startedAt = performance.now();
   // First of all: everything this process creates under DATA_DIR is its user's alone.
@@ -62,7 +68,6 @@ async function main() {
     );
   }
   // From the moment requests are served, a process manager's signal stops everything cleanly.
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -103,6 +108,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
+  // The stop under way exits (0) once everything is closed.
+  if (stopping) return;
   process.stderr.write(`Pathway could not start: ${(error as Error).message}\n`);
   process.exit(1);
 });

@@ -478,7 +478,7 @@ describe('the real server', () => {
         )
         .toMatch(/\/media\/thumbs\/.+\.jpg$/);
     } finally {
-      expect(await server.stop()).toBe(0);
+      expect(await server.stop(), server.output().slice(-4000)).toBe(0);
     }
 
     const files = filesUnder(dataDir);
@@ -520,7 +520,7 @@ describe('the real server', () => {
         expect(refused.stderr).toContain('stop it, run the command, then start the server again');
       }
     } finally {
-      expect(await server.stop()).toBe(0);
+      expect(await server.stop(), server.output().slice(-4000)).toBe(0);
     }
 
     let newEnv: Record<string, string>;
@@ -544,7 +544,7 @@ describe('the real server', () => {
       writeFileSync(`${keyFile}.new`, newKeyText, { mode: 0o600 });
       writeFileSync(keyFile, oldKey, { mode: 0o600 });
       server = await startServerProcess(env);
-      expect(await server.stop()).toBe(0);
+      expect(await server.stop(), server.output().slice(-4000)).toBe(0);
       expect(readFileSync(keyFile, 'utf8')).toBe(newKeyText);
       expect(existsSync(`${keyFile}.new`)).toBe(false);
     } else {
@@ -568,7 +568,7 @@ describe('the real server', () => {
       const stale = await fetch(`${server.url}/api/session`, { headers: { cookie: oldCookie } });
       expect(stale.status).toBe(401);
     } finally {
-      expect(await server.stop()).toBe(0);
+      expect(await server.stop(), server.output().slice(-4000)).toBe(0);
     }
     const old = await startServerProcess(oldEnv).then(
       async (s) => {
