@@ -8,6 +8,7 @@ import { closeContext, createContext } from '../apps/server/src/runtime.js';
 import type { ApiEnvironment } from './lib/api-env.js';
 import { processCpuMs } from './lib/cpu.js';
 import { count, median, seconds } from './lib/stats.js';
+import { benchSecretsKey } from './lib/secrets.js';
 
 /**
  * The daily adherence check over every participant, run as `npm run cli -- adherence-check` runs
@@ -21,7 +22,11 @@ export async function measureAdherenceCheck(
   seenVideos: number,
 ): Promise<void> {
   const handle = await env.db.open();
-  const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: env.dataDir };
+  const environment: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: env.dataDir,
+    SECRETS_KEY: benchSecretsKey(),
+  };
   delete environment.DATABASE_URL;
   if (env.db.databaseUrl) environment.DATABASE_URL = env.db.databaseUrl;
   const config = loadConfig(environment);

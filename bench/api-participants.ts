@@ -4,7 +4,8 @@ import type { Database } from '../apps/server/src/db/client.js';
 import * as schema from '../apps/server/src/db/schema.js';
 import { systemClock } from '../apps/server/src/lib/clock.js';
 import { AuditService } from '../apps/server/src/modules/audit/service.js';
-import { SessionService, loadSessionSecret } from '../apps/server/src/modules/auth/sessions.js';
+import { SessionService, sessionSigningKey } from '../apps/server/src/modules/auth/sessions.js';
+import { benchSecretBox } from './lib/secrets.js';
 import type { ParticipantRow } from '../apps/server/src/modules/participants/presenter.js';
 import {
   ParticipantRepository,
@@ -213,7 +214,7 @@ export async function measureGridSqlRatio(
   const session: CapturedQuery[] = [];
   const listing: CapturedQuery[] = [];
   const audit: CapturedQuery[] = [];
-  const secret = await loadSessionSecret(env.db.handle!.db);
+  const secret = sessionSigningKey(undefined, benchSecretBox());
   const resolved = await new SessionService(capturingDrizzle(env, session), systemClock, secret).resolve(
     env.cookie.split('=')[1],
   );

@@ -2,6 +2,7 @@ import autocannon from 'autocannon';
 import { AdminService } from '../../apps/server/src/modules/admin/service.js';
 import { totpCode } from '../../apps/server/src/modules/auth/totp.js';
 import type { BenchDatabase } from './database.js';
+import { benchSecretBox } from './secrets.js';
 import { median, percentile } from './stats.js';
 
 export interface BenchAdmin {
@@ -14,7 +15,7 @@ export interface BenchAdmin {
 export async function createBenchAdmin(db: BenchDatabase): Promise<BenchAdmin> {
   const user_name = 'bench.admin@example.org';
   const password = 'a long benchmark passphrase';
-  const created = await new AdminService((await db.open()).db).create({
+  const created = await new AdminService((await db.open()).db, benchSecretBox()).create({
     user_name,
     password,
     role: 'full access',

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { repoRoot } from './paths.js';
+import { benchSecretsKey } from './secrets.js';
 
 export interface RunningServer {
   url: string;
@@ -29,6 +30,7 @@ export function startServer(options: {
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: options.dataDir,
+    SECRETS_KEY: benchSecretsKey(),
     LOGIN_LIMIT_PER_ADDRESS: '100000',
     DATABASE_URL: options.databaseUrl,
     LOG_TO_STDOUT: 'true',

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { openDatabase, runMigrations, type DatabaseHandle } from '../../apps/server/src/db/client.js';
 import { AdminService } from '../../apps/server/src/modules/admin/service.js';
 import { totpCode } from '../../apps/server/src/modules/auth/totp.js';
+import { benchSecretBox, benchSecretsKey } from '../lib/secrets.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -53,6 +54,7 @@ export async function createDataDir(storage: Storage, postgresUrl?: string): Pro
   }
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
+    SECRETS_KEY: benchSecretsKey(),
     LOGIN_LIMIT_PER_ADDRESS: '100000',
     ...(databaseUrl && { DATABASE_URL: databaseUrl }),
   };
@@ -88,7 +90,7 @@ export async function createAdmin(handle: DatabaseHandle): Promise<BenchAdmin> {
     user_name: `bench.${randomBytes(4).toString('hex')}`,
     password: `bench passphrase ${randomBytes(8).toString('hex')}`,
   };
-  const created = await new AdminService(handle.db).create({
+  const created = await new AdminService(handle.db, benchSecretBox()).create({
     ...admin,
     role: 'full access',
     first_name: 'Bench',

@@ -5,6 +5,7 @@ import { commands, parseCommandArgs } from './commands.js';
 import { loadConfig } from './config.js';
 import { sendControlCommand } from './control-channel.js';
 import { acquireDataDirLock } from './lib/data-dir-lock.js';
+import { restrictNewFiles, secureDataDir } from './lib/data-dir-modes.js';
 import { createLogger } from './logging.js';
 import { closeContext, createContext } from './runtime.js';
 
@@ -20,11 +21,14 @@ async function runLocally(name: string, args: Record<string, unknown>) {
   if (command.standalone) return command.standalone(config, parsedArgs);
   // With PostgreSQL any number of processes may connect; PGlite must be reached through the
   // running server when there is one.
-  if (!config.databaseUrl) {
+  if (!config.databaseUrl && !command.needsStoppedServer) {
     const remote = await sendControlCommand(config.dataDir, name, args);
     if (remote) return remote;
   }
-  const release = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir);
+  secureDataDir(config.dataDir);
+  const release = config.databaseUrl
+    ? () => {}
+    : lockForCommand(config.dataDir, name, command.needsStoppedServer);
   const logger = createLogger({ level: config.logLevel, logDir: config.logDir, toStdout: false });
   const ctx = await createContext(config, logger, { role: 'web' });
   try {
@@ -32,6 +36,18 @@ async function runLocally(name: string, args: Record<string, unknown>) {
   } finally {
     await closeContext(ctx);
     release();
+  }
+}
+
+function lockForCommand(dataDir: string, name: string, needsStoppedServer: string | undefined) {
+  try {
+    return acquireDataDirLock(dataDir);
+  } catch (error) {
+    const holder = /in use by process (\d+)/.exec((error as Error).message)?.[1];
+    if (!needsStoppedServer || !holder) throw error;
+    throw new Error(
+      `${name} does not run while the server runs (${needsStoppedServer}). The server (process ${holder}) holds ${dataDir}: stop it, run the command, then start the server again.`,
+    );
   }
 }
 
@@ -47,10 +63,19 @@ function printForPerson(name: string, result: Record<string, unknown>) {
     process.stdout.write(`\nOr enter this URL in the app: ${String(result.otpauth_url)}\n`);
     return;
   }
+  if (name === 'rotate-secrets-key') {
+    process.stdout.write(
+      `Secrets key rotated: ${String(result.totp_secrets)} TOTP secret(s) re-sealed, key ${String(result.previous_key_id)} -> ${String(result.key_id)}.\n` +
+        `New key: ${String(result.key_file)}\n\nNext: ${String(result.next_steps)}\n`,
+    );
+    return;
+  }
   for (const [key, value] of Object.entries(result)) process.stdout.write(`${key}: ${String(value)}\n`);
 }
 
 async function main() {
+  // As the server does: what the CLI creates (a new DATA_DIR, a restore, a backup archive) is private.
+  restrictNewFiles();
   const [name, ...rest] = process.argv.slice(2);
   if (!name || name === '--help' || name === 'help' || !commands[name]) {
     process.stderr.write(usage());

@@ -1,12 +1,16 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { roleSchema } from '@pathway/contract';
 import type { AppContext } from './context.js';
 import { AdminService } from './modules/admin/service.js';
+import { rotateSecretsKey } from './modules/auth/secrets-at-rest.js';
 import { runAdherenceCheck } from './modules/adherence/check.js';
 import { seedDemo } from './demo/seed-demo.js';
 import { createBackup, restoreBackup } from './backup/backup.js';
 import type { Config } from './config.js';
 import { HttpError } from './lib/http-error.js';
+import { SecretBox } from './lib/secret-box.js';
+import { describeKeySource, loadSecretsKey } from './lib/secrets-key.js';
 import { messages } from '@pathway/contract';
 
 /**
@@ -28,6 +32,12 @@ export interface Command<Args = Record<string, unknown>> {
   run(ctx: AppContext, args: Args): Promise<Record<string, unknown>>;
   /** Runs in the CLI itself, without opening the database (restore fills an empty DATA_DIR). */
   standalone?(config: Config, args: Args): Promise<Record<string, unknown>>;
+  /**
+   * Set when the command must not run while an embedded server runs (the reason, for the
+   * refusal): the CLI then never sends it over the control socket, and refuses when the data
+   * directory is in use.
+   */
+  needsStoppedServer?: string;
 }
 
 const createAdmin: Command<{
@@ -49,7 +59,7 @@ const createAdmin: Command<{
     'last-name': z.string().default(''),
   }),
   async run(ctx, args) {
-    const created = await new AdminService(ctx.db).create({
+    const created = await new AdminService(ctx.db, ctx.secrets).create({
       user_name: args.username,
       password: args.password,
       role: args.role as never,
@@ -121,7 +131,57 @@ const restoreCommand: Command<{ file: string }> = {
   },
   async standalone(config, args) {
     if (config.databaseUrl) throw new HttpError(400, messages.backup.postgresRestore);
-    return { data_dir: config.dataDir, ...(await restoreBackup(args.file, config.dataDir)) };
+    const restored = await restoreBackup(args.file, config.dataDir);
+    return {
+      data_dir: config.dataDir,
+      ...restored,
+      secrets_key: secretsKeyNote(config, restored.secrets_key_id),
+    };
+  },
+};
+
+/**
+ * What the restored database needs to start: its secrets key is not in the archive, so say
+ * whether the key this configuration points at is the one (README, Backup and restore).
+ */
+function secretsKeyNote(config: Config, needed: string | null): string {
+  if (!needed) return 'the restored database holds no sealed secret: any key will do';
+  const where = describeKeySource(config.secretsKey);
+  let found: string | undefined;
+  try {
+    const key = loadSecretsKey(config.secretsKey);
+    found = key && new SecretBox(key).keyId;
+  } catch {
+    found = undefined;
+  }
+  if (found === needed) return `key ${needed} needed; ${where} holds it: start the server`;
+  return (
+    `key ${needed} needed, and ${where} ${found ? `holds key ${found}` : 'has none'}: ` +
+    'before starting the server, put the key file kept with the backups beside DATA_DIR as ' +
+    `${config.dataDir}.secrets-key, or set SECRETS_KEY or SECRETS_KEY_FILE to it`
+  );
+}
+
+const rotateSecretsKeyCommand: Command<{ 'new-key-file'?: string }> = {
+  description:
+    'Re-seal every secret in the database (TOTP secrets) under a new secrets key, in one transaction, and say what to change next; the embedded server must be stopped',
+  usage: 'rotate-secrets-key [--new-key-file <file>] [--json]',
+  options: ['new-key-file'],
+  pathOptions: ['new-key-file'],
+  args: z.object({ 'new-key-file': z.string().min(1).optional() }).strict(),
+  needsStoppedServer:
+    'the running server holds the current key and signs sessions with a key derived from it; a key swapped under it would disagree with its configuration at the next start',
+  async run(ctx, args) {
+    const file = args['new-key-file'];
+    const dataDir = ctx.config.dataDir;
+    if (file && (file === dataDir || file.startsWith(dataDir + path.sep)))
+      throw new Error(`--new-key-file (${file}) is inside DATA_DIR: keep the key outside it`);
+    const result = await rotateSecretsKey(ctx.db, ctx.secrets, ctx.config.secretsKey, file);
+    ctx.logger.info(
+      { previous_key_id: result.previous_key_id, key_id: result.key_id, totp_secrets: result.totp_secrets },
+      'secrets key rotated from the CLI',
+    );
+    return { ...result };
   },
 };
 
@@ -131,6 +191,7 @@ export const commands: Record<string, Command<never>> = {
   'seed-demo': seedDemoCommand as Command<never>,
   backup: backupCommand as Command<never>,
   restore: restoreCommand as Command<never>,
+  'rotate-secrets-key': rotateSecretsKeyCommand as Command<never>,
 };
 
 /** Validates a command's arguments with the same rules as the API's add-admin form. */

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { SECRETS_KEY_FORMAT, parseSecretsKey } from './lib/secret-box.js';
+import { defaultKeyFile, type SecretsKeySource } from './lib/secrets-key.js';
 
 /**
  * Everything that changes between machines comes from the environment and is checked here, once,
@@ -13,8 +15,18 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, { error: 'DATABASE_URL must start with postgres://' })
     .optional(),
-  /** Signing key for session JWTs; when absent one is generated and kept in the database. */
+  /** Signing key for session JWTs; when absent it is derived from the secrets key (never stored). */
   SESSION_SECRET: z.string().min(32).optional(),
+  /**
+   * The key that seals secrets at rest (TOTP secrets; README, Secrets at rest), kept out of the
+   * database: the key itself, or a file holding it. Neither set (embedded only): a key file
+   * generated beside DATA_DIR on the first start.
+   */
+  SECRETS_KEY: z
+    .string()
+    .refine((v) => parseSecretsKey(v) !== null, { error: `must be ${SECRETS_KEY_FORMAT}` })
+    .optional(),
+  SECRETS_KEY_FILE: z.string().min(1).optional(),
   /** Public origin (https://pathway.example.nhs.uk) used in absolute URLs given to tablets. */
   PUBLIC_URL: z.url().optional(),
   /** Sign-in attempts a minute from one address, and from everywhere together (README, Security). */
@@ -129,12 +141,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     );
   }
   const dataDir = path.resolve(e.DATA_DIR);
+  const secretsKey = secretsKeySource(e, dataDir);
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     sessionSecret: e.SESSION_SECRET,
+    secretsKey,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
     allowedOrigins: e.ALLOWED_ORIGINS,
@@ -182,4 +196,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
         }
       : undefined,
   };
+}
+
+function secretsKeySource(
+  e: Pick<z.infer<typeof envSchema>, 'SECRETS_KEY' | 'SECRETS_KEY_FILE' | 'DATABASE_URL'>,
+  dataDir: string,
+): SecretsKeySource {
+  if (e.SECRETS_KEY && e.SECRETS_KEY_FILE) {
+    throw new Error(
+      'Invalid configuration:\n  SECRETS_KEY and SECRETS_KEY_FILE are both set: set one of them',
+    );
+  }
+  if (e.SECRETS_KEY) return { kind: 'env', text: e.SECRETS_KEY };
+  if (e.SECRETS_KEY_FILE) {
+    const file = path.resolve(e.SECRETS_KEY_FILE);
+    if (file === dataDir || file.startsWith(dataDir + path.sep)) {
+      throw new Error(
+        `Invalid configuration:\n  SECRETS_KEY_FILE (${file}) is inside DATA_DIR: keep the key outside it, so that a copy of the data directory does not carry the key`,
+      );
+    }
+    return { kind: 'file', path: file };
+  }
+  if (e.DATABASE_URL) {
+    throw new Error(
+      'Invalid configuration:\n  DATABASE_URL is set but neither SECRETS_KEY nor SECRETS_KEY_FILE is: every instance ' +
+        `sharing the database must use the same secrets key (${SECRETS_KEY_FORMAT}); see the README, Secrets at rest`,
+    );
+  }
+  return { kind: 'default-file', path: defaultKeyFile(dataDir) };
 }

@@ -4,6 +4,7 @@ import type { Database, DatabaseHandle } from './db/client.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import type { DiskReserve } from './lib/disk-space.js';
+import type { SecretBox } from './lib/secret-box.js';
 import type { SessionService } from './modules/auth/sessions.js';
 import type { VideoTools } from './modules/videos/video-tools.js';
 import type { MediaStorage } from './storage/media-storage.js';
@@ -15,6 +16,8 @@ export interface AppContext {
   db: Database;
   clock: Clock;
   logger: Logger;
+  /** Seals and opens secrets stored in the database (TOTP secrets) with the key kept outside it. */
+  secrets: SecretBox;
   sessions: SessionService;
   jobs: JobQueue;
   /** Stored videos and thumbnails (files or S3) and the resumable-upload store in the same place. */

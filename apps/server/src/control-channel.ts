@@ -37,6 +37,11 @@ export async function startControlChannel(ctx: AppContext): Promise<() => Promis
           };
           const command = commands[name];
           if (!command) throw new HttpError(404, `Unknown command ${name}`);
+          if (command.needsStoppedServer)
+            throw new HttpError(
+              409,
+              `${name} does not run while the server runs (${command.needsStoppedServer})`,
+            );
           const result = await command.run(ctx, parseCommandArgs(command, args));
           res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
         } catch (error) {

@@ -161,7 +161,8 @@ class DailyFileStream implements DestinationStream {
   private destination?: BatchedDestination;
 
   constructor(private readonly directory: string) {
-    mkdirSync(directory, { recursive: true });
+    // Private whatever the umask (lib/data-dir-modes.ts): log lines hold addresses and user names.
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
   }
 
   write(line: string): void {
@@ -170,7 +171,8 @@ class DailyFileStream implements DestinationStream {
       this.destination?.end();
       // Opened here, synchronously, so the day's file exists as soon as its first line is logged;
       // the writes themselves stay asynchronous.
-      this.destination = new BatchedDestination(openSync(path.join(this.directory, name), 'a'));
+      // Private like the rest of DATA_DIR whatever the umask; written in batches (BatchedDestination).
+      this.destination = new BatchedDestination(openSync(path.join(this.directory, name), 'a', 0o600));
       this.currentName = name;
     }
     this.destination!.write(line);

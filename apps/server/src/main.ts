@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { startControlChannel } from './control-channel.js';
 import { acquireDataDirLock } from './lib/data-dir-lock.js';
 import { freeBytesSync } from './lib/disk-space.js';
+import { restrictNewFiles, secureDataDir } from './lib/data-dir-modes.js';
 import { createLogger } from './logging.js';
 import { AdminService } from './modules/admin/service.js';
 import type { ProcessRole } from './jobs/queue.js';
@@ -19,15 +20,30 @@ function processRole(argv: string[]): ProcessRole {
   return role;
 }
 
+/**
+ * Set once a signal asked the process to stop. Start-up work that the stop cuts short (the
+ * workers starting on a queue being stopped) then fails, and that is no failure to start.
+ */
+let stopping = false;
+
 async function main() {
   const startedAt = performance.now();
+  // First of all: everything this process creates under DATA_DIR is its user's alone.
+  restrictNewFiles();
   const role = processRole(process.argv);
   const config = loadConfig();
+  const tightened = secureDataDir(config.dataDir);
   const logger = createLogger({
     level: config.logLevel,
     logDir: config.logDir,
     toStdout: config.logToStdout,
   });
+  if (tightened > 0) {
+    logger.info(
+      { entries: tightened },
+      'DATA_DIR was readable by other users: access for group and others removed',
+    );
+  }
   if (!config.databaseUrl && role !== 'all') {
     throw new Error(
       'The embedded database serves one process: separate web and worker roles need DATABASE_URL',
@@ -69,7 +85,6 @@ async function main() {
     );
   }
   // From the moment requests are served, a process manager's signal stops everything cleanly.
-  let stopping = false;
   const stop = async (signal: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
@@ -101,7 +116,7 @@ async function main() {
     );
   }
 
-  if ((await new AdminService(ctx.db).count()) === 0) {
+  if ((await new AdminService(ctx.db, ctx.secrets).count()) === 0) {
     // Printed for the operator, outside the JSON log, so it stands out on a first start.
     process.stderr.write(
       '\nNo admin user exists yet. Create the first one with:\n' +
@@ -125,6 +140,8 @@ function assertRoomToOpen(dataDir: string): void {
 }
 
 main().catch((error: unknown) => {
+  // The stop under way exits (0) once everything is closed.
+  if (stopping) return;
   process.stderr.write(`Pathway could not start: ${(error as Error).message}\n`);
   process.exit(1);
 });

@@ -8,7 +8,8 @@ import { jobDefinitions } from './jobs/registry.js';
 import { DiskReserve } from './lib/disk-space.js';
 import { flushLogs } from './logging.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { SessionService, loadSessionSecret } from './modules/auth/sessions.js';
+import { openSecretsAtRest } from './modules/auth/secrets-at-rest.js';
+import { SessionService, sessionSigningKey } from './modules/auth/sessions.js';
 import { resolveVideoTools } from './modules/videos/video-tools.js';
 import { createMediaStorage } from './storage/media-storage.js';
 
@@ -36,7 +37,30 @@ export async function createContext(
     }));
   await runMigrations(database);
   const clock = overrides.clock ?? systemClock;
-  const secret = await loadSessionSecret(database.db, config.sessionSecret);
+  // Before anything reads a secret: a wrong or missing key stops the start here, with a message.
+  let atRest;
+  try {
+    atRest = await openSecretsAtRest(database.db, config.secretsKey);
+  } catch (error) {
+    if (!overrides.database) await database.close();
+    throw error;
+  }
+  const { secrets } = atRest;
+  if (atRest.keyCreated)
+    logger.info(
+      {
+        key_file: config.secretsKey.kind === 'default-file' ? config.secretsKey.path : undefined,
+        key_id: secrets.keyId,
+      },
+      'secrets key created',
+    );
+  if (atRest.sealed > 0 || atRest.plainSessionKeyRemoved) {
+    logger.info(
+      { totp_secrets_sealed: atRest.sealed, plain_session_key_removed: atRest.plainSessionKeyRemoved },
+      'secrets at rest sealed with the secrets key',
+    );
+  }
+  const secret = sessionSigningKey(config.sessionSecret, secrets);
   const jobs = await JobQueue.start(database, logger, overrides.role ?? 'all');
   const videoTools = resolveVideoTools();
   const media = await createMediaStorage(config);
@@ -50,6 +74,7 @@ export async function createContext(
     db: database.db,
     clock,
     logger,
+    secrets,
     sessions: new SessionService(database.db, clock, secret),
     jobs,
     media,

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -127,6 +128,22 @@ describe.runIf(embedded)('backup and restore of the embedded database', () => {
     const restoredDir = path.join(work, 'restored');
     const restore = await runCli(['restore', archive, '--json'], { DATA_DIR: restoredDir });
     expect(restore.code, restore.stderr).toBe(0);
+    const keyText = readFileSync(`${site.dataDir}.secrets-key`, 'utf8').trim();
+    expect(readFileSync(archive).includes(Buffer.from(keyText))).toBe(false);
+    expect((JSON.parse(restore.stdout) as { secrets_key: string }).secrets_key).toMatch(
+      new RegExp(
+        `^key [\\w-]{8} needed, and the key file ${restoredDir}\\.secrets-key .*has none: before starting the server`,
+      ),
+    );
+    // The secrets key is not in the archive: without it the restored directory does not start, and
+    // says what is missing; with the key file put back beside it, it does.
+    const keyless = await startServerProcess({ DATA_DIR: restoredDir }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(keyless).toContain(`but there is no key: the key file ${restoredDir}.secrets-key`);
+    expect(existsSync(`${restoredDir}.secrets-key`)).toBe(false);
+    copyFileSync(`${site.dataDir}.secrets-key`, `${restoredDir}.secrets-key`);
     const restoredSite: ProcessSite = {
       dataDir: restoredDir,
       env: { DATA_DIR: restoredDir },

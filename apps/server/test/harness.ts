@@ -95,6 +95,9 @@ export interface TestAppOptions {
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-test-'));
+  const secretsKey = randomBytes(32).toString('base64');
+  // The key must never reach a log line: the scan after the run looks for it.
+  recordSecret(testLogRoot(), secretsKey);
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
@@ -106,6 +109,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // Every inject comes from 127.0.0.1: the sign-in limits are tested where they are set back
     // to their defaults (security/throttling.test.ts), not in every file that signs in.
     ...TEST_LOGIN_LIMITS,
+    // A key of its own per app, given directly: no key file is written beside the temporary
+    // DATA_DIR (the generated key file is tested in security/secrets-at-rest.test.ts).
+    SECRETS_KEY: secretsKey,
     ...options.env,
   });
   const logger = createLogger({ level: 'info', logDir: config.logDir, toStdout: false });
@@ -187,7 +193,7 @@ export async function createAdmin(
     overrides.user_name ?? `admin${adminCounter}.${randomBytes(3).toString('hex')}@example.org`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
   recordSecret(testLogRoot(), password);
-  const created = await new AdminService(ctx.db).create({
+  const created = await new AdminService(ctx.db, ctx.secrets).create({
     user_name,
     password,
     role,

@@ -1,10 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/modules/auth/totp.js';
 import { keepLogs } from './harness.js';
-import { buildServerBundle, processDatabaseEnv, runCli, startServerProcess } from './process.js';
+import {
+  buildServerBundle,
+  processDatabaseEnv,
+  removeDataDir,
+  runCli,
+  startServerProcess,
+} from './process.js';
 import { waitForOutput } from './resilience/helpers.js';
 
 // The operator's view: the real process, the real CLI through npm, real HTTP.
@@ -19,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dropDb();
   keepLogs(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
 });
 
 async function signIn(
@@ -139,7 +145,7 @@ describe('operations', () => {
       await server.stop();
       await drop();
       keepLogs(emptyDir);
-      rmSync(emptyDir, { recursive: true, force: true });
+      removeDataDir(emptyDir);
     }
   }, 90_000);
 });

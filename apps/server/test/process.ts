@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -145,7 +146,8 @@ export async function processDatabaseEnv(): Promise<{
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: url.toString() },
+    // Every instance on one database shares one secrets key, given to each (config.ts requires it).
+    env: { DATABASE_URL: url.toString(), SECRETS_KEY: randomBytes(32).toString('base64') },
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
@@ -153,4 +155,14 @@ export async function processDatabaseEnv(): Promise<{
       await c.end();
     },
   };
+}
+
+/**
+ * Removes a test's data directory and the secrets key file an embedded server generated beside it
+ * (`<DATA_DIR>.secrets-key`, and `.new` from a rotation).
+ */
+export function removeDataDir(dataDir: string): void {
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}.secrets-key`, { force: true });
+  rmSync(`${dataDir}.secrets-key.new`, { force: true });
 }

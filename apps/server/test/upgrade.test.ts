@@ -10,6 +10,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBlobKey } from '../src/storage/blob-store.js';
+import { hashPassword } from '../src/modules/auth/passwords.js';
 import { totpCode } from '../src/modules/auth/totp.js';
 import { runCli, startServerProcess } from './process.js';
 import { processSite, type ProcessSite } from './resilience/helpers.js';
@@ -26,6 +27,9 @@ const currentJournal = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   '../drizzle/meta/_journal.json',
 );
+
+const LEGACY_TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const LEGACY_PASSWORD = 'a password from release 0.1.0';
 
 let site: ProcessSite;
 beforeAll(async () => {
@@ -91,6 +95,14 @@ describe('upgrade from release 0.1.0', () => {
           "select table_name as t from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1",
         )
       ).rows.map((r) => String(r.t));
+      // An admin as 0.1.0 stored one: the TOTP secret in plain base32 (its session key, plain in
+      // server_secrets, comes with the demo data). Both must be sealed or gone after the upgrade.
+      await baseline.query(
+        `insert into admin_users (user_name, password_hash, totp_secret, role) values ('legacy.admin', '${await hashPassword(LEGACY_PASSWORD)}', '${LEGACY_TOTP}', 'full access')`,
+      );
+      expect(
+        (await baseline.query("select value from server_secrets where name = 'session-jwt'")).rows,
+      ).toHaveLength(1);
       before = await counts(baseline.query, tables);
       expect(before.participants).toBeGreaterThan(0);
       expect(before.videos).toBeGreaterThan(0);
@@ -155,6 +167,17 @@ describe('upgrade from release 0.1.0', () => {
       });
       expect(login.status).toBe(200);
       const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      // The admin of 0.1.0 signs in with the authenticator enrolled then.
+      const legacy = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          user_name: 'legacy.admin',
+          password: LEGACY_PASSWORD,
+          mfa_token: totpCode('legacy.admin', LEGACY_TOTP, new Date()),
+        }),
+      });
+      expect(legacy.status).toBe(200);
       const grid = await fetch(`${server.url}/api/participant`, { headers: { cookie } });
       expect(grid.status).toBe(200);
       expect(JSON.stringify(await grid.json())).toContain('participant_id');
@@ -185,9 +208,16 @@ describe('upgrade from release 0.1.0', () => {
         'device_tokens',
         'login_throttle',
       ]);
+      // Secrets at rest: no TOTP secret in plain, and 0.1.0's plain session key replaced by the
+      // sealed key check.
+      const secrets = await upgraded.query('select totp_secret from admin_users');
+      for (const row of secrets.rows) expect(String(row.totp_secret)).toMatch(/^v1:/);
+      expect(JSON.stringify(secrets.rows)).not.toContain(LEGACY_TOTP);
+      const stored = await upgraded.query('select name from server_secrets order by name');
+      expect(stored.rows.map((r) => r.name)).toEqual(['secrets-key-check']);
       for (const t of tables) {
         // Derived, and folded into one row per class when a migration rebuilds it: checked below.
-        if (t === 'participant_tally') continue;
+        if (t === 'participant_tally' || t === 'server_secrets') continue;
         if (grewByTheChecks.has(t)) expect(after[t], t).toBeGreaterThanOrEqual(before[t]!);
         else expect(after[t], t).toBe(before[t]);
       }

@@ -1,11 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/modules/auth/totp.js';
 import { testVideo } from './media-helpers.js';
 import { keepLogs } from './harness.js';
-import { processDatabaseEnv, runCli, startServerProcess, type ServerProcess } from './process.js';
+import {
+  processDatabaseEnv,
+  removeDataDir,
+  runCli,
+  startServerProcess,
+  type ServerProcess,
+} from './process.js';
 
 // The real server process: an upload started before a restart resumes after it, where it stopped.
 let dataDir: string;
@@ -21,7 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dropDb();
   keepLogs(dataDir);
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
 });
 
 const TUS = { 'tus-resumable': '1.0.0' };

@@ -108,6 +108,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const teardown = async () => {
     await stop(server);
     rmSync(dataDir, { recursive: true, force: true });
+    // The secrets key the embedded server generated beside its data directory.
+    rmSync(`${dataDir}.secrets-key`, { force: true });
   };
 
   try {

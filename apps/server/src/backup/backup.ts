@@ -8,7 +8,9 @@ import * as tar from 'tar';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { rowsOf } from '../db/rows.js';
+import { tightenTree } from '../lib/data-dir-modes.js';
 import { HttpError } from '../lib/http-error.js';
+import { SecretBox } from '../lib/secret-box.js';
 import { FileBlobStore } from '../storage/file-blob-store.js';
 import { PATHWAY_VERSION } from '../version.js';
 
@@ -125,7 +127,7 @@ export async function createBackup(ctx: AppContext, outFile: string): Promise<Ba
   const partial = partialName(out);
   const blobs = ctx.media.blobs;
   try {
-    await fs.mkdir(path.join(staging, 'db'), { recursive: true });
+    await fs.mkdir(path.join(staging, 'db'), { recursive: true, mode: 0o700 });
     // Less WAL for the copy to replay when it is opened.
     await pglite.exec('checkpoint');
     const takeSnapshot = async () => {
@@ -203,7 +205,7 @@ function damaged(why: string): HttpError {
 export async function restoreBackup(
   archive: string,
   dataDir: string,
-): Promise<Omit<BackupResult, 'bytes' | 'file'>> {
+): Promise<Omit<BackupResult, 'bytes' | 'file'> & { secrets_key_id: string | null }> {
   const target = path.resolve(dataDir);
   const existing = await fs.readdir(target).catch(() => null);
   if (existing && existing.length > 0) throw new HttpError(409, messages.backup.notEmpty);
@@ -211,7 +213,7 @@ export async function restoreBackup(
   const work = `${target}.restoring-${randomBytes(4).toString('hex')}`;
   const unpacked = path.join(work, 'unpacked');
   try {
-    await fs.mkdir(unpacked, { recursive: true });
+    await fs.mkdir(unpacked, { recursive: true, mode: 0o700 });
     try {
       await tar.extract({ file: path.resolve(archive), cwd: unpacked, strict: true });
     } catch (error) {
@@ -236,8 +238,10 @@ export async function restoreBackup(
         throw damaged(`${entry.path} is missing or differs from its checksum`);
     }
     const dbDir = path.join(work, 'data', 'db');
-    await fs.mkdir(dbDir, { recursive: true });
+    // Becomes DATA_DIR: private whatever the umask (lib/data-dir-modes.ts).
+    await fs.mkdir(dbDir, { recursive: true, mode: 0o700 });
     let restored: PGlite | undefined;
+    let secretsKeyId: string | null = null;
     try {
       restored = await PGlite.create(dbDir, {
         loadDataDir: new Blob([await fs.readFile(path.join(unpacked, DB_ENTRY))]),
@@ -247,14 +251,23 @@ export async function restoreBackup(
         if (counts[table] !== rows)
           throw damaged(`${table} holds ${counts[table]} rows, the manifest says ${rows}`);
       }
+      // Which secrets key the restored database needs (not in the archive: README, Backup).
+      if (counts['public.server_secrets'] !== undefined) {
+        const { rows } = await restored.query<{ value: string }>(
+          "select value from server_secrets where name = 'secrets-key-check'",
+        );
+        secretsKeyId = rows[0] ? (SecretBox.keyIdOf(rows[0].value) ?? null) : null;
+      }
     } catch (error) {
       if (error instanceof HttpError) throw error;
       throw damaged(`its database could not be opened: ${(error as Error).message}`);
     } finally {
       await restored?.close();
     }
+    // The dump carries initdb's modes (0750/0640): private like the rest of DATA_DIR.
+    tightenTree(dbDir);
     const media = path.join(unpacked, 'media');
-    await fs.mkdir(media, { recursive: true });
+    await fs.mkdir(media, { recursive: true, mode: 0o700 });
     await fs.rename(media, path.join(work, 'data', 'media'));
     // An empty target is replaced in one rename; a target that gained files meanwhile is not.
     if (existing) await fs.rmdir(target);
@@ -264,6 +277,7 @@ export async function restoreBackup(
       rows: Object.values(manifest.tables).reduce((a, b) => a + b, 0),
       media_files: manifest.files.length - 1,
       created_at: manifest.created_at,
+      secrets_key_id: secretsKeyId,
     };
   } finally {
     await fs.rm(work, { recursive: true, force: true });

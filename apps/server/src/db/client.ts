@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { guardEmbeddedDatabase } from './embedded-stop.js';
+import { tightenTree } from '../lib/data-dir-modes.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -68,10 +69,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return { db, kind: 'postgres', pool, close: () => pool.end() };
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const created = options.dataDir !== undefined && !existsSync(path.join(options.dataDir, 'PG_VERSION'));
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   slowerWasmTierUp();
   const instance = new PGlite(options.dataDir);
   await instance.waitReady;
+  // initdb gives its files modes of its own (0750/0640): private like the rest of DATA_DIR.
+  if (created) tightenTree(options.dataDir!);
   const { pglite, stopped } = guardEmbeddedDatabase(instance, options.onEmbeddedStop ?? (() => {}));
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return { db, kind: 'pglite', pglite, stopped, close: () => pglite.close() };

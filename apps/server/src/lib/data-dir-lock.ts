@@ -6,11 +6,11 @@ import path from 'node:path';
  * it. Whoever opens it (the server, or the CLI while no server runs) holds this lock file.
  */
 export function acquireDataDirLock(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, 'pathway.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
       let released = false;
       const release = () => {
         if (released) return;

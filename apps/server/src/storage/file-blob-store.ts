@@ -61,11 +61,13 @@ export class FileBlobStore implements BlobStore {
 
   async putFile(key: string, localPath: string, _contentType: string): Promise<void> {
     const target = this.pathOf(key);
-    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     // Copy beside the target, then rename: a reader never sees half a file.
     const temporary = `${target}.tmp-${randomBytes(6).toString('hex')}`;
     try {
       await fs.copyFile(localPath, temporary);
+      // A copy keeps its source's mode; a stored file is private whatever the source was.
+      await fs.chmod(temporary, 0o600);
       await fs.rename(temporary, target);
     } catch (error) {
       await fs.rm(temporary, { force: true });

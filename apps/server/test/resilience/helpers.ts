@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { closeContext, createContext } from '../../src/runtime.js';
 import { participantBody } from '../factories.js';
 import {
   processDatabaseEnv,
+  removeDataDir,
   spawnServerProcess,
   startServerProcess,
   type ServerProcess,
@@ -48,7 +49,7 @@ export async function processSite(
       // The upload store's fire-and-forget mkdir (libuv thread pool, FIFO) must be done before
       // the directory goes: queue one behind it and wait.
       await fsp.mkdir(path.join(dataDir, 'media'), { recursive: true });
-      rmSync(dataDir, { recursive: true, force: true });
+      removeDataDir(dataDir);
     },
   };
 }
@@ -110,7 +111,7 @@ export async function kill(server: { child: ChildProcess }): Promise<void> {
     throw new Error(`the server exited with ${child.exitCode} before the kill`);
 }
 
-export { spawnServerProcess, startServerProcess, type ServerProcess };
+export { removeDataDir, spawnServerProcess, startServerProcess, type ServerProcess };
 
 /**
  * Adds participants through POST /api/participant one after another until stopped (or the server

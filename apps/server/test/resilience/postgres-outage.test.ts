@@ -1,10 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { signedInCookie } from '../harness.js';
-import { startServerProcess, withDatabase, type ProcessSite, type ServerProcess } from './helpers.js';
+import {
+  removeDataDir,
+  startServerProcess,
+  withDatabase,
+  type ProcessSite,
+  type ServerProcess,
+} from './helpers.js';
 import { PrivatePostgres, postgresBinariesPresent } from './private-postgres.js';
 
 // PostgreSQL stops (immediate shutdown: every connection cut, as in a crash) while staff use the
@@ -39,8 +46,12 @@ describe.skipIf(!enabled)(
       const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-pg-outage-'));
       site = {
         dataDir,
-        env: { DATA_DIR: dataDir, DATABASE_URL: await cluster.createDatabase('pathway') },
-        cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+        env: {
+          DATA_DIR: dataDir,
+          DATABASE_URL: await cluster.createDatabase('pathway'),
+          SECRETS_KEY: randomBytes(32).toString('base64'),
+        },
+        cleanup: async () => removeDataDir(dataDir),
       };
       cookie = await withDatabase(site, async (ctx) => (await signedInCookie(ctx, 'full access')).cookie);
       server = await startServerProcess(site.env);

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginThrottle, serverSecrets } from '../../src/db/schema.js';
+import { loginThrottle } from '../../src/db/schema.js';
+import { sessionSigningKey } from '../../src/modules/auth/sessions.js';
 import { FREE_FAILURES, LOCK_AFTER_FAILURES } from '../../src/modules/auth/login-service.js';
 import { totpCode } from '../../src/modules/auth/totp.js';
 import { ManualClock, createAdmin, createTestApp, signedInCookie, type TestApp } from '../harness.js';
@@ -18,8 +19,7 @@ let key: Uint8Array;
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
-  const [row] = await t.ctx.db.select().from(serverSecrets).where(eq(serverSecrets.name, 'session-jwt'));
-  key = new TextEncoder().encode(row!.value);
+  key = sessionSigningKey(t.config.sessionSecret, t.ctx.secrets);
 });
 afterAll(() => t.close());
 

@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { AdminService } from './service.js';
 
 export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const admins = new AdminService(ctx.db);
+  const admins = new AdminService(ctx.db, ctx.secrets);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = {
     400: errorResponse,

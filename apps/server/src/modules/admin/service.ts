@@ -13,7 +13,9 @@ import { adminUsers } from '../../db/schema.js';
 import { HttpError, conflict, notFound } from '../../lib/http-error.js';
 import { assertAcceptablePassword } from '../auth/password-policy.js';
 import { hashPassword } from '../auth/passwords.js';
-import { newTotpSecret, otpauthUrl } from '../auth/totp.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { otpauthUrl } from '../auth/totp.js';
+import { newStoredTotpSecret } from '../auth/totp-secrets.js';
 
 type AdminRow = typeof adminUsers.$inferSelect;
 
@@ -32,7 +34,11 @@ export function presentAdmin(row: AdminRow): AdminUser {
 }
 
 export class AdminService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Seals the TOTP secrets this service writes (auth/totp-secrets.ts). */
+    private readonly secrets: SecretBox,
+  ) {}
 
   list(): Promise<AdminUser[]> {
     return this.db
@@ -53,7 +59,7 @@ export class AdminService {
   async create(input: CreateAdminBody) {
     const body = createAdminBody.parse(input);
     await assertAcceptablePassword(body.password, body.user_name);
-    const totpSecret = newTotpSecret();
+    const totp = newStoredTotpSecret(this.secrets);
     const [row] = await this.db
       .insert(adminUsers)
       .values({
@@ -62,15 +68,15 @@ export class AdminService {
         last_name: body.last_name,
         role: body.role,
         password_hash: await hashPassword(body.password),
-        totp_secret: totpSecret,
+        totp_secret: totp.stored,
       })
       .onConflictDoNothing()
       .returning();
     if (!row) throw conflict(messages.admin.usernameTaken);
-    const url = otpauthUrl(row.user_name, totpSecret);
+    const url = otpauthUrl(row.user_name, totp.secret);
     return {
       admin: presentAdmin(row),
-      totpSecret,
+      totpSecret: totp.secret,
       otpauthUrl: url,
       // Loaded when an admin is created, not at every start of the server.
       qrCode: await (

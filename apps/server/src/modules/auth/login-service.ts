@@ -3,11 +3,13 @@ import { messages, roleSchema, type LoginBody, type Lockout } from '@pathway/con
 import type { Database } from '../../db/client.js';
 import { adminUsers, loginThrottle } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { SecretBoxError, type SecretBox } from '../../lib/secret-box.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
 import { AuditService, type AuditActor } from '../audit/service.js';
 import { verifyPassword } from './passwords.js';
 import type { SessionService } from './sessions.js';
 import { matchingTotpStep } from './totp.js';
+import { totpSecretOf } from './totp-secrets.js';
 
 /** Failures allowed before each further attempt must wait (1 s, 2 s, 4 s, ...). */
 export const FREE_FAILURES = 3;
@@ -33,6 +35,7 @@ export class LoginService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly sessions: SessionService,
+    private readonly secrets: SecretBox,
   ) {
     this.audit = new AuditService(db);
   }
@@ -64,7 +67,9 @@ export class LoginService {
       .where(sql`lower(${adminUsers.user_name}) = ${key}`);
     const passwordOk = await verifyPassword(admin?.password_hash, body.password);
     const step =
-      admin && passwordOk ? matchingTotpStep(admin.user_name, admin.totp_secret, body.mfa_token, now) : null;
+      admin && passwordOk
+        ? matchingTotpStep(admin.user_name, this.totpSecretOf(admin.totp_secret), body.mfa_token, now)
+        : null;
     if (!admin || step === null) {
       await this.recordFailure(key, source, now, { ...typed, adminUserId: admin?.admin_user_id ?? null });
       throw unauthorized();
@@ -92,6 +97,21 @@ export class LoginService {
       return this.sessions.start(admin.admin_user_id, role, ip, tx);
     });
     return { admin, role, ...session };
+  }
+
+  /**
+   * The admin's TOTP secret. Start-up checked that this instance's key opens every stored secret;
+   * one that no longer opens was re-sealed since by `rotate-secrets-key` (PostgreSQL, with this
+   * instance still running on the old key): 503 until it restarts with the new key, not a 500.
+   */
+  private totpSecretOf(stored: string): string {
+    try {
+      return totpSecretOf(this.secrets, stored);
+    } catch (error) {
+      if (error instanceof SecretBoxError)
+        throw Object.assign(new HttpError(503, messages.generic.unavailable), { cause: error });
+      throw error;
+    }
   }
 
   private isThrottled(row: typeof loginThrottle.$inferSelect, now: Date): boolean {

@@ -12,6 +12,7 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { HttpError } from '../../lib/http-error.js';
+import { SecretBoxError } from '../../lib/secret-box.js';
 import { actorOf } from '../audit/service.js';
 import { LoginService } from './login-service.js';
 import { SESSION_COOKIE, type StaffSession } from './sessions.js';
@@ -50,7 +51,7 @@ function cookieOptions(request: FastifyRequest) {
 }
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const logins = new LoginService(ctx.db, ctx.clock, ctx.sessions);
+  const logins = new LoginService(ctx.db, ctx.clock, ctx.sessions, ctx.secrets);
   const r = app.withTypeProvider<ZodTypeProvider>();
   // A second limit on the same route: createRateLimit gives a check that does not stand aside for
   // the per-address one (the plugin runs one limit per request otherwise).
@@ -97,8 +98,14 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       // Any failure of the credentials, even a malformed body, reads the same: nothing hints at
       // what was wrong. A refusal before they are looked at (foreign origin, too many attempts,
       // too busy) says what it is, so the console can tell the person to wait.
-      errorHandler: (error, _request, reply: FastifyReply) => {
+      errorHandler: (error, request, reply: FastifyReply) => {
         const status = (error as { statusCode?: number }).statusCode ?? 500;
+        if (error instanceof HttpError && error.cause instanceof SecretBoxError) {
+          request.log.error(
+            { err: error.cause },
+            'sign-in refused: this instance cannot open the stored TOTP secret; the secrets key was rotated, restart it with the new key',
+          );
+        }
         if (PASSED_THROUGH.has(status) && error instanceof HttpError) {
           if (status === 503) reply.header('retry-after', '2');
           void reply.status(status).send({ message: error.message });
@@ -166,7 +173,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
 /** Sign-in locks: full-access staff see who is locked out or slowed down, and lift a lock. */
 export async function lockoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const logins = new LoginService(ctx.db, ctx.clock, ctx.sessions);
+  const logins = new LoginService(ctx.db, ctx.clock, ctx.sessions, ctx.secrets);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 

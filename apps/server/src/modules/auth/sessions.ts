@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { limits, roleSchema, type Role } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { adminUsers, serverSecrets, sessions } from '../../db/schema.js';
+import { adminUsers, sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { SessionTokenVerifier } from '../../lib/session-token.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 
 import type { StaffSession } from '../../lib/staff-session.js';
 
@@ -18,15 +18,17 @@ const MAX_AGE_MS = limits.sessionMaxHours * 3_600_000;
  */
 const TOUCH_INTERVAL_MS = 60_000;
 
-/** The signing key every instance shares: from the environment, else created once in the database. */
-export async function loadSessionSecret(db: Database, configured?: string): Promise<Uint8Array> {
+/**
+ * The key that signs session cookies, the same on every instance: SESSION_SECRET when set, else
+ * derived from the secrets key with HKDF (lib/secret-box.ts). Derived rather than stored (0.1.0
+ * kept a random one in server_secrets, in the clear): nothing in the database, or in a copy of
+ * it, lets anyone mint a cookie; every instance sharing SECRETS_KEY agrees without a shared row;
+ * and rotating the secrets key after a suspected leak ends every session signed with the old
+ * one, which re-sealing a stored signing key would not.
+ */
+export function sessionSigningKey(configured: string | undefined, secrets: SecretBox): Uint8Array {
   if (configured) return new TextEncoder().encode(configured);
-  await db
-    .insert(serverSecrets)
-    .values({ name: 'session-jwt', value: randomBytes(48).toString('base64url') })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(serverSecrets).where(eq(serverSecrets.name, 'session-jwt'));
-  return new TextEncoder().encode(row!.value);
+  return secrets.deriveKey('session-jwt v1', 32);
 }
 
 export class SessionService {
