@@ -101,7 +101,8 @@ export function LockoutsSection() {
                         label={`Locked until ${contactExact(lockout.locked_until).slice(11)}`}
                       />
                     ) : (
-                      <Chip size="small" color="warning" label="Slowed down" />
+                      // MUI's warning orange under white text fails WCAG contrast: an outlined chip instead.
+                      <Chip size="small" variant="outlined" label="Slowed down" />
                     )}
                   </TableCell>
                   <TableCell align="right">
