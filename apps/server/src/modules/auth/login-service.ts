@@ -35,6 +35,14 @@ export function sourceOf(ip: string): string {
   return `${groups.slice(0, 4).join(':')}::/64`;
 }
 
+/**
+ * The time step of a code of this admin's authenticator, or null: every read of the stored TOTP
+ * secret (sign-in, changing one's own password) goes through here.
+ */
+function totpStepOf(admin: typeof adminUsers.$inferSelect, code: string, now: Date): number | null {
+  return matchingTotpStep(admin.user_name, admin.totp_secret, code, now);
+}
+
 export class LoginService {
   private readonly audit: AuditService;
 
@@ -72,8 +80,7 @@ export class LoginService {
       .from(adminUsers)
       .where(sql`lower(${adminUsers.user_name}) = ${key}`);
     const passwordOk = await verifyPassword(admin?.password_hash, body.password);
-    const step =
-      admin && passwordOk ? matchingTotpStep(admin.user_name, admin.totp_secret, body.mfa_token, now) : null;
+    const step = admin && passwordOk ? totpStepOf(admin, body.mfa_token, now) : null;
     if (!admin || step === null) {
       await this.recordFailure(key, source, now, { ...typed, adminUserId: admin?.admin_user_id ?? null });
       throw unauthorized();
@@ -151,9 +158,7 @@ export class LoginService {
     }
 
     const passwordOk = await verifyPassword(admin.password_hash, body.current_password);
-    const step = passwordOk
-      ? matchingTotpStep(admin.user_name, admin.totp_secret, body.mfa_token, now)
-      : null;
+    const step = passwordOk ? totpStepOf(admin, body.mfa_token, now) : null;
     // The code is claimed like a sign-in's, so one seen over a shoulder cannot be used again.
     const claimed =
       step !== null &&
