@@ -59,13 +59,17 @@ const createAdmin: Command<{
     'last-name': z.string().default(''),
   }),
   async run(ctx, args) {
-    const created = await new AdminService(ctx.db, ctx.secrets).create({
-      user_name: args.username,
-      password: args.password,
-      role: args.role as never,
-      first_name: args['first-name'],
-      last_name: args['last-name'],
-    });
+    const created = await new AdminService(ctx.db, ctx.secrets).create(
+      {
+        user_name: args.username,
+        password: args.password,
+        role: args.role as never,
+        first_name: args['first-name'],
+        last_name: args['last-name'],
+      },
+      // Audited like one added in the console; an operator at the server's shell has no session.
+      { adminUserId: null, userName: 'command line (create-admin)', ip: null },
+    );
     ctx.logger.info({ admin_user_id: created.admin.admin_user_id }, 'admin user created from the CLI');
     return {
       admin_user_id: created.admin.admin_user_id,

@@ -9,11 +9,11 @@ import { request } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { E2E_ENV, type BootstrapAdmin } from './env';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const tsxArgs = ['--import', 'tsx'];
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const tsxArgs = ['--import', 'tsx'];
 
 /** The port the server logged once it listened (it starts on PORT=0, so any free port). */
-function waitForPort(server: ChildProcess, output: string[]): Promise<number> {
+export function waitForPort(server: ChildProcess, output: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`The server did not start in 60 s:\n${output.join('\n')}`)),
@@ -46,7 +46,7 @@ function waitForPort(server: ChildProcess, output: string[]): Promise<number> {
   });
 }
 
-async function waitForReady(baseURL: string): Promise<void> {
+export async function waitForReady(baseURL: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const ready = await fetch(`${baseURL}/readyz`).then(

@@ -59,3 +59,36 @@ export const createdAdminUser = adminUser
 export type CreatedAdminUser = z.infer<typeof createdAdminUser>;
 
 export const adminUserNameParam = z.object({ user_name: z.string().min(1).max(200) });
+
+/**
+ * A full-access admin resets another admin's authenticator: the answer is the new enrolment, shown
+ * once, exactly as when the admin was added (the key is inside `otpauth_url`).
+ */
+export const authenticatorReset = createdAdminUser
+  .extend({ message: z.string() })
+  .meta({ id: 'AuthenticatorReset' });
+export type AuthenticatorReset = z.infer<typeof authenticatorReset>;
+
+/** A full-access admin sets another admin's password (the password policy applies). */
+export const resetPasswordBody = z.object({ new_password: adminPassword }).meta({ id: 'ResetPassword' });
+export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
+
+/**
+ * Any admin changes their own password: the current one and a fresh code of their authenticator
+ * app prove it is them and not someone holding their session cookie.
+ */
+export const changePasswordBody = z
+  .object({
+    current_password: z
+      .string({ error: m.currentPasswordEmpty })
+      .min(1, { error: m.currentPasswordEmpty })
+      .max(1024, { error: 'Password must be at most 1024 characters' }),
+    new_password: adminPassword,
+    mfa_token: z
+      .string({ error: m.mfaEmpty })
+      .trim()
+      .min(1, { error: m.mfaEmpty })
+      .max(12, { error: m.mfaEmpty }),
+  })
+  .meta({ id: 'ChangePassword' });
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;

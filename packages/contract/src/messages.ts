@@ -37,11 +37,26 @@ export const messages = {
     passwordIsUserName: 'The password must not contain the username',
     passwordSameAsCurrent: 'The new password must differ from the current one',
     currentPasswordWrong: 'The current password or the authenticator code is wrong',
+    currentPasswordEmpty: 'Current password cannot be empty',
+    mfaEmpty: 'MFA code cannot be empty',
+    newPasswordsDiffer: 'The two new passwords are not the same',
+    /** Wrong current passwords or codes in a row, counted with the sign-in failures (429). */
+    tooManyWrongAttempts: (seconds: number) =>
+      `Too many wrong attempts. Please wait ${seconds} seconds and try again.`,
+    /** Resets are for someone else's account; one's own goes through Change password. */
+    resetOwnAccount:
+      'You cannot reset your own account here. Use Change password in the Exit menu; it asks for your current password and authenticator code.',
     passwordChanged: 'Password changed. Please sign in again with the new password.',
     passwordReset: "Password reset. The admin's sessions have ended.",
     authenticatorReset:
       "Authenticator reset. The admin's sessions have ended; they must scan the new QR code.",
     unlocked: 'Sign-in lock lifted',
+    unlockConfirm:
+      'Sign-ins under this username are no longer slowed down or locked, from every address. Lift the lock only when you know who made the failed attempts.',
+    resetAuthenticatorConfirm:
+      'A new QR code is made for their authenticator app and the old codes stop working at once. Every session of this admin ends now.',
+    resetPasswordConfirm:
+      'Their current password stops working at once and every session of this admin ends now. Tell them the new password in person or by phone, never by email.',
     lockNotFound: 'No sign-in lock found for this username',
     firstNameEmpty: 'First name cannot be empty',
     lastNameEmpty: 'Last name cannot be empty',

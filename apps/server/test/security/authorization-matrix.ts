@@ -112,6 +112,22 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
   },
   { method: 'POST', url: '/logout', who: ANYONE, endsSession: true, call: () => ({ url: '/logout' }) },
   { method: 'GET', url: '/api/session', who: STAFF, call: () => ({ url: '/api/session' }) },
+  {
+    method: 'POST',
+    url: '/api/account/password',
+    who: STAFF,
+    // A wrong current password counts against the caller's user name (and a right one would end
+    // every session of theirs): each call gets a session of its own. Refused with 400, let through.
+    endsSession: true,
+    call: () => ({
+      url: '/api/account/password',
+      payload: {
+        current_password: 'not the current password',
+        new_password: 'a brand new passphrase for matrix',
+        mfa_token: '000000',
+      },
+    }),
+  },
   { method: 'GET', url: '/api/lockouts', who: FULL, call: () => ({ url: '/api/lockouts' }) },
   {
     method: 'DELETE',
@@ -152,6 +168,23 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
     url: '/api/admin/:user_name',
     who: FULL,
     call: async (w) => ({ url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/:user_name/reset-authenticator',
+    who: FULL,
+    call: async (w) => ({
+      url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}/reset-authenticator`,
+    }),
+  },
+  {
+    method: 'POST',
+    url: '/api/admin/:user_name/reset-password',
+    who: FULL,
+    call: async (w) => ({
+      url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}/reset-password`,
+      payload: { new_password: 'a reset passphrase for matrix' },
+    }),
   },
   { method: 'GET', url: '/api/logs/getloglist', who: FULL, call: () => ({ url: '/api/logs/getloglist' }) },
   { method: 'GET', url: '/api/retention', who: FULL, call: () => ({ url: '/api/retention' }) },

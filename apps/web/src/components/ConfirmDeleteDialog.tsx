@@ -23,6 +23,8 @@ export interface ConfirmDeleteDialogProps {
   onClose: () => void;
   /** The spec names the dismiss button per screen: 'Cancel' by default, 'Close' for videos. */
   cancelLabel?: string;
+  /** The confirming button: 'Delete' by default; another irreversible act names itself. */
+  confirmLabel?: string;
   confirmDisabled?: boolean;
   maxWidth?: 'xs' | 'sm';
 }
@@ -41,6 +43,7 @@ export function ConfirmDeleteDialog({
   onConfirm,
   onClose,
   cancelLabel = 'Cancel',
+  confirmLabel = 'Delete',
   confirmDisabled = false,
   maxWidth = 'xs',
 }: ConfirmDeleteDialogProps) {
@@ -72,7 +75,7 @@ export function ConfirmDeleteDialog({
           loading={pending}
           onClick={onConfirm}
         >
-          Delete
+          {confirmLabel}
         </Button>
       </DialogActions>
     </Dialog>

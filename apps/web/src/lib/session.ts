@@ -6,6 +6,14 @@ import { ApiError, apiJson, isApiError } from './api';
 
 export const SESSION_KEY = ['session'] as const;
 
+/**
+ * Navigation state for /login: a sentence the sign-in page shows above its form, such as why the
+ * session ended (a password change ends every session, the one that made it included).
+ */
+export interface SignInNotice {
+  notice: string;
+}
+
 /** Who is signed in, or null. The session cookie is HttpOnly: the server is the only one to ask. */
 export async function fetchSession(): Promise<SessionInfo | null> {
   try {

@@ -4,13 +4,17 @@ import { z } from 'zod';
 import {
   adminUser,
   adminUserNameParam,
+  authenticatorReset,
   createAdminBody,
   createdAdminUser,
   errorResponse,
+  messages,
   okResponse,
+  resetPasswordBody,
   updateAdminBody,
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
+import { actorOf } from '../audit/service.js';
 import { AdminService } from './service.js';
 
 export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -49,7 +53,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       },
     },
     async (request, reply) => {
-      const created = await admins.create(request.body);
+      const created = await admins.create(request.body, actorOf(request));
       request.log.info(
         { admin_user_id: created.admin.admin_user_id, by: request.staff!.adminUserId },
         'admin user added',
@@ -73,7 +77,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       },
     },
     async (request) => {
-      const updated = await admins.update(request.params.user_name, request.body);
+      const updated = await admins.update(request.params.user_name, request.body, actorOf(request));
       request.log.info(
         { admin_user_id: updated.admin_user_id, by: request.staff!.adminUserId },
         'admin user changed',
@@ -94,9 +98,62 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       },
     },
     async (request) => {
-      await admins.remove(request.params.user_name, request.staff!.adminUserId);
+      await admins.remove(request.params.user_name, actorOf(request));
       request.log.info({ by: request.staff!.adminUserId }, 'admin user deleted');
       return { message: 'Admin user deleted' };
+    },
+  );
+
+  r.post(
+    '/api/admin/:user_name/reset-authenticator',
+    {
+      config: { access: 'full' },
+      schema: {
+        tags: ['admin users'],
+        summary:
+          "Reset another admin's authenticator: a new TOTP secret (answered once as a QR code), and every session of theirs ends",
+        params: adminUserNameParam,
+        response: { 200: authenticatorReset, ...errors },
+      },
+    },
+    async (request) => {
+      const reset = await admins.resetAuthenticator(request.params.user_name, actorOf(request));
+      request.log.info(
+        { admin_user_id: reset.admin.admin_user_id, by: request.staff!.adminUserId },
+        'admin authenticator reset',
+      );
+      return {
+        ...reset.admin,
+        qr_code: reset.qrCode,
+        otpauth_url: reset.otpauthUrl,
+        message: messages.admin.authenticatorReset,
+      };
+    },
+  );
+
+  r.post(
+    '/api/admin/:user_name/reset-password',
+    {
+      config: { access: 'full' },
+      schema: {
+        tags: ['admin users'],
+        summary: "Set another admin's password (the password policy applies); every session of theirs ends",
+        params: adminUserNameParam,
+        body: resetPasswordBody,
+        response: { 200: okResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = await admins.resetPassword(
+        request.params.user_name,
+        request.body.new_password,
+        actorOf(request),
+      );
+      request.log.info(
+        { admin_user_id: admin.admin_user_id, by: request.staff!.adminUserId },
+        'admin password reset',
+      );
+      return { message: messages.admin.passwordReset };
     },
   );
 }

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   FULL_ACCESS,
   createAdminBody,
@@ -9,8 +9,9 @@ import {
   type UpdateAdminBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { adminUsers } from '../../db/schema.js';
+import { adminUsers, sessions } from '../../db/schema.js';
 import { HttpError, conflict, notFound } from '../../lib/http-error.js';
+import { AuditService, type AuditActor } from '../audit/service.js';
 import { assertAcceptablePassword } from '../auth/password-policy.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -19,7 +20,30 @@ import { newStoredTotpSecret } from '../auth/totp-secrets.js';
 
 type AdminRow = typeof adminUsers.$inferSelect;
 
-/** Serialises changes that could leave nobody with full access. */
+/** The QR code an authenticator app scans; loaded when one is made, not at every start of the server. */
+async function qrCodeOf(url: string): Promise<string> {
+  return (await import('qrcode')).default.toDataURL(url, {
+    errorCorrectionLevel: 'M',
+    margin: 2,
+    width: 240,
+  });
+}
+
+/**
+ * Ends every session of an admin in the transaction of the change that calls for it (a reset, a
+ * password change): the next request with any of their cookies is refused.
+ */
+export async function endSessionsOf(tx: Database, adminUserId: number): Promise<void> {
+  await tx
+    .update(sessions)
+    .set({ ended_at: sql`now()` })
+    .where(and(eq(sessions.admin_user_id, adminUserId), isNull(sessions.ended_at)));
+}
+
+/** How the audit trail names the admin an action was about (a staff account, never participant data). */
+const aboutAdmin = (row: AdminRow) => `admin ${row.user_name} (id ${row.admin_user_id})`;
+
+/** Serialises changes to admin accounts: none may leave nobody with full access. */
 const FULL_ACCESS_LOCK = 7_311_002;
 
 export function presentAdmin(row: AdminRow): AdminUser {
@@ -34,11 +58,15 @@ export function presentAdmin(row: AdminRow): AdminUser {
 }
 
 export class AdminService {
+  private readonly audit: AuditService;
+
   constructor(
     private readonly db: Database,
     /** Seals the TOTP secrets this service writes (auth/totp-secrets.ts). */
     private readonly secrets: SecretBox,
-  ) {}
+  ) {
+    this.audit = new AuditService(db);
+  }
 
   list(): Promise<AdminUser[]> {
     return this.db
@@ -55,37 +83,44 @@ export class AdminService {
       .then(([row]) => row!.n);
   }
 
-  /** Creates the admin and the TOTP enrolment they scan once; the secret is never shown again. */
-  async create(input: CreateAdminBody) {
+  /**
+   * Creates the admin and the TOTP enrolment they scan once; the secret is never shown again.
+   * `actor` (who added them) is recorded in the audit trail in the same transaction; the test
+   * harness and benchmarks, which make admins directly, pass none.
+   */
+  async create(input: CreateAdminBody, actor?: AuditActor) {
     const body = createAdminBody.parse(input);
     await assertAcceptablePassword(body.password, body.user_name);
     const totp = newStoredTotpSecret(this.secrets);
-    const [row] = await this.db
-      .insert(adminUsers)
-      .values({
-        user_name: body.user_name,
-        first_name: body.first_name,
-        last_name: body.last_name,
-        role: body.role,
-        password_hash: await hashPassword(body.password),
-        totp_secret: totp.stored,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw conflict(messages.admin.usernameTaken);
+    const passwordHash = await hashPassword(body.password);
+    const row = await this.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(adminUsers)
+        .values({
+          user_name: body.user_name,
+          first_name: body.first_name,
+          last_name: body.last_name,
+          role: body.role,
+          password_hash: passwordHash,
+          totp_secret: totp.stored,
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!inserted) throw conflict(messages.admin.usernameTaken);
+      if (actor) {
+        await this.audit.record(
+          actor,
+          { action: 'admin.create', detail: `${aboutAdmin(inserted)}, ${inserted.role}` },
+          tx,
+        );
+      }
+      return inserted;
+    });
     const url = otpauthUrl(row.user_name, totp.secret);
-    return {
-      admin: presentAdmin(row),
-      totpSecret: totp.secret,
-      otpauthUrl: url,
-      // Loaded when an admin is created, not at every start of the server.
-      qrCode: await (
-        await import('qrcode')
-      ).default.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 240 }),
-    };
+    return { admin: presentAdmin(row), totpSecret: totp.secret, otpauthUrl: url, qrCode: await qrCodeOf(url) };
   }
 
-  async update(userName: string, body: UpdateAdminBody): Promise<AdminUser> {
+  async update(userName: string, body: UpdateAdminBody, actor: AuditActor): Promise<AdminUser> {
     return this.db.transaction(async (tx) => {
       const current = await this.lockAndFind(tx, userName);
       if (body.role && body.role !== FULL_ACCESS && current.role === FULL_ACCESS) {
@@ -103,28 +138,105 @@ export class AdminService {
         .set(changes)
         .where(eq(adminUsers.admin_user_id, current.admin_user_id))
         .returning();
+      if (body.role !== undefined && body.role !== current.role) {
+        await this.audit.record(
+          actor,
+          { action: 'admin.role_change', detail: `${aboutAdmin(current)}: ${current.role} to ${body.role}` },
+          tx,
+        );
+      }
       return presentAdmin(row!);
     });
   }
 
-  async remove(userName: string, actingAdminId: number): Promise<void> {
+  async remove(userName: string, actor: AuditActor): Promise<void> {
     await this.db.transaction(async (tx) => {
       const current = await this.lockAndFind(tx, userName);
-      if (current.admin_user_id === actingAdminId) throw new HttpError(409, messages.admin.cannotDeleteSelf);
+      if (current.admin_user_id === actor.adminUserId) {
+        throw new HttpError(409, messages.admin.cannotDeleteSelf);
+      }
       if (current.role === FULL_ACCESS) await this.assertAnotherFullAccess(tx, current.admin_user_id);
       // Sessions go with the row (on delete cascade), so the deleted admin is signed out at once.
       await tx.delete(adminUsers).where(eq(adminUsers.admin_user_id, current.admin_user_id));
+      await this.audit.record(
+        actor,
+        { action: 'admin.delete', detail: `${aboutAdmin(current)}, ${current.role}` },
+        tx,
+      );
     });
   }
 
-  private async lockAndFind(tx: Database, userName: string): Promise<AdminRow> {
-    await tx.execute(sql`select pg_advisory_xact_lock(${FULL_ACCESS_LOCK})`);
-    const [row] = await tx
+  /**
+   * Account recovery by a full-access admin: a new TOTP secret for someone who lost their phone.
+   * The old codes stop working and every session of theirs ends in the same transaction, so
+   * whoever holds the old phone or a cookie is shut out at once. The new enrolment is answered
+   * once, as when the admin was added. One's own authenticator is not reset here: that would let a
+   * stolen session cookie take the account over without the password.
+   */
+  async resetAuthenticator(userName: string, actor: AuditActor) {
+    const totp = newStoredTotpSecret(this.secrets);
+    const row = await this.db.transaction(async (tx) => {
+      const current = await this.findOther(tx, userName, actor);
+      const [updated] = await tx
+        .update(adminUsers)
+        // The replay guard belonged to the old secret; the new one's codes have never been used.
+        .set({ totp_secret: totp.stored, totp_last_step: 0 })
+        .where(eq(adminUsers.admin_user_id, current.admin_user_id))
+        .returning();
+      await endSessionsOf(tx, current.admin_user_id);
+      await this.audit.record(
+        actor,
+        { action: 'admin.authenticator_reset', detail: aboutAdmin(current) },
+        tx,
+      );
+      return updated!;
+    });
+    const url = otpauthUrl(row.user_name, totp.secret);
+    return { admin: presentAdmin(row), otpauthUrl: url, qrCode: await qrCodeOf(url) };
+  }
+
+  /**
+   * Account recovery by a full-access admin: a new password for someone who forgot theirs (the
+   * password policy applies, with their user name). Every session of theirs ends with it.
+   */
+  async resetPassword(userName: string, newPassword: string, actor: AuditActor): Promise<AdminUser> {
+    // Found first (outside the transaction) only to check the policy against the right user name;
+    // the change itself looks the admin up again under the lock.
+    const target = await this.findByUserName(this.db, userName);
+    if (target.admin_user_id === actor.adminUserId) throw new HttpError(409, messages.admin.resetOwnAccount);
+    await assertAcceptablePassword(newPassword, target.user_name);
+    const passwordHash = await hashPassword(newPassword);
+    return this.db.transaction(async (tx) => {
+      const current = await this.findOther(tx, userName, actor);
+      await tx
+        .update(adminUsers)
+        .set({ password_hash: passwordHash })
+        .where(eq(adminUsers.admin_user_id, current.admin_user_id));
+      await endSessionsOf(tx, current.admin_user_id);
+      await this.audit.record(actor, { action: 'admin.password_reset', detail: aboutAdmin(current) }, tx);
+      return presentAdmin(current);
+    });
+  }
+
+  /** Another admin than the actor, locked against concurrent changes for the transaction. */
+  private async findOther(tx: Database, userName: string, actor: AuditActor): Promise<AdminRow> {
+    const current = await this.lockAndFind(tx, userName);
+    if (current.admin_user_id === actor.adminUserId) throw new HttpError(409, messages.admin.resetOwnAccount);
+    return current;
+  }
+
+  private async findByUserName(db: Database, userName: string): Promise<AdminRow> {
+    const [row] = await db
       .select()
       .from(adminUsers)
       .where(sql`lower(${adminUsers.user_name}) = ${userName.toLowerCase()}`);
     if (!row) throw notFound(messages.admin.notFound);
     return row;
+  }
+
+  private async lockAndFind(tx: Database, userName: string): Promise<AdminRow> {
+    await tx.execute(sql`select pg_advisory_xact_lock(${FULL_ACCESS_LOCK})`);
+    return this.findByUserName(tx, userName);
   }
 
   private async assertAnotherFullAccess(tx: Database, exceptId: number): Promise<void> {

@@ -1,12 +1,21 @@
-import { and, asc, eq, gt, gte, lt, or, sql } from 'drizzle-orm';
-import { messages, roleSchema, type LoginBody, type Lockout } from '@pathway/contract';
+import { and, asc, eq, gt, gte, isNull, lt, or, sql } from 'drizzle-orm';
+import {
+  messages,
+  roleSchema,
+  type ChangePasswordBody,
+  type LoginBody,
+  type Lockout,
+} from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { adminUsers, loginThrottle } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { SecretBoxError, type SecretBox } from '../../lib/secret-box.js';
-import { HttpError, notFound } from '../../lib/http-error.js';
+import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
+import type { StaffSession } from '../../lib/staff-session.js';
+import { endSessionsOf } from '../admin/service.js';
 import { AuditService, type AuditActor } from '../audit/service.js';
-import { verifyPassword } from './passwords.js';
+import { assertAcceptablePassword } from './password-policy.js';
+import { hashPassword, verifyPassword } from './passwords.js';
 import type { SessionService } from './sessions.js';
 import { matchingTotpStep } from './totp.js';
 import { totpSecretOf } from './totp-secrets.js';
@@ -66,10 +75,7 @@ export class LoginService {
       .from(adminUsers)
       .where(sql`lower(${adminUsers.user_name}) = ${key}`);
     const passwordOk = await verifyPassword(admin?.password_hash, body.password);
-    const step =
-      admin && passwordOk
-        ? matchingTotpStep(admin.user_name, this.totpSecretOf(admin.totp_secret), body.mfa_token, now)
-        : null;
+    const step = admin && passwordOk ? this.totpStepOf(admin, body.mfa_token, now) : null;
     if (!admin || step === null) {
       await this.recordFailure(key, source, now, { ...typed, adminUserId: admin?.admin_user_id ?? null });
       throw unauthorized();
@@ -100,6 +106,14 @@ export class LoginService {
   }
 
   /**
+   * The time step of a code of this admin's authenticator, or null: every read of the stored TOTP
+   * secret (sign-in, changing one's own password) goes through here.
+   */
+  private totpStepOf(admin: typeof adminUsers.$inferSelect, code: string, now: Date): number | null {
+    return matchingTotpStep(admin.user_name, this.totpSecretOf(admin.totp_secret), code, now);
+  }
+
+  /**
    * The admin's TOTP secret. Start-up checked that this instance's key opens every stored secret;
    * one that no longer opens was re-sealed since by `rotate-secrets-key` (PostgreSQL, with this
    * instance still running on the old key): 503 until it restarts with the new key, not a 500.
@@ -115,18 +129,99 @@ export class LoginService {
   }
 
   private isThrottled(row: typeof loginThrottle.$inferSelect, now: Date): boolean {
-    if (row.locked_until && row.locked_until > now) return true;
-    if (row.failures < FREE_FAILURES) return false;
-    const waitMs = 1000 * 2 ** (row.failures - FREE_FAILURES);
-    return now.getTime() < row.last_failure_at.getTime() + waitMs;
+    return this.throttleWaitMs(row, now) > 0;
   }
 
-  private async recordFailure(key: string, source: string, now: Date, typed: AuditActor): Promise<void> {
+  /** How long the next attempt of this user name from this address must wait (0: it may go now). */
+  private throttleWaitMs(row: typeof loginThrottle.$inferSelect, now: Date): number {
+    if (row.locked_until && row.locked_until > now) return row.locked_until.getTime() - now.getTime();
+    if (row.failures < FREE_FAILURES) return 0;
+    const waitMs = 1000 * 2 ** (row.failures - FREE_FAILURES);
+    return Math.max(0, row.last_failure_at.getTime() + waitMs - now.getTime());
+  }
+
+  /**
+   * A signed-in admin changes their own password. Their current password and a fresh TOTP code
+   * prove it is them and not someone holding their session cookie, and are checked and counted
+   * like a sign-in from this address: a wrong one is a sign-in failure of their user name
+   * (audited; it slows and then locks that address), an attempt while slowed or locked is refused
+   * unchecked (429 with Retry-After), and when the lock falls the session that made the attempts
+   * ends. A stolen cookie thus gets no more guesses at the password than the sign-in form gives.
+   * The change ends every session of the admin, this one included, in its transaction.
+   */
+  async changeOwnPassword(staff: StaffSession, body: ChangePasswordBody, ip: string): Promise<void> {
+    const now = this.clock.now();
+    const [admin] = await this.db
+      .select()
+      .from(adminUsers)
+      .where(eq(adminUsers.admin_user_id, staff.adminUserId));
+    if (!admin) throw new HttpError(401, messages.session.required);
+    // The refusals that cost no guess come first: they say nothing about the current password.
+    if (body.new_password === body.current_password) throw badRequest(messages.admin.passwordSameAsCurrent);
+    await assertAcceptablePassword(body.new_password, admin.user_name);
+
+    const key = admin.user_name.toLowerCase();
+    const source = sourceOf(ip);
+    const actor: AuditActor = { adminUserId: admin.admin_user_id, userName: admin.user_name, ip };
+    const [throttle] = await this.db
+      .select()
+      .from(loginThrottle)
+      .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
+    const waitMs = throttle ? this.throttleWaitMs(throttle, now) : 0;
+    if (waitMs > 0) {
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      throw new HttpError(429, messages.admin.tooManyWrongAttempts(seconds), {
+        'retry-after': String(seconds),
+      });
+    }
+
+    const passwordOk = await verifyPassword(admin.password_hash, body.current_password);
+    const step = passwordOk ? this.totpStepOf(admin, body.mfa_token, now) : null;
+    // The code is claimed like a sign-in's, so one seen over a shoulder cannot be used again.
+    const claimed =
+      step !== null &&
+      (
+        await this.db
+          .update(adminUsers)
+          .set({ totp_last_step: step })
+          .where(and(eq(adminUsers.admin_user_id, admin.admin_user_id), lt(adminUsers.totp_last_step, step)))
+          .returning({ id: adminUsers.admin_user_id })
+      ).length > 0;
+    if (!claimed) {
+      const failures = await this.recordFailure(key, source, now, actor, 'changing own password');
+      if (failures >= LOCK_AFTER_FAILURES) await this.sessions.end(staff.sessionId);
+      throw badRequest(messages.admin.currentPasswordWrong);
+    }
+
+    const passwordHash = await hashPassword(body.new_password);
+    await this.db.transaction(async (tx) => {
+      await tx
+        .update(adminUsers)
+        .set({ password_hash: passwordHash })
+        .where(eq(adminUsers.admin_user_id, admin.admin_user_id));
+      await endSessionsOf(tx, admin.admin_user_id);
+      // Proven to be them: earlier failures from this address no longer slow them down.
+      await tx
+        .delete(loginThrottle)
+        .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
+      await this.audit.record(actor, { action: 'admin.password_change' }, tx);
+    });
+  }
+
+  /** Counts one failure of a user name from an address; answers the failures in a row so far. */
+  private async recordFailure(
+    key: string,
+    source: string,
+    now: Date,
+    typed: AuditActor,
+    /** What was being done, when it was not the sign-in form (recorded as the event's detail). */
+    during?: string,
+  ): Promise<number> {
     const nowSql = sql`${now.toISOString()}::timestamptz`;
     // A lock that has run out starts the count again; the count is kept in SQL so that
     // concurrent failures on several instances all count.
     const failures = sql`case when ${loginThrottle.locked_until} <= ${nowSql} then 1 else ${loginThrottle.failures} + 1 end`;
-    await this.db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(loginThrottle)
         .values({ user_name: key, source, failures: 1, last_failure_at: now })
@@ -140,7 +235,7 @@ export class LoginService {
         })
         .returning({ failures: loginThrottle.failures });
       // The user name as typed, never the password or the code.
-      await this.audit.record(typed, { action: 'signin.failure' }, tx);
+      await this.audit.record(typed, { action: 'signin.failure', detail: during ?? null }, tx);
       if (row!.failures === LOCK_AFTER_FAILURES) {
         await this.audit.record(
           typed,
@@ -148,26 +243,37 @@ export class LoginService {
           tx,
         );
       }
+      return row!.failures;
     });
   }
 
-  /** User names whose sign-ins are locked or slowed down now, from which addresses. */
+  /**
+   * User names whose sign-ins are locked now, or slowed down (FREE_FAILURES or more failures in a
+   * row without a lock: each further failure from that address waits twice as long as the last),
+   * from which addresses. A slowed-down row stays listed until a sign-in succeeds, the lock is
+   * lifted or the retention job prunes the quiet counter, so full-access staff can see and lift
+   * it, not only during the seconds an attempt would be refused. A lock that has run out is not
+   * listed: the next failure starts the count again.
+   */
   async lockouts(): Promise<Lockout[]> {
     const now = this.clock.now();
     const rows = await this.db
       .select()
       .from(loginThrottle)
-      .where(or(gt(loginThrottle.locked_until, now), gte(loginThrottle.failures, FREE_FAILURES)))
+      .where(
+        or(
+          gt(loginThrottle.locked_until, now),
+          and(isNull(loginThrottle.locked_until), gte(loginThrottle.failures, FREE_FAILURES)),
+        ),
+      )
       .orderBy(asc(loginThrottle.user_name), asc(loginThrottle.source));
-    return rows
-      .filter((r) => this.isThrottled(r, now) || (r.locked_until !== null && r.locked_until > now))
-      .map((r) => ({
-        user_name: r.user_name,
-        source: r.source || null,
-        failures: r.failures,
-        last_failure_at: r.last_failure_at.toISOString(),
-        locked_until: r.locked_until && r.locked_until > now ? r.locked_until.toISOString() : null,
-      }));
+    return rows.map((r) => ({
+      user_name: r.user_name,
+      source: r.source || null,
+      failures: r.failures,
+      last_failure_at: r.last_failure_at.toISOString(),
+      locked_until: r.locked_until ? r.locked_until.toISOString() : null,
+    }));
   }
 
   /** Lifts every lock and slow-down of a user name (all addresses), audited with who did it. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  changePasswordBody,
   errorResponse,
   lockout,
   lockoutUserNameParam,
@@ -13,6 +14,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { HttpError } from '../../lib/http-error.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
+import { routeRateLimit } from '../../plugins/rate-limit.js';
 import { actorOf } from '../audit/service.js';
 import { LoginService } from './login-service.js';
 import { SESSION_COOKIE, type StaffSession } from './sessions.js';
@@ -26,6 +28,12 @@ const PASSED_THROUGH = new Set([403, 429, 503]);
  * ceiling a spray from many addresses reaches before argon2 work (bounded in passwords.ts) does.
  */
 const LOGIN_WINDOW_MS = 60_000;
+/**
+ * Changing one's own password: a person does it a few times a year. The wrong-password throttle
+ * (per user name and address, shared with sign-in) is what stops guessing; this ceiling per admin
+ * bounds the argon2 work one session can ask for.
+ */
+const PASSWORD_CHANGES_PER_WINDOW = 10;
 
 const tooMany = (_request: FastifyRequest, context: { ttl: number }) =>
   new HttpError(429, messages.login.tooManyAttempts(Math.max(1, Math.ceil(context.ttl / 1000))));
@@ -154,6 +162,43 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       if (session) await ctx.sessions.end(session.sessionId);
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
       return { message: 'Signed out' };
+    },
+  );
+
+  r.post(
+    '/api/account/password',
+    {
+      config: {
+        access: 'staff',
+        rateLimit: routeRateLimit(
+          {
+            max: PASSWORD_CHANGES_PER_WINDOW,
+            timeWindow: LOGIN_WINDOW_MS,
+            keyGenerator: (request) => `account-password:${request.staff?.adminUserId ?? request.ip}`,
+          },
+          messages.admin.tooManyWrongAttempts,
+        ),
+      },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Change your own password, with your current password and a new authenticator code; every session of yours ends',
+        body: changePasswordBody,
+        response: {
+          200: okResponse,
+          400: errorResponse,
+          401: errorResponse,
+          403: errorResponse,
+          429: errorResponse,
+          503: errorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      await logins.changeOwnPassword(request.staff!, request.body, request.ip);
+      request.log.info({ admin_user_id: request.staff!.adminUserId }, 'admin changed own password');
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      return { message: messages.admin.passwordChanged };
     },
   );
 

@@ -1,16 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
+import { auditEvents } from '../../db/schema.js';
+import { createTestApp, signedInCookie, type TestAdmin, type TestApp } from '../../../test/harness.js';
 import { logWritten } from '../../../test/wait.js';
 
 let t: TestApp;
 let full: string;
+let fullAdmin: TestAdmin;
 let basic: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  full = (await signedInCookie(t.ctx, 'full access')).cookie;
+  ({ cookie: full, admin: fullAdmin } = await signedInCookie(t.ctx, 'full access'));
   basic = (await signedInCookie(t.ctx, 'basic access')).cookie;
   mkdirSync(t.config.logDir, { recursive: true });
   writeFileSync(path.join(t.config.logDir, 'pathway-2026-01-02.log'), '{"msg":"older"}\n');
@@ -77,5 +79,29 @@ describe('server logs', () => {
     expect(today.body).not.toContain('Sup3r-Secret-Pw');
     expect(today.body).not.toContain('424242');
     expect(today.body).not.toContain(full.slice(4, 40));
+  });
+
+  it('records every view and download in the audit trail, and nothing for a refused name', async () => {
+    const logReads = async () =>
+      (await t.ctx.db.select().from(auditEvents)).filter((e) => e.action.startsWith('logs.'));
+    const before = (await logReads()).length;
+    const viewed = await get('/api/logs/download/pathway-2026-01-02.log?view=true');
+    expect(viewed.statusCode).toBe(200);
+    expect(viewed.headers['content-disposition']).toBe('inline; filename="pathway-2026-01-02.log"');
+    expect(viewed.body).toBe('{"msg":"older"}\n');
+    expect((await get('/api/logs/download/pathway-2026-01-02.log?view=false')).statusCode).toBe(200);
+    expect((await get('/api/logs/download/pathway-2026-01-02.log?view=maybe')).statusCode).toBe(400);
+    expect((await get('/api/logs/download/pathway-1999-01-01.log')).statusCode).toBe(404);
+    expect((await get('/api/logs/download/pathway-2026-01-02.log', basic)).statusCode).toBe(403);
+
+    const rows = (await logReads()).slice(before);
+    expect(rows.map((r) => [r.action, r.detail, r.admin_user_id])).toEqual([
+      ['logs.view', 'pathway-2026-01-02.log', fullAdmin.admin_user_id],
+      ['logs.download', 'pathway-2026-01-02.log', fullAdmin.admin_user_id],
+    ]);
+    const listed = await get('/api/audit?action=logs.view');
+    expect(listed.json<{ data: { action_label: string }[] }>().data[0]!.action_label).toBe(
+      'Viewed a server log',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import PasswordOutlinedIcon from '@mui/icons-material/PasswordOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
 import AppBar from '@mui/material/AppBar';
@@ -10,9 +11,14 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Logo } from '../../components/Logo';
 import { useSession } from '../../lib/session';
+
+/** Loaded when someone opens it, not with every page of the console. */
+const ChangePasswordDialog = lazy(async () => ({
+  default: (await import('../../features/account/ChangePasswordDialog')).ChangePasswordDialog,
+}));
 
 interface TopBarProps {
   title: string;
@@ -26,6 +32,7 @@ export function TopBar({ title, onOpenMenu, menuOpen, onLogout }: TopBarProps) {
   const session = useSession();
   const [exitAnchor, setExitAnchor] = useState<HTMLElement | null>(null);
   const exitOpen = Boolean(exitAnchor);
+  const [changingPassword, setChangingPassword] = useState(false);
   const name = session
     ? [session.first_name, session.last_name].filter(Boolean).join(' ') || session.user_name
     : '';
@@ -94,6 +101,17 @@ export function TopBar({ title, onOpenMenu, menuOpen, onLogout }: TopBarProps) {
           <MenuItem
             onClick={() => {
               setExitAnchor(null);
+              setChangingPassword(true);
+            }}
+          >
+            <ListItemIcon>
+              <PasswordOutlinedIcon fontSize="small" />
+            </ListItemIcon>
+            Change password
+          </MenuItem>
+          <MenuItem
+            onClick={() => {
+              setExitAnchor(null);
               onLogout();
             }}
           >
@@ -103,6 +121,11 @@ export function TopBar({ title, onOpenMenu, menuOpen, onLogout }: TopBarProps) {
             Logout
           </MenuItem>
         </Menu>
+        {changingPassword && (
+          <Suspense fallback={null}>
+            <ChangePasswordDialog onClose={() => setChangingPassword(false)} />
+          </Suspense>
+        )}
       </Toolbar>
     </AppBar>
   );

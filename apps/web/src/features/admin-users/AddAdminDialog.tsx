@@ -7,7 +7,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { BASIC_ACCESS, createAdminBody, type CreatedAdminUser } from '@pathway/contract';
+import { BASIC_ACCESS, createAdminBody, limits, type CreatedAdminUser } from '@pathway/contract';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { WarningAlert } from '../../components/WarningAlert';
@@ -74,7 +74,10 @@ export function AddAdminDialog({ onClose }: { onClose: () => void }) {
                     required
                     autoComplete="new-password"
                     error={Boolean(errors.password)}
-                    helperText={errors.password?.message ?? 'At least 8 characters'}
+                    helperText={
+                      errors.password?.message ??
+                      `At least ${limits.passwordMin} characters; not a common password or one with the username in it`
+                    }
                   />
                 )}
               />

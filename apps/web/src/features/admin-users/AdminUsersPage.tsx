@@ -1,5 +1,7 @@
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
+import PasswordOutlinedIcon from '@mui/icons-material/PasswordOutlined';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -25,12 +27,17 @@ import { AddAdminDialog } from './AddAdminDialog';
 import { adminUsersQuery } from './api';
 import { DeleteAdminDialog } from './DeleteAdminDialog';
 import { EditAdminDialog } from './EditAdminDialog';
+import { LockoutsSection } from './LockoutsSection';
+import { ResetAuthenticatorDialog } from './ResetAuthenticatorDialog';
+import { ResetPasswordDialog } from './ResetPasswordDialog';
 import { RoleChip } from './RoleChip';
 
 type OpenDialog =
   | { kind: 'add' }
   | { kind: 'edit'; admin: AdminUser }
   | { kind: 'delete'; admin: AdminUser }
+  | { kind: 'reset-authenticator'; admin: AdminUser }
+  | { kind: 'reset-password'; admin: AdminUser }
   | null;
 
 const columns = ['Admin ID', 'Username', 'First Name', 'Last Name', 'Access level', 'Added', 'Actions'];
@@ -107,6 +114,27 @@ export function AdminUsersPage() {
                   </TableCell>
                   <TableCell>{formatDate(admin.created_at)}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    {/* One's own account is recovered with Change password (Exit menu), never reset. */}
+                    {admin.admin_user_id !== session?.admin_user_id && (
+                      <>
+                        <Tooltip title="Reset authenticator" describeChild>
+                          <IconButton
+                            aria-label={`Reset authenticator of ${admin.user_name}`}
+                            onClick={() => setDialog({ kind: 'reset-authenticator', admin })}
+                          >
+                            <KeyOutlinedIcon />
+                          </IconButton>
+                        </Tooltip>
+                        <Tooltip title="Reset password" describeChild>
+                          <IconButton
+                            aria-label={`Reset password of ${admin.user_name}`}
+                            onClick={() => setDialog({ kind: 'reset-password', admin })}
+                          >
+                            <PasswordOutlinedIcon />
+                          </IconButton>
+                        </Tooltip>
+                      </>
+                    )}
                     <Tooltip title="Edit" describeChild>
                       <IconButton
                         aria-label={`Edit ${admin.user_name}`}
@@ -140,6 +168,12 @@ export function AdminUsersPage() {
       {dialog?.kind === 'add' && <AddAdminDialog onClose={close} />}
       {dialog?.kind === 'edit' && <EditAdminDialog admin={dialog.admin} onClose={close} />}
       {dialog?.kind === 'delete' && <DeleteAdminDialog admin={dialog.admin} onClose={close} />}
+      {dialog?.kind === 'reset-authenticator' && (
+        <ResetAuthenticatorDialog admin={dialog.admin} onClose={close} />
+      )}
+      {dialog?.kind === 'reset-password' && <ResetPasswordDialog admin={dialog.admin} onClose={close} />}
+
+      <LockoutsSection />
     </>
   );
 }

@@ -27,13 +27,16 @@ function setupKey(otpauthUrl: string): string | null {
   }
 }
 
-/** The three steps of spec §2 for a new admin's authenticator app. */
-export function AuthenticatorSetup({ admin }: { admin: CreatedAdminUser }) {
+/**
+ * The three steps of spec §2 for an admin's authenticator app: for a new admin, and again after
+ * their authenticator was reset (`done` then says so).
+ */
+export function AuthenticatorSetup({ admin, done }: { admin: CreatedAdminUser; done?: string }) {
   const key = setupKey(admin.otpauth_url);
   return (
     <Box>
       <Alert severity="success" sx={{ mb: 2 }}>
-        Admin user {admin.user_name} has been added. They need an authenticator app to sign in.
+        {done ?? `Admin user ${admin.user_name} has been added. They need an authenticator app to sign in.`}
       </Alert>
       <Box component="ol" sx={{ pl: 3, m: 0, '& > li': { mb: 2 } }}>
         <li>

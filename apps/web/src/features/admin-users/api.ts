@@ -1,4 +1,11 @@
-import type { AdminUser, CreateAdminBody, CreatedAdminUser, UpdateAdminBody } from '@pathway/contract';
+import type {
+  AdminUser,
+  AuthenticatorReset,
+  CreateAdminBody,
+  CreatedAdminUser,
+  Lockout,
+  UpdateAdminBody,
+} from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../lib/api';
 import { SESSION_KEY } from '../../lib/session';
@@ -46,5 +53,41 @@ export function useDeleteAdmin() {
   return useMutation({
     mutationFn: (userName: string) => apiJson<{ message: string }>(adminPath(userName), { method: 'DELETE' }),
     onSuccess: refresh,
+  });
+}
+
+/** A new authenticator for another admin: the answer holds the new QR code, shown once. */
+export function useResetAuthenticator() {
+  return useMutation({
+    mutationFn: (userName: string) =>
+      apiJson<AuthenticatorReset>(`${adminPath(userName)}/reset-authenticator`, { method: 'POST' }),
+  });
+}
+
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: ({ user_name, new_password }: { user_name: string; new_password: string }) =>
+      apiJson<{ message: string }>(`${adminPath(user_name)}/reset-password`, {
+        method: 'POST',
+        body: { new_password },
+      }),
+  });
+}
+
+const LOCKOUTS_KEY = ['lockouts'] as const;
+
+export const lockoutsQuery = queryOptions({
+  queryKey: LOCKOUTS_KEY,
+  queryFn: () => apiJson<Lockout[]>('/api/lockouts'),
+  // Failures arrive from sign-ins elsewhere: always show what holds now.
+  staleTime: 0,
+});
+
+export function useLiftLockout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userName: string) =>
+      apiJson<{ message: string }>(`/api/lockouts/${encodeURIComponent(userName)}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: LOCKOUTS_KEY }),
   });
 }

@@ -2,6 +2,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -10,8 +11,9 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { AuditEvent } from '@pathway/contract';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEvent } from '@pathway/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { useState } from 'react';
@@ -24,6 +26,9 @@ import { auditQuery, fetchAuditExport } from './api';
 
 const columns = ['Time', 'Admin', 'Action', 'Participant', 'Detail', 'IP address'];
 const SHOWN_IDS = 6;
+/** Every kind the server records, in the contract's order (data access first, then security events). */
+const KINDS = Object.entries(AUDIT_ACTIONS) as [AuditAction, string][];
+const ALL_KINDS = 'all';
 
 /** One participant, or the ids a list read returned (the export holds them all). */
 function participants(event: AuditEvent): string {
@@ -41,10 +46,11 @@ function participants(event: AuditEvent): string {
 export function AuditPage() {
   const [page, setPage] = useState(0);
   const [perPage, setPerPage] = useState(50);
-  const audit = useQuery(auditQuery(page + 1, perPage));
+  const [kind, setKind] = useState<AuditAction | null>(null);
+  const audit = useQuery(auditQuery(page + 1, perPage, kind));
   const retention = useQuery(retentionQuery);
   const download = useMutation({
-    mutationFn: fetchAuditExport,
+    mutationFn: () => fetchAuditExport(kind),
     onSuccess: (blob) => saveBlob(blob, `audit-${format(new Date(), 'yyyy-MM-dd')}.csv`),
   });
 
@@ -63,11 +69,31 @@ export function AuditPage() {
           </Button>
         }
       >
-        Every view and change of identifiable participant data: who, what, which participant, when and from
-        where.
+        Every view and change of identifiable participant data, and every security event (sign-ins, lock-outs,
+        changes to admin users, exports, server log access): who, what, when and from where.
         {retention.data &&
           ` Records are kept for ${describeRetention(retention.data.audit_retention_days)}, then removed.`}
       </PageHeader>
+      <TextField
+        select
+        id="audit-kind"
+        label="Kind"
+        size="small"
+        value={kind ?? ALL_KINDS}
+        onChange={(event) => {
+          setKind(event.target.value === ALL_KINDS ? null : (event.target.value as AuditAction));
+          setPage(0);
+        }}
+        helperText="The list and the CSV export hold this kind only"
+        sx={{ mb: 2, minWidth: 280, maxWidth: '100%' }}
+      >
+        <MenuItem value={ALL_KINDS}>All kinds</MenuItem>
+        {KINDS.map(([action, label]) => (
+          <MenuItem key={action} value={action}>
+            {label}
+          </MenuItem>
+        ))}
+      </TextField>
       {download.error && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {download.error.message}
@@ -129,7 +155,7 @@ export function AuditPage() {
           </TableContainer>
           {audit.data.data.length === 0 && (
             <Box sx={{ p: 3 }}>
-              <Typography>Nothing recorded yet.</Typography>
+              <Typography>{kind ? 'Nothing of this kind recorded.' : 'Nothing recorded yet.'}</Typography>
             </Box>
           )}
           <TablePagination

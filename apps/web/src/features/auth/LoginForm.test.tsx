@@ -81,6 +81,28 @@ describe('LoginForm', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(messages.login.failed);
   });
 
+  it("shows the server's own message when it refuses before looking at the credentials (429, 503)", async () => {
+    const refusals: [number, string][] = [
+      [429, messages.login.tooManyAttempts(42)],
+      [503, messages.login.busy],
+    ];
+    for (const [status, message] of refusals) {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async () => jsonResponse(status, { message })),
+      );
+      const user = userEvent.setup();
+      const { unmount } = renderWithProviders(<LoginForm onSignedIn={vi.fn()} />);
+
+      await fillIn(user, { user: 'alice.admin@example.org', password: 'correct horse', code: '123456' });
+
+      const banner = await screen.findByRole('alert');
+      expect(banner).toHaveTextContent(message);
+      expect(banner).not.toHaveTextContent(messages.login.failed);
+      unmount();
+    }
+  });
+
   it('does not send a form with an empty field: the empty field says it is required', async () => {
     const fetchMock = vi.fn();
     vi.stubGlobal('fetch', fetchMock);

@@ -8,19 +8,23 @@ import Stack from '@mui/material/Stack';
 import { messages, type SessionInfo } from '@pathway/contract';
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
+import { isApiError } from '../../lib/api';
 import { signIn } from '../../lib/session';
 import { OutlinedField } from './OutlinedField';
 
 /**
  * User name, password and the code of the authenticator app. Values are trimmed before sending;
- * any failure shows the one banner of spec §8, which says nothing about which part was wrong.
+ * a refusal of the credentials shows the one banner of spec §8, which says nothing about which
+ * part was wrong. A refusal before they were looked at (too many attempts: 429, the server busy
+ * with other sign-ins: 503) shows the server's own message, which says how long to wait.
  */
 export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
   const [userName, setUserName] = useState('');
   const [password, setPassword] = useState('');
   const [mfaToken, setMfaToken] = useState('');
   const [showPassword, setShowPassword] = useState(false);
-  const [failed, setFailed] = useState(false);
+  /** The banner's text after a failed attempt. */
+  const [failure, setFailure] = useState<string | null>(null);
   /** Set once Save found empty fields: each starred field then says whether it is still empty. */
   const [checked, setChecked] = useState(false);
   const mfaRef = useRef<HTMLInputElement>(null);
@@ -29,8 +33,8 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
     mutationFn: signIn,
     meta: { handlesUnauthorized: true },
     onSuccess: (session) => onSignedIn(session),
-    onError: () => {
-      setFailed(true);
+    onError: (error) => {
+      setFailure(isApiError(error, 429) || isApiError(error, 503) ? error.message : messages.login.failed);
       // A code works once: the next attempt needs the app's next one.
       setMfaToken('');
       mfaRef.current?.focus();
@@ -43,7 +47,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
     if (!credentials.user_name || !credentials.password || !credentials.mfa_token) {
       // Nothing is sent: the empty fields say so themselves, and the first of them takes focus.
       setChecked(true);
-      setFailed(false);
+      setFailure(null);
       const firstEmpty = !credentials.user_name
         ? 'user_name'
         : !credentials.password
@@ -52,15 +56,15 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
       document.getElementById(firstEmpty)?.focus();
       return;
     }
-    setFailed(false);
+    setFailure(null);
     login.mutate(credentials);
   };
 
   return (
     <Stack component="form" noValidate onSubmit={submit} spacing={2.5} aria-label="Sign in">
-      {failed && (
+      {failure && (
         <Alert severity="error" role="alert">
-          {messages.login.failed}
+          {failure}
         </Alert>
       )}
       <OutlinedField

@@ -1,17 +1,19 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { SiteFooter } from '../../components/SiteFooter';
-import { SESSION_KEY } from '../../lib/session';
+import { SESSION_KEY, type SignInNotice } from '../../lib/session';
 import { LoginForm } from './LoginForm';
 
 export function LoginPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const notice = (useLocation().state as Partial<SignInNotice> | null)?.notice;
 
   useEffect(() => {
     document.title = 'Sign in - Pathway';
@@ -53,6 +55,11 @@ export function LoginPage() {
           <Typography color="text.secondary" sx={{ mb: 3 }}>
             Use your user name, your password and the code from your authenticator app.
           </Typography>
+          {typeof notice === 'string' && (
+            <Alert severity="success" role="status" sx={{ mb: 2.5 }}>
+              {notice}
+            </Alert>
+          )}
           <LoginForm
             onSignedIn={(session) => {
               queryClient.setQueryData(SESSION_KEY, session);

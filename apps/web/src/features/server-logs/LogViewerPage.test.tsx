@@ -40,7 +40,7 @@ describe('LogViewerPage', () => {
     expect(entries[0]).toHaveTextContent(/INFO entry 1$/);
     expect(entries[2]).toHaveTextContent(/ERROR entry 3$/);
     expect(fetchMock).toHaveBeenCalledWith(
-      `/api/logs/download/${fileName}`,
+      `/api/logs/download/${fileName}?view=true`,
       expect.objectContaining({ credentials: 'include' }),
     );
 

@@ -14,7 +14,8 @@ export const logListQuery = queryOptions({
 export function logContentQuery(fileName: string) {
   return queryOptions({
     queryKey: ['server-logs', fileName],
-    queryFn: () => apiText(logPath(fileName)),
+    // Asked as a view, which the audit trail records apart from a download.
+    queryFn: () => apiText(`${logPath(fileName)}?view=true`),
     // A log grows while it is read: always show what is there now.
     staleTime: 0,
   });
