@@ -117,7 +117,12 @@ export class AdminService {
       return inserted;
     });
     const url = otpauthUrl(row.user_name, totp.secret);
-    return { admin: presentAdmin(row), totpSecret: totp.secret, otpauthUrl: url, qrCode: await qrCodeOf(url) };
+    return {
+      admin: presentAdmin(row),
+      totpSecret: totp.secret,
+      otpauthUrl: url,
+      qrCode: await qrCodeOf(url),
+    };
   }
 
   async update(userName: string, body: UpdateAdminBody, actor: AuditActor): Promise<AdminUser> {
