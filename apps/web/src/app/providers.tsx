@@ -1,19 +1,12 @@
-import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useMemo, type ReactNode } from 'react';
-import { createAppTheme } from './theme';
+import type { ReactNode } from 'react';
+import { ConsoleTheme } from './ConsoleTheme';
 
+/** The theme and the query cache: what every page of the console (and its tests) renders inside. */
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
-  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)', { noSsr: true });
-  const theme = useMemo(() => createAppTheme({ reducedMotion }), [reducedMotion]);
   return (
     <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        {children}
-      </ThemeProvider>
+      <ConsoleTheme>{children}</ConsoleTheme>
     </QueryClientProvider>
   );
 }

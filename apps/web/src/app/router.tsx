@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PageErrorBoundary } from '../components/PageErrorBoundary';
 import { PageLoading } from '../components/PageLoading';
-import { LoginPage } from '../features/auth/LoginPage';
+import { LoginRoute } from '../features/auth/LoginRoute';
 import { PageAccessGate, requireSession, skipLoginWhenSignedIn } from './guards';
 import type { RouteHandle } from './layout/ConsoleLayout';
 import { NotFoundPage } from './pages/NotFoundPage';
@@ -30,7 +30,7 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
           path: '/login',
           loader: skipLoginWhenSignedIn(queryClient),
           handle: { title: 'Sign in' } satisfies RouteHandle,
-          element: <LoginPage />,
+          element: <LoginRoute />,
         },
         {
           path: '/',

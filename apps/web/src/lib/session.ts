@@ -1,8 +1,9 @@
-import { FULL_ACCESS, type LoginBody, type SessionInfo } from '@pathway/contract';
+import { FULL_ACCESS, type SessionInfo } from '@pathway/contract';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, apiJson, isApiError } from './api';
+import { ApiError, apiJson } from './api';
+import { fetchSession } from './sessionRequests';
 
 export const SESSION_KEY = ['session'] as const;
 
@@ -12,16 +13,6 @@ export const SESSION_KEY = ['session'] as const;
  */
 export interface SignInNotice {
   notice: string;
-}
-
-/** Who is signed in, or null. The session cookie is HttpOnly: the server is the only one to ask. */
-export async function fetchSession(): Promise<SessionInfo | null> {
-  try {
-    return await apiJson<SessionInfo>('/api/session');
-  } catch (error) {
-    if (isApiError(error, 401)) return null;
-    throw error;
-  }
 }
 
 export const sessionQuery = queryOptions({
@@ -39,12 +30,6 @@ export function useSession(): SessionInfo | null | undefined {
 
 export function isFullAccess(session: SessionInfo | null | undefined): boolean {
   return session?.role === FULL_ACCESS;
-}
-
-/** POST /login. Any failure, whatever its cause, is reported the same way by the caller. */
-export async function signIn(credentials: LoginBody): Promise<SessionInfo> {
-  const answer = await apiJson<{ session: SessionInfo }>('/login', { method: 'POST', body: credentials });
-  return answer.session;
 }
 
 /**

@@ -6,11 +6,11 @@ import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
 import { messages, type SessionInfo } from '@pathway/contract';
-import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { isApiError } from '../../lib/api';
-import { signIn } from '../../lib/session';
+import { signIn } from '../../lib/sessionRequests';
 import { OutlinedField } from './OutlinedField';
+import { useRequest } from './useRequest';
 
 /**
  * User name, password and the code of the authenticator app. Values are trimmed before sending;
@@ -29,9 +29,8 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (session: SessionInfo) =
   const [checked, setChecked] = useState(false);
   const mfaRef = useRef<HTMLInputElement>(null);
 
-  const login = useMutation({
+  const login = useRequest({
     mutationFn: signIn,
-    meta: { handlesUnauthorized: true },
     onSuccess: (session) => onSignedIn(session),
     onError: (error) => {
       setFailure(isApiError(error, 429) || isApiError(error, 503) ? error.message : messages.login.failed);

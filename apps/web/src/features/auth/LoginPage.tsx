@@ -2,19 +2,25 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useQueryClient } from '@tanstack/react-query';
+import type { SessionInfo } from '@pathway/contract';
 import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { SiteFooter } from '../../components/SiteFooter';
-import { SESSION_KEY, type SignInNotice } from '../../lib/session';
 import { LoginForm } from './LoginForm';
 
-export function LoginPage() {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const notice = (useLocation().state as Partial<SignInNotice> | null)?.notice;
-
+/**
+ * The sign-in page. It needs neither the router nor the query cache, so that the entry can show
+ * it on its own (main.tsx). `onSignedIn` says where a signed-in admin goes (LoginRoute inside the
+ * console, the entry otherwise); `notice` is a sentence shown above the form, such as why the
+ * session ended (lib/session.ts's SignInNotice).
+ */
+export function LoginPage({
+  onSignedIn,
+  notice,
+}: {
+  onSignedIn: (session: SessionInfo) => void;
+  notice?: string;
+}) {
   useEffect(() => {
     document.title = 'Sign in - Pathway';
   }, []);
@@ -60,12 +66,7 @@ export function LoginPage() {
               {notice}
             </Alert>
           )}
-          <LoginForm
-            onSignedIn={(session) => {
-              queryClient.setQueryData(SESSION_KEY, session);
-              void navigate('/dashboard', { replace: true });
-            }}
-          />
+          <LoginForm onSignedIn={onSignedIn} />
         </Paper>
       </Box>
       <SiteFooter />

@@ -1,0 +1,29 @@
+import type { SessionInfo } from '@pathway/contract';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { ReactElement } from 'react';
+import { RouterProvider } from 'react-router/dom';
+import { SESSION_KEY } from '../lib/session';
+import { createQueryClient } from './queryClient';
+import { createAppRouter } from './router';
+
+/**
+ * The console behind sign-in: its router (with the route guards), its query cache and, lazily,
+ * its layout and pages. The entry (main.tsx) loads this chunk once it knows the console is
+ * wanted, and calls this once; `session` is the one a sign-in just returned.
+ */
+export function startConsole(session?: SessionInfo): ReactElement {
+  const queryClient = createQueryClient({
+    onUnauthorized: () => {
+      // The session ended while a page was open: sign in again, and keep nothing of what was shown.
+      void router.navigate('/login', { replace: true }).then(() => queryClient.clear());
+    },
+  });
+  if (session) queryClient.setQueryData(SESSION_KEY, session);
+  // The router reads the address now: the entry has already put the console's own there.
+  const router = createAppRouter(queryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
+}
