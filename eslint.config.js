@@ -109,6 +109,35 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // The sign-in route's download (issue 14: at most 120 KB gzipped, bench/sys-bundle.ts) is the
+    // entry and what it imports: the router, react-query, the data grid and the session hooks load
+    // with the console chunk after sign-in. Type-only imports cost nothing and stay allowed.
+    files: [
+      'apps/web/src/main.tsx',
+      'apps/web/src/app/ConsoleTheme.tsx',
+      'apps/web/src/app/theme.ts',
+      'apps/web/src/features/auth/{LoginPage,LoginForm,OutlinedField}.tsx',
+      'apps/web/src/features/auth/useRequest.ts',
+      'apps/web/src/lib/{api,sessionRequests}.ts',
+      'apps/web/src/components/{Logo,SiteFooter,ExternalLink,PageErrorBoundary,PageLoading}.tsx',
+    ],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(react-router|@tanstack/|@mui/x-)|/lib/session$|^\\./session$',
+              allowTypeImports: true,
+              message:
+                'The sign-in page loads before the console: keep the router, react-query, MUI X and lib/session out of it (the console chunk loads them).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Server: modules reach plugins and lib, never the reverse, so a plugin or a helper never depends on
     // one domain's code.
     files: ['apps/server/src/plugins/**/*.ts', 'apps/server/src/lib/**/*.ts'],
