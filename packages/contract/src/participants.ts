@@ -188,59 +188,52 @@ export type ReferralBody = z.input<typeof referralBody>;
 
 // ---- requests ----
 
-export const createParticipantBody = z
-  .object({
-    first_name: firstName,
-    last_name: lastName,
-    gender,
-    date_of_birth: dateOfBirth,
-    email,
-    phone_number: phoneNumberOnAdd,
-    phone_number_secondary: phoneNumberSecondary,
-    address,
-    language,
-    unique_device_id: deviceChoice.describe('uuid of an unassigned authorised device'),
-    notes,
-    ...referralFields,
-  })
-  .meta({
-    id: 'CreateParticipant',
-    description:
-      'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
-  });
+/**
+ * Every field a participant is given on add, with the add form's rules: the one declaration the
+ * create and update bodies are made from. The server writes a validated body's keys as columns of
+ * the same names (apart from unique_device_id, which names a device), so each key here is a
+ * `participants` column; the server checks that when it starts.
+ */
+const participantBodyFields = z.object({
+  first_name: firstName,
+  last_name: lastName,
+  gender,
+  date_of_birth: dateOfBirth,
+  email,
+  phone_number: phoneNumberOnAdd,
+  phone_number_secondary: phoneNumberSecondary,
+  address,
+  language,
+  unique_device_id: deviceChoice.describe('uuid of an unassigned authorised device'),
+  notes,
+  ...referralFields,
+});
+
+export const createParticipantBody = participantBodyFields.meta({
+  id: 'CreateParticipant',
+  description:
+    'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
+});
 export type CreateParticipantBody = z.input<typeof createParticipantBody>;
 export type CreateParticipantInput = z.output<typeof createParticipantBody>;
 
-export const updateParticipantBody = z
-  .object({
-    first_name: firstName.optional(),
-    last_name: lastName.optional(),
-    gender: gender.optional(),
-    date_of_birth: dateOfBirth.optional(),
-    email: email.optional(),
-    phone_number: phoneNumber.optional(),
-    phone_number_secondary: phoneNumberSecondary.optional(),
-    address: address.optional(),
-    language: language.optional(),
-    notes: notes.optional(),
+/**
+ * The create body with every field optional. Three rules differ from add: any phone number of 2
+ * or more characters is kept, the device may be "empty" (detach), and the tablet's purge_cache.
+ */
+export const updateParticipantBody = participantBodyFields
+  .extend({
+    phone_number: phoneNumber,
     unique_device_id: z
       .string({ error: m.deviceEmpty })
       .trim()
       .min(1, { error: m.deviceEmpty, abort: true })
       .max(100, { error: 'Must be at most 100 characters', abort: true })
       .transform((v) => v.toLowerCase())
-      .optional()
       .describe('uuid of an available device to assign, or the literal "empty" to detach the current one'),
-    purge_cache: formBoolean('purge_cache must be true or false').optional(),
-    programme_referred_to: referralFields.programme_referred_to.optional(),
-    referring_organisation: referralFields.referring_organisation.optional(),
-    referring_healthcare_professional: referralFields.referring_healthcare_professional.optional(),
-    referring_healthcare_professional_role: referralFields.referring_healthcare_professional_role.optional(),
-    checked_contraindications_to_exercise: referralFields.checked_contraindications_to_exercise.optional(),
-    smoker: referralFields.smoker.optional(),
-    diabetes: referralFields.diabetes.optional(),
-    registered_deaf: referralFields.registered_deaf.optional(),
+    purge_cache: formBoolean('purge_cache must be true or false'),
   })
+  .partial()
   .meta({
     id: 'UpdateParticipant',
     description:
