@@ -189,12 +189,13 @@ export type ReferralBody = z.input<typeof referralBody>;
 // ---- requests ----
 
 /**
- * Every field a participant is given on add, with the add form's rules: the one declaration the
- * create and update bodies are made from. The server writes a validated body's keys as columns of
- * the same names (apart from unique_device_id, which names a device), so each key here is a
- * `participants` column; the server checks that when it starts.
+ * The participant's own fields with the add form's rules: declared once, and the create body, the
+ * update body and the edit form are made from them. The server writes a validated body's keys as
+ * the columns of the same names (unique_device_id, which names a device, apart), so each key is a
+ * `participants` column; the server checks that when it starts. A body's key order is the order
+ * its errors are reported in (the first one is the answer's message), so it is kept as it was.
  */
-const participantBodyFields = z.object({
+const participantDetailFields = {
   first_name: firstName,
   last_name: lastName,
   gender,
@@ -204,26 +205,32 @@ const participantBodyFields = z.object({
   phone_number_secondary: phoneNumberSecondary,
   address,
   language,
-  unique_device_id: deviceChoice.describe('uuid of an unassigned authorised device'),
-  notes,
-  ...referralFields,
-});
+};
 
-export const createParticipantBody = participantBodyFields.meta({
-  id: 'CreateParticipant',
-  description:
-    'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
-});
+export const createParticipantBody = z
+  .object({
+    ...participantDetailFields,
+    unique_device_id: deviceChoice.describe('uuid of an unassigned authorised device'),
+    notes,
+    ...referralFields,
+  })
+  .meta({
+    id: 'CreateParticipant',
+    description:
+      'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
+  });
 export type CreateParticipantBody = z.input<typeof createParticipantBody>;
 export type CreateParticipantInput = z.output<typeof createParticipantBody>;
 
 /**
- * The create body with every field optional. Three rules differ from add: any phone number of 2
- * or more characters is kept, the device may be "empty" (detach), and the tablet's purge_cache.
+ * The create body's fields, every one optional. Three rules differ from add: any phone number of
+ * 2 or more characters is kept, the device may be "empty" (detach), and the tablet's purge_cache.
  */
-export const updateParticipantBody = participantBodyFields
-  .extend({
+export const updateParticipantBody = z
+  .object({
+    ...participantDetailFields,
     phone_number: phoneNumber,
+    notes,
     unique_device_id: z
       .string({ error: m.deviceEmpty })
       .trim()
@@ -232,6 +239,7 @@ export const updateParticipantBody = participantBodyFields
       .transform((v) => v.toLowerCase())
       .describe('uuid of an available device to assign, or the literal "empty" to detach the current one'),
     purge_cache: formBoolean('purge_cache must be true or false'),
+    ...referralFields,
   })
   .partial()
   .meta({
@@ -244,14 +252,8 @@ export type UpdateParticipantInput = z.output<typeof updateParticipantBody>;
 
 /** The console's edit-participant form: the PATCH rules, with every field of the form present. */
 export const editParticipantForm = z.object({
-  first_name: firstName,
-  last_name: lastName,
-  date_of_birth: dateOfBirth,
-  gender,
-  email,
+  ...participantDetailFields,
   phone_number: phoneNumber,
-  phone_number_secondary: phoneNumberSecondary,
-  address,
   // Required on add only: a participant without one may keep none.
   language: z.preprocess(trimmed, z.union([language, z.literal('')])),
   notes,
