@@ -6,12 +6,12 @@ import { systemClock } from '../apps/server/src/lib/clock.js';
 import { AuditService } from '../apps/server/src/modules/audit/service.js';
 import { SessionService, sessionSigningKey } from '../apps/server/src/modules/auth/sessions.js';
 import { benchSecretBox } from './lib/secrets.js';
-import type { ParticipantRow } from '../apps/server/src/modules/participants/presenter.js';
 import {
   ParticipantRepository,
   encodeCursor,
   type ListFilter,
   type ListOrder,
+  type ParticipantRow,
 } from '../apps/server/src/modules/participants/repository.js';
 import type { ApiEnvironment } from './lib/api-env.js';
 import { getOk, load, timeSequential } from './lib/http.js';

@@ -6,9 +6,12 @@ import {
   PARTICIPANT_CSV_BASIC_COLUMNS,
   PARTICIPANT_CSV_FULL_COLUMNS,
   REFERRAL_FIELDS,
+  createParticipantBody,
+  editParticipantForm,
   participantBasic,
   participantFull,
   referral,
+  updateParticipantBody,
 } from './participants.js';
 
 describe('the one list of identifiable fields', () => {
@@ -36,5 +39,21 @@ describe('the one list of identifiable fields', () => {
       PARTICIPANT_CSV_FULL_COLUMNS.filter((c) => (IDENTIFIABLE_FIELDS as readonly string[]).includes(c)),
     );
     expect(IDENTIFIABLE_SORTS).toEqual(['first_name', 'last_name', 'date_of_birth']);
+  });
+});
+
+describe('the participant bodies, made from one declaration of the fields', () => {
+  it('let a PATCH change every field an add takes, each optional, plus purge_cache only', () => {
+    const created = Object.keys(createParticipantBody.shape);
+    const updated = Object.keys(updateParticipantBody.shape);
+    expect(updated.filter((key) => !created.includes(key))).toEqual(['purge_cache']);
+    expect(created.filter((key) => !updated.includes(key))).toEqual([]);
+    expect(updateParticipantBody.safeParse({}).success).toBe(true);
+  });
+
+  it('give the edit form the participant fields of the add form with the PATCH rules', () => {
+    const form = Object.keys(editParticipantForm.shape);
+    expect(form.filter((key) => !Object.keys(createParticipantBody.shape).includes(key))).toEqual([]);
+    expect(editParticipantForm.shape.phone_number).toBe(updateParticipantBody.shape.phone_number.unwrap());
   });
 });

@@ -188,17 +188,28 @@ export type ReferralBody = z.input<typeof referralBody>;
 
 // ---- requests ----
 
+/**
+ * The participant's own fields with the add form's rules: declared once, and the create body, the
+ * update body and the edit form are made from them. The server writes a validated body's keys as
+ * the columns of the same names (unique_device_id, which names a device, apart), so each key is a
+ * `participants` column; the server checks that when it starts. A body's key order is the order
+ * its errors are reported in (the first one is the answer's message), so it is kept as it was.
+ */
+const participantDetailFields = {
+  first_name: firstName,
+  last_name: lastName,
+  gender,
+  date_of_birth: dateOfBirth,
+  email,
+  phone_number: phoneNumberOnAdd,
+  phone_number_secondary: phoneNumberSecondary,
+  address,
+  language,
+};
+
 export const createParticipantBody = z
   .object({
-    first_name: firstName,
-    last_name: lastName,
-    gender,
-    date_of_birth: dateOfBirth,
-    email,
-    phone_number: phoneNumberOnAdd,
-    phone_number_secondary: phoneNumberSecondary,
-    address,
-    language,
+    ...participantDetailFields,
     unique_device_id: deviceChoice.describe('uuid of an unassigned authorised device'),
     notes,
     ...referralFields,
@@ -211,36 +222,26 @@ export const createParticipantBody = z
 export type CreateParticipantBody = z.input<typeof createParticipantBody>;
 export type CreateParticipantInput = z.output<typeof createParticipantBody>;
 
+/**
+ * The create body's fields, every one optional. Three rules differ from add: any phone number of
+ * 2 or more characters is kept, the device may be "empty" (detach), and the tablet's purge_cache.
+ */
 export const updateParticipantBody = z
   .object({
-    first_name: firstName.optional(),
-    last_name: lastName.optional(),
-    gender: gender.optional(),
-    date_of_birth: dateOfBirth.optional(),
-    email: email.optional(),
-    phone_number: phoneNumber.optional(),
-    phone_number_secondary: phoneNumberSecondary.optional(),
-    address: address.optional(),
-    language: language.optional(),
-    notes: notes.optional(),
+    ...participantDetailFields,
+    phone_number: phoneNumber,
+    notes,
     unique_device_id: z
       .string({ error: m.deviceEmpty })
       .trim()
       .min(1, { error: m.deviceEmpty, abort: true })
       .max(100, { error: 'Must be at most 100 characters', abort: true })
       .transform((v) => v.toLowerCase())
-      .optional()
       .describe('uuid of an available device to assign, or the literal "empty" to detach the current one'),
-    purge_cache: formBoolean('purge_cache must be true or false').optional(),
-    programme_referred_to: referralFields.programme_referred_to.optional(),
-    referring_organisation: referralFields.referring_organisation.optional(),
-    referring_healthcare_professional: referralFields.referring_healthcare_professional.optional(),
-    referring_healthcare_professional_role: referralFields.referring_healthcare_professional_role.optional(),
-    checked_contraindications_to_exercise: referralFields.checked_contraindications_to_exercise.optional(),
-    smoker: referralFields.smoker.optional(),
-    diabetes: referralFields.diabetes.optional(),
-    registered_deaf: referralFields.registered_deaf.optional(),
+    purge_cache: formBoolean('purge_cache must be true or false'),
+    ...referralFields,
   })
+  .partial()
   .meta({
     id: 'UpdateParticipant',
     description:
@@ -251,14 +252,8 @@ export type UpdateParticipantInput = z.output<typeof updateParticipantBody>;
 
 /** The console's edit-participant form: the PATCH rules, with every field of the form present. */
 export const editParticipantForm = z.object({
-  first_name: firstName,
-  last_name: lastName,
-  date_of_birth: dateOfBirth,
-  gender,
-  email,
+  ...participantDetailFields,
   phone_number: phoneNumber,
-  phone_number_secondary: phoneNumberSecondary,
-  address,
   // Required on add only: a participant without one may keep none.
   language: z.preprocess(trimmed, z.union([language, z.literal('')])),
   notes,

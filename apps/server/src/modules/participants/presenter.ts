@@ -9,34 +9,7 @@ import {
   type Role,
 } from '@pathway/contract';
 import type { participants } from '../../db/schema.js';
-
-/** The columns the grid and the participant view read (see participantColumns). */
-export type ParticipantRow = Pick<
-  typeof participants.$inferSelect,
-  | 'participant_id'
-  | 'gender'
-  | 'language'
-  | 'days_behind'
-  | 'push_notification_id'
-  | 'purge_cache'
-  | 'created_at'
-  | 'updated_at'
-  | 'first_name'
-  | 'last_name'
-  | 'date_of_birth'
-  | 'email'
-  | 'phone_number'
-  | 'phone_number_secondary'
-  | 'address'
-  | 'notes'
-  | 'last_ip_address'
-  | 'tablet_last_contact_at'
-> & {
-  device_uuid: string | null;
-  device_name: string | null;
-  /** Whether the participant has a programme (progress): only then do they have an adherence state. */
-  has_programme: boolean;
-};
+import type { ParticipantRow } from './repository.js';
 
 /**
  * The one place that decides what an admin sees of a participant. A basic-access admin gets no

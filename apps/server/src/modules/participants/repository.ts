@@ -5,7 +5,6 @@ import { participantCounts } from '../../db/participant-tally.js';
 import { arrayRows } from '../../db/rows.js';
 import { authorizedDevices, participants, participationProgress } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
-import type { ParticipantRow } from './presenter.js';
 
 /** participants.adherence, the generated class of days_behind. */
 const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };
@@ -62,6 +61,21 @@ export const participantColumns = {
  * for one): the check is not made a second time for each row.
  */
 const filteredByStateColumns = { ...participantColumns, has_programme: sql<boolean>`true` };
+
+/**
+ * participantColumns read through the device join: the type of a grid row and of the participant
+ * view, inferred from the selection (the join makes the device's columns nullable).
+ */
+function selectWithDevice(db: Database, columns = participantColumns) {
+  return db
+    .select(columns)
+    .from(participants)
+    .leftJoin(
+      authorizedDevices,
+      eq(authorizedDevices.authorized_device_id, participants.authorized_device_id),
+    );
+}
+export type ParticipantRow = Awaited<ReturnType<typeof selectWithDevice>>[number];
 
 /** The order of participantColumns, in which the page's rows come as arrays (checked below). */
 const PARTICIPANT_ROW_KEYS = [
@@ -233,13 +247,7 @@ export class ParticipantRepository {
   constructor(private readonly db: Database) {}
 
   private withDevice(db: Database = this.db, columns = participantColumns) {
-    return db
-      .select(columns)
-      .from(participants)
-      .leftJoin(
-        authorizedDevices,
-        eq(authorizedDevices.authorized_device_id, participants.authorized_device_id),
-      );
+    return selectWithDevice(db, columns);
   }
 
   async count(filter: ListFilter): Promise<number> {

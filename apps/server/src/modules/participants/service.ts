@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, getTableColumns } from 'drizzle-orm';
 import {
   CONTACT_FIELDS,
   FULL_ACCESS,
@@ -15,6 +15,8 @@ import {
   type Referral,
   type Role,
   type UpdateParticipantInput,
+  createParticipantBody,
+  updateParticipantBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { authorizedDevices, participants } from '../../db/schema.js';
@@ -33,13 +35,58 @@ export interface Staff extends AuditActor {
   role: Role;
 }
 
-type ParticipantUpdate = Partial<typeof participants.$inferInsert>;
+type ParticipantInsert = typeof participants.$inferInsert;
+type ParticipantUpdate = Partial<ParticipantInsert>;
 
-const EDITABLE_FIELDS = [
-  ...CONTACT_FIELDS.filter((f) => f !== 'last_ip_address'),
-  'gender',
-  'language',
-] as const;
+/**
+ * A validated body's keys are the columns written, under the same names: the device choice names a
+ * device, not a column, and is the only exception. Pick<> refuses to compile a body key that is no
+ * column, and the check below refuses to start; so a field added to the contract's body is written
+ * (and recorded) with no list here to forget.
+ */
+type WrittenOnCreate = Pick<ParticipantInsert, Exclude<keyof CreateParticipantInput, 'unique_device_id'>>;
+type WrittenOnUpdate = Pick<ParticipantUpdate, Exclude<keyof UpdateParticipantInput, 'unique_device_id'>>;
+const participantColumnNames = new Set(Object.keys(getTableColumns(participants)));
+for (const key of [
+  ...Object.keys(createParticipantBody.shape),
+  ...Object.keys(updateParticipantBody.shape),
+]) {
+  if (key !== 'unique_device_id' && !participantColumnNames.has(key)) {
+    throw new Error(`The participant body field ${key} is not a column of participants`);
+  }
+}
+
+/** The keys of a validated body that were sent (zod leaves an absent optional key out or undefined). */
+function sentKeys<T extends object>(body: T): (keyof T & string)[] {
+  return (Object.keys(body) as (keyof T & string)[]).filter((k) => body[k] !== undefined);
+}
+
+/**
+ * The columns a PATCH writes and the fields its audit rows name: both the sent keys of the
+ * validated body (less the device choice), so what is recorded as changed is exactly what is written.
+ */
+export function participantChanges(body: UpdateParticipantInput): {
+  columns: WrittenOnUpdate;
+  participantFields: string[];
+  referralFields: string[];
+} {
+  const { unique_device_id: _deviceChoice, ...fields } = body;
+  const written = sentKeys(fields);
+  const columns: WrittenOnUpdate = {};
+  for (const field of written) (columns as Record<string, unknown>)[field] = fields[field];
+  const isReferral = (k: string) => (REFERRAL_FIELDS as readonly string[]).includes(k);
+  return {
+    columns,
+    participantFields: written.filter((k) => !isReferral(k)),
+    referralFields: written.filter(isReferral),
+  };
+}
+
+/** The columns an add writes: every field of the validated body but the device choice. */
+function columnsOnCreate(body: CreateParticipantInput): WrittenOnCreate {
+  const { unique_device_id: _deviceChoice, ...columns } = body;
+  return columns;
+}
 
 export class ParticipantService {
   private readonly repo: ParticipantRepository;
@@ -126,26 +173,9 @@ export class ParticipantService {
         const [row] = await tx
           .insert(participants)
           .values({
-            first_name: body.first_name,
-            last_name: body.last_name,
-            gender: body.gender,
-            date_of_birth: body.date_of_birth,
-            email: body.email,
-            phone_number: body.phone_number,
-            phone_number_secondary: body.phone_number_secondary,
-            address: body.address,
-            language: body.language,
-            notes: body.notes,
+            ...columnsOnCreate(body),
             authorized_device_id: device.authorized_device_id,
             push_notification_id: NO_DEVICE,
-            programme_referred_to: body.programme_referred_to,
-            referring_organisation: body.referring_organisation,
-            referring_healthcare_professional: body.referring_healthcare_professional,
-            referring_healthcare_professional_role: body.referring_healthcare_professional_role,
-            checked_contraindications_to_exercise: body.checked_contraindications_to_exercise,
-            smoker: body.smoker,
-            diabetes: body.diabetes,
-            registered_deaf: body.registered_deaf,
             created_at: this.clock.now(),
             updated_at: this.clock.now(),
           })
@@ -168,7 +198,7 @@ export class ParticipantService {
    * attached by its uuid or detached with "empty", and a detached tablet's tokens stop working.
    */
   async update(id: number, body: UpdateParticipantInput, staff: Staff): Promise<ParticipantView> {
-    const sent = Object.keys(body).filter((k) => body[k as keyof UpdateParticipantInput] !== undefined);
+    const sent = sentKeys(body);
     if (sent.length === 0) throw badRequest(messages.participant.nothingToChange);
     if (
       staff.role !== FULL_ACCESS &&
@@ -184,10 +214,8 @@ export class ParticipantService {
       await this.db.transaction(async (tx) => {
         const current = await this.repo.lock(tx, id);
         if (!current) throw notFound(messages.participant.notFound);
-        const changes: ParticipantUpdate = {};
-        for (const field of [...EDITABLE_FIELDS, ...REFERRAL_FIELDS, 'purge_cache'] as const) {
-          if (body[field] !== undefined) (changes as Record<string, unknown>)[field] = body[field];
-        }
+        const { columns, participantFields, referralFields } = participantChanges(body);
+        const changes: ParticipantUpdate = { ...columns };
         let deviceDetail: string | null = null;
         if (body.unique_device_id !== undefined) {
           deviceDetail = await this.changeDevice(tx, current, body.unique_device_id, changes);
@@ -197,10 +225,6 @@ export class ParticipantService {
           .set({ ...changes, updated_at: this.clock.now() })
           .where(eq(participants.participant_id, id));
 
-        const participantFields = sent.filter(
-          (k) => !(REFERRAL_FIELDS as readonly string[]).includes(k) && k !== 'unique_device_id',
-        );
-        const referralFields = sent.filter((k) => (REFERRAL_FIELDS as readonly string[]).includes(k));
         const details = [...participantFields, ...(deviceDetail ? [deviceDetail] : [])];
         if (details.length > 0) {
           await this.audit.record(
@@ -229,7 +253,7 @@ export class ParticipantService {
     body: UpdateParticipantInput,
     caller: { participantId: number },
   ): Promise<void> {
-    const sent = Object.keys(body).filter((k) => body[k as keyof UpdateParticipantInput] !== undefined);
+    const sent = sentKeys(body);
     if (caller.participantId !== id || sent.length !== 1 || body.purge_cache === undefined) {
       throw forbidden(messages.participant.deviceOnlyPurgeCache);
     }
