@@ -1,5 +1,6 @@
 export * from './messages.js';
 export * from './roles.js';
+export * from './permissions.js';
 export * from './limits.js';
 export * from './common.js';
 export * from './auth.js';

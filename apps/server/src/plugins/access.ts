@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { FULL_ACCESS, messages } from '@pathway/contract';
+import { PERMISSIONS, ROLES, can, messages, rolesWith, type Permission } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { deviceTokens, participants } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
@@ -11,12 +11,14 @@ import { SESSION_COOKIE, type StaffSession } from '../lib/staff-session.js';
 
 /**
  * Who may call a route. Every route of the API declares one (the app refuses to start otherwise):
- * - public: anyone; - staff: any signed-in admin; - full: full-access admins only;
+ * - public: anyone; - staff: any signed-in admin, and with a `permission` only the admins whose
+ *   role has it (the contract's `can()`);
  * - device: the tablet app with a bearer token of a device still assigned to its participant;
  * - staff-or-device: a path both share (the tablet's PATCH of its participant): a request with an
  *   Authorization header is judged as a device, any other as staff. The handler checks which.
  */
-export type Access = 'public' | 'staff' | 'full' | 'device' | 'staff-or-device';
+export type Access = 'public' | 'staff' | 'device' | 'staff-or-device';
+const ACCESS_LEVELS: readonly string[] = ['public', 'staff', 'device', 'staff-or-device'] satisfies Access[];
 
 export interface DeviceCaller {
   participantId: number;
@@ -26,6 +28,8 @@ export interface DeviceCaller {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** With access 'staff' only: the permission a caller's role must have. */
+    permission?: Permission;
   }
   interface FastifyRequest {
     staff: StaffSession | null;
@@ -99,7 +103,8 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     }
     request.staff = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
     if (!request.staff) throw new HttpError(401, messages.session.required);
-    if (access === 'full' && request.staff.role !== FULL_ACCESS) {
+    const permission = request.routeOptions.config.permission;
+    if (permission !== undefined && !can(request.staff.role, permission)) {
       throw new HttpError(403, messages.session.forbidden);
     }
   });
@@ -107,8 +112,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
 
 const ACCESS_DESCRIPTIONS: Record<Access, string> = {
   public: 'Access: anyone.',
-  staff: 'Access: any signed-in admin (basic or full access).',
-  full: 'Access: full access only.',
+  staff: `Access: any signed-in admin (${ROLES.join(', ')}).`,
   device: 'Access: the tablet app, with the bearer token of an assigned device.',
   'staff-or-device':
     'Access: any signed-in admin, or the tablet app with the bearer token of an assigned device.',
@@ -121,7 +125,17 @@ const ACCESS_DESCRIPTIONS: Record<Access, string> = {
 export function requireDeclaredAccess(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
-    if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access level`);
+    const permission = route.config?.permission;
+    const name = `Route ${String(route.method)} ${route.url}`;
+    if (!access) throw new Error(`${name} declares no access level`);
+    // Checked here as well as by the type: a route that still says 'full' (the level that became
+    // permissions) would otherwise be served to any signed-in admin.
+    if (!ACCESS_LEVELS.includes(access)) {
+      throw new Error(`${name} declares an unknown access level '${String(access)}'`);
+    }
+    if (permission !== undefined && (access !== 'staff' || !PERMISSIONS.includes(permission))) {
+      throw new Error(`${name} declares permission '${String(permission)}' (only with access 'staff')`);
+    }
     const schema = (route.schema ??= {}) as Record<string, unknown>;
     schema.security =
       access === 'public'
@@ -131,11 +145,14 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
           : access === 'staff-or-device'
             ? [{ session: [] }, { device: [] }]
             : [{ session: [] }];
-    schema.description = [schema.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n');
+    const described = permission
+      ? `Access: admins whose role has the permission ${permission} (${rolesWith(permission).join(', ')}).`
+      : ACCESS_DESCRIPTIONS[access];
+    schema.description = [schema.description, described].filter(Boolean).join('\n\n');
   });
 }
 
-/** The signed-in admin of a staff or full route (the access hook guarantees one). */
+/** The signed-in admin of a staff route (the access hook guarantees one). */
 export function staffOf(request: FastifyRequest): StaffSession {
   if (!request.staff) throw new HttpError(401, messages.session.required);
   return request.staff;

@@ -24,7 +24,7 @@ const SIMPLE_BODY_TYPES = new Set(['application/x-www-form-urlencoded', 'multipa
 function usesStaffSession(request: FastifyRequest): boolean {
   const config = request.routeOptions.config ?? {};
   const access = config.access ?? 'public';
-  if (access === 'staff' || access === 'full') return true;
+  if (access === 'staff') return true;
   // The tablet's bearer token is no ambient credential: its calls cannot be forged by a page.
   if (access === 'staff-or-device') return !request.headers.authorization;
   return config.sessionRoute === true;

@@ -1,29 +1,68 @@
 /**
- * The authorization matrix: every route of the app, written by hand, with who may call it. The
- * test (authorization.test.ts) lists the routes the app really has and fails on a route missing
- * here or a row naming a route that no longer exists, then calls every route as every kind of
- * caller. Changing who may call a route means changing this table, in review.
+ * The authorization matrix: every route of the app, written by hand, with the access it must
+ * declare. The test (authorization.test.ts) lists the routes the app really has and fails on a
+ * route missing here, a row naming a route that no longer exists, or a route declaring other
+ * access than its row says; then calls every route as every kind of caller. What each caller must
+ * get follows from the row's declaration and the contract's permission table (`can()`), so changing
+ * who may call a route means changing this table or that one, in review.
  *
  * A HEAD route follows the GET row of the same URL (Fastify adds one beside every GET).
  */
+import { BASIC_ACCESS, FULL_ACCESS, can, type Permission, type Role } from '@pathway/contract';
 
-export type Caller = 'anonymous' | 'basic' | 'full' | 'device';
-export const CALLERS: readonly Caller[] = ['anonymous', 'basic', 'full', 'device'];
+/** The signed-in callers, one per role (a new role adds one here and its session in world.ts). */
+export const CALLER_ROLES = { basic: BASIC_ACCESS, full: FULL_ACCESS } as const satisfies Record<
+  string,
+  Role
+>;
+type StaffCaller = keyof typeof CALLER_ROLES;
+export type Caller = 'anonymous' | StaffCaller | 'device';
+export const CALLERS: readonly Caller[] = [
+  'anonymous',
+  ...(Object.keys(CALLER_ROLES) as StaffCaller[]),
+  'device',
+];
 
 /** 'ok': served (any status but 401/403, never 5xx); a number: refused with exactly that status. */
 export type Outcome = 'ok' | 401 | 403;
 export type Expected = Record<Caller, Outcome>;
 
+/** What a route declares (its `config`): an access level, and for staff routes a permission. */
+export type Declared =
+  | { access: 'public' | 'device' | 'staff-or-device'; permission?: undefined }
+  | { access: 'staff'; permission?: Permission };
+
 /** Anyone at all: the console's files, sign-in, health, media capability URLs, the tablet's first calls. */
-const ANYONE: Expected = { anonymous: 'ok', basic: 'ok', full: 'ok', device: 'ok' };
-/** Any signed-in admin, basic or full access. */
-const STAFF: Expected = { anonymous: 401, basic: 'ok', full: 'ok', device: 401 };
-/** Full-access admins only. */
-const FULL: Expected = { anonymous: 401, basic: 403, full: 'ok', device: 401 };
+const ANYONE: Declared = { access: 'public' };
+/** Any signed-in admin, whatever their role. */
+const STAFF: Declared = { access: 'staff' };
+/** Signed-in admins whose role has the permission. */
+const needs = (permission: Permission): Declared => ({ access: 'staff', permission });
 /** The tablet app with the bearer token of an assigned device. */
-const DEVICE: Expected = { anonymous: 401, basic: 401, full: 401, device: 'ok' };
+const DEVICE: Declared = { access: 'device' };
 /** A path the console and the tablet share. */
-const STAFF_OR_DEVICE: Expected = { anonymous: 401, basic: 'ok', full: 'ok', device: 'ok' };
+const STAFF_OR_DEVICE: Declared = { access: 'staff-or-device' };
+
+/** What each caller gets from a route declaring this. */
+export function expectedFor(declared: Declared): Expected {
+  const asStaff = (role: Role): Outcome => {
+    switch (declared.access) {
+      case 'public':
+      case 'staff-or-device':
+        return 'ok';
+      case 'device':
+        return 401;
+      case 'staff':
+        return declared.permission === undefined || can(role, declared.permission) ? 'ok' : 403;
+    }
+  };
+  const staffCallers = Object.entries(CALLER_ROLES).map(([caller, role]) => [caller, asStaff(role)]);
+  return {
+    anonymous: declared.access === 'public' ? 'ok' : 401,
+    device: declared.access === 'staff' ? 401 : 'ok',
+    ...(Object.fromEntries(staffCallers) as Record<StaffCaller, Outcome>),
+  };
+}
 
 /** What a request recipe may use: the seeded programme, and makers of throwaway rows. */
 export interface World {
@@ -54,10 +93,11 @@ export interface Call {
   headers?: Record<string, string>;
 }
 
-export interface MatrixRow {
+interface RowDeclaration {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD';
   url: string;
-  who: Expected;
+  /** The access the route must declare. */
+  who: Declared;
   /** A request the route would accept from an allowed caller, so access is what is tested. */
   call: (w: World, caller: Caller) => Promise<Call> | Call;
   /** The route exists only when the console is built (apps/web/dist), as in CI and production. */
@@ -66,9 +106,15 @@ export interface MatrixRow {
   endsSession?: boolean;
 }
 
+export interface MatrixRow extends Omit<RowDeclaration, 'who'> {
+  declared: Declared;
+  /** What each caller must get, from the declaration and the permission table. */
+  who: Expected;
+}
+
 const TUS = { 'tus-resumable': '1.0.0' };
 
-export const AUTHORIZATION_MATRIX: MatrixRow[] = [
+const ROWS: RowDeclaration[] = [
   // ---- operations and the console ----
   { method: 'GET', url: '/healthz', who: ANYONE, call: () => ({ url: '/healthz' }) },
   { method: 'GET', url: '/readyz', who: ANYONE, call: () => ({ url: '/readyz' }) },
@@ -128,21 +174,26 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
       },
     }),
   },
-  { method: 'GET', url: '/api/lockouts', who: FULL, call: () => ({ url: '/api/lockouts' }) },
+  {
+    method: 'GET',
+    url: '/api/lockouts',
+    who: needs('admins.manage'),
+    call: () => ({ url: '/api/lockouts' }),
+  },
   {
     method: 'DELETE',
     url: '/api/lockouts/:user_name',
-    who: FULL,
+    who: needs('admins.manage'),
     // No lock to lift: 404, which still shows the caller was let through.
     call: (w) => ({ url: `/api/lockouts/${encodeURIComponent(`nobody.${w.freshUuid()}`)}` }),
   },
 
-  // ---- admin users, logs, audit: full access only ----
-  { method: 'GET', url: '/api/admin', who: FULL, call: () => ({ url: '/api/admin' }) },
+  // ---- admin users, logs, audit ----
+  { method: 'GET', url: '/api/admin', who: needs('admins.manage'), call: () => ({ url: '/api/admin' }) },
   {
     method: 'POST',
     url: '/api/admin',
-    who: FULL,
+    who: needs('admins.manage'),
     call: (w) => ({
       url: '/api/admin',
       payload: {
@@ -157,7 +208,7 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
   {
     method: 'PATCH',
     url: '/api/admin/:user_name',
-    who: FULL,
+    who: needs('admins.manage'),
     call: async (w) => ({
       url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}`,
       payload: { first_name: 'Renamed' },
@@ -166,13 +217,13 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
   {
     method: 'DELETE',
     url: '/api/admin/:user_name',
-    who: FULL,
+    who: needs('admins.manage'),
     call: async (w) => ({ url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}` }),
   },
   {
     method: 'POST',
     url: '/api/admin/:user_name/reset-authenticator',
-    who: FULL,
+    who: needs('admins.manage'),
     call: async (w) => ({
       url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}/reset-authenticator`,
     }),
@@ -180,22 +231,32 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
   {
     method: 'POST',
     url: '/api/admin/:user_name/reset-password',
-    who: FULL,
+    who: needs('admins.manage'),
     call: async (w) => ({
       url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}/reset-password`,
       payload: { new_password: 'a reset passphrase for matrix' },
     }),
   },
-  { method: 'GET', url: '/api/logs/getloglist', who: FULL, call: () => ({ url: '/api/logs/getloglist' }) },
-  { method: 'GET', url: '/api/retention', who: FULL, call: () => ({ url: '/api/retention' }) },
+  {
+    method: 'GET',
+    url: '/api/logs/getloglist',
+    who: needs('logs.read'),
+    call: () => ({ url: '/api/logs/getloglist' }),
+  },
+  { method: 'GET', url: '/api/retention', who: needs('audit.read'), call: () => ({ url: '/api/retention' }) },
   {
     method: 'GET',
     url: '/api/logs/download/:fileName',
-    who: FULL,
+    who: needs('logs.read'),
     call: (w) => ({ url: `/api/logs/download/${w.logFileName}` }),
   },
-  { method: 'GET', url: '/api/audit', who: FULL, call: () => ({ url: '/api/audit' }) },
-  { method: 'GET', url: '/api/audit/export', who: FULL, call: () => ({ url: '/api/audit/export' }) },
+  { method: 'GET', url: '/api/audit', who: needs('audit.read'), call: () => ({ url: '/api/audit' }) },
+  {
+    method: 'GET',
+    url: '/api/audit/export',
+    who: needs('audit.read'),
+    call: () => ({ url: '/api/audit/export' }),
+  },
 
   // ---- devices ----
   {
@@ -240,7 +301,7 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
   {
     method: 'GET',
     url: '/api/devicesignins',
-    who: FULL,
+    who: needs('devices.signins'),
     call: () => ({ url: '/api/devicesignins' }),
   },
 
@@ -261,13 +322,13 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
   {
     method: 'GET',
     url: '/api/participant/:id/referral',
-    who: FULL,
+    who: needs('participants.identifiable'),
     call: (w) => ({ url: `/api/participant/${w.participantId}/referral` }),
   },
   {
     method: 'POST',
     url: '/api/participant',
-    who: FULL,
+    who: needs('participants.manage'),
     call: async (w) => ({
       url: '/api/participant',
       payload: {
@@ -304,7 +365,7 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
   {
     method: 'DELETE',
     url: '/api/participant/:id',
-    who: FULL,
+    who: needs('participants.manage'),
     call: async (w) => ({ url: `/api/participant/${await w.freshParticipantId()}` }),
   },
   {
@@ -562,6 +623,12 @@ export const AUTHORIZATION_MATRIX: MatrixRow[] = [
     }),
   },
 ];
+
+export const AUTHORIZATION_MATRIX: MatrixRow[] = ROWS.map((row) => ({
+  ...row,
+  declared: row.who,
+  who: expectedFor(row.who),
+}));
 
 /** The row that governs a route of the app; a HEAD route follows the GET row of its URL. */
 export function rowFor(method: string, url: string): MatrixRow | undefined {

@@ -9,6 +9,7 @@ import { createTestApp, signedInCookie, type TestApp } from '../harness.js';
 import { makeEnrolledParticipant } from '../programme-factories.js';
 import {
   AUTHORIZATION_MATRIX,
+  CALLER_ROLES,
   CALLERS,
   rowFor,
   type Caller,
@@ -19,14 +20,18 @@ import { seedWorld, type SeededWorld } from './world.js';
 
 let t: TestApp;
 let world: World;
-const appRoutes: Array<{ method: string; url: string }> = [];
+const appRoutes: Array<{ method: string; url: string; access: string; permission: string | undefined }> = [];
 let credentials: SeededWorld['credentials'];
 let identifiableValues: string[];
 
 beforeAll(async () => {
   t = await createTestApp({
     onRoute: (route: RouteOptions) => {
-      for (const method of [route.method].flat()) appRoutes.push({ method, url: route.url });
+      // A route outside the API scope (health, the console's files, media) declares nothing: public.
+      const access = route.config?.access ?? 'public';
+      const permission = route.config?.permission;
+      for (const method of [route.method].flat())
+        appRoutes.push({ method, url: route.url, access, permission });
     },
   });
   ({ world, credentials, identifiableValues } = await seedWorld(t));
@@ -44,7 +49,7 @@ async function callAs(row: MatrixRow, method: string, caller: Caller) {
   let auth = credentials[caller];
   if (row.endsSession && (caller === 'basic' || caller === 'full')) {
     auth = {
-      cookie: (await signedInCookie(t.ctx, caller === 'full' ? 'full access' : 'basic access')).cookie,
+      cookie: (await signedInCookie(t.ctx, CALLER_ROLES[caller])).cookie,
     };
   }
   return t.app.inject({
@@ -65,6 +70,13 @@ describe('the authorization matrix', () => {
       .filter((row) => !appRoutes.some((r) => r.method === row.method && r.url === row.url))
       .map((r) => `${r.method} ${r.url}`);
     expect(stale, 'matrix rows naming routes the app no longer has').toEqual([]);
+    const undeclared = appRoutes
+      .filter((r) => {
+        const row = rowFor(r.method, r.url);
+        return row && (row.declared.access !== r.access || row.declared.permission !== r.permission);
+      })
+      .map((r) => `${r.method} ${r.url} declares ${r.access}${r.permission ? ` ${r.permission}` : ''}`);
+    expect(undeclared, 'routes declaring other access than their row of the matrix').toEqual([]);
     const seen = new Set<string>();
     for (const row of AUTHORIZATION_MATRIX) {
       const key = `${row.method} ${row.url}`;

@@ -87,7 +87,7 @@ async function send(
 
 describe('requests that did not come from the console', () => {
   it('finds the state-changing routes of the app', () => {
-    expect(routes.filter((r) => r.access === 'staff' || r.access === 'full').length).toBeGreaterThan(20);
+    expect(routes.filter((r) => r.access === 'staff').length).toBeGreaterThan(20);
     expect(routes.some((r) => r.url === '/login' && r.sessionRoute && r.browserForm)).toBe(true);
   });
 
@@ -95,7 +95,7 @@ describe('requests that did not come from the console', () => {
     const failures: string[] = [];
     let calls = 0;
     const staffRoutes = routes.filter(
-      (r) => r.access === 'staff' || r.access === 'full' || r.access === 'staff-or-device' || r.sessionRoute,
+      (r) => r.access === 'staff' || r.access === 'staff-or-device' || r.sessionRoute,
     );
     for (const route of staffRoutes) {
       const row = rowFor(route.method, route.url);

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { redirect } from 'react-router';
-import { isFullAccess, sessionQuery, useSession } from '../lib/session';
-import type { PageAccess } from './routes';
+import type { Permission } from '@pathway/contract';
+import { sessionQuery, useCan, useSession } from '../lib/session';
 import { NotAllowedPage } from './pages/NotAllowedPage';
 
 /** Asks the server, never the cookie (it is HttpOnly), and never trusts an answer held in memory. */
@@ -31,12 +31,13 @@ export function skipLoginWhenSignedIn(queryClient: QueryClient) {
 }
 
 /**
- * Mirrors the server's roles: a basic-access admin who opens a full-access page by its address is
- * told so (the server refuses the page's calls anyway).
+ * Mirrors the server's permissions: an admin whose role lacks a page's permission and opens it by
+ * its address is told so (the server refuses the page's calls anyway).
  */
-export function PageAccessGate({ access, children }: { access: PageAccess; children: ReactNode }) {
+export function PageAccessGate({ permission, children }: { permission?: Permission; children: ReactNode }) {
   const session = useSession();
+  const can = useCan();
   if (!session) return null;
-  if (access === 'full' && !isFullAccess(session)) return <NotAllowedPage />;
+  if (permission !== undefined && !can(permission)) return <NotAllowedPage />;
   return children;
 }

@@ -13,7 +13,7 @@ import { consoleRoutes, logViewerRoute, type ConsoleRoute } from './routes';
 function pageElement(route: ConsoleRoute) {
   const Page = route.page;
   return (
-    <PageAccessGate access={route.access}>
+    <PageAccessGate permission={route.permission}>
       <Page />
     </PageAccessGate>
   );

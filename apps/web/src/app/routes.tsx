@@ -6,18 +6,17 @@ import OndemandVideoOutlinedIcon from '@mui/icons-material/OndemandVideoOutlined
 import PolicyOutlinedIcon from '@mui/icons-material/PolicyOutlined';
 import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
+import type { Permission } from '@pathway/contract';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { LOG_VIEWER_PATH } from '../features/server-logs/paths';
-
-/** Who may open a page: any signed-in admin, or full-access admins only (spec §6). */
-export type PageAccess = 'staff' | 'full';
 
 export interface ConsoleRoute {
   /** The path of spec §2, e.g. '/video/:fitness_video_set_id'. */
   path: string;
   /** The route name shown in the top bar and the window title. */
   title: string;
-  access: PageAccess;
+  /** Who may open the page besides being signed in (spec §6); none: any signed-in admin. */
+  permission?: Permission;
   page: LazyExoticComponent<ComponentType>;
   /** An entry in the sidebar, in the order of this list. */
   nav?: { label: string; icon: typeof SvgIcon };
@@ -32,20 +31,18 @@ function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, nam
 
 /**
  * Every page of the console. A feature adds its page here: the router, the sidebar, the top bar
- * title and the full-access guard all follow from this list.
+ * title and the permission guard all follow from this list.
  */
 export const consoleRoutes: ConsoleRoute[] = [
   {
     path: '/dashboard',
     title: 'Dashboard',
-    access: 'staff',
     page: lazyPage(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
     nav: { label: 'Dashboard', icon: DashboardOutlinedIcon },
   },
   {
     path: '/participants',
     title: 'Participants',
-    access: 'staff',
     page: lazyPage(() => import('../features/participants/ParticipantsPage'), 'ParticipantsPage'),
     nav: { label: 'Participants', icon: GroupOutlinedIcon },
   },
@@ -53,49 +50,46 @@ export const consoleRoutes: ConsoleRoute[] = [
     path: '/addparticipant',
     title: 'Add participant',
     // Adding a participant is full access only (spec §6); the server refuses it to basic access.
-    access: 'full',
+    permission: 'participants.manage',
     page: lazyPage(() => import('../features/participants/AddParticipantPage'), 'AddParticipantPage'),
     section: '/participants',
   },
   {
     path: '/videoset',
     title: 'Video Sets',
-    access: 'staff',
     page: lazyPage(() => import('../features/video-sets/VideoSetsPage'), 'VideoSetsPage'),
     nav: { label: 'Video Sets', icon: OndemandVideoOutlinedIcon },
   },
   {
     path: '/video/:fitness_video_set_id',
     title: 'Manage videos',
-    access: 'staff',
     page: lazyPage(() => import('../features/video-sets/ManageVideosPage'), 'ManageVideosPage'),
     section: '/videoset',
   },
   {
     path: '/authoriseddevices',
     title: 'Authorised devices',
-    access: 'staff',
     page: lazyPage(() => import('../features/devices/AuthorisedDevicesPage'), 'AuthorisedDevicesPage'),
     nav: { label: 'Authorised devices', icon: TabletAndroidOutlinedIcon },
   },
   {
     path: '/adminusers',
     title: 'Admin Users',
-    access: 'full',
+    permission: 'admins.manage',
     page: lazyPage(() => import('../features/admin-users/AdminUsersPage'), 'AdminUsersPage'),
     nav: { label: 'Admin Users', icon: AdminPanelSettingsOutlinedIcon },
   },
   {
     path: '/serverlogs',
     title: 'Server Logs',
-    access: 'full',
+    permission: 'logs.read',
     page: lazyPage(() => import('../features/server-logs/ServerLogsPage'), 'ServerLogsPage'),
     nav: { label: 'Server Logs', icon: DescriptionOutlinedIcon },
   },
   {
     path: '/audit',
     title: 'Audit trail',
-    access: 'full',
+    permission: 'audit.read',
     page: lazyPage(() => import('../features/audit/AuditPage'), 'AuditPage'),
     nav: { label: 'Audit trail', icon: PolicyOutlinedIcon },
   },
@@ -105,6 +99,6 @@ export const consoleRoutes: ConsoleRoute[] = [
 export const logViewerRoute: ConsoleRoute = {
   path: LOG_VIEWER_PATH,
   title: 'Server log',
-  access: 'full',
+  permission: 'logs.read',
   page: lazyPage(() => import('../features/server-logs/LogViewerPage'), 'LogViewerPage'),
 };

@@ -1,4 +1,4 @@
-import { FULL_ACCESS, type SessionInfo } from '@pathway/contract';
+import { can, type Permission, type SessionInfo } from '@pathway/contract';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
@@ -28,8 +28,13 @@ export function useSession(): SessionInfo | null | undefined {
   return useQuery(sessionQuery).data;
 }
 
-export function isFullAccess(session: SessionInfo | null | undefined): boolean {
-  return session?.role === FULL_ACCESS;
+/**
+ * What the signed-in admin's role may do (the contract's permission table), to show only what the
+ * server would allow; the server enforces every permission itself. Nobody signed in may do nothing.
+ */
+export function useCan(): (permission: Permission) => boolean {
+  const role = useSession()?.role;
+  return useCallback((permission: Permission) => role !== undefined && can(role, permission), [role]);
 }
 
 /**

@@ -31,7 +31,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.get(
     '/api/admin',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'admins.manage' },
       schema: {
         tags: ['admin users'],
         summary: 'List admin users',
@@ -44,7 +44,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.post(
     '/api/admin',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'admins.manage' },
       schema: {
         tags: ['admin users'],
         summary: 'Add an admin user; answers the QR code for their authenticator app',
@@ -67,7 +67,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.patch(
     '/api/admin/:user_name',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'admins.manage' },
       schema: {
         tags: ['admin users'],
         summary: 'Change role and names (the user name cannot change)',
@@ -89,7 +89,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.delete(
     '/api/admin/:user_name',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'admins.manage' },
       schema: {
         tags: ['admin users'],
         summary: 'Delete an admin user immediately',
@@ -107,7 +107,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.post(
     '/api/admin/:user_name/reset-authenticator',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'admins.manage' },
       schema: {
         tags: ['admin users'],
         summary:
@@ -134,7 +134,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.post(
     '/api/admin/:user_name/reset-password',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'admins.manage' },
       schema: {
         tags: ['admin users'],
         summary: "Set another admin's password (the password policy applies); every session of theirs ends",

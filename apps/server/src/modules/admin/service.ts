@@ -1,9 +1,10 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import {
-  FULL_ACCESS,
+  can,
   createAdminBody,
   messages,
   roleSchema,
+  rolesWith,
   type AdminUser,
   type CreateAdminBody,
   type UpdateAdminBody,
@@ -43,8 +44,14 @@ export async function endSessionsOf(tx: Database, adminUserId: number): Promise<
 /** How the audit trail names the admin an action was about (a staff account, never participant data). */
 const aboutAdmin = (row: AdminRow) => `admin ${row.user_name} (id ${row.admin_user_id})`;
 
-/** Serialises changes to admin accounts: none may leave nobody with full access. */
-const FULL_ACCESS_LOCK = 7_311_002;
+/** Whether a role (as stored, so any text) can manage admins: somebody always must. */
+function managesAdmins(role: string): boolean {
+  const known = roleSchema.safeParse(role);
+  return known.success && can(known.data, 'admins.manage');
+}
+
+/** Serialises changes to admin accounts: none may leave nobody who can manage admins (full access). */
+const ADMIN_MANAGERS_LOCK = 7_311_002;
 
 export function presentAdmin(row: AdminRow): AdminUser {
   return {
@@ -128,8 +135,8 @@ export class AdminService {
   async update(userName: string, body: UpdateAdminBody, actor: AuditActor): Promise<AdminUser> {
     return this.db.transaction(async (tx) => {
       const current = await this.lockAndFind(tx, userName);
-      if (body.role && body.role !== FULL_ACCESS && current.role === FULL_ACCESS) {
-        await this.assertAnotherFullAccess(tx, current.admin_user_id);
+      if (body.role && !managesAdmins(body.role) && managesAdmins(current.role)) {
+        await this.assertAnotherAdminManager(tx, current.admin_user_id);
       }
       const changes = {
         ...(body.first_name !== undefined && { first_name: body.first_name }),
@@ -160,7 +167,7 @@ export class AdminService {
       if (current.admin_user_id === actor.adminUserId) {
         throw new HttpError(409, messages.admin.cannotDeleteSelf);
       }
-      if (current.role === FULL_ACCESS) await this.assertAnotherFullAccess(tx, current.admin_user_id);
+      if (managesAdmins(current.role)) await this.assertAnotherAdminManager(tx, current.admin_user_id);
       // Sessions go with the row (on delete cascade), so the deleted admin is signed out at once.
       await tx.delete(adminUsers).where(eq(adminUsers.admin_user_id, current.admin_user_id));
       await this.audit.record(
@@ -240,15 +247,17 @@ export class AdminService {
   }
 
   private async lockAndFind(tx: Database, userName: string): Promise<AdminRow> {
-    await tx.execute(sql`select pg_advisory_xact_lock(${FULL_ACCESS_LOCK})`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_MANAGERS_LOCK})`);
     return this.findByUserName(tx, userName);
   }
 
-  private async assertAnotherFullAccess(tx: Database, exceptId: number): Promise<void> {
+  private async assertAnotherAdminManager(tx: Database, exceptId: number): Promise<void> {
     const [row] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(adminUsers)
-      .where(sql`${adminUsers.role} = ${FULL_ACCESS} and ${adminUsers.admin_user_id} <> ${exceptId}`);
+      .where(
+        and(inArray(adminUsers.role, rolesWith('admins.manage')), ne(adminUsers.admin_user_id, exceptId)),
+      );
     if (row!.n === 0) throw new HttpError(409, messages.admin.lastFullAccess);
   }
 }

@@ -12,7 +12,7 @@ export async function auditRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.get(
     '/api/audit',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'audit.read' },
       schema: {
         tags: ['audit'],
         summary: 'The audit trail (identifiable data and security events), newest first; ?action= one kind',
@@ -26,7 +26,7 @@ export async function auditRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.get(
     '/api/audit/export',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'audit.read' },
       schema: {
         tags: ['audit'],
         summary: 'The whole audit trail as CSV, newest first (the export itself is recorded first)',

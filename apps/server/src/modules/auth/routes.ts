@@ -225,7 +225,7 @@ export async function lockoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   r.get(
     '/api/lockouts',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'admins.manage' },
       schema: {
         tags: ['admin users'],
         summary: 'User names whose sign-ins are locked or slowed down now, per source address',
@@ -238,7 +238,7 @@ export async function lockoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   r.delete(
     '/api/lockouts/:user_name',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'admins.manage' },
       schema: {
         tags: ['admin users'],
         summary: 'Lift the sign-in lock of a user name, from every address',

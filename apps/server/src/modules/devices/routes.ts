@@ -48,7 +48,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   r.get(
     '/api/devicesignins',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'devices.signins' },
       schema: {
         tags,
         summary:

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
-  FULL_ACCESS,
+  can,
   NO_DEVICE,
   createDeviceBody,
   maskDeviceUuid,
@@ -37,7 +37,8 @@ interface DeviceRow {
  */
 export function presentDevice(row: DeviceRow, role: Role): AuthorisedDeviceView {
   const assigned = row.participant_id !== null;
-  const uuid = assigned && role !== FULL_ACCESS ? maskDeviceUuid(row.uuid) : row.uuid;
+  const identifiable = can(role, 'participants.identifiable');
+  const uuid = assigned && !identifiable ? maskDeviceUuid(row.uuid) : row.uuid;
   const device: AuthorisedDevice = {
     authorized_device_id: row.authorized_device_id,
     name: row.name,
@@ -48,7 +49,7 @@ export function presentDevice(row: DeviceRow, role: Role): AuthorisedDeviceView 
     flagged_sign_in_at:
       row.flagged_sign_in_at === null ? null : new Date(row.flagged_sign_in_at).toISOString(),
   };
-  if (role !== FULL_ACCESS) return device;
+  if (!identifiable) return device;
   return { ...device, first_name: row.first_name, last_name: row.last_name };
 }
 
@@ -139,7 +140,7 @@ export class DeviceService {
     try {
       return await this.db.transaction(async (tx) => {
         const current = await this.lock(tx, id);
-        if (body.uuid !== undefined && body.uuid !== current.uuid && role !== FULL_ACCESS) {
+        if (body.uuid !== undefined && body.uuid !== current.uuid && !can(role, 'devices.assign')) {
           // A new uuid ends the tablet's sign-in: for an assigned device that is full access only.
           const [holder] = await tx
             .select({ participant_id: participants.participant_id })
@@ -199,7 +200,7 @@ export class DeviceService {
     actor: AuditActor,
     action: 'device.list' | 'device.read',
   ) {
-    if (role !== FULL_ACCESS) return;
+    if (!can(role, 'participants.identifiable')) return;
     const ids = rows.flatMap((r) => (r.participant_id === null ? [] : [r.participant_id]));
     if (ids.length === 0) return;
     await this.audit.record(actor, {

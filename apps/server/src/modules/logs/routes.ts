@@ -33,7 +33,7 @@ export async function logRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
   r.get(
     '/api/logs/getloglist',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'logs.read' },
       schema: {
         tags: ['server logs'],
         summary: 'Names of the daily log files, newest first',
@@ -46,7 +46,7 @@ export async function logRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
   r.get(
     '/api/logs/download/:fileName',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'logs.read' },
       schema: {
         tags: ['server logs'],
         summary:

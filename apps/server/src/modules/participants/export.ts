@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import {
   ADHERENCE_LABELS,
-  FULL_ACCESS,
+  can,
   IDENTIFIABLE_SORTS,
   NO_PROGRAMME_LABEL,
   PARTICIPANT_CSV_BASIC_COLUMNS,
@@ -38,7 +38,7 @@ export async function exportParticipants(
   query: ParticipantExportQuery,
   staff: Staff,
 ): Promise<ParticipantExport> {
-  const full = staff.role === FULL_ACCESS;
+  const full = can(staff.role, 'participants.identifiable');
   if (!full && IDENTIFIABLE_SORTS.includes(query.sort)) throw forbidden(messages.participant.sortForbidden);
   const repo = new ParticipantRepository(db);
   const filter: ListFilter = { state: query.state, q: query.q, searchIdentifiable: full };

@@ -1,7 +1,7 @@
 import {
-  FULL_ACCESS,
   NO_DEVICE,
   adherenceOf,
+  can,
   maskDeviceUuid,
   type ParticipantBasic,
   type ParticipantView,
@@ -21,7 +21,7 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
   const tablet_last_contact_at = row.tablet_last_contact_at?.toISOString() ?? null;
   const gender = row.gender === 'male' || row.gender === 'female' ? row.gender : null;
   const adherence_state = row.has_programme ? adherenceOf(row.days_behind) : null;
-  if (role !== FULL_ACCESS) {
+  if (!can(role, 'participants.identifiable')) {
     const basic: ParticipantBasic = {
       participant_id: row.participant_id,
       gender,

@@ -74,7 +74,7 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   r.get(
     '/api/participant/:id/referral',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'participants.identifiable' },
       schema: {
         tags,
         summary: 'The referral of one participant (full access; recorded in the audit trail)',
@@ -89,7 +89,7 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   r.post(
     '/api/participant',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'participants.manage' },
       schema: {
         tags,
         summary: 'Add a participant with their referral and device',
@@ -139,7 +139,7 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   r.delete(
     '/api/participant/:id',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'participants.manage' },
       schema: {
         tags,
         summary: 'Delete a participant, their progress and their device pairing',

@@ -1,7 +1,7 @@
 import { eq, getTableColumns } from 'drizzle-orm';
 import {
   CONTACT_FIELDS,
-  FULL_ACCESS,
+  can,
   IDENTIFIABLE_FIELDS,
   IDENTIFIABLE_SORTS,
   NO_DEVICE,
@@ -101,7 +101,7 @@ export class ParticipantService {
 
   /** A page of the grid; a full-access read is recorded with every participant it returned. */
   async list(query: ParticipantListQuery, staff: Staff): Promise<ParticipantPage> {
-    const full = staff.role === FULL_ACCESS;
+    const full = can(staff.role, 'participants.identifiable');
     if (!full && IDENTIFIABLE_SORTS.includes(query.sort)) throw forbidden(messages.participant.sortForbidden);
     const order = { sort: query.sort, order: query.order };
     const filter = { state: query.state, q: query.q, searchIdentifiable: full };
@@ -144,7 +144,7 @@ export class ParticipantService {
   async get(id: number, staff: Staff): Promise<ParticipantView> {
     const row = await this.repo.findById(id);
     if (!row) throw notFound(messages.participant.notFound);
-    if (staff.role === FULL_ACCESS) {
+    if (can(staff.role, 'participants.identifiable')) {
       await this.audit.record(staff, {
         action: 'participant.read',
         participantId: id,
@@ -201,13 +201,13 @@ export class ParticipantService {
     const sent = sentKeys(body);
     if (sent.length === 0) throw badRequest(messages.participant.nothingToChange);
     if (
-      staff.role !== FULL_ACCESS &&
+      !can(staff.role, 'participants.identifiable') &&
       sent.some((k) => (IDENTIFIABLE_FIELDS as readonly string[]).includes(k))
     ) {
       throw forbidden(messages.participant.identifiableForbidden);
     }
     // Moving a participant onto a device would let its holder read their name through call 1.
-    if (staff.role !== FULL_ACCESS && body.unique_device_id !== undefined) {
+    if (!can(staff.role, 'devices.assign') && body.unique_device_id !== undefined) {
       throw forbidden(messages.device.assignFullAccessOnly);
     }
     try {

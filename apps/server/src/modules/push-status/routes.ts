@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  FULL_ACCESS,
+  can,
   errorResponse,
   messages,
   participantIdParam,
@@ -34,7 +34,7 @@ export async function pushStatusRoutes(app: FastifyInstance, { ctx }: { ctx: App
       },
     },
     async (request) => {
-      const full = staffOf(request).role === FULL_ACCESS;
+      const full = can(staffOf(request).role, 'participants.identifiable');
       const [participant] = await ctx.db
         .select({ id: participants.participant_id })
         .from(participants)

@@ -8,7 +8,7 @@ export async function retentionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   r.get(
     '/api/retention',
     {
-      config: { access: 'full' },
+      config: { access: 'staff', permission: 'audit.read' },
       schema: {
         tags: ['operations'],
         summary:

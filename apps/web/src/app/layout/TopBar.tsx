@@ -11,6 +11,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
+import { ROLE_LABELS } from '@pathway/contract';
 import { Suspense, lazy, useState } from 'react';
 import { Logo } from '../../components/Logo';
 import { useSession } from '../../lib/session';
@@ -73,7 +74,7 @@ export function TopBar({ title, onOpenMenu, menuOpen, onLogout }: TopBarProps) {
               {name}
             </Typography>
             <Typography variant="caption" sx={{ lineHeight: 1.2 }}>
-              {session.role === 'full access' ? 'Full access' : 'Basic access'}
+              {ROLE_LABELS[session.role]}
             </Typography>
           </Box>
         )}

@@ -21,7 +21,7 @@ import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoading } from '../../components/PageLoading';
 import { contactExact } from '../../lib/contactTime';
-import { isFullAccess, useSession } from '../../lib/session';
+import { useCan } from '../../lib/session';
 import { devicesQuery } from './api';
 import { DeviceSignInsSection } from './DeviceSignInsSection';
 import { DeleteDeviceDialog } from './DeleteDeviceDialog';
@@ -41,7 +41,7 @@ function holder(device: AuthorisedDeviceView): string {
 
 export function AuthorisedDevicesPage() {
   const devices = useQuery(devicesQuery);
-  const full = isFullAccess(useSession());
+  const can = useCan();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
 
@@ -151,7 +151,7 @@ export function AuthorisedDevicesPage() {
         </TableContainer>
       )}
 
-      {full && <DeviceSignInsSection />}
+      {can('devices.signins') && <DeviceSignInsSection />}
 
       {dialog?.kind === 'add' && <DeviceFormDialog onClose={close} />}
       {dialog?.kind === 'edit' && <DeviceFormDialog device={dialog.device} onClose={close} />}

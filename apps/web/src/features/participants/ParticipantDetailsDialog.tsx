@@ -15,7 +15,7 @@ import { format, isValid, parseISO } from 'date-fns';
 import { useState, type ReactNode } from 'react';
 import { PageLoading } from '../../components/PageLoading';
 import { contactAgo, contactExact } from '../../lib/contactTime';
-import { isFullAccess, useSession } from '../../lib/session';
+import { useCan } from '../../lib/session';
 import { participantQuery, referralQuery } from './api';
 import { ChangeDeviceDialog } from './ChangeDeviceDialog';
 import { deviceLabel } from './deviceLabel';
@@ -129,7 +129,7 @@ export function ParticipantDetailsDialog({
   participant: ParticipantView;
   onClose: () => void;
 }) {
-  const full = isFullAccess(useSession());
+  const can = useCan();
   const [changingDevice, setChangingDevice] = useState(false);
   // The list's row until something changes; then the participant as the server has it now.
   const current = useQuery({
@@ -229,13 +229,13 @@ export function ParticipantDetailsDialog({
               : 'No device assigned'}
           </Typography>
           {/* Only full access assigns devices (the server refuses the rest). */}
-          {full && (
+          {can('devices.assign') && (
             <Button variant="outlined" onClick={() => setChangingDevice(true)}>
               {hasDevice ? 'Change device' : 'Assign a device'}
             </Button>
           )}
         </section>
-        {full && (
+        {can('participants.identifiable') && (
           <>
             <Divider sx={{ my: 2.5 }} />
             <ReferralSection participantId={participant.participant_id} />
@@ -247,7 +247,7 @@ export function ParticipantDetailsDialog({
           Close
         </Button>
       </DialogActions>
-      {full && changingDevice && (
+      {can('devices.assign') && changingDevice && (
         <ChangeDeviceDialog participant={participant} onClose={() => setChangingDevice(false)} />
       )}
     </Dialog>

@@ -43,7 +43,7 @@ import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { contactAgo, contactExact } from '../../lib/contactTime';
-import { isFullAccess, useSession } from '../../lib/session';
+import { useCan } from '../../lib/session';
 import { participantListQuery, useUpdateParticipant } from './api';
 import { inlineChange, type GridParticipant } from './cellEdit';
 import { useParticipantExport } from './ExportParticipants';
@@ -109,7 +109,8 @@ function isSortable(field: string): field is ParticipantSort {
 const trackingOperators = getGridSingleSelectOperators().filter((op) => op.value === 'is');
 
 export function ParticipantsPage() {
-  const full = isFullAccess(useSession());
+  const can = useCan();
+  const seesIdentifiable = can('participants.identifiable');
   const navigate = useNavigate();
   const location = useLocation();
   const [searchParams] = useSearchParams();
@@ -124,8 +125,8 @@ export function ParticipantsPage() {
   const update = useUpdateParticipant();
   const apiRef = useGridApiRef();
   useEffect(() => {
-    if (full) void loadDateOfBirthEditCell();
-  }, [full]);
+    if (seesIdentifiable) void loadDateOfBirthEditCell();
+  }, [seesIdentifiable]);
 
   /**
    * Keyboard focus goes back into the grid when a modal closes: to the row's actions, or to the
@@ -250,7 +251,7 @@ export function ParticipantsPage() {
   }
 
   const columns = useMemo((): GridColDef<GridRow>[] => {
-    const identifiable: GridColDef<GridRow>[] = full
+    const identifiable: GridColDef<GridRow>[] = seesIdentifiable
       ? [
           {
             field: 'first_name',
@@ -363,7 +364,7 @@ export function ParticipantsPage() {
         field: 'actions',
         type: 'actions',
         headerName: 'Actions',
-        width: full ? 250 : 140,
+        width: seesIdentifiable ? 250 : 140,
         getActions: ({ row }: GridRowParams<GridRow>) => {
           const open = (kind: NonNullable<OpenDialog>['kind']) => () => {
             const participant = shown.current.get(row.participant_id);
@@ -378,7 +379,7 @@ export function ParticipantsPage() {
               label={`View details of ${who}`}
               onClick={open('details')}
             />,
-            ...(full
+            ...(seesIdentifiable
               ? [
                   <GridActionsCellItem
                     key="edit"
@@ -410,7 +411,7 @@ export function ParticipantsPage() {
                   />,
                 ]
               : []),
-            ...(full
+            ...(seesIdentifiable
               ? [
                   <GridActionsCellItem
                     key="delete"
@@ -424,7 +425,7 @@ export function ParticipantsPage() {
         },
       },
     ];
-  }, [full]);
+  }, [seesIdentifiable]);
 
   const exporter = useParticipantExport({ state, sort, order, q: search || undefined });
   // Phones and tablets have no double-click: the hint would describe something they cannot do.
@@ -446,7 +447,7 @@ export function ParticipantsPage() {
         actions={
           <>
             {exporter.button}
-            {full && (
+            {can('participants.manage') && (
               <Button
                 component={RouterLink}
                 to="/addparticipant"
@@ -459,7 +460,7 @@ export function ParticipantsPage() {
           </>
         }
       >
-        {full
+        {seesIdentifiable
           ? canDoubleClick
             ? 'Everyone referred to the programme. Double-click a name, date of birth, email or phone number to change it.'
             : 'Everyone referred to the programme. Use the edit action of a row to change their details.'

@@ -1,0 +1,41 @@
+// Without zod, like role-names.ts: the console's shell asks `can()` before any form is loaded.
+import type { Role } from './role-names.js';
+
+/**
+ * What a role may do beyond what every signed-in admin may do (the dashboard, the participant
+ * grid without identifiable fields, video sets, devices, progress, push messages). The server
+ * enforces each one; the console only mirrors them.
+ */
+export const PERMISSIONS = [
+  /** See, search, sort, export and change participants' identifiable and referral fields; the
+   *  names of device holders, the whole uuid of an assigned device, push message texts. */
+  'participants.identifiable',
+  /** Add and delete participants. */
+  'participants.manage',
+  /** Put a participant on a tablet, or give an assigned tablet a new uuid. */
+  'devices.assign',
+  /** Device sign-in records (they hold addresses). */
+  'devices.signins',
+  /** Admin users and their sign-in locks. */
+  'admins.manage',
+  /** The audit trail, and how long its records and the logs are kept. */
+  'audit.read',
+  /** The server's log files. */
+  'logs.read',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Who may do what: adding a role is a row here (and its name in role-names.ts). */
+const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
+  'basic access': new Set<Permission>(),
+  'full access': new Set<Permission>(PERMISSIONS),
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].has(permission);
+}
+
+/** The roles holding a permission (e.g. to keep at least one admin who can manage admins). */
+export function rolesWith(permission: Permission): Role[] {
+  return (Object.keys(ROLE_PERMISSIONS) as Role[]).filter((role) => can(role, permission));
+}
