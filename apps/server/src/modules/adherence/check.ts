@@ -8,6 +8,7 @@ import { adherenceRuns } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
+import { flushLogs } from '../../logging.js';
 
 export const ADHERENCE_CHECK_JOB = 'adherence-check';
 
@@ -60,7 +61,10 @@ export async function runAdherenceCheck(
       };
     }
     // Operators (and the crash tests) can see a check in progress: the day is claimed, not yet committed.
+    // Written out now: log lines go out in batches, and on PGlite the check then holds the thread
+    // until it ends, so the line would otherwise appear only with the "done" one (or never, after a crash).
     ctx.logger.info({ run_date: today }, 'daily adherence check started');
+    flushLogs(ctx.logger);
 
     // PostgreSQL would compile the statement's expressions with LLVM first (its cost is far above
     // jit_above_cost): about 2 s of a run that reads 100k rows once (EXPLAIN ANALYZE, issue 14).
