@@ -1,5 +1,5 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { messages, type DashboardData } from '@pathway/contract';
+import type { Locator, Page } from '@playwright/test';
+import { messages } from '@pathway/contract';
 import { expect, expectAccessible, test } from './fixtures';
 import { addParticipant, addVideoSetThroughApi } from './register-data';
 
@@ -19,9 +19,6 @@ async function openRow(page: Page, participantId: number): Promise<Locator> {
   return row;
 }
 
-const slightlyBehind = async (api: APIRequestContext) =>
-  ((await (await api.get('/api/dashboard')).json()) as DashboardData).participantsProgress.slightlyBehind;
-
 test.describe('the programme', () => {
   test('staff assign a video set, move the participant, progress them a day, and the dashboard follows', async ({
     page,
@@ -31,7 +28,6 @@ test.describe('the programme', () => {
     const set = await addVideoSetThroughApi(adminApi, 3, 2);
     const { participant } = await addParticipant(adminApi);
     const id = participant.participant_id;
-    const behindBefore = await slightlyBehind(adminApi);
     await signInAs('full access');
 
     // Video Set tab: no progress yet, so a prompt to choose a set (and no Progress tab).
@@ -104,11 +100,16 @@ test.describe('the programme', () => {
       .click();
     const adherence = page.getByRole('region', { name: 'Adherence' });
     const card = adherence.getByRole('link', { name: /Participants slightly behind/ });
-    // Other tests on this server enrol people meanwhile (each a day behind on their first day):
-    // the card counts this participant at least, and its list holds them.
+    // Other tests on this server enrol, move and delete people meanwhile, so the card's number is
+    // not compared with a reading taken earlier (it once fell by one between the two): the server
+    // counts this participant as slightly behind, the card counts at least them, and its list
+    // holds them. Card and list totals are compared on fixed data in clinician.spec.ts.
+    const mine = await adminApi.get(`/api/participant?state=slightlybehind&q=${id}`);
+    const listed = (await mine.json()) as { data: { participant_id: number }[] };
+    expect(listed.data.map((p) => p.participant_id)).toContain(id);
     await expect(card).toBeVisible();
     const shown = Number((await card.getByRole('paragraph').textContent())!.replace(/,/g, ''));
-    expect(shown).toBeGreaterThanOrEqual(behindBefore + 1);
+    expect(shown).toBeGreaterThanOrEqual(1);
     await expectAccessible(page, 'dashboard with progress');
     await card.click();
     await expect(page).toHaveURL(/\/participants\?state=slightlybehind$/);
