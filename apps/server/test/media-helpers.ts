@@ -124,3 +124,43 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Over real HTTP: saves an uploaded file (its tus `location`) as the only video of a new one-day
+ * set, and waits for the worker's thumbnail. Answers the thumbnail's URL once it is made.
+ */
+export async function saveAsVideoAndAwaitThumbnail(
+  serverUrl: string,
+  cookie: string,
+  location: string,
+  names: { set: string; title: string; description: string },
+): Promise<string> {
+  const set = await fetch(`${serverUrl}/api/videoset`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ set_name: names.set, number_of_weeks: 1, videos_in_week: 1 }),
+  });
+  const { fitness_video_set_id } = (await set.json()) as { fitness_video_set_id: number };
+  const saved = await fetch(`${serverUrl}/api/video`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      title: names.title,
+      description: names.description,
+      file_location_path: location,
+      fitness_video_set_id,
+      week_number: 1,
+      day_number: 1,
+    }),
+  });
+  if (saved.status !== 201)
+    throw new Error(`saving the video answered ${saved.status}: ${await saved.text()}`);
+  return eventually(async () => {
+    const thumbs = (await (
+      await fetch(`${serverUrl}/api/video/thumbs/${fitness_video_set_id}`, { headers: { cookie } })
+    ).json()) as Record<string, { video_thumbnail_url: string }[]>;
+    // Until the thumbnail is made the answer holds a placeholder ('processing....'), not a URL.
+    const url = thumbs['1']?.[0]?.video_thumbnail_url ?? '';
+    return url.includes('/media/thumbs/') ? url : undefined;
+  }, 120_000);
+}

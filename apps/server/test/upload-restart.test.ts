@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/modules/auth/totp.js';
-import { testVideo } from './media-helpers.js';
+import { saveAsVideoAndAwaitThumbnail, testVideo } from './media-helpers.js';
 import { keepLogs } from './harness.js';
 import {
   processDatabaseEnv,
@@ -94,36 +94,12 @@ describe('upload across a server restart', () => {
       const stored = Buffer.from(await (await fetch(location)).arrayBuffer());
       expect(Buffer.compare(stored, bytes)).toBe(0);
 
-      const set = await fetch(`${server.url}/api/videoset`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ set_name: 'Restarted', number_of_weeks: 1, videos_in_week: 1 }),
+      const thumbnailUrl = await saveAsVideoAndAwaitThumbnail(server.url, cookie, location, {
+        set: 'Restarted',
+        title: 'After restart',
+        description: 'Still here',
       });
-      const { fitness_video_set_id } = (await set.json()) as { fitness_video_set_id: number };
-      const saved = await fetch(`${server.url}/api/video`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          title: 'After restart',
-          description: 'Still here',
-          file_location_path: location,
-          fitness_video_set_id,
-          week_number: 1,
-          day_number: 1,
-        }),
-      });
-      expect(saved.status).toBe(201);
-      await expect
-        .poll(
-          async () => {
-            const thumbs = (await (
-              await fetch(`${server.url}/api/video/thumbs/${fitness_video_set_id}`, { headers: { cookie } })
-            ).json()) as Record<string, { video_thumbnail_url: string }[]>;
-            return thumbs['1']?.[0]?.video_thumbnail_url ?? '';
-          },
-          { timeout: 120_000, interval: 250 },
-        )
-        .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/thumbs\/.+\.jpg$/);
+      expect(thumbnailUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/thumbs\/.+\.jpg$/);
     } finally {
       await server.stop();
     }

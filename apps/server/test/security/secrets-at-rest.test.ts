@@ -28,7 +28,7 @@ import { sessionSigningKey } from '../../src/modules/auth/sessions.js';
 import { newTotpSecret, totpCode } from '../../src/modules/auth/totp.js';
 import { createContext } from '../../src/runtime.js';
 import { createAdmin, createTestApp, type TestApp } from '../harness.js';
-import { testVideo } from '../media-helpers.js';
+import { saveAsVideoAndAwaitThumbnail, testVideo } from '../media-helpers.js';
 import { processDatabaseEnv, repoRoot, runCli, startServerProcess } from '../process.js';
 
 // Issue 12, secrets at rest: a copy of the database (or of DATA_DIR) must not let anyone compute
@@ -447,36 +447,12 @@ describe('the real server', () => {
       });
       expect(patch.status).toBe(200);
       const { location } = (await patch.json()) as { location: string };
-      const set = await fetch(`${server.url}/api/videoset`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ set_name: 'Modes', number_of_weeks: 1, videos_in_week: 1 }),
+      const thumbnailUrl = await saveAsVideoAndAwaitThumbnail(server.url, cookie, location, {
+        set: 'Modes',
+        title: 'Modes',
+        description: 'File modes',
       });
-      const { fitness_video_set_id } = (await set.json()) as { fitness_video_set_id: number };
-      const saved = await fetch(`${server.url}/api/video`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          title: 'Modes',
-          description: 'File modes',
-          file_location_path: location,
-          fitness_video_set_id,
-          week_number: 1,
-          day_number: 1,
-        }),
-      });
-      expect(saved.status).toBe(201);
-      await expect
-        .poll(
-          async () => {
-            const thumbs = (await (
-              await fetch(`${server.url}/api/video/thumbs/${fitness_video_set_id}`, { headers: { cookie } })
-            ).json()) as Record<string, { video_thumbnail_url: string }[]>;
-            return thumbs['1']?.[0]?.video_thumbnail_url ?? '';
-          },
-          { timeout: 120_000, interval: 250 },
-        )
-        .toMatch(/\/media\/thumbs\/.+\.jpg$/);
+      expect(thumbnailUrl).toMatch(/\/media\/thumbs\/.+\.jpg$/);
     } finally {
       expect(await server.stop(), server.output().slice(-4000)).toBe(0);
     }
