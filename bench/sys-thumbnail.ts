@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Benchmark, BenchRow } from './lib/row.js';
+import { writeTestVideo } from '../apps/server/test/test-video-file.js';
 import {
   createAdmin,
   createDataDir,
@@ -24,22 +25,7 @@ const GOAL_MS = 2_000;
 function sixtySecondVideo(): string {
   const file = path.join(os.tmpdir(), 'pathway-bench-60s-720p.mp4');
   if (existsSync(file) && statSync(file).size > 0) return file;
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=duration=60:size=1280x720:rate=25',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    '-preset',
-    'ultrafast',
-    `${file}.tmp.mp4`,
-  ]);
+  writeTestVideo(`${file}.tmp.mp4`, { seconds: 60, size: '1280x720' });
   execFileSync('mv', [`${file}.tmp.mp4`, file]);
   return file;
 }

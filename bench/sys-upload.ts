@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Benchmark, BenchRow } from './lib/row.js';
+import { writeTestVideo } from '../apps/server/test/test-video-file.js';
 import {
   createAdmin,
   createDataDir,
@@ -46,24 +47,7 @@ function paddedVideo(): string {
   const file = path.join(os.tmpdir(), 'pathway-bench-1gib.mp4');
   if (existsSync(file) && statSync(file).size === FILE_BYTES) return file;
   const small = path.join(os.tmpdir(), `pathway-bench-small-${process.pid}.mp4`);
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=duration=10:size=1280x720:rate=25',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    '-preset',
-    'ultrafast',
-    '-movflags',
-    '+faststart',
-    small,
-  ]);
+  writeTestVideo(small, { seconds: 10, size: '1280x720', faststart: true });
   const video = readFileSync(small);
   rmSync(small);
   const padding = FILE_BYTES - video.length;

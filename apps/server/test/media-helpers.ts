@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { writeTestVideo } from './test-video-file.js';
 
 const cache = new Map<string, Buffer>();
 
@@ -18,16 +19,7 @@ export function testVideo(
   const cached = cache.get(id);
   if (cached) return cached;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-video-'));
-  const file = path.join(dir, `test.${format}`);
-  // Noise makes a file large for its length (nothing compresses), for tests where size matters.
-  const source = noise
-    ? `nullsrc=s=${size}:d=${seconds}:r=25,geq=random(1)*255:128:128`
-    : `testsrc=duration=${seconds}:size=${size}:rate=25`;
-  const codec =
-    format === 'mp4'
-      ? ['-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-preset', 'ultrafast']
-      : ['-c:v', 'libvpx', '-b:v', '200k'];
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', source, ...codec, file]);
+  const file = writeTestVideo(path.join(dir, `test.${format}`), { seconds, size, format, noise });
   const bytes = readFileSync(file);
   cache.set(id, bytes);
   return bytes;

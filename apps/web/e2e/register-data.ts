@@ -1,5 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { AuthorisedDevice, ParticipantFull } from '@pathway/contract';
+import { writeTestVideo } from '../../server/test/test-video-file';
 import { expect } from './fixtures';
 
 let counter = 0;
@@ -102,27 +103,13 @@ export async function enrol(api: APIRequestContext, participantId: number, setId
  * the stored file's `location` and size, for videos that point at it.
  */
 export async function uploadTestVideo(api: APIRequestContext): Promise<{ location: string; size: number }> {
-  const { execFileSync } = await import('node:child_process');
   const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
   const os = await import('node:os');
   const path = await import('node:path');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-e2e-video-'));
   const file = path.join(dir, 'view.mp4');
   try {
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=duration=1:size=160x120:rate=10',
-      '-c:v',
-      'libx264',
-      '-pix_fmt',
-      'yuv420p',
-      file,
-    ]);
+    writeTestVideo(file, { seconds: 1, size: '160x120', rate: 10 });
     const bytes = readFileSync(file);
     const created = await api.post('/companion', {
       headers: {

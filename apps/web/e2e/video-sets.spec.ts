@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { messages } from '@pathway/contract';
 import type { Locator } from '@playwright/test';
+import { writeTestVideo } from '../../server/test/test-video-file';
 import { expect, expectAccessible, test } from './fixtures';
 
 const files = mkdtempSync(path.join(os.tmpdir(), 'pathway-e2e-videos-'));
@@ -11,21 +11,7 @@ const files = mkdtempSync(path.join(os.tmpdir(), 'pathway-e2e-videos-'));
 /** A real 3 s video made by ffmpeg's test source. */
 function makeVideo(name: string): string {
   const file = path.join(files, name);
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=duration=3:size=320x240:rate=25',
-    '-c:v',
-    'libx264',
-    '-pix_fmt',
-    'yuv420p',
-    file,
-  ]);
-  return file;
+  return writeTestVideo(file, { seconds: 3 });
 }
 
 /** Picks a file the way a person does: the button opens the browser's file chooser. */
