@@ -8,8 +8,8 @@ const serverTests = {
   // Generous: these tests run real ffmpeg, servers and databases on a 2-core machine, and must pass
   // with both cores busy (`stress --cpu 2` beside the suite). A limit only turns a hang into a
   // failure; a passing test never waits for it.
-  testTimeout: 180_000,
-  hookTimeout: 120_000,
+  testTimeout: 300_000,
+  hookTimeout: 300_000,
   // Keeps every file's server logs and scans them for identifiable data and secrets at the end.
   globalSetup: ['apps/server/test/security/log-scan.setup.ts'],
 };

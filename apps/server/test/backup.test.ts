@@ -241,5 +241,5 @@ describe.runIf(embedded)('backup and restore of the embedded database', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(messages.backup.damaged);
     expect(existsSync(path.join(work, 'from-partial', 'db'))).toBe(false);
-  }, 180_000);
+  }, 300_000);
 });

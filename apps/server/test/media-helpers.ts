@@ -154,5 +154,5 @@ export async function saveAsVideoAndAwaitThumbnail(
     // Until the thumbnail is made the answer holds a placeholder ('processing....'), not a URL.
     const url = thumbs['1']?.[0]?.video_thumbnail_url ?? '';
     return url.includes('/media/thumbs/') ? url : undefined;
-  }, 120_000);
+  });
 }

@@ -118,7 +118,7 @@ describe('operations', () => {
     } finally {
       await restarted.stop();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("npm start's built server starts ready on an empty data dir and tells the operator how to create the first admin", async () => {
     const emptyDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-ops-empty-'));
@@ -147,5 +147,5 @@ describe('operations', () => {
       keepLogs(emptyDir);
       removeDataDir(emptyDir);
     }
-  }, 90_000);
+  }, 300_000);
 });

@@ -78,7 +78,7 @@ function spawnProcess(
   });
   let out = '';
   const ready = new Promise<ServerProcess>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 150_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 300_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = out.match(readyLine);

@@ -64,7 +64,7 @@ describe.skipIf(!!missing)('behind a TLS-terminating nginx', () => {
     ));
     server = servers[0]!;
     client = proxyFetch(proxy, CLIENT_ADDRESS);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await server?.stop();
@@ -158,7 +158,7 @@ describe.skipIf(!!missing)('behind a TLS-terminating nginx', () => {
       const weeks = (await res.json()) as Record<string, { video_thumbnail_url: string | null }[]>;
       const url = weeks['1']?.[0]?.video_thumbnail_url;
       return url && url !== THUMBNAIL_PROCESSING ? url : undefined;
-    }, 240_000);
+    }, 300_000);
     expect(thumbnail.startsWith(`${proxy.origin}/media/`)).toBe(true);
     const picture = await client(thumbnail);
     expect(picture.status).toBe(200);

@@ -237,5 +237,5 @@ describe('upgrade from release 0.1.0', () => {
       `[ops] upgrade from 0.1.0 (${process.env.TEST_DB}): ${journal.entries.length - 1} migrations applied on ` +
         `${Object.values(before).reduce((a, b) => a + b, 0)} rows in ${tables.length} tables and ${media.size} media files; all kept`,
     );
-  }, 240_000);
+  }, 300_000);
 });

@@ -103,5 +103,5 @@ describe('upload across a server restart', () => {
     } finally {
       await server.stop();
     }
-  }, 120_000);
+  }, 300_000);
 });

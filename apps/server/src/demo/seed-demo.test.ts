@@ -82,9 +82,9 @@ describe('seed-demo', () => {
     const thumb = await eventually(async () => {
       const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, first!.video_id));
       return row!.video_thumbnail_url !== THUMBNAIL_PROCESSING ? row!.video_thumbnail_url : undefined;
-    }, 60_000);
+    });
     expect(thumb).toMatch(/^thumbs\//);
-  }, 180_000);
+  }, 300_000);
 
   it('refuses a database that already has participants, unless forced', async () => {
     const before = (await t.ctx.db.select().from(participants)).length;
@@ -92,5 +92,5 @@ describe('seed-demo', () => {
     expect((await t.ctx.db.select().from(participants)).length).toBe(before);
     await seed({ force: true });
     expect((await t.ctx.db.select().from(participants)).length).toBe(before + 22);
-  }, 180_000);
+  }, 300_000);
 });

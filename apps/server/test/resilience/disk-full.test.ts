@@ -241,7 +241,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('a full disk', () => {
         `${(freeWhileFull / MiB).toFixed(1)} MiB free while full: participant, edit, upload start and resume each 503; ` +
         `reads 200; ${acknowledged.length} acknowledged participants and the finished upload intact`,
     );
-  }, 240_000);
+  }, 300_000);
 
   it('refuses to start with a clear message when DATA_DIR has no room for the database to open', async (t) => {
     if (skipReason()) return t.skip(skipReason());

@@ -106,5 +106,5 @@ describe('SIGKILL during the daily adherence check', () => {
       `[resilience] kill during adherence check (${process.env.TEST_DB}): ${PARTICIPANTS} participants, 1 kill inside the transaction; ` +
         `after re-run: 1 adherence_runs row, ${outcome.behindFour} days_behind = 4, ${outcome.reminders} reminders (1 per participant), job kept for retry`,
     );
-  }, 150_000);
+  }, 300_000);
 });

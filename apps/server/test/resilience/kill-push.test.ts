@@ -113,5 +113,5 @@ describe('SIGKILL during a push fan-out', () => {
       `[resilience] kill during push fan-out (${process.env.TEST_DB}): ${MESSAGES} messages, killed after ${sentBeforeRestart} reached FCM; ` +
         `after restart all ${MESSAGES} sent (${fcm.received.length} FCM requests, ${twice.length} sent twice, all in flight at the kill), 0 lost`,
     );
-  }, 150_000);
+  }, 300_000);
 });

@@ -110,5 +110,5 @@ describe('SIGKILL during an upload', () => {
       `[resilience] kill during upload (${process.env.TEST_DB}): ${bytes.length} bytes, killed at ${sentBeforeKill}, resumed byte-exact; ` +
         `${writes.attempted} participant writes tried, ${writes.acknowledged.length} acknowledged, 0 lost`,
     );
-  }, 120_000);
+  }, 300_000);
 });

@@ -38,7 +38,7 @@ describe.skipIf(!enabled)('mixed load for 60 s (PGlite project only)', () => {
       prepareMixedLoad(ctx, { participants: PARTICIPANTS, admins: ADMINS }),
     ));
     server = await startServerProcess({ ...site.env, ...MIXED_LOAD_ENV });
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await server?.stop();
     await site?.cleanup();
@@ -65,5 +65,5 @@ describe.skipIf(!enabled)('mixed load for 60 s (PGlite project only)', () => {
     for (const kind of ['sign-in', 'grid', 'dashboard', 'tablet'] as const)
       expect(load.requests.filter((r) => r.kind === kind).length, kind).toBeGreaterThan(0);
     expect(server.child.exitCode).toBeNull();
-  }, 180_000);
+  }, 300_000);
 });

@@ -55,7 +55,7 @@ describe.skipIf(!enabled)(
       };
       cookie = await withDatabase(site, async (ctx) => (await signedInCookie(ctx, 'full access')).cookie);
       server = await startServerProcess(site.env);
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => {
       await server?.stop();
       cluster?.destroy();
@@ -136,6 +136,6 @@ describe.skipIf(!enabled)(
           `while down ${during.length} (${count(during, 503)} x 503, slowest ${Math.max(...during.map((s) => s.ms))} ms); ` +
           `first 200 ${recoveredAt - backAt} ms after PostgreSQL was back; after ${after.length} (all 200); 0 x 500, 0 dropped`,
       );
-    }, 120_000);
+    }, 300_000);
   },
 );

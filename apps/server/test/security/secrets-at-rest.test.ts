@@ -367,7 +367,7 @@ function startWithUmask000(env: Record<string, string>) {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise<{ url: string; output: () => string; stop: () => Promise<number | null> }>(
     (resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 120_000);
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 300_000);
       void exited.then((code) => reject(new Error(`server exited with ${code}:\n${out}`)));
       child.stdout.on('data', () => {
         const port = /"port":(\d+),"storage"/.exec(out)?.[1];
@@ -478,7 +478,7 @@ describe('the real server', () => {
     console.info(
       `[security] DATA_DIR under umask 000: ${files.length} files, all 0600, every directory 0700`,
     );
-  }, 240_000);
+  }, 300_000);
 
   it('rotate-secrets-key re-seals every secret under a new key; sign-in works with the new key and not the old, and old cookies end', async () => {
     const { dataDir, env } = await site('rotate');
@@ -556,5 +556,5 @@ describe('the real server', () => {
     expect(old).toMatch(
       /Pathway could not start: The secrets key from SECRETS_KEY \(key id [\w-]{8}\) is not the key this database's secrets are sealed with/,
     );
-  }, 240_000);
+  }, 300_000);
 });

@@ -217,5 +217,5 @@ describe('the daily check in SQL', () => {
       }),
       { numRuns: 12 },
     );
-  }, 240_000);
+  }, 300_000);
 });
