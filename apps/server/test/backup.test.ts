@@ -217,7 +217,7 @@ describe.runIf(embedded)('backup and restore of the embedded database', () => {
     expect(damaged.stderr).toContain(messages.backup.damaged);
     expect(damaged.stderr).toContain('media/thumbs/one.jpg');
     expect(existsSync(path.join(work, 'from-tampered', 'db'))).toBe(false);
-  }, 420_000);
+  }, 900_000);
 
   it('a backup killed half-way leaves no file that restore accepts', async () => {
     const out = path.join(work, 'killed.tar');
