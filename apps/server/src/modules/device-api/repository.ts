@@ -1,25 +1,12 @@
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { Database } from '../../db/client.js';
+import { preparedArrays as arrays } from '../../lib/prepared-query.js';
 
-/**
- * Tablet call 1's reads and writes as plain SQL run by the driver, rows as arrays: the call is the
- * device API's hottest and largest answer, and Drizzle's building of four statements, its
+/*
+ * Tablet call 1's reads and writes as plain SQL run by the driver (lib/prepared-query.ts): the call
+ * is the device API's hottest and largest answer, and Drizzle's building of four statements, its
  * transaction's BEGIN and COMMIT, and its per-value mapping of the programme's 350 videos were most
- * of its JavaScript. On PostgreSQL each text is a named (server-prepared) statement: parsed and
- * planned once per connection. Both are point reads by unique keys, so a generic plan is the
- * custom one.
+ * of its JavaScript. Both texts are point reads and writes by unique keys.
  */
-async function arrays(db: Database, name: string, text: string, values: unknown[]): Promise<unknown[][]> {
-  const client = (db as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) {
-    return (await client.query({ name, text, values, rowMode: 'array' })).rows as unknown[][];
-  }
-  if (client instanceof PGlite) {
-    return (await client.query<unknown[]>(text, values, { rowMode: 'array' })).rows;
-  }
-  throw new Error('device-api repository: the database has no driver of its own (inside a transaction?)');
-}
 
 /** What call 1 found for a device id: the device, its participant, their programme and its set. */
 export interface SignInFound {

@@ -5,6 +5,7 @@ import { participantCounts } from '../../db/participant-tally.js';
 import { arrayRows } from '../../db/rows.js';
 import { authorizedDevices, participants, participationProgress } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
+import type { AuditActor } from '../audit/service.js';
 
 /** participants.adherence, the generated class of days_behind. */
 const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };
@@ -243,6 +244,41 @@ function keysetCondition(order: ListOrder, cursor: Cursor): SQL {
   return sql`(${column}, ${id}) ${after} (${value}, ${cursor.id})`;
 }
 
+/**
+ * A full-access page's audit record, written by the page's own statement when it returns rows:
+ * `participant.list` with every participant id of the page, in page order, and the detail
+ * `${detailBefore}${n} row(s)${detailAfter}`.
+ */
+export interface ListAudit {
+  actor: AuditActor;
+  detailBefore: string;
+  detailAfter: string;
+}
+
+/** The page query wrapped so that the same statement inserts the page's audit event. */
+function withListAudit(page: { sql: string; params: unknown[] }, audit: ListAudit) {
+  const n = page.params.length;
+  // The page's first column is participant_id (participantColumns); a CTE used twice is read once,
+  // in its own order.
+  return {
+    sql: `with page as (${page.sql}), audited as (
+      insert into audit_events (admin_user_id, admin_user_name, action, participant_ids, detail, ip)
+      select $${n + 1}::int, $${n + 2}::text, 'participant.list', array_agg(participant_id),
+        $${n + 3}::text || count(*)::text || case when count(*) = 1 then ' row' else ' rows' end || $${n + 4}::text,
+        $${n + 5}::text
+      from page having count(*) > 0
+    ) select * from page`,
+    params: [
+      ...page.params,
+      audit.actor.adminUserId,
+      audit.actor.userName,
+      audit.detailBefore,
+      audit.detailAfter,
+      audit.actor.ip,
+    ],
+  };
+}
+
 export class ParticipantRepository {
   constructor(private readonly db: Database) {}
 
@@ -268,16 +304,18 @@ export class ParticipantRepository {
    * (an index range, as fast on page 900 as on page 1). Without, the offset is taken over the index
    * alone and only the page's own rows are read; when the `total` is known and the page lies in
    * the second half, the index is walked from its other end, so a jump to page 900 of 1,000
-   * skips 10,000 entries instead of 89,900 (and the last page is as cheap as the first).
+   * skips 10,000 entries instead of 89,900 (and the last page is as cheap as the first). With
+   * `audit`, the page's audit record is written by the same statement when it can be (`audited`).
    */
-  async page(
+  async pageRecorded(
     filter: ListFilter,
     order: ListOrder,
     limit: number,
     offset: number,
     cursor?: Cursor,
     total?: number,
-  ): Promise<ParticipantRow[]> {
+    audit?: ListAudit,
+  ): Promise<{ rows: ParticipantRow[]; audited: boolean }> {
     const column = SORT_COLUMNS[order.sort];
     const orderingIn = (direction: 'asc' | 'desc') => {
       const dir = direction === 'asc' ? asc : desc;
@@ -292,7 +330,7 @@ export class ParticipantRepository {
     let idLimit = limit;
     let idOffset = cursor ? 0 : offset;
     if (!cursor && total !== undefined && offset + limit / 2 > total / 2) {
-      if (offset >= total) return [];
+      if (offset >= total) return { rows: [], audited: false };
       idOrdering = orderingIn(order.order === 'asc' ? 'desc' : 'asc');
       // Rows offset..offset+limit-1 counted from the start are these, counted from the end.
       const fromEnd = total - offset - limit;
@@ -310,8 +348,29 @@ export class ParticipantRepository {
       .where(inArray(participants.participant_id, ids))
       .orderBy(...ordering);
     // Built by Drizzle, run by the driver: the rows are read without Drizzle's per-value mapping.
-    const rows = await arrayRows(this.db, query.toSQL());
-    return rows ? rows.map(participantRowOf) : query;
+    const built = query.toSQL();
+    if (audit) {
+      // The read's audit record goes in with the read itself: one statement, so one round trip
+      // and one commit, and no page is ever read without its record.
+      const rows = await arrayRows(this.db, withListAudit(built, audit));
+      if (rows) return { rows: rows.map(participantRowOf), audited: true };
+    } else {
+      const rows = await arrayRows(this.db, built);
+      if (rows) return { rows: rows.map(participantRowOf), audited: false };
+    }
+    return { rows: await query, audited: false };
+  }
+
+  /** A page (see pageRecorded) with no audit record. */
+  async page(
+    filter: ListFilter,
+    order: ListOrder,
+    limit: number,
+    offset: number,
+    cursor?: Cursor,
+    total?: number,
+  ): Promise<ParticipantRow[]> {
+    return (await this.pageRecorded(filter, order, limit, offset, cursor, total)).rows;
   }
 
   async findById(id: number, db: Database = this.db): Promise<ParticipantRow | null> {
