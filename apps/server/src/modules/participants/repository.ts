@@ -255,27 +255,42 @@ export interface ListAudit {
   detailAfter: string;
 }
 
-/** The page query wrapped so that the same statement inserts the page's audit event. */
-function withListAudit(page: { sql: string; params: unknown[] }, audit: ListAudit) {
-  const n = page.params.length;
-  // The page's first column is participant_id (participantColumns); a CTE used twice is read once,
-  // in its own order.
-  return {
-    sql: `with page as (${page.sql}), audited as (
+/**
+ * The page query wrapped so that the same statement also inserts the page's audit event (`audit`)
+ * and reads the total from the tally (`tally`: every participant, or those with a programme in one
+ * adherence class). With the total each row starts with it, and an empty page is one row whose
+ * participant columns are null. The page's first column is participant_id (participantColumns).
+ * A CTE used twice is read once, in its own order; the one-row `counted` is the outer side of a
+ * join on true, so the page's rows follow it in their order.
+ */
+function composedPage(
+  page: { sql: string; params: unknown[] },
+  audit: ListAudit | undefined,
+  tally: 'all' | 0 | 1 | 2 | undefined,
+) {
+  const params = [...page.params];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const ctes = [`page as (${page.sql})`];
+  if (audit) {
+    ctes.push(`audited as (
       insert into audit_events (admin_user_id, admin_user_name, action, participant_ids, detail, ip)
-      select $${n + 1}::int, $${n + 2}::text, 'participant.list', array_agg(participant_id),
-        $${n + 3}::text || count(*)::text || case when count(*) = 1 then ' row' else ' rows' end || $${n + 4}::text,
-        $${n + 5}::text
+      select ${param(audit.actor.adminUserId)}::int, ${param(audit.actor.userName)}::text, 'participant.list',
+        array_agg(participant_id),
+        ${param(audit.detailBefore)}::text || count(*)::text || case when count(*) = 1 then ' row' else ' rows' end
+          || ${param(audit.detailAfter)}::text,
+        ${param(audit.actor.ip)}::text
       from page having count(*) > 0
-    ) select * from page`,
-    params: [
-      ...page.params,
-      audit.actor.adminUserId,
-      audit.actor.userName,
-      audit.detailBefore,
-      audit.detailAfter,
-      audit.actor.ip,
-    ],
+    )`);
+  }
+  if (tally === undefined) return { sql: `with ${ctes.join(', ')} select * from page`, params };
+  const which = tally === 'all' ? '' : ` where adherence = ${param(tally)}::int and with_programme`;
+  ctes.push(`counted as (select coalesce(sum(delta), 0)::int as total from participant_tally${which})`);
+  return {
+    sql: `with ${ctes.join(', ')} select counted.total, page.* from counted left join page on true`,
+    params,
   };
 }
 
@@ -305,7 +320,8 @@ export class ParticipantRepository {
    * alone and only the page's own rows are read; when the `total` is known and the page lies in
    * the second half, the index is walked from its other end, so a jump to page 900 of 1,000
    * skips 10,000 entries instead of 89,900 (and the last page is as cheap as the first). With
-   * `audit`, the page's audit record is written by the same statement when it can be (`audited`).
+   * `audit`, the page's audit record is written by the same statement when it can be (`audited`);
+   * with `withTotal` and no search, the same statement reads the tally's total too (`total`).
    */
   async pageRecorded(
     filter: ListFilter,
@@ -315,7 +331,8 @@ export class ParticipantRepository {
     cursor?: Cursor,
     total?: number,
     audit?: ListAudit,
-  ): Promise<{ rows: ParticipantRow[]; audited: boolean }> {
+    withTotal = false,
+  ): Promise<{ rows: ParticipantRow[]; audited: boolean; total?: number }> {
     const column = SORT_COLUMNS[order.sort];
     const orderingIn = (direction: 'asc' | 'desc') => {
       const dir = direction === 'asc' ? asc : desc;
@@ -349,14 +366,21 @@ export class ParticipantRepository {
       .orderBy(...ordering);
     // Built by Drizzle, run by the driver: the rows are read without Drizzle's per-value mapping.
     const built = query.toSQL();
-    if (audit) {
-      // The read's audit record goes in with the read itself: one statement, so one round trip
-      // and one commit, and no page is ever read without its record.
-      const rows = await arrayRows(this.db, withListAudit(built, audit));
-      if (rows) return { rows: rows.map(participantRowOf), audited: true };
+    // The read's audit record goes in with the read itself: one statement, so one round trip
+    // and one commit, and no page is ever read without its record. So does the tally's total
+    // when asked for (a first or cursor page without a search).
+    const tally =
+      !withTotal || filter.q?.trim() ? undefined : filter.state ? ADHERENCE_CODE[filter.state] : 'all';
+    if (tally !== undefined) {
+      const rows = await arrayRows(this.db, composedPage(built, audit, tally));
+      if (rows) {
+        const total = rows.length > 0 ? (rows[0]![0] as number) : 0;
+        const pageRows = rows.filter((r) => r[1] !== null).map((r) => participantRowOf(r.slice(1)));
+        return { rows: pageRows, audited: audit !== undefined, total };
+      }
     } else {
-      const rows = await arrayRows(this.db, built);
-      if (rows) return { rows: rows.map(participantRowOf), audited: false };
+      const rows = await arrayRows(this.db, audit ? composedPage(built, audit, undefined) : built);
+      if (rows) return { rows: rows.map(participantRowOf), audited: audit !== undefined };
     }
     return { rows: await query, audited: false };
   }

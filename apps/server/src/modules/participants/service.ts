@@ -111,14 +111,30 @@ export class ParticipantService {
     // statement where the driver runs it (repository.ts), else just after it.
     const detailAfter = `${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
     const audit = full ? { actor: staff, detailBefore: `page ${query.page}, `, detailAfter } : undefined;
-    // The first page and cursor pages run beside the count; a page jumped to by number needs the
-    // count first, to be read from the nearer end of the index.
+    // The first page and cursor pages read the tally's total in their own statement (without a
+    // search) or beside the count; a page jumped to by number needs the count first, to be read
+    // from the nearer end of the index.
     const [total, { rows, audited }] =
       cursor || offset === 0
-        ? await Promise.all([
-            this.repo.count(filter),
-            this.repo.pageRecorded(filter, order, query.perPage, offset, cursor, undefined, audit),
-          ])
+        ? await (async () => {
+            if (!filter.q?.trim()) {
+              const page = await this.repo.pageRecorded(
+                filter,
+                order,
+                query.perPage,
+                offset,
+                cursor,
+                undefined,
+                audit,
+                true,
+              );
+              if (page.total !== undefined) return [page.total, page] as const;
+            }
+            return Promise.all([
+              this.repo.count(filter),
+              this.repo.pageRecorded(filter, order, query.perPage, offset, cursor, undefined, audit),
+            ]);
+          })()
         : await this.repo
             .count(filter)
             .then(
