@@ -92,6 +92,12 @@ export const videoSets = pgTable(
     number_of_weeks: integer('number_of_weeks').notNull(),
     videos_in_week: integer('videos_in_week').notNull(),
     created_at: createdAt(),
+    /**
+     * Raised by a trigger on every change to the set's videos (drizzle/0007_video_set_version_trigger.sql):
+     * tablet call 1 keeps the programme's video list per set and version, and every web instance
+     * sees a change in the same read that gives it the set.
+     */
+    videos_version: integer('videos_version').notNull().default(0),
   },
   (t) => [
     check('video_sets_weeks_check', sql`${t.number_of_weeks} >= 1`),

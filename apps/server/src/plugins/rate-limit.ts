@@ -1,11 +1,11 @@
 import fastifyRateLimit, { type CreateRateLimitOptions, type RateLimitOptions } from '@fastify/rate-limit';
-import { lt, sql } from 'drizzle-orm';
+import { lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type pg from 'pg';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
-import { rowsOf } from '../db/rows.js';
 import { rateLimitCounters } from '../db/schema.js';
 import type { Clock } from '../lib/clock.js';
 import { HttpError } from '../lib/http-error.js';
@@ -41,35 +41,41 @@ class MemoryCounters {
 }
 
 /**
+ * The upsert of one hit: a window that has ended starts again at 1. Run by the driver as a named
+ * statement (parsed and planned once per connection), not built by Drizzle on every request: it
+ * runs twice on every token-less tablet call.
+ */
+const INCREMENT_SQL = `
+  insert into rate_limit_counters as c (key, hits, reset_at)
+  values ($1, 1, $2::timestamptz)
+  on conflict (key) do update set
+    hits = case when c.reset_at <= $3::timestamptz then 1 else c.hits + 1 end,
+    reset_at = case when c.reset_at <= $3::timestamptz then excluded.reset_at else c.reset_at end
+  returning hits, reset_at`;
+
+/**
  * Counters in the database, for PostgreSQL mode: every web instance behind the load balancer
  * counts in the same row (DESIGN.md: no state in memory another instance needs). One upsert a
- * request; a window that has ended starts again at 1.
+ * request.
  */
 class DatabaseCounters {
   constructor(
-    private readonly db: Database,
+    private readonly pool: pg.Pool,
     private readonly clock: Clock,
   ) {}
 
   incr(key: string, callback: IncrCallback, timeWindow: number): void {
     const now = this.clock.now();
-    const nowText = now.toISOString();
-    const resetText = new Date(now.getTime() + timeWindow).toISOString();
-    this.db
-      .execute(
-        sql`
-          insert into ${rateLimitCounters} as c (key, hits, reset_at)
-          values (${key}, 1, ${resetText}::timestamptz)
-          on conflict (key) do update set
-            hits = case when c.reset_at <= ${nowText}::timestamptz then 1 else c.hits + 1 end,
-            reset_at = case when c.reset_at <= ${nowText}::timestamptz then excluded.reset_at else c.reset_at end
-          returning hits, reset_at
-        `,
-      )
+    this.pool
+      .query<[number, Date]>({
+        name: 'rate-limit.increment.v1',
+        text: INCREMENT_SQL,
+        values: [key, new Date(now.getTime() + timeWindow).toISOString(), now.toISOString()],
+        rowMode: 'array',
+      })
       .then((result) => {
-        const [row] = rowsOf<{ hits: number; reset_at: string | Date }>(result);
-        const resetAt = new Date(row!.reset_at).getTime();
-        callback(null, { current: Number(row!.hits), ttl: Math.max(0, resetAt - now.getTime()) });
+        const [hits, resetAt] = result.rows[0]!;
+        callback(null, { current: hits, ttl: Math.max(0, resetAt.getTime() - now.getTime()) });
       }, callback);
   }
 
@@ -103,8 +109,8 @@ export const defaultRateLimitMessage = (seconds: number) => messages.rateLimit.t
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
     const counters =
-      ctx.database.kind === 'postgres'
-        ? new DatabaseCounters(ctx.db, ctx.clock)
+      ctx.database.pool !== undefined
+        ? new DatabaseCounters(ctx.database.pool, ctx.clock)
         : new MemoryCounters(ctx.clock);
     await app.register(fastifyRateLimit, {
       global: false,

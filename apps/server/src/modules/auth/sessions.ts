@@ -2,8 +2,9 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { limits, roleSchema, type Role } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { adminUsers, sessions } from '../../db/schema.js';
+import { sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
+import { preparedArrays } from '../../lib/prepared-query.js';
 import { SessionTokenVerifier } from '../../lib/session-token.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
@@ -30,6 +31,12 @@ export function sessionSigningKey(configured: string | undefined, secrets: Secre
   if (configured) return new TextEncoder().encode(configured);
   return secrets.deriveKey('session-jwt v1', 32);
 }
+
+/** The live session and its user; the role is read here on every request, never taken from the token. */
+const RESOLVE_SQL = `
+  select s.session_id, s.created_at, s.last_seen_at, u.admin_user_id, u.user_name, u.first_name, u.last_name, u.role
+  from sessions s join admin_users u on u.admin_user_id = s.admin_user_id
+  where s.session_id = $1 and s.ended_at is null`;
 
 export class SessionService {
   private readonly tokens: SessionTokenVerifier;
@@ -71,20 +78,19 @@ export class SessionService {
     const payload = this.tokens.verify(token, now);
     if (!payload || typeof payload.sid !== 'string' || !/^[0-9a-f-]{36}$/.test(payload.sid)) return null;
     const sid = payload.sid;
-    const [row] = await this.db
-      .select({
-        session_id: sessions.session_id,
-        created_at: sessions.created_at,
-        last_seen_at: sessions.last_seen_at,
-        admin_user_id: adminUsers.admin_user_id,
-        user_name: adminUsers.user_name,
-        first_name: adminUsers.first_name,
-        last_name: adminUsers.last_name,
-        role: adminUsers.role,
-      })
-      .from(sessions)
-      .innerJoin(adminUsers, eq(adminUsers.admin_user_id, sessions.admin_user_id))
-      .where(and(eq(sessions.session_id, sid), isNull(sessions.ended_at)));
+    // Every signed-in request reads its session (and so its role) here: a named statement with
+    // rows as arrays (lib/prepared-query.ts), not Drizzle's building and mapping each time.
+    const [values] = await preparedArrays(this.db, 'sessions.resolve.v1', RESOLVE_SQL, [sid]);
+    const row = values && {
+      session_id: values[0] as string,
+      created_at: values[1] as Date,
+      last_seen_at: values[2] as Date,
+      admin_user_id: values[3] as number,
+      user_name: values[4] as string,
+      first_name: values[5] as string,
+      last_name: values[6] as string,
+      role: values[7] as string,
+    };
     if (!row) return null;
     const idleFor = now.getTime() - row.last_seen_at.getTime();
     const age = now.getTime() - row.created_at.getTime();

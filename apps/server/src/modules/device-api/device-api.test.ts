@@ -7,12 +7,14 @@ import {
   participants,
   participationProgress,
   seenVideos,
+  videos,
 } from '../../db/schema.js';
 import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import {
   makeDevice,
   makeEnrolledParticipant,
   makeParticipant,
+  makeVideos,
   randomDeviceUuid,
 } from '../../../test/programme-factories.js';
 import { runAdherenceCheck } from '../adherence/check.js';
@@ -339,6 +341,73 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       );
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe("call 1's video list", () => {
+  /** The titles and thumbnails call 1 answers for this tablet, in programme order. */
+  const listed = async (uuid: string, host = 'localhost') => {
+    const res = await t.app.inject({ method: 'GET', url: `/uuid/${uuid}`, headers: { host } });
+    expect(res.statusCode).toBe(200);
+    expectAppJson(res);
+    return (
+      res.json().videos as { title: string; video_thumbnail_url: string; file_location_path: string }[]
+    ).map((v) => `${v.title} | ${v.video_thumbnail_url}`);
+  };
+
+  it('follows every change to the set, whoever makes it (SQL here, as another web instance would)', async () => {
+    const a = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 3, started_date: '2025-09-01' });
+    const b = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 3, started_date: '2025-09-01' });
+    // Both tablets follow a's set: the second call is answered from the list the first one kept.
+    await t.ctx.db
+      .update(participationProgress)
+      .set({ fitness_video_set_id: a.set.fitness_video_set_id })
+      .where(eq(participationProgress.participant_id, b.participant.participant_id));
+    const before = await listed(a.device.uuid);
+    expect(before).toHaveLength(3);
+    expect(await listed(b.device.uuid)).toEqual(before);
+
+    // A title edited and a thumbnail arriving, straight in the database: no message to this process.
+    await t.ctx.db
+      .update(videos)
+      .set({ title: 'Chair yoga' })
+      .where(eq(videos.video_id, a.videos[0]!.video_id));
+    expect((await listed(b.device.uuid))[0]).toBe(
+      `Chair yoga | http://localhost/media/${a.videos[0]!.video_thumbnail_url}`,
+    );
+    await t.ctx.db
+      .update(videos)
+      .set({ video_thumbnail_url: 'processing....' })
+      .where(eq(videos.video_id, a.videos[1]!.video_id));
+    expect((await listed(a.device.uuid))[1]).toBe(`${a.videos[1]!.title} | processing....`);
+
+    // A video removed, then one added: each shows on the next call.
+    await t.ctx.db.delete(videos).where(eq(videos.video_id, a.videos[2]!.video_id));
+    expect(await listed(a.device.uuid)).toHaveLength(2);
+    await makeVideos(t.ctx.db, a.set, [{ week: 1, day: 3 }]);
+    const after = await listed(b.device.uuid);
+    expect(after).toHaveLength(3);
+    expect(after[2]).toMatch(/^Week 1 day 3 \| http:\/\/localhost\/media\/thumbs\//);
+
+    // A change to another set's videos leaves this list as it was.
+    await t.ctx.db
+      .update(videos)
+      .set({ title: 'Elsewhere' })
+      .where(eq(videos.video_id, b.videos[0]!.video_id));
+    expect(await listed(a.device.uuid)).toEqual(after);
+  });
+
+  it("is written for each caller's own origin", async () => {
+    const { device, videos: made } = await makeEnrolledParticipant(t.ctx.db, {
+      weeks: 1,
+      perWeek: 1,
+      started_date: '2025-09-01',
+    });
+    for (const host of ['localhost', 'tablets.example.nhs.uk:8443', 'localhost']) {
+      expect(await listed(device.uuid, host)).toEqual([
+        `${made[0]!.title} | http://${host}/media/${made[0]!.video_thumbnail_url}`,
+      ]);
     }
   });
 });

@@ -16,12 +16,11 @@ import {
   viewReportBody,
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
-import { compiledOkSerializer } from '../../lib/compiled-serializer.js';
 import type { DeviceCaller } from '../../plugins/access.js';
 import { presentDeviceProgress } from '../progress/presenters.js';
 import { publicOrigin } from '../videos/media-urls.js';
 import { extraRateLimit, keyByAddress, keyByParam, routeRateLimit } from '../../plugins/rate-limit.js';
-import { presentDeviceVideo, presentDeviceVideoSet } from './presenters.js';
+import { presentDeviceVideo } from './presenters.js';
 import { DeviceApiService } from './service.js';
 
 /**
@@ -72,24 +71,16 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         params: deviceIdParam,
         response: { 200: deviceRegistration, ...errors, ...tooMany },
       },
-      // The whole programme (350 videos for 50 weeks): compiled once instead of checked by zod.
-      serializerCompiler: compiledOkSerializer(deviceRegistration),
     },
-    async (request) => {
-      const registration = await service.register(request.params.deviceId, request.ip);
-      const origin = publicOrigin(request, ctx.config);
-      request.log.info({ participant_id: registration.participant.participant_id }, 'tablet registered');
-      return {
-        auth_token: registration.token,
-        participant_id: registration.participant.participant_id,
-        first_name: registration.participant.first_name,
-        last_name: registration.participant.last_name,
-        unique_device_id: registration.deviceUuid,
-        purge_cache: registration.participant.purge_cache,
-        videos: registration.videos.map((v) => presentDeviceVideo(v, origin)),
-        fitness_video_sets: presentDeviceVideoSet(registration.progress.set),
-        fitness_participation_progress: presentDeviceProgress(registration.progress.progress),
-      };
+    async (request, reply) => {
+      // Written as JSON by the service (presenters.ts), the set's video list kept per version.
+      const registration = await service.register(
+        request.params.deviceId,
+        request.ip,
+        publicOrigin(request, ctx.config),
+      );
+      request.log.info({ participant_id: registration.participantId }, 'tablet registered');
+      return reply.type('application/json; charset=utf-8').send(registration.json as never);
     },
   );
 

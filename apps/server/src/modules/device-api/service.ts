@@ -6,15 +6,12 @@ import type { Database } from '../../db/client.js';
 import { authorizedDevices, deviceSignIns, deviceTokens, participants, videos } from '../../db/schema.js';
 import { HttpError, forbidden, notFound } from '../../lib/http-error.js';
 import { hashDeviceToken, type DeviceCaller } from '../../plugins/access.js';
-import {
-  findProgressById,
-  findProgressOfParticipant,
-  listVideosOfSet,
-  type ProgressWithSet,
-  type VideoRow,
-} from '../progress/repository.js';
+import { findProgressById, findProgressOfParticipant, type ProgressWithSet } from '../progress/repository.js';
 import { ProgressService } from '../progress/service.js';
 import { recordViews } from '../progress/views.js';
+import { registrationJson } from './presenters.js';
+import { signInDevice } from './repository.js';
+import { ProgrammeVideoCache } from './video-cache.js';
 
 const m = messages.deviceApi;
 
@@ -23,12 +20,10 @@ export const SIGN_IN_FLAG_WINDOW_MS = 60 * 60_000;
 
 export const SIGN_IN_KINDS = { tokenIssued: 'token issued', pushTokenChanged: 'push token changed' } as const;
 
+/** Call 1's answer, written as JSON (device-api.md) with the set's video list kept per version. */
 export interface Registration {
-  token: string;
-  participant: { participant_id: number; first_name: string; last_name: string; purge_cache: boolean };
-  deviceUuid: string;
-  progress: ProgressWithSet;
-  videos: VideoRow[];
+  participantId: number;
+  json: Buffer;
 }
 
 /**
@@ -57,9 +52,11 @@ export async function pruneExpiredDeviceTokens(db: Database, now: Date, idleDays
  */
 export class DeviceApiService {
   private readonly progress: ProgressService;
+  private readonly videoLists: ProgrammeVideoCache;
 
   constructor(private readonly ctx: AppContext) {
     this.progress = new ProgressService(ctx);
+    this.videoLists = new ProgrammeVideoCache(ctx.db);
   }
 
   /**
@@ -67,61 +64,37 @@ export class DeviceApiService {
    * Anyone can make this call with a device id, so it changes nothing the real tablet relies on:
    * earlier tokens stay valid and the participant's address is left alone. The sign-in is
    * recorded for full-access staff, flagged when it comes from a new address while the tablet's
-   * token was in use within the hour.
+   * token was in use within the hour. The answer is call 1's JSON for `origin`.
    */
-  async register(deviceUuid: string, ip: string): Promise<Registration> {
+  async register(deviceUuid: string, ip: string, origin: string): Promise<Registration> {
     const token = randomBytes(32).toString('base64url');
     const now = this.ctx.clock.now();
-    const recentUse = new Date(now.getTime() - SIGN_IN_FLAG_WINDOW_MS);
-    const registration = await this.ctx.db.transaction(async (tx) => {
-      const [row] = await tx
-        .select({
-          device: authorizedDevices,
-          participant: participants,
-          tokenInUse: sql<boolean>`exists (
-            select 1 from ${deviceTokens} t
-            where t.authorized_device_id = ${authorizedDevices.authorized_device_id}
-              and t.participant_id = ${participants.participant_id}
-              and t.revoked_at is null and t.last_used_at >= ${recentUse.toISOString()}::timestamptz
-          )`,
-        })
-        .from(authorizedDevices)
-        .leftJoin(participants, eq(participants.authorized_device_id, authorizedDevices.authorized_device_id))
-        .where(eq(authorizedDevices.uuid, deviceUuid));
-      if (!row) throw notFound(m.notRegistered);
-      if (!row.participant) throw notFound(m.notAssigned);
-      const progress = await findProgressOfParticipant(tx, row.participant.participant_id);
-      if (!progress) throw notFound(m.noProgramme);
-
-      const known = row.participant.last_ip_address;
-      const flagged = Boolean(row.tokenInUse) && known !== null && known !== ip;
-      const deviceId = row.device.authorized_device_id;
-      const participantId = row.participant.participant_id;
-      // One round trip: the token, the sign-in record and the contact time.
-      await tx.execute(sql`
-        with issued as (
-          insert into ${deviceTokens} (token_hash, authorized_device_id, participant_id, created_at)
-          values (${hashDeviceToken(token)}, ${deviceId}, ${participantId}, ${now.toISOString()}::timestamptz)
-        ), recorded as (
-          insert into ${deviceSignIns} (kind, authorized_device_id, device_uuid, participant_id, ip_address, flagged, created_at)
-          values (${SIGN_IN_KINDS.tokenIssued}, ${deviceId}, ${deviceUuid}, ${participantId}, ${ip}, ${flagged}, ${now.toISOString()}::timestamptz)
-        )
-        update ${participants} set tablet_last_contact_at = ${now.toISOString()}::timestamptz
-        where participant_id = ${participantId}
-      `);
-      if (flagged)
-        this.ctx.logger.warn(
-          { authorized_device_id: deviceId },
-          'tablet sign-in from a new address while in use',
-        );
-      return { participant: row.participant, progress };
-    });
-    return {
-      token,
-      participant: registration.participant,
+    // One statement: the reads, and only when they all find something, the token, the sign-in
+    // record and the contact time (repository.ts).
+    const found = await signInDevice(this.ctx.db, {
       deviceUuid,
-      progress: registration.progress,
-      videos: await listVideosOfSet(this.ctx.db, registration.progress.set.fitness_video_set_id),
+      recentUse: new Date(now.getTime() - SIGN_IN_FLAG_WINDOW_MS),
+      tokenHash: hashDeviceToken(token),
+      now,
+      ip,
+      kind: SIGN_IN_KINDS.tokenIssued,
+    });
+    if (!found) throw notFound(m.notRegistered);
+    if (!found.participant) throw notFound(m.notAssigned);
+    if (!found.programme) throw notFound(m.noProgramme);
+    if (found.flagged)
+      this.ctx.logger.warn(
+        { authorized_device_id: found.deviceId },
+        'tablet sign-in from a new address while in use',
+      );
+    const { set } = found.programme;
+    const videos = await this.videoLists.json(set.fitness_video_set_id, set.videos_version, origin);
+    return {
+      participantId: found.participant.participant_id,
+      json: registrationJson(
+        { token, deviceUuid, participant: found.participant, programme: found.programme },
+        videos,
+      ),
     };
   }
 

@@ -5,6 +5,7 @@ import { participantCounts } from '../../db/participant-tally.js';
 import { arrayRows } from '../../db/rows.js';
 import { authorizedDevices, participants, participationProgress } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
+import type { AuditActor } from '../audit/service.js';
 
 /** participants.adherence, the generated class of days_behind. */
 const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };
@@ -243,6 +244,56 @@ function keysetCondition(order: ListOrder, cursor: Cursor): SQL {
   return sql`(${column}, ${id}) ${after} (${value}, ${cursor.id})`;
 }
 
+/**
+ * A full-access page's audit record, written by the page's own statement when it returns rows:
+ * `participant.list` with every participant id of the page, in page order, and the detail
+ * `${detailBefore}${n} row(s)${detailAfter}`.
+ */
+export interface ListAudit {
+  actor: AuditActor;
+  detailBefore: string;
+  detailAfter: string;
+}
+
+/**
+ * The page query wrapped so that the same statement also inserts the page's audit event (`audit`)
+ * and reads the total from the tally (`tally`: every participant, or those with a programme in one
+ * adherence class). With the total each row starts with it, and an empty page is one row whose
+ * participant columns are null. The page's first column is participant_id (participantColumns).
+ * A CTE used twice is read once, in its own order; the one-row `counted` is the outer side of a
+ * join on true, so the page's rows follow it in their order.
+ */
+function composedPage(
+  page: { sql: string; params: unknown[] },
+  audit: ListAudit | undefined,
+  tally: 'all' | 0 | 1 | 2 | undefined,
+) {
+  const params = [...page.params];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const ctes = [`page as (${page.sql})`];
+  if (audit) {
+    ctes.push(`audited as (
+      insert into audit_events (admin_user_id, admin_user_name, action, participant_ids, detail, ip)
+      select ${param(audit.actor.adminUserId)}::int, ${param(audit.actor.userName)}::text, 'participant.list',
+        array_agg(participant_id),
+        ${param(audit.detailBefore)}::text || count(*)::text || case when count(*) = 1 then ' row' else ' rows' end
+          || ${param(audit.detailAfter)}::text,
+        ${param(audit.actor.ip)}::text
+      from page having count(*) > 0
+    )`);
+  }
+  if (tally === undefined) return { sql: `with ${ctes.join(', ')} select * from page`, params };
+  const which = tally === 'all' ? '' : ` where adherence = ${param(tally)}::int and with_programme`;
+  ctes.push(`counted as (select coalesce(sum(delta), 0)::int as total from participant_tally${which})`);
+  return {
+    sql: `with ${ctes.join(', ')} select counted.total, page.* from counted left join page on true`,
+    params,
+  };
+}
+
 export class ParticipantRepository {
   constructor(private readonly db: Database) {}
 
@@ -268,16 +319,20 @@ export class ParticipantRepository {
    * (an index range, as fast on page 900 as on page 1). Without, the offset is taken over the index
    * alone and only the page's own rows are read; when the `total` is known and the page lies in
    * the second half, the index is walked from its other end, so a jump to page 900 of 1,000
-   * skips 10,000 entries instead of 89,900 (and the last page is as cheap as the first).
+   * skips 10,000 entries instead of 89,900 (and the last page is as cheap as the first). With
+   * `audit`, the page's audit record is written by the same statement when it can be (`audited`);
+   * with `withTotal` and no search, the same statement reads the tally's total too (`total`).
    */
-  async page(
+  async pageRecorded(
     filter: ListFilter,
     order: ListOrder,
     limit: number,
     offset: number,
     cursor?: Cursor,
     total?: number,
-  ): Promise<ParticipantRow[]> {
+    audit?: ListAudit,
+    withTotal = false,
+  ): Promise<{ rows: ParticipantRow[]; audited: boolean; total?: number }> {
     const column = SORT_COLUMNS[order.sort];
     const orderingIn = (direction: 'asc' | 'desc') => {
       const dir = direction === 'asc' ? asc : desc;
@@ -292,7 +347,7 @@ export class ParticipantRepository {
     let idLimit = limit;
     let idOffset = cursor ? 0 : offset;
     if (!cursor && total !== undefined && offset + limit / 2 > total / 2) {
-      if (offset >= total) return [];
+      if (offset >= total) return { rows: [], audited: false };
       idOrdering = orderingIn(order.order === 'asc' ? 'desc' : 'asc');
       // Rows offset..offset+limit-1 counted from the start are these, counted from the end.
       const fromEnd = total - offset - limit;
@@ -310,8 +365,36 @@ export class ParticipantRepository {
       .where(inArray(participants.participant_id, ids))
       .orderBy(...ordering);
     // Built by Drizzle, run by the driver: the rows are read without Drizzle's per-value mapping.
-    const rows = await arrayRows(this.db, query.toSQL());
-    return rows ? rows.map(participantRowOf) : query;
+    const built = query.toSQL();
+    // The read's audit record goes in with the read itself: one statement, so one round trip
+    // and one commit, and no page is ever read without its record. So does the tally's total
+    // when asked for (a first or cursor page without a search).
+    const tally =
+      !withTotal || filter.q?.trim() ? undefined : filter.state ? ADHERENCE_CODE[filter.state] : 'all';
+    if (tally !== undefined) {
+      const rows = await arrayRows(this.db, composedPage(built, audit, tally));
+      if (rows) {
+        const total = rows.length > 0 ? (rows[0]![0] as number) : 0;
+        const pageRows = rows.filter((r) => r[1] !== null).map((r) => participantRowOf(r.slice(1)));
+        return { rows: pageRows, audited: audit !== undefined, total };
+      }
+    } else {
+      const rows = await arrayRows(this.db, audit ? composedPage(built, audit, undefined) : built);
+      if (rows) return { rows: rows.map(participantRowOf), audited: audit !== undefined };
+    }
+    return { rows: await query, audited: false };
+  }
+
+  /** A page (see pageRecorded) with no audit record. */
+  async page(
+    filter: ListFilter,
+    order: ListOrder,
+    limit: number,
+    offset: number,
+    cursor?: Cursor,
+    total?: number,
+  ): Promise<ParticipantRow[]> {
+    return (await this.pageRecorded(filter, order, limit, offset, cursor, total)).rows;
   }
 
   async findById(id: number, db: Database = this.db): Promise<ParticipantRow | null> {

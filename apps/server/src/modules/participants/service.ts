@@ -107,25 +107,48 @@ export class ParticipantService {
     const filter = { state: query.state, q: query.q, searchIdentifiable: full };
     const cursor = query.after ? decodeCursor(query.after, order) : undefined;
     const offset = (query.page - 1) * query.perPage;
-    // The first page and cursor pages run beside the count; a page jumped to by number needs the
-    // count first, to be read from the nearer end of the index.
-    const [total, rows] =
+    // A full-access page is recorded with every participant it returned, by the page's own
+    // statement where the driver runs it (repository.ts), else just after it.
+    const detailAfter = `${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
+    const audit = full ? { actor: staff, detailBefore: `page ${query.page}, `, detailAfter } : undefined;
+    // The first page and cursor pages read the tally's total in their own statement (without a
+    // search) or beside the count; a page jumped to by number needs the count first, to be read
+    // from the nearer end of the index.
+    const [total, { rows, audited }] =
       cursor || offset === 0
-        ? await Promise.all([
-            this.repo.count(filter),
-            this.repo.page(filter, order, query.perPage, offset, cursor),
-          ])
+        ? await (async () => {
+            if (!filter.q?.trim()) {
+              const page = await this.repo.pageRecorded(
+                filter,
+                order,
+                query.perPage,
+                offset,
+                cursor,
+                undefined,
+                audit,
+                true,
+              );
+              if (page.total !== undefined) return [page.total, page] as const;
+            }
+            return Promise.all([
+              this.repo.count(filter),
+              this.repo.pageRecorded(filter, order, query.perPage, offset, cursor, undefined, audit),
+            ]);
+          })()
         : await this.repo
             .count(filter)
             .then(
               async (n) =>
-                [n, await this.repo.page(filter, order, query.perPage, offset, undefined, n)] as const,
+                [
+                  n,
+                  await this.repo.pageRecorded(filter, order, query.perPage, offset, undefined, n, audit),
+                ] as const,
             );
-    if (full && rows.length > 0) {
+    if (full && !audited && rows.length > 0) {
       await this.audit.record(staff, {
         action: 'participant.list',
         participantIds: rows.map((r) => r.participant_id),
-        detail: `page ${query.page}, ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`,
+        detail: `page ${query.page}, ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}${detailAfter}`,
       });
     }
     const more = offset + rows.length < total && rows.length === query.perPage;

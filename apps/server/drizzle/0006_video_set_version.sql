@@ -1,0 +1,1 @@
+ALTER TABLE "fitness_video_sets" ADD COLUMN "videos_version" integer DEFAULT 0 NOT NULL;
