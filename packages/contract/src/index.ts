@@ -16,3 +16,4 @@ export * from './progress.js';
 export * from './device-api.js';
 export * from './dashboard.js';
 export * from './retention.js';
+export * from './endpoints.js';
