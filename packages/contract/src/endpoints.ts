@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint.js';
 import {
   adminUser,
   adminUserNameParam,
@@ -10,7 +11,7 @@ import {
   updateAdminBody,
 } from './admin.js';
 import { auditExportQuery, auditListQuery, auditPage } from './audit.js';
-import { lockout, lockoutUserNameParam, loginBody, sessionResponse } from './auth.js';
+import { lockout, lockoutUserNameParam } from './auth.js';
 import { idParam, okResponse } from './common.js';
 import { limits } from './limits.js';
 import { dashboardData } from './dashboard.js';
@@ -47,6 +48,7 @@ import {
 } from './progress.js';
 import { pushNotificationBody } from './push.js';
 import { retentionPolicy } from './retention.js';
+import { sessionEndpoints } from './session-endpoints.js';
 import {
   createVideoBody,
   createVideoSetBody,
@@ -73,34 +75,6 @@ import {
 // takes its request and answer types from the same entry. Access (`config: { access, permission }`)
 // stays with the route on the server, next to the code that enforces it.
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-/** The refusals a route may answer; every one has the body `{ message }` (errorResponse). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
-export type SuccessStatus = 200 | 201 | 202;
-
-export interface Endpoint {
-  method: HttpMethod;
-  /** Fastify's form, `:name` for a path parameter; the console's client fills them in. */
-  path: string;
-  params?: z.ZodType;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** The success answer by status; empty when the answer is not JSON (see `produces`). */
-  responses: Partial<Record<SuccessStatus, z.ZodType>>;
-  /** Refusals the route declares in the OpenAPI document (all `{ message }`). */
-  errors: readonly ErrorStatus[];
-  /** A non-JSON answer (CSV, a log file). */
-  produces?: readonly string[];
-  tags: readonly string[];
-  summary: string;
-  description?: string;
-}
-
-/** Keeps each entry's literal types (method, path, schemas) for the server and the client. */
-function endpoint<const E extends Endpoint>(entry: E): E {
-  return entry;
-}
-
 /** The usual refusals of a staff route: bad input, no session, not allowed, not found, conflict. */
 const STAFF_ERRORS = [400, 401, 403, 404, 409] as const;
 
@@ -108,23 +82,7 @@ const roleNote =
   'Full access receives the `Participant` shape (with contact data); basic access receives `ParticipantBasic`, which has no identifiable field at all.';
 
 const auth = {
-  login: endpoint({
-    method: 'POST',
-    path: '/login',
-    body: loginBody,
-    responses: { 200: z.object({ message: z.string(), session: sessionResponse }) },
-    errors: [401, 403, 429, 503],
-    tags: ['auth'],
-    summary: 'Sign in with user name, password and TOTP code; sets the jwt session cookie',
-  }),
-  logout: endpoint({
-    method: 'POST',
-    path: '/logout',
-    responses: { 200: okResponse },
-    errors: [],
-    tags: ['auth'],
-    summary: 'End the session on the server and clear the cookie',
-  }),
+  ...sessionEndpoints,
   changeOwnPassword: endpoint({
     method: 'POST',
     path: '/api/account/password',
@@ -134,14 +92,6 @@ const auth = {
     tags: ['auth'],
     summary:
       'Change your own password, with your current password and a new authenticator code; every session of yours ends',
-  }),
-  session: endpoint({
-    method: 'GET',
-    path: '/api/session',
-    responses: { 200: sessionResponse },
-    errors: [401],
-    tags: ['auth'],
-    summary: 'Who is signed in, and their role',
   }),
 };
 
@@ -705,29 +655,3 @@ export const api = {
   dashboard,
   retention,
 };
-
-// ---- Types the console's client reads from an entry ----
-
-type OptionalKey<S> = S extends z.ZodOptional | z.ZodDefault ? true : false;
-
-/** Query values as the caller gives them: a key is optional when the server has a default for it. */
-export type QueryInput<Q> =
-  Q extends z.ZodObject<infer Shape>
-    ? { [K in keyof Shape as OptionalKey<Shape[K]> extends true ? never : K]: z.output<Shape[K]> } & {
-        [K in keyof Shape as OptionalKey<Shape[K]> extends true ? K : never]?: z.output<Shape[K]>;
-      }
-    : never;
-
-/** Path parameters as values (the client encodes them into the path). */
-export type ParamsOf<E extends Endpoint> = E extends { params: infer P extends z.ZodType }
-  ? z.output<P>
-  : never;
-export type QueryOf<E extends Endpoint> = E extends { query: infer Q extends z.ZodType }
-  ? QueryInput<Q>
-  : never;
-/** The body as the console sends it (before the server's trimming and defaults). */
-export type BodyOf<E extends Endpoint> = E extends { body: infer B extends z.ZodType } ? z.input<B> : never;
-/** The JSON answer of a success. */
-export type AnswerOf<E extends Endpoint> = {
-  [S in keyof E['responses']]: E['responses'][S] extends z.ZodType ? z.output<E['responses'][S]> : never;
-}[keyof E['responses']];

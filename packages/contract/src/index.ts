@@ -16,4 +16,6 @@ export * from './progress.js';
 export * from './device-api.js';
 export * from './dashboard.js';
 export * from './retention.js';
+export * from './endpoint.js';
+export * from './session-endpoints.js';
 export * from './endpoints.js';
