@@ -1,4 +1,4 @@
-import { api, type Endpoint } from '@pathway/contract';
+import { api, deviceApi, type Endpoint } from '@pathway/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 
@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const entries: [string, Endpoint][] = Object.entries(api).flatMap(([domain, group]) =>
+const entries: [string, Endpoint][] = Object.entries({ ...api, deviceApi }).flatMap(([domain, group]) =>
   Object.entries(group as Record<string, Endpoint>).map(([name, entry]): [string, Endpoint] => [
     `${domain}.${name}`,
     entry,

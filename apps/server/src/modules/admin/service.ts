@@ -1,12 +1,11 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import {
   can,
-  createAdminBody,
   messages,
   roleSchema,
   rolesWith,
   type AdminUser,
-  type CreateAdminBody,
+  type CreateAdminInput,
   type UpdateAdminBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
@@ -95,8 +94,7 @@ export class AdminService {
    * `actor` (who added them) is recorded in the audit trail in the same transaction; the test
    * harness and benchmarks, which make admins directly, pass none.
    */
-  async create(input: CreateAdminBody, actor?: AuditActor) {
-    const body = createAdminBody.parse(input);
+  async create(body: CreateAdminInput, actor?: AuditActor) {
     await assertAcceptablePassword(body.password, body.user_name);
     const totp = newStoredTotpSecret(this.secrets);
     const passwordHash = await hashPassword(body.password);

@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { UPLOAD_ENDPOINT, api, limits, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
-import { ourOrigins, presentStoredUrl, publicOrigin } from './media-urls.js';
+import { ourOrigins, publicOrigin } from './media-urls.js';
+import { presentThumbnailRequest } from './presenters.js';
 import { VideoSetService } from './video-set-service.js';
 import { VideoService, type Origins } from './video-service.js';
 
@@ -184,14 +185,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     handler: async (request) => {
       const { videoId, videoUrl } = request.query;
       const result = await library.requestThumbnail(videoId, videoUrl, origins(request));
-      return {
-        message: result.status === 'ready' ? 'The thumbnail is ready' : messages.thumbnail.queued,
-        video_id: videoId,
-        video_thumbnail_url: presentStoredUrl(
-          publicOrigin(request, ctx.config),
-          result.video.video_thumbnail_url,
-        ),
-      };
+      return presentThumbnailRequest(result.status, result.video, publicOrigin(request, ctx.config));
     },
   });
 }
