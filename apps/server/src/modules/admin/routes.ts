@@ -4,6 +4,7 @@ import { api, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { actorOf } from '../audit/actor.js';
+import { presentEnrolment } from './presenter.js';
 import { AdminService } from './service.js';
 
 export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -26,9 +27,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         { admin_user_id: created.admin.admin_user_id, by: request.staff!.adminUserId },
         'admin user added',
       );
-      return reply
-        .status(201)
-        .send({ ...created.admin, qr_code: created.qrCode, otpauth_url: created.otpauthUrl });
+      return reply.status(201).send(presentEnrolment(created));
     },
   });
 
@@ -64,12 +63,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         { admin_user_id: reset.admin.admin_user_id, by: request.staff!.adminUserId },
         'admin authenticator reset',
       );
-      return {
-        ...reset.admin,
-        qr_code: reset.qrCode,
-        otpauth_url: reset.otpauthUrl,
-        message: messages.admin.authenticatorReset,
-      };
+      return { ...presentEnrolment(reset), message: messages.admin.authenticatorReset };
     },
   });
 

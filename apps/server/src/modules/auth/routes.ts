@@ -8,7 +8,8 @@ import { SecretBoxError } from '../../lib/secret-box.js';
 import { routeRateLimit } from '../../plugins/rate-limit.js';
 import { actorOf } from '../audit/actor.js';
 import { LoginService } from './login-service.js';
-import { SESSION_COOKIE, type StaffSession } from './sessions.js';
+import { presentSession, presentSignIn } from './presenter.js';
+import { SESSION_COOKIE } from './sessions.js';
 
 /** Refusals of /login that are not about the credentials (see its error handler). */
 const PASSED_THROUGH = new Set([403, 429, 503]);
@@ -28,17 +29,6 @@ const PASSWORD_CHANGES_PER_WINDOW = 10;
 
 const tooMany = (_request: FastifyRequest, context: { ttl: number }) =>
   new HttpError(429, messages.login.tooManyAttempts(Math.max(1, Math.ceil(context.ttl / 1000))));
-
-function presentSession(s: StaffSession) {
-  return {
-    admin_user_id: s.adminUserId,
-    user_name: s.userName,
-    first_name: s.firstName,
-    last_name: s.lastName,
-    role: s.role,
-    expires_at: s.expiresAt.toISOString(),
-  };
-}
 
 function cookieOptions(request: FastifyRequest) {
   return {
@@ -110,17 +100,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         ...cookieOptions(request),
         expires: result.expiresAt,
       });
-      return {
-        message: 'Signed in',
-        session: {
-          admin_user_id: result.admin.admin_user_id,
-          user_name: result.admin.user_name,
-          first_name: result.admin.first_name,
-          last_name: result.admin.last_name,
-          role: result.role,
-          expires_at: result.expiresAt.toISOString(),
-        },
-      };
+      return presentSignIn(result);
     },
   });
 
