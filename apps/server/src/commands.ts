@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { roleSchema } from '@pathway/contract';
+import { createAdminBody, roleSchema } from '@pathway/contract';
 import type { AppContext } from './context.js';
 import { AdminService } from './modules/admin/service.js';
 import { rotateSecretsKey } from './modules/auth/secrets-at-rest.js';
@@ -60,13 +60,14 @@ const createAdmin: Command<{
   }),
   async run(ctx, args) {
     const created = await new AdminService(ctx.db, ctx.secrets).create(
-      {
+      // Checked by the console's own rules (length, trimming), as a POST /api/admin body is.
+      createAdminBody.parse({
         user_name: args.username,
         password: args.password,
-        role: args.role as never,
+        role: args.role,
         first_name: args['first-name'],
         last_name: args['last-name'],
-      },
+      }),
       // Audited like one added in the console; an operator at the server's shell has no session.
       { adminUserId: null, userName: 'command line (create-admin)', ip: null },
     );

@@ -26,6 +26,8 @@ export const createAdminBody = z
   })
   .meta({ id: 'CreateAdminUser' });
 export type CreateAdminBody = z.input<typeof createAdminBody>;
+/** As validated: what the service writes. */
+export type CreateAdminInput = z.output<typeof createAdminBody>;
 
 export const updateAdminBody = z
   .object({

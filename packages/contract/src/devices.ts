@@ -31,6 +31,7 @@ export const createDeviceBody = z
   .object({ name: deviceName, uuid: deviceUuid })
   .meta({ id: 'CreateAuthorisedDevice' });
 export type CreateDeviceBody = z.input<typeof createDeviceBody>;
+export type CreateDeviceInput = z.output<typeof createDeviceBody>;
 
 /** The console sends the whole device object; only name and uuid can change. */
 export const updateDeviceBody = z
@@ -45,6 +46,7 @@ export const updateDeviceBody = z
   })
   .meta({ id: 'UpdateAuthorisedDevice', description: 'Other fields of the device object are ignored.' });
 export type UpdateDeviceBody = z.input<typeof updateDeviceBody>;
+export type UpdateDeviceInput = z.output<typeof updateDeviceBody>;
 
 /** The console's edit form for an assigned device whose uuid basic access holds masked: the name only. */
 export const renameMaskedDeviceForm = z.object({ name: deviceName, uuid: z.string() });

@@ -16,3 +16,8 @@ export * from './progress.js';
 export * from './device-api.js';
 export * from './dashboard.js';
 export * from './retention.js';
+export * from './endpoint.js';
+export * from './session-routes.js';
+export * from './session-endpoints.js';
+export * from './endpoints.js';
+export * from './device-endpoints.js';

@@ -27,4 +27,6 @@ export const limits = {
   posterMaxWidth: 1280,
   /** Size of one resumable-upload request: small enough for proxies, large enough to be quick. */
   uploadChunkBytes: 8 * 1024 * 1024,
+  /** How many of a participant's most recent push messages the console lists. */
+  recentPushMessages: 50,
 } as const;

@@ -54,6 +54,7 @@ export const createVideoSetBody = z
   })
   .meta({ id: 'CreateVideoSet' });
 export type CreateVideoSetBody = z.input<typeof createVideoSetBody>;
+export type CreateVideoSetInput = z.output<typeof createVideoSetBody>;
 
 /** Only the name of a set can change: its shape is what participants' progress is measured on. */
 export const updateVideoSetBody = z.object({ set_name: videoSetName }).meta({ id: 'UpdateVideoSet' });
@@ -172,6 +173,7 @@ export const createVideoBody = z
   })
   .meta({ id: 'CreateVideo' });
 export type CreateVideoBody = z.input<typeof createVideoBody>;
+export type CreateVideoInput = z.output<typeof createVideoBody>;
 
 export const updateVideoBody = z
   .object({
@@ -185,6 +187,7 @@ export const updateVideoBody = z
   })
   .meta({ id: 'UpdateVideo' });
 export type UpdateVideoBody = z.input<typeof updateVideoBody>;
+export type UpdateVideoInput = z.output<typeof updateVideoBody>;
 
 export const videoIdParams = z.object({ video_id: idParam });
 
@@ -224,6 +227,7 @@ export const reextractThumbnailBody = z
 export const thumbsQueued = z
   .object({ message: z.string(), video_id: z.number().int(), video_thumbnail_url: z.string() })
   .meta({ id: 'ThumbnailQueued' });
+export type ThumbsQueued = z.infer<typeof thumbsQueued>;
 
 // ---- Upload --------------------------------------------------------------------------------
 

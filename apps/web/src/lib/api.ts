@@ -1,4 +1,12 @@
-import { messages } from '@pathway/contract';
+import {
+  messages,
+  type AnswerOf,
+  type BodyOf,
+  type Endpoint,
+  type HttpMethod,
+  type ParamsOf,
+  type QueryOf,
+} from '@pathway/contract';
 
 /** A failed call: the HTTP status (0 when the server could not be reached) and the server's `message`. */
 export class ApiError extends Error {
@@ -15,8 +23,8 @@ export function isApiError(error: unknown, status?: number): error is ApiError {
   return error instanceof ApiError && (status === undefined || error.status === status);
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+interface RequestOptions {
+  method?: HttpMethod;
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
@@ -56,26 +64,80 @@ async function send(path: string, options: RequestOptions, accept: string): Prom
   return response;
 }
 
-/** Calls the API and answers the parsed JSON body (undefined for an empty body). */
-export async function apiJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await send(path, options, 'application/json');
+// ---- Calls by the contract's endpoint table ----
+
+type Part<Name extends string, T> = [T] extends [never] ? { [K in Name]?: never } : { [K in Name]: T };
+type QueryPart<E extends Endpoint> = [QueryOf<E>] extends [never]
+  ? { query?: never }
+  : object extends QueryOf<E>
+    ? { query?: QueryOf<E> }
+    : { query: QueryOf<E> };
+
+/** What a call of `endpoint` sends: its path parameters, query and body, each typed by the contract. */
+export type CallOptions<E extends Endpoint> = Part<'params', ParamsOf<E>> &
+  QueryPart<E> &
+  Part<'body', BodyOf<E>> & { signal?: AbortSignal };
+
+/** The options argument may be left out when the endpoint needs nothing. */
+type CallArgs<E extends Endpoint> =
+  object extends CallOptions<E> ? [options?: CallOptions<E>] : [options: CallOptions<E>];
+
+/** Path and query values are plain (numbers, strings, booleans, enums) in every entry of the table. */
+type PlainValue = string | number | boolean | null | undefined;
+
+interface LooseOptions {
+  params?: Record<string, PlainValue>;
+  query?: Record<string, PlainValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/** The endpoint's path with its `:name` parameters filled in (encoded) and its query, if any. */
+export function pathOf<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E>): string {
+  const { params = {}, query = {} } = (options ?? {}) as LooseOptions;
+  const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null) throw new Error(`${endpoint.path}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+function sendCall(endpoint: Endpoint, options: LooseOptions | undefined, accept: string): Promise<Response> {
+  const path = pathOf(endpoint, options as never);
+  return send(path, { method: endpoint.method, body: options?.body, signal: options?.signal }, accept);
+}
+
+/**
+ * Calls one route of the contract's table and answers its parsed JSON body, typed by the table:
+ * `call(api.participants.get, { params: { id } })`.
+ */
+export async function call<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E>): Promise<AnswerOf<E>> {
+  const response = await sendCall(endpoint, options as LooseOptions | undefined, 'application/json');
   const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return (text ? JSON.parse(text) : undefined) as AnswerOf<E>;
 }
 
-export async function apiText(path: string, options: RequestOptions = {}): Promise<string> {
-  return (await send(path, options, 'text/plain')).text();
+/** A route whose answer is text (a log file). */
+export async function callText<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E>): Promise<string> {
+  return (await sendCall(endpoint, options as LooseOptions | undefined, 'text/plain')).text();
 }
 
-export async function apiBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
-  return (await send(path, options, '*/*')).blob();
+/** A route whose answer is a file (CSV, a log file). */
+export async function callBlob<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E>): Promise<Blob> {
+  return (await sendCall(endpoint, options as LooseOptions | undefined, '*/*')).blob();
 }
 
 /** The response itself, for a body read as it arrives (a long export with a progress bar). */
-export async function apiResponse(
-  path: string,
-  options: RequestOptions = {},
-  accept = '*/*',
+export async function callResponse<E extends Endpoint>(
+  endpoint: E,
+  accept: string,
+  ...[options]: CallArgs<E>
 ): Promise<Response> {
-  return send(path, options, accept);
+  return sendCall(endpoint, options as LooseOptions | undefined, accept);
 }

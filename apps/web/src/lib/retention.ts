@@ -1,10 +1,11 @@
-import type { RetentionPolicy } from '@pathway/contract';
+import { api } from '@pathway/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from './api';
+import { call } from './api';
+import { retentionKeys } from './queryKeys';
 
 /** How long logs and audit records are kept; shared by the Server Logs and Audit trail screens. */
 export const retentionQuery = queryOptions({
-  queryKey: ['retention'],
-  queryFn: () => apiJson<RetentionPolicy>('/api/retention'),
+  queryKey: retentionKeys.all,
+  queryFn: () => call(api.retention.policy),
   staleTime: Infinity,
 });

@@ -1,11 +1,12 @@
-import { can, type Permission, type SessionInfo } from '@pathway/contract';
+import { api, can, type Permission, type SessionInfo } from '@pathway/contract';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, apiJson } from './api';
+import { ApiError, call } from './api';
+import { sessionKeys } from './queryKeys';
 import { fetchSession } from './sessionRequests';
 
-export const SESSION_KEY = ['session'] as const;
+export const SESSION_KEY = sessionKeys.all;
 
 /**
  * Navigation state for /login: a sentence the sign-in page shows above its form, such as why the
@@ -46,7 +47,7 @@ export function useLogout(): () => Promise<void> {
   const navigate = useNavigate();
   return useCallback(async () => {
     try {
-      await apiJson('/logout', { method: 'POST' });
+      await call(api.auth.logout);
     } catch (error) {
       // Already signed out (or the server is away): leaving the console is still right.
       if (!(error instanceof ApiError)) throw error;

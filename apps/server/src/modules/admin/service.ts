@@ -1,18 +1,18 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import {
   can,
-  createAdminBody,
   messages,
   roleSchema,
   rolesWith,
   type AdminUser,
-  type CreateAdminBody,
+  type CreateAdminInput,
   type UpdateAdminBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { adminUsers, sessions } from '../../db/schema.js';
 import { HttpError, conflict, notFound } from '../../lib/http-error.js';
 import { AuditService, type AuditActor } from '../audit/service.js';
+import { presentAdmin } from './presenter.js';
 import { assertAcceptablePassword } from '../auth/password-policy.js';
 import { hashPassword } from '../auth/passwords.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -53,17 +53,6 @@ function managesAdmins(role: string): boolean {
 /** Serialises changes to admin accounts: none may leave nobody who can manage admins (full access). */
 const ADMIN_MANAGERS_LOCK = 7_311_002;
 
-export function presentAdmin(row: AdminRow): AdminUser {
-  return {
-    admin_user_id: row.admin_user_id,
-    user_name: row.user_name,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    role: roleSchema.parse(row.role),
-    created_at: row.created_at.toISOString(),
-  };
-}
-
 export class AdminService {
   private readonly audit: AuditService;
 
@@ -95,8 +84,7 @@ export class AdminService {
    * `actor` (who added them) is recorded in the audit trail in the same transaction; the test
    * harness and benchmarks, which make admins directly, pass none.
    */
-  async create(input: CreateAdminBody, actor?: AuditActor) {
-    const body = createAdminBody.parse(input);
+  async create(body: CreateAdminInput, actor?: AuditActor) {
     await assertAcceptablePassword(body.password, body.user_name);
     const totp = newStoredTotpSecret(this.secrets);
     const passwordHash = await hashPassword(body.password);

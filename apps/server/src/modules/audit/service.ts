@@ -7,10 +7,8 @@ import {
   type AuditEvent,
   type AuditPage,
 } from '@pathway/contract';
-import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { auditEvents } from '../../db/schema.js';
-import { staffOf } from '../../plugins/access.js';
 import { pageOf } from '../../lib/paging.js';
 
 export interface AuditActor {
@@ -27,11 +25,6 @@ export interface AuditEntry {
   participantIds?: number[];
   /** Which fields or rows were involved; never a value of them. */
   detail?: string | null;
-}
-
-export function actorOf(request: FastifyRequest): AuditActor {
-  const staff = staffOf(request);
-  return { adminUserId: staff.adminUserId, userName: staff.userName, ip: request.ip ?? null };
 }
 
 type AuditRow = typeof auditEvents.$inferSelect;

@@ -1,23 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  changePasswordBody,
-  errorResponse,
-  lockout,
-  lockoutUserNameParam,
-  loginBody,
-  messages,
-  okResponse,
-  sessionResponse,
-} from '@pathway/contract';
+import { api, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
+import { routeOf } from '../../lib/endpoint-route.js';
 import { HttpError } from '../../lib/http-error.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
 import { routeRateLimit } from '../../plugins/rate-limit.js';
-import { actorOf } from '../audit/service.js';
+import { actorOf } from '../audit/actor.js';
 import { LoginService } from './login-service.js';
-import { SESSION_COOKIE, type StaffSession } from './sessions.js';
+import { presentSession, presentSignIn } from './presenter.js';
+import { SESSION_COOKIE } from './sessions.js';
 
 /** Refusals of /login that are not about the credentials (see its error handler). */
 const PASSED_THROUGH = new Set([403, 429, 503]);
@@ -37,17 +29,6 @@ const PASSWORD_CHANGES_PER_WINDOW = 10;
 
 const tooMany = (_request: FastifyRequest, context: { ttl: number }) =>
   new HttpError(429, messages.login.tooManyAttempts(Math.max(1, Math.ceil(context.ttl / 1000))));
-
-function presentSession(s: StaffSession) {
-  return {
-    admin_user_id: s.adminUserId,
-    user_name: s.userName,
-    first_name: s.firstName,
-    last_name: s.lastName,
-    role: s.role,
-    expires_at: s.expiresAt.toISOString(),
-  };
-}
 
 function cookieOptions(request: FastifyRequest) {
   return {
@@ -69,186 +50,115 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     keyGenerator: () => 'login-overall',
   });
 
-  r.post(
-    '/login',
-    {
-      config: {
-        access: 'public',
-        sessionRoute: true,
-        browserForm: true,
-        rateLimit: {
-          max: ctx.config.loginLimits.perAddress,
-          timeWindow: LOGIN_WINDOW_MS,
-          errorResponseBuilder: tooMany,
-        },
-      },
-      // After the per-address limit (added by the plugin on onRequest), so one address's flood
-      // is refused before it counts against everyone's ceiling.
-      preValidation: async (request, reply) => {
-        const limit = await overall(request);
-        if (limit.isAllowed || !limit.isExceeded) return;
-        const seconds = Math.max(1, Math.ceil(limit.ttl / 1000));
-        reply.header('retry-after', String(seconds));
-        throw new HttpError(429, messages.login.tooManyAttempts(seconds));
-      },
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign in with user name, password and TOTP code; sets the jwt session cookie',
-        body: loginBody,
-        response: {
-          200: z.object({ message: z.string(), session: sessionResponse }),
-          401: errorResponse,
-          403: errorResponse,
-          429: errorResponse,
-          503: errorResponse,
-        },
-      },
-      // Any failure of the credentials, even a malformed body, reads the same: nothing hints at
-      // what was wrong. A refusal before they are looked at (foreign origin, too many attempts,
-      // too busy) says what it is, so the console can tell the person to wait.
-      errorHandler: (error, request, reply: FastifyReply) => {
-        const status = (error as { statusCode?: number }).statusCode ?? 500;
-        if (error instanceof HttpError && error.cause instanceof SecretBoxError) {
-          request.log.error(
-            { err: error.cause },
-            'sign-in refused: this instance cannot open the stored TOTP secret; the secrets key was rotated, restart it with the new key',
-          );
-        }
-        if (PASSED_THROUGH.has(status) && error instanceof HttpError) {
-          if (status === 503) reply.header('retry-after', '2');
-          void reply.status(status).send({ message: error.message });
-          return;
-        }
-        if (status >= 500) {
-          void reply.send(error);
-          return;
-        }
-        void reply.status(401).send({ message: messages.login.failed });
+  r.route({
+    ...routeOf(api.auth.login),
+    config: {
+      access: 'public',
+      sessionRoute: true,
+      browserForm: true,
+      rateLimit: {
+        max: ctx.config.loginLimits.perAddress,
+        timeWindow: LOGIN_WINDOW_MS,
+        errorResponseBuilder: tooMany,
       },
     },
-    async (request, reply) => {
+    // After the per-address limit (added by the plugin on onRequest), so one address's flood
+    // is refused before it counts against everyone's ceiling.
+    preValidation: async (request, reply) => {
+      const limit = await overall(request);
+      if (limit.isAllowed || !limit.isExceeded) return;
+      const seconds = Math.max(1, Math.ceil(limit.ttl / 1000));
+      reply.header('retry-after', String(seconds));
+      throw new HttpError(429, messages.login.tooManyAttempts(seconds));
+    },
+    // Any failure of the credentials, even a malformed body, reads the same: nothing hints at
+    // what was wrong. A refusal before they are looked at (foreign origin, too many attempts,
+    // too busy) says what it is, so the console can tell the person to wait.
+    errorHandler: (error, request, reply: FastifyReply) => {
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      if (error instanceof HttpError && error.cause instanceof SecretBoxError) {
+        request.log.error(
+          { err: error.cause },
+          'sign-in refused: this instance cannot open the stored TOTP secret; the secrets key was rotated, restart it with the new key',
+        );
+      }
+      if (PASSED_THROUGH.has(status) && error instanceof HttpError) {
+        if (status === 503) reply.header('retry-after', '2');
+        void reply.status(status).send({ message: error.message });
+        return;
+      }
+      if (status >= 500) {
+        void reply.send(error);
+        return;
+      }
+      void reply.status(401).send({ message: messages.login.failed });
+    },
+    handler: async (request, reply) => {
       const result = await logins.login(request.body, request.ip);
       request.log.info({ admin_user_id: result.admin.admin_user_id }, 'admin signed in');
       reply.setCookie(SESSION_COOKIE, result.token, {
         ...cookieOptions(request),
         expires: result.expiresAt,
       });
-      return {
-        message: 'Signed in',
-        session: {
-          admin_user_id: result.admin.admin_user_id,
-          user_name: result.admin.user_name,
-          first_name: result.admin.first_name,
-          last_name: result.admin.last_name,
-          role: result.role,
-          expires_at: result.expiresAt.toISOString(),
-        },
-      };
+      return presentSignIn(result);
     },
-  );
+  });
 
-  r.post(
-    '/logout',
-    {
-      config: { access: 'public', sessionRoute: true },
-      schema: {
-        tags: ['auth'],
-        summary: 'End the session on the server and clear the cookie',
-        response: { 200: okResponse },
-      },
-    },
-    async (request, reply) => {
+  r.route({
+    ...routeOf(api.auth.logout),
+    config: { access: 'public', sessionRoute: true },
+    handler: async (request, reply) => {
       const session = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
       if (session) await ctx.sessions.end(session.sessionId);
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
       return { message: 'Signed out' };
     },
-  );
+  });
 
-  r.post(
-    '/api/account/password',
-    {
-      config: {
-        access: 'staff',
-        rateLimit: routeRateLimit(
-          {
-            max: PASSWORD_CHANGES_PER_WINDOW,
-            timeWindow: LOGIN_WINDOW_MS,
-            keyGenerator: (request) => `account-password:${request.staff?.adminUserId ?? request.ip}`,
-          },
-          messages.admin.tooManyWrongAttempts,
-        ),
-      },
-      schema: {
-        tags: ['auth'],
-        summary:
-          'Change your own password, with your current password and a new authenticator code; every session of yours ends',
-        body: changePasswordBody,
-        response: {
-          200: okResponse,
-          400: errorResponse,
-          401: errorResponse,
-          403: errorResponse,
-          429: errorResponse,
-          503: errorResponse,
+  r.route({
+    ...routeOf(api.auth.changeOwnPassword),
+    config: {
+      access: 'staff',
+      rateLimit: routeRateLimit(
+        {
+          max: PASSWORD_CHANGES_PER_WINDOW,
+          timeWindow: LOGIN_WINDOW_MS,
+          keyGenerator: (request) => `account-password:${request.staff?.adminUserId ?? request.ip}`,
         },
-      },
+        messages.admin.tooManyWrongAttempts,
+      ),
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       await logins.changeOwnPassword(request.staff!, request.body, request.ip);
       request.log.info({ admin_user_id: request.staff!.adminUserId }, 'admin changed own password');
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
       return { message: messages.admin.passwordChanged };
     },
-  );
+  });
 
-  r.get(
-    '/api/session',
-    {
-      config: { access: 'staff' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Who is signed in, and their role',
-        response: { 200: sessionResponse, 401: errorResponse },
-      },
-    },
-    async (request) => presentSession(request.staff!),
-  );
+  r.route({
+    ...routeOf(api.auth.session),
+    config: { access: 'staff' },
+    handler: async (request) => presentSession(request.staff!),
+  });
 }
 
 /** Sign-in locks: full-access staff see who is locked out or slowed down, and lift a lock. */
 export async function lockoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const logins = new LoginService(ctx.db, ctx.clock, ctx.sessions, ctx.secrets);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+  r.route({
+    ...routeOf(api.lockouts.list),
+    config: { access: 'staff', permission: 'admins.manage' },
+    handler: async () => logins.lockouts(),
+  });
 
-  r.get(
-    '/api/lockouts',
-    {
-      config: { access: 'staff', permission: 'admins.manage' },
-      schema: {
-        tags: ['admin users'],
-        summary: 'User names whose sign-ins are locked or slowed down now, per source address',
-        response: { 200: z.array(lockout), ...errors },
-      },
-    },
-    async () => logins.lockouts(),
-  );
-
-  r.delete(
-    '/api/lockouts/:user_name',
-    {
-      config: { access: 'staff', permission: 'admins.manage' },
-      schema: {
-        tags: ['admin users'],
-        summary: 'Lift the sign-in lock of a user name, from every address',
-        params: lockoutUserNameParam,
-        response: { 200: okResponse, ...errors },
-      },
-    },
-    async (request) => {
+  r.route({
+    ...routeOf(api.lockouts.lift),
+    config: { access: 'staff', permission: 'admins.manage' },
+    handler: async (request) => {
       await logins.unlock(request.params.user_name, actorOf(request));
       return { message: messages.admin.unlocked };
     },
-  );
+  });
 }

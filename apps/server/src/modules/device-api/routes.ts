@@ -1,21 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  deviceIdParam,
-  deviceProgress,
-  deviceProgressParams,
-  deviceRegistration,
-  deviceSetParams,
-  deviceTodayVideo,
-  errorResponse,
-  messages,
-  okResponse,
-  progressSummary,
-  pushTokenBody,
-  viewReportBody,
-} from '@pathway/contract';
+import { deviceApi, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
+import { routeOf } from '../../lib/endpoint-route.js';
 import type { DeviceCaller } from '../../plugins/access.js';
 import { presentDeviceProgress } from '../progress/presenters.js';
 import { publicOrigin } from '../videos/media-urls.js';
@@ -33,8 +20,6 @@ const m = messages.deviceApi;
 export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const service = new DeviceApiService(ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
-  const tags = ['tablet app'];
   const caller = (request: FastifyRequest): DeviceCaller => request.device!;
 
   // Calls 1 and 2 carry no token: each is limited per source address (the library's route limit)
@@ -53,26 +38,12 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       { max: limits.perDevice, timeWindow: limits.windowMs, keyGenerator: keyByParam(name, 'deviceId') },
       m.rateLimited,
     );
-  const tooMany = { 429: errorResponse };
 
-  r.get(
-    '/uuid/:deviceId',
-    {
-      config: { access: 'public', ...limited('device-sign-in') },
-      onRequest: perDevice('device-sign-in'),
-      schema: {
-        tags,
-        summary: 'Call 1: the participant, programme and videos of this tablet, with a new bearer token',
-        description:
-          'Any answer but 200 makes the app show "This device is not registered": an unknown device, a device not ' +
-          'assigned to a participant, or a participant without a video set. Earlier tokens stay valid; every ' +
-          'token handed out is recorded (GET /api/devicesignins). Rate limited per device id and per source ' +
-          'address (429 with Retry-After).',
-        params: deviceIdParam,
-        response: { 200: deviceRegistration, ...errors, ...tooMany },
-      },
-    },
-    async (request, reply) => {
+  r.route({
+    ...routeOf(deviceApi.register),
+    config: { access: 'public', ...limited('device-sign-in') },
+    onRequest: perDevice('device-sign-in'),
+    handler: async (request, reply) => {
       // Written as JSON by the service (presenters.ts), the set's video list kept per version.
       const registration = await service.register(
         request.params.deviceId,
@@ -82,44 +53,22 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       request.log.info({ participant_id: registration.participantId }, 'tablet registered');
       return reply.type('application/json; charset=utf-8').send(registration.json as never);
     },
-  );
+  });
 
-  r.patch(
-    '/uuid/:deviceId',
-    {
-      config: { access: 'public', ...limited('device-push-token') },
-      onRequest: perDevice('device-push-token'),
-      schema: {
-        tags,
-        summary: "Call 2: the app's Firebase registration token, sent on every start",
-        description:
-          'The app sends no bearer token with this call (its limit), so it is rate limited like call 1 and each ' +
-          'change of token is recorded with the sign-ins.',
-        params: deviceIdParam,
-        body: pushTokenBody,
-        response: { 200: okResponse, ...errors, ...tooMany },
-      },
-    },
-    async (request) => {
+  r.route({
+    ...routeOf(deviceApi.savePushToken),
+    config: { access: 'public', ...limited('device-push-token') },
+    onRequest: perDevice('device-push-token'),
+    handler: async (request) => {
       await service.savePushToken(request.params.deviceId, request.body.push_notification_id, request.ip);
       return { message: 'Push token saved' };
     },
-  );
+  });
 
-  r.get(
-    '/api/videoset/today/:videoSetId/participant/:participantId',
-    {
-      config: { access: 'device' },
-      schema: {
-        tags,
-        summary: "Call 4: today's session: the video of the participant's current week and day only",
-        description:
-          'Never empty while the participant has a position: a position only ever points at a day with a video.',
-        params: deviceSetParams,
-        response: { 200: z.array(deviceTodayVideo), ...errors },
-      },
-    },
-    async (request) => {
+  r.route({
+    ...routeOf(deviceApi.todaysVideos),
+    config: { access: 'device' },
+    handler: async (request) => {
       const { set, videos } = await service.todaysVideos(
         caller(request),
         request.params.videoSetId,
@@ -134,51 +83,26 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       };
       return videos.map((v) => ({ ...presentDeviceVideo(v, origin), fitness_video_set: nested }));
     },
-  );
+  });
 
-  r.get(
-    '/api/participationprogress/:progressId',
-    {
-      config: { access: 'device' },
-      schema: {
-        tags,
-        summary: 'Call 5: the progress object',
-        params: deviceProgressParams,
-        response: { 200: deviceProgress, ...errors },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...routeOf(deviceApi.progress),
+    config: { access: 'device' },
+    handler: async (request) =>
       presentDeviceProgress(await service.progressById(caller(request), request.params.progressId)),
-  );
+  });
 
-  r.get(
-    '/api/summary/:videoSetId/participant/:participantId',
-    {
-      config: { access: 'device' },
-      schema: {
-        tags,
-        summary: 'Call 7: the progress summary',
-        params: deviceSetParams,
-        response: { 200: progressSummary, ...errors },
-      },
-    },
-    async (request) =>
+  r.route({
+    ...routeOf(deviceApi.summary),
+    config: { access: 'device' },
+    handler: async (request) =>
       service.summary(caller(request), request.params.videoSetId, request.params.participantId),
-  );
+  });
 
-  r.post(
-    '/api/videoset/view/:videoSetId/participant/:participantId',
-    {
-      config: { access: 'device' },
-      schema: {
-        tags,
-        summary: 'Call 8: videos watched (JSON or form body); a video reported twice counts once',
-        params: deviceSetParams,
-        body: viewReportBody,
-        response: { 200: okResponse, ...errors },
-      },
-    },
-    async (request) => {
+  r.route({
+    ...routeOf(deviceApi.reportViews),
+    config: { access: 'device' },
+    handler: async (request) => {
       const { newlySeen } = await service.reportViews(
         caller(request),
         request.params.videoSetId,
@@ -187,5 +111,5 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       );
       return { message: newlySeen > 0 ? 'Views recorded' : 'Already recorded' };
     },
-  );
+  });
 }

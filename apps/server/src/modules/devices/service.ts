@@ -2,17 +2,15 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   can,
   NO_DEVICE,
-  createDeviceBody,
   maskDeviceUuid,
   messages,
-  updateDeviceBody,
   type AuthorisedDevice,
   type AuthorisedDeviceView,
-  type CreateDeviceBody,
+  type CreateDeviceInput,
   type DeviceSignIn,
   type DeviceSignInPage,
   type Role,
-  type UpdateDeviceBody,
+  type UpdateDeviceInput,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { authorizedDevices, deviceSignIns, deviceTokens, participants } from '../../db/schema.js';
@@ -120,8 +118,7 @@ export class DeviceService {
     return rows.map((row) => presentDevice(row, 'basic access'));
   }
 
-  async create(input: CreateDeviceBody): Promise<AuthorisedDevice> {
-    const body = createDeviceBody.parse(input);
+  async create(body: CreateDeviceInput): Promise<AuthorisedDevice> {
     const [row] = await this.db
       .insert(authorizedDevices)
       .values({ name: body.name, uuid: body.uuid })
@@ -135,8 +132,7 @@ export class DeviceService {
   }
 
   /** Name and uuid; a new uuid is a different tablet, so the old one's tokens stop working. */
-  async update(id: number, input: UpdateDeviceBody, role: Role): Promise<AuthorisedDeviceView> {
-    const body = updateDeviceBody.parse(input);
+  async update(id: number, body: UpdateDeviceInput, role: Role): Promise<AuthorisedDeviceView> {
     try {
       return await this.db.transaction(async (tx) => {
         const current = await this.lock(tx, id);

@@ -1,4 +1,4 @@
-import type { Video, VideoSet } from '@pathway/contract';
+import { messages, type ThumbsQueued, type Video, type VideoSet } from '@pathway/contract';
 import type { videoSets, videos } from '../../db/schema.js';
 import { mediaUrl, presentStoredUrl } from './media-urls.js';
 
@@ -35,5 +35,18 @@ export function presentVideo(row: VideoRow, setName: string, origin: string): Vi
     day_number: row.day_number,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The answer to GET /thumbs: queued, or already there, with the thumbnail's URL or status text. */
+export function presentThumbnailRequest(
+  status: 'ready' | 'processing',
+  row: Pick<VideoRow, 'video_id' | 'video_thumbnail_url'>,
+  origin: string,
+): ThumbsQueued {
+  return {
+    message: status === 'ready' ? 'The thumbnail is ready' : messages.thumbnail.queued,
+    video_id: row.video_id,
+    video_thumbnail_url: presentStoredUrl(origin, row.video_thumbnail_url),
   };
 }

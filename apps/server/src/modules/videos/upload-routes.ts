@@ -5,15 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { EVENTS, Server, type Upload } from '@tus/server';
 import { z } from 'zod';
-import {
-  UPLOAD_ENDPOINT,
-  errorResponse,
-  finishedUpload,
-  messages,
-  type FinishedUpload,
-} from '@pathway/contract';
+import { UPLOAD_ENDPOINT, finishedUpload, messages, type FinishedUpload } from '@pathway/contract';
 import type pg from 'pg';
 import type { AppContext } from '../../context.js';
+import { errorResponses } from '../../lib/endpoint-route.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
 import { PostgresUploadLocker } from '../../storage/upload-locker.js';
 import { mediaUrl, publicOrigin } from './media-urls.js';
@@ -187,14 +182,7 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         tags: ['uploads'],
         summary: 'The answer of a finished upload again, for a client that lost it',
         params: z.object({ uploadId: z.string().regex(UPLOAD_ID, { error: messages.upload.unknownFile }) }),
-        response: {
-          200: finishedUpload,
-          400: errorResponse,
-          401: errorResponse,
-          404: errorResponse,
-          409: errorResponse,
-          422: errorResponse,
-        },
+        response: { 200: finishedUpload, ...errorResponses([400, 401, 404, 409, 422]) },
       },
     },
     async (request) => {

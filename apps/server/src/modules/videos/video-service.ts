@@ -1,11 +1,9 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   THUMBNAIL_PROCESSING,
-  createVideoBody,
   messages,
-  updateVideoBody,
-  type CreateVideoBody,
-  type UpdateVideoBody,
+  type CreateVideoInput,
+  type UpdateVideoInput,
   type Video,
   type VideoDeletionImpact,
   type VideoThumbs,
@@ -89,8 +87,7 @@ export class VideoService {
    * Saves a video on one day of a set. The file must be an upload that finished on this server
    * and passed the playable-video check; its thumbnail is queued in the same transaction.
    */
-  async create(input: CreateVideoBody, origins: Origins): Promise<Video> {
-    const body = createVideoBody.parse(input);
+  async create(body: CreateVideoInput, origins: Origins): Promise<Video> {
     const fileKey = await this.readyUploadKey(body.file_location_path, origins);
     const { row, setName } = await this.ctx.db.transaction(async (tx) => {
       // Shared lock: the set cannot be deleted under a video being added to it.
@@ -124,8 +121,7 @@ export class VideoService {
    * thumbnail goes back to 'processing....' and is made again; the old file is deleted if no
    * other video uses it.
    */
-  async update(videoId: number, input: UpdateVideoBody, origins: Origins): Promise<Video> {
-    const body = updateVideoBody.parse(input);
+  async update(videoId: number, body: UpdateVideoInput, origins: Origins): Promise<Video> {
     const current = await this.findVideo(this.ctx.db, videoId);
     let newKey: string | undefined;
     if (body.file_location_path !== undefined) {

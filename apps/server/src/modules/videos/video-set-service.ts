@@ -1,8 +1,7 @@
 import { and, asc, countDistinct, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
-  createVideoSetBody,
   messages,
-  type CreateVideoSetBody,
+  type CreateVideoSetInput,
   type UpdateVideoSetBody,
   type VideoSet,
   type VideoSetDeleted,
@@ -29,8 +28,7 @@ export class VideoSetService {
     return presentVideoSet(row);
   }
 
-  async create(input: CreateVideoSetBody): Promise<VideoSet> {
-    const body = createVideoSetBody.parse(input);
+  async create(body: CreateVideoSetInput): Promise<VideoSet> {
     const [row] = await this.ctx.db
       .insert(videoSets)
       .values({

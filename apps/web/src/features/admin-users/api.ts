@@ -1,40 +1,27 @@
-import type {
-  AdminUser,
-  AuthenticatorReset,
-  CreateAdminBody,
-  CreatedAdminUser,
-  Lockout,
-  UpdateAdminBody,
-} from '@pathway/contract';
+import { api, type CreateAdminBody, type UpdateAdminBody } from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../lib/api';
-import { SESSION_KEY } from '../../lib/session';
-
-const ADMIN_USERS_KEY = ['admin-users'] as const;
+import { call } from '../../lib/api';
+import { adminKeys, sessionKeys } from '../../lib/queryKeys';
 
 export const adminUsersQuery = queryOptions({
-  queryKey: ADMIN_USERS_KEY,
-  queryFn: () => apiJson<AdminUser[]>('/api/admin'),
+  queryKey: adminKeys.all,
+  queryFn: () => call(api.admins.list),
 });
-
-function adminPath(userName: string) {
-  return `/api/admin/${encodeURIComponent(userName)}`;
-}
 
 function useRefreshAdmins() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ADMIN_USERS_KEY }),
+      queryClient.invalidateQueries({ queryKey: adminKeys.all }),
       // Changing one's own names or role changes the session shown in the console.
-      queryClient.invalidateQueries({ queryKey: SESSION_KEY }),
+      queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
     ]);
 }
 
 export function useCreateAdmin() {
   const refresh = useRefreshAdmins();
   return useMutation({
-    mutationFn: (body: CreateAdminBody) => apiJson<CreatedAdminUser>('/api/admin', { method: 'POST', body }),
+    mutationFn: (body: CreateAdminBody) => call(api.admins.create, { body }),
     onSuccess: refresh,
   });
 }
@@ -43,7 +30,7 @@ export function useUpdateAdmin() {
   const refresh = useRefreshAdmins();
   return useMutation({
     mutationFn: ({ user_name, ...body }: UpdateAdminBody & { user_name: string }) =>
-      apiJson<AdminUser>(adminPath(user_name), { method: 'PATCH', body: { ...body, user_name } }),
+      call(api.admins.update, { params: { user_name }, body: { ...body, user_name } }),
     onSuccess: refresh,
   });
 }
@@ -51,7 +38,7 @@ export function useUpdateAdmin() {
 export function useDeleteAdmin() {
   const refresh = useRefreshAdmins();
   return useMutation({
-    mutationFn: (userName: string) => apiJson<{ message: string }>(adminPath(userName), { method: 'DELETE' }),
+    mutationFn: (userName: string) => call(api.admins.remove, { params: { user_name: userName } }),
     onSuccess: refresh,
   });
 }
@@ -60,25 +47,20 @@ export function useDeleteAdmin() {
 export function useResetAuthenticator() {
   return useMutation({
     mutationFn: (userName: string) =>
-      apiJson<AuthenticatorReset>(`${adminPath(userName)}/reset-authenticator`, { method: 'POST' }),
+      call(api.admins.resetAuthenticator, { params: { user_name: userName } }),
   });
 }
 
 export function useResetPassword() {
   return useMutation({
     mutationFn: ({ user_name, new_password }: { user_name: string; new_password: string }) =>
-      apiJson<{ message: string }>(`${adminPath(user_name)}/reset-password`, {
-        method: 'POST',
-        body: { new_password },
-      }),
+      call(api.admins.resetPassword, { params: { user_name }, body: { new_password } }),
   });
 }
 
-const LOCKOUTS_KEY = ['lockouts'] as const;
-
 export const lockoutsQuery = queryOptions({
-  queryKey: LOCKOUTS_KEY,
-  queryFn: () => apiJson<Lockout[]>('/api/lockouts'),
+  queryKey: adminKeys.lockouts,
+  queryFn: () => call(api.lockouts.list),
   // Failures arrive from sign-ins elsewhere: always show what holds now.
   staleTime: 0,
 });
@@ -86,8 +68,7 @@ export const lockoutsQuery = queryOptions({
 export function useLiftLockout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userName: string) =>
-      apiJson<{ message: string }>(`/api/lockouts/${encodeURIComponent(userName)}`, { method: 'DELETE' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: LOCKOUTS_KEY }),
+    mutationFn: (userName: string) => call(api.lockouts.lift, { params: { user_name: userName } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.lockouts }),
   });
 }

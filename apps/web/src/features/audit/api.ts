@@ -1,20 +1,14 @@
-import type { AuditAction, AuditPage } from '@pathway/contract';
+import { api, type AuditAction } from '@pathway/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiBlob, apiJson } from '../../lib/api';
+import { call, callBlob } from '../../lib/api';
+import { auditKeys } from '../../lib/queryKeys';
 
 /** `?action=` when one kind is chosen; every kind otherwise. */
-function kindParam(action: AuditAction | null): string {
-  return action ? `action=${encodeURIComponent(action)}` : '';
-}
-
 export function auditQuery(page: number, perPage: number, action: AuditAction | null = null) {
   return queryOptions({
-    queryKey: ['audit', page, perPage, action],
+    queryKey: auditKeys.page(page, perPage, action),
     queryFn: ({ signal }) =>
-      apiJson<AuditPage>(
-        `/api/audit?${[`page=${page}`, `perPage=${perPage}`, kindParam(action)].filter(Boolean).join('&')}`,
-        { signal },
-      ),
+      call(api.audit.list, { query: { page, perPage, action: action ?? undefined }, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -22,6 +16,5 @@ export function auditQuery(page: number, perPage: number, action: AuditAction | 
 
 /** The CSV of the kind shown (or of every kind). */
 export function fetchAuditExport(action: AuditAction | null = null): Promise<Blob> {
-  const query = kindParam(action);
-  return apiBlob(`/api/audit/export${query ? `?${query}` : ''}`);
+  return callBlob(api.audit.export, { query: { action: action ?? undefined } });
 }

@@ -1,10 +1,11 @@
-import type { DashboardData } from '@pathway/contract';
+import { api } from '@pathway/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { apiJson } from '../../lib/api';
+import { call } from '../../lib/api';
+import { dashboardKeys } from '../../lib/queryKeys';
 
 export const dashboardQuery = queryOptions({
-  queryKey: ['dashboard'],
-  queryFn: () => apiJson<DashboardData>('/api/dashboard'),
+  queryKey: dashboardKeys.all,
+  queryFn: () => call(api.dashboard.get),
   // Views arrive all day from the tablets; the page keeps itself current while it is open.
   refetchInterval: 60_000,
 });

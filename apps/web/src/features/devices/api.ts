@@ -1,17 +1,11 @@
-import type {
-  AuthorisedDevice,
-  AuthorisedDeviceView,
-  CreateDeviceBody,
-  DeviceSignInPage,
-} from '@pathway/contract';
+import { api, type AuthorisedDeviceView, type CreateDeviceBody } from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../lib/api';
-
-const DEVICES_KEY = ['authorised-devices'] as const;
+import { call } from '../../lib/api';
+import { deviceKeys, participantKeys } from '../../lib/queryKeys';
 
 export const devicesQuery = queryOptions({
-  queryKey: [...DEVICES_KEY, 'all'],
-  queryFn: ({ signal }) => apiJson<AuthorisedDeviceView[]>('/api/authorizeddevices', { signal }),
+  queryKey: deviceKeys.list(),
+  queryFn: ({ signal }) => call(api.devices.list, { signal }),
 });
 
 function useRefresh() {
@@ -19,16 +13,15 @@ function useRefresh() {
   // The participants' answers name their devices, so they may have changed too.
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: DEVICES_KEY }),
-      queryClient.invalidateQueries({ queryKey: ['participants'] }),
+      queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
+      queryClient.invalidateQueries({ queryKey: participantKeys.all }),
     ]);
 }
 
 export function useAddDevice() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (body: CreateDeviceBody) =>
-      apiJson<AuthorisedDevice>('/api/authorizeddevices', { method: 'POST', body }),
+    mutationFn: (body: CreateDeviceBody) => call(api.devices.create, { body }),
     onSuccess: refresh,
   });
 }
@@ -38,10 +31,7 @@ export function useEditDevice() {
   return useMutation({
     // The spec's PATCH sends the device object; the server takes its name and uuid.
     mutationFn: (device: AuthorisedDeviceView) =>
-      apiJson<AuthorisedDeviceView>(`/api/authorizeddevices/id/${device.authorized_device_id}`, {
-        method: 'PATCH',
-        body: device,
-      }),
+      call(api.devices.update, { params: { id: device.authorized_device_id }, body: device }),
     onSuccess: refresh,
   });
 }
@@ -49,8 +39,7 @@ export function useEditDevice() {
 export function useDeleteDevice() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (id: number) =>
-      apiJson<{ message: string }>(`/api/authorizeddevices/id/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => call(api.devices.remove, { params: { id } }),
     onSuccess: refresh,
   });
 }
@@ -58,10 +47,10 @@ export function useDeleteDevice() {
 /** Device sign-in records (full access): tokens handed out by call 1, push tokens changed by call 2. */
 export const deviceSignInsQuery = (page: number, perPage: number, flaggedOnly: boolean) =>
   queryOptions({
-    queryKey: [...DEVICES_KEY, 'sign-ins', page, perPage, flaggedOnly],
+    queryKey: deviceKeys.signIns(page, perPage, flaggedOnly),
     queryFn: ({ signal }) =>
-      apiJson<DeviceSignInPage>(
-        `/api/devicesignins?page=${page}&perPage=${perPage}${flaggedOnly ? '&flagged=true' : ''}`,
-        { signal },
-      ),
+      call(api.devices.signIns, {
+        query: { page, perPage, flagged: flaggedOnly ? 'true' : undefined },
+        signal,
+      }),
   });

@@ -1,20 +1,16 @@
 import {
   EXPORT_TOTAL_HEADER,
+  api,
   type AdherenceState,
-  type AuthorisedDevice,
   type CreateParticipantBody,
-  type ParticipantPage,
   type ParticipantSort,
   type ParticipantView,
   type PushNotificationBody,
-  type Referral,
   type UpdateParticipantBody,
 } from '@pathway/contract';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson, apiResponse } from '../../lib/api';
-
-const PARTICIPANTS_KEY = ['participants'] as const;
-const AVAILABLE_DEVICES_KEY = ['authorised-devices', 'available'] as const;
+import { call, callResponse } from '../../lib/api';
+import { deviceKeys, participantKeys } from '../../lib/queryKeys';
 
 export interface ParticipantListParams {
   page: number;
@@ -28,18 +24,14 @@ export interface ParticipantListParams {
 }
 
 export function participantListQuery(params: ParticipantListParams) {
-  const search = new URLSearchParams({
-    page: String(params.page),
-    perPage: String(params.perPage),
-    sort: params.sort,
-    order: params.order,
-  });
-  if (params.state) search.set('state', params.state);
-  if (params.q) search.set('q', params.q);
-  if (params.after) search.set('after', params.after);
+  const { page, perPage, sort, order, state, q, after } = params;
   return queryOptions({
-    queryKey: [...PARTICIPANTS_KEY, 'list', { ...params, after: undefined }],
-    queryFn: ({ signal }) => apiJson<ParticipantPage>(`/api/participant?${search}`, { signal }),
+    queryKey: participantKeys.list({ ...params, after: undefined }),
+    queryFn: ({ signal }) =>
+      call(api.participants.list, {
+        query: { page, perPage, sort, order, state, q: q || undefined, after: after || undefined },
+        signal,
+      }),
     // Keep the rows shown while the next page loads, so the grid does not flash empty.
     placeholderData: keepPreviousData,
   });
@@ -56,10 +48,11 @@ export async function exportParticipants(
   onProgress: (received: number, total: number | null) => void,
   signal?: AbortSignal,
 ): Promise<{ blob: Blob; fileName: string }> {
-  const search = new URLSearchParams({ sort: params.sort, order: params.order });
-  if (params.state) search.set('state', params.state);
-  if (params.q) search.set('q', params.q);
-  const response = await apiResponse(`/api/participant/export?${search}`, { signal }, 'text/csv');
+  const { sort, order, state, q } = params;
+  const response = await callResponse(api.participants.export, 'text/csv', {
+    query: { sort, order, state, q: q || undefined },
+    signal,
+  });
   const totalHeader = response.headers.get(EXPORT_TOTAL_HEADER);
   const total = totalHeader === null ? null : Number(totalHeader);
   const fileName =
@@ -82,23 +75,23 @@ export async function exportParticipants(
 
 export function participantQuery(id: number) {
   return queryOptions({
-    queryKey: [...PARTICIPANTS_KEY, 'one', id],
-    queryFn: ({ signal }) => apiJson<ParticipantView>(`/api/participant/${id}`, { signal }),
+    queryKey: participantKeys.detail(id),
+    queryFn: ({ signal }) => call(api.participants.get, { params: { id }, signal }),
   });
 }
 
 /** Full access only; the read is recorded in the audit trail, so it is made only when asked for. */
 export function referralQuery(id: number) {
   return queryOptions({
-    queryKey: [...PARTICIPANTS_KEY, 'referral', id],
-    queryFn: ({ signal }) => apiJson<Referral>(`/api/participant/${id}/referral`, { signal }),
+    queryKey: participantKeys.referral(id),
+    queryFn: ({ signal }) => call(api.participants.referral, { params: { id }, signal }),
     staleTime: 0,
   });
 }
 
 export const availableDevicesQuery = queryOptions({
-  queryKey: AVAILABLE_DEVICES_KEY,
-  queryFn: ({ signal }) => apiJson<AuthorisedDevice[]>('/api/authorizeddevices/available', { signal }),
+  queryKey: deviceKeys.available(),
+  queryFn: ({ signal }) => call(api.devices.available, { signal }),
   staleTime: 0,
 });
 
@@ -107,16 +100,15 @@ function useRefresh() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: PARTICIPANTS_KEY }),
-      queryClient.invalidateQueries({ queryKey: ['authorised-devices'] }),
+      queryClient.invalidateQueries({ queryKey: participantKeys.all }),
+      queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
     ]);
 }
 
 export function useCreateParticipant() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (body: CreateParticipantBody) =>
-      apiJson<ParticipantView>('/api/participant', { method: 'POST', body }),
+    mutationFn: (body: CreateParticipantBody) => call(api.participants.create, { body }),
     onSuccess: refresh,
   });
 }
@@ -124,8 +116,9 @@ export function useCreateParticipant() {
 export function useUpdateParticipant() {
   const refresh = useRefresh();
   return useMutation({
+    // A staff member's change is answered with the participant (a tablet's purge_cache is not).
     mutationFn: ({ id, changes }: { id: number; changes: UpdateParticipantBody }) =>
-      apiJson<ParticipantView>(`/api/participant/${id}`, { method: 'PATCH', body: changes }),
+      call(api.participants.update, { params: { id }, body: changes }) as Promise<ParticipantView>,
     onSuccess: refresh,
   });
 }
@@ -133,14 +126,13 @@ export function useUpdateParticipant() {
 export function useDeleteParticipant() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (id: number) => apiJson<{ message: string }>(`/api/participant/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => call(api.participants.remove, { params: { id } }),
     onSuccess: refresh,
   });
 }
 
 export function useMessageParticipant() {
   return useMutation({
-    mutationFn: (body: PushNotificationBody) =>
-      apiJson<{ message: string }>('/api/pushNotifications', { method: 'POST', body }),
+    mutationFn: (body: PushNotificationBody) => call(api.participants.message, { body }),
   });
 }

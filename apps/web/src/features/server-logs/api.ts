@@ -1,21 +1,19 @@
+import { api } from '@pathway/contract';
 import { queryOptions } from '@tanstack/react-query';
-import { apiBlob, apiJson, apiText } from '../../lib/api';
+import { call, callBlob, callText } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
-
-function logPath(fileName: string) {
-  return `/api/logs/download/${encodeURIComponent(fileName)}`;
-}
+import { logKeys } from '../../lib/queryKeys';
 
 export const logListQuery = queryOptions({
-  queryKey: ['server-logs'],
-  queryFn: () => apiJson<string[]>('/api/logs/getloglist'),
+  queryKey: logKeys.all,
+  queryFn: () => call(api.logs.list),
 });
 
 export function logContentQuery(fileName: string) {
   return queryOptions({
-    queryKey: ['server-logs', fileName],
+    queryKey: logKeys.file(fileName),
     // Asked as a view, which the audit trail records apart from a download.
-    queryFn: () => apiText(`${logPath(fileName)}?view=true`),
+    queryFn: () => callText(api.logs.read, { params: { fileName }, query: { view: 'true' } }),
     // A log grows while it is read: always show what is there now.
     staleTime: 0,
   });
@@ -23,5 +21,5 @@ export function logContentQuery(fileName: string) {
 
 /** Fetches first, so that a refusal is shown as a message rather than saved as the file. */
 export async function downloadLog(fileName: string): Promise<void> {
-  saveBlob(await apiBlob(logPath(fileName)), fileName);
+  saveBlob(await callBlob(api.logs.read, { params: { fileName } }), fileName);
 }

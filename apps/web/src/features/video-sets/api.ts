@@ -1,29 +1,23 @@
 import {
   THUMBNAIL_PROCESSING,
+  api,
   type CreateVideoSetBody,
   type UpdateVideoSetBody,
-  type UploadSettings,
   type Video,
-  type VideoSet,
-  type VideoSetDeleted,
-  type VideoDeletionImpact,
-  type VideoSetDeletionImpact,
-  type VideoThumbs,
 } from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../lib/api';
-
-const VIDEO_SETS_KEY = ['video-sets'] as const;
+import { call } from '../../lib/api';
+import { videoSetKeys } from '../../lib/queryKeys';
 
 export const videoSetsQuery = queryOptions({
-  queryKey: VIDEO_SETS_KEY,
-  queryFn: () => apiJson<VideoSet[]>('/api/videoset'),
+  queryKey: videoSetKeys.all,
+  queryFn: () => call(api.videoSets.list),
 });
 
 export const videoSetQuery = (id: number) =>
   queryOptions({
-    queryKey: [...VIDEO_SETS_KEY, id],
-    queryFn: () => apiJson<VideoSet>(`/api/videoset/${id}`),
+    queryKey: videoSetKeys.detail(id),
+    queryFn: () => call(api.videoSets.get, { params: { id } }),
   });
 
 /** Refetched every few seconds while a thumbnail is being made, so it appears by itself. */
@@ -32,8 +26,8 @@ const isProcessing = (url: string) => url === THUMBNAIL_PROCESSING;
 
 export const setVideosQuery = (id: number) =>
   queryOptions({
-    queryKey: [...VIDEO_SETS_KEY, id, 'videos'],
-    queryFn: () => apiJson<Video[]>(`/api/videoset/${id}/videos`),
+    queryKey: videoSetKeys.videos(id),
+    queryFn: () => call(api.videoSets.videos, { params: { id } }),
     refetchInterval: (query) =>
       query.state.data?.some((v) => isProcessing(v.video_thumbnail_url)) ? POLL_MS : false,
   });
@@ -41,8 +35,8 @@ export const setVideosQuery = (id: number) =>
 /** `GET /api/video/thumbs/{id}`: the thumbnail status the reload button asks for. */
 export const setThumbsQuery = (id: number) =>
   queryOptions({
-    queryKey: [...VIDEO_SETS_KEY, id, 'thumbs'],
-    queryFn: () => apiJson<VideoThumbs>(`/api/video/thumbs/${id}`),
+    queryKey: videoSetKeys.thumbs(id),
+    queryFn: () => call(api.videos.thumbsOfSet, { params: { videoSetId: id } }),
     refetchInterval: (query) =>
       Object.values(query.state.data ?? {}).some((week) =>
         week.some((entry) => isProcessing(entry.video_thumbnail_url)),
@@ -53,33 +47,33 @@ export const setThumbsQuery = (id: number) =>
 
 export const deletionImpactQuery = (id: number) =>
   queryOptions({
-    queryKey: [...VIDEO_SETS_KEY, id, 'deletion-impact'],
-    queryFn: () => apiJson<VideoSetDeletionImpact>(`/api/videoset/${id}/deletion-impact`),
+    queryKey: videoSetKeys.deletionImpact(id),
+    queryFn: () => call(api.videoSets.deletionImpact, { params: { id } }),
     staleTime: 0,
   });
 
 /** Who stands on a video's day, and where deleting it moves them (for the delete warning). */
 export const videoDeletionImpactQuery = (videoId: number) =>
   queryOptions({
-    queryKey: [...VIDEO_SETS_KEY, 'video', videoId, 'deletion-impact'],
-    queryFn: () => apiJson<VideoDeletionImpact>(`/api/video/${videoId}/deletion-impact`),
+    queryKey: videoSetKeys.videoDeletionImpact(videoId),
+    queryFn: () => call(api.videos.deletionImpact, { params: { video_id: videoId } }),
   });
 
 export const uploadSettingsQuery = queryOptions({
-  queryKey: ['upload-settings'],
-  queryFn: () => apiJson<UploadSettings>('/api/video/upload-settings'),
+  queryKey: videoSetKeys.uploadSettings,
+  queryFn: () => call(api.videos.uploadSettings),
   staleTime: Infinity,
 });
 
 function useRefreshSets() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: VIDEO_SETS_KEY });
+  return () => queryClient.invalidateQueries({ queryKey: videoSetKeys.all });
 }
 
 export function useCreateVideoSet() {
   const refresh = useRefreshSets();
   return useMutation({
-    mutationFn: (body: CreateVideoSetBody) => apiJson<VideoSet>('/api/videoset', { method: 'POST', body }),
+    mutationFn: (body: CreateVideoSetBody) => call(api.videoSets.create, { body }),
     onSuccess: refresh,
   });
 }
@@ -88,7 +82,7 @@ export function useRenameVideoSet() {
   const refresh = useRefreshSets();
   return useMutation({
     mutationFn: ({ id, ...body }: UpdateVideoSetBody & { id: number }) =>
-      apiJson<VideoSet>(`/api/videoset/${id}`, { method: 'PATCH', body }),
+      call(api.videoSets.rename, { params: { id }, body }),
     onSuccess: refresh,
   });
 }
@@ -96,26 +90,27 @@ export function useRenameVideoSet() {
 export function useDeleteVideoSet() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiJson<VideoSetDeleted>(`/api/videoset/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => call(api.videoSets.remove, { params: { id } }),
     onSuccess: (_answer, id) => {
-      queryClient.removeQueries({ queryKey: [...VIDEO_SETS_KEY, id] });
-      return queryClient.invalidateQueries({ queryKey: VIDEO_SETS_KEY });
+      queryClient.removeQueries({ queryKey: videoSetKeys.detail(id) });
+      return queryClient.invalidateQueries({ queryKey: videoSetKeys.all });
     },
   });
 }
 
 /** After a save: ask for the thumbnail (spec §4); the server also queued it with the save. */
 function requestThumbnail(video: Video) {
-  const query = new URLSearchParams({ videoUrl: video.file_location_path, videoId: String(video.video_id) });
-  return apiJson<{ message: string }>(`/thumbs?${query}`);
+  return call(api.videos.requestThumbnail, {
+    query: { videoUrl: video.file_location_path, videoId: video.video_id },
+  });
 }
 
 function useRefreshSetVideos(setId: number) {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: [...VIDEO_SETS_KEY, setId, 'videos'] }),
-      queryClient.invalidateQueries({ queryKey: [...VIDEO_SETS_KEY, setId, 'thumbs'] }),
+      queryClient.invalidateQueries({ queryKey: videoSetKeys.videos(setId) }),
+      queryClient.invalidateQueries({ queryKey: videoSetKeys.thumbs(setId) }),
     ]);
 }
 
@@ -132,8 +127,7 @@ export function useAddVideo(setId: number) {
   const refresh = useRefreshSetVideos(setId);
   return useMutation({
     mutationFn: async (video: NewVideo) => {
-      const saved = await apiJson<Video>('/api/video', {
-        method: 'POST',
+      const saved = await call(api.videos.create, {
         body: {
           ...video,
           fitness_video_set_id: setId,
@@ -159,8 +153,8 @@ export function useUpdateVideo(setId: number) {
   const refresh = useRefreshSetVideos(setId);
   return useMutation({
     mutationFn: async ({ videoId, changes }: { videoId: number; changes: VideoChanges }) => {
-      const saved = await apiJson<Video>(`/api/video/${videoId}`, {
-        method: 'PATCH',
+      const saved = await call(api.videos.update, {
+        params: { video_id: videoId },
         body: {
           title: changes.title,
           description: changes.description,
@@ -177,8 +171,7 @@ export function useUpdateVideo(setId: number) {
 export function useDeleteVideo(setId: number) {
   const refresh = useRefreshSetVideos(setId);
   return useMutation({
-    mutationFn: (videoId: number) =>
-      apiJson<{ message: string }>(`/api/video/${videoId}`, { method: 'DELETE' }),
+    mutationFn: (videoId: number) => call(api.videos.remove, { params: { video_id: videoId } }),
     onSuccess: refresh,
   });
 }

@@ -1,57 +1,48 @@
-import type { ParticipationProgress, ProgressSummary, PushOutboxEntry } from '@pathway/contract';
+import { api, type ParticipationProgress, type Video, type VideoSet } from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '../../../lib/api';
+import { call } from '../../../lib/api';
+import { dashboardKeys, participantKeys, progressKeys, videoSetKeys } from '../../../lib/queryKeys';
 
-/** The set fields the progress tabs need (GET /api/videoset answers more). */
-export interface VideoSetChoice {
-  fitness_video_set_id: number;
-  set_name: string;
-  number_of_weeks: number;
-  videos_in_week: number;
-}
+/** The set fields the progress tabs need (GET /api/videoset answers these and more). */
+export type VideoSetChoice = Pick<
+  VideoSet,
+  'fitness_video_set_id' | 'set_name' | 'number_of_weeks' | 'videos_in_week'
+>;
 
-export interface SetVideo {
-  video_id: number;
-  title: string;
-  week_number: number;
-  day_number: number;
-  file_location_path: string;
-}
-
-const progressKey = (participantId: number) => ['participant-progress', participantId] as const;
+export type SetVideo = Pick<
+  Video,
+  'video_id' | 'title' | 'week_number' | 'day_number' | 'file_location_path'
+>;
 
 export const participantProgressQuery = (participantId: number) =>
   queryOptions({
-    queryKey: [...progressKey(participantId), 'progress'],
-    queryFn: () =>
-      apiJson<ParticipationProgress[]>(`/api/participationprogress/participant/${participantId}`),
+    queryKey: progressKeys.progress(participantId),
+    queryFn: () => call(api.progress.ofParticipant, { params: { id: participantId } }),
     select: (list) => list[0] ?? null,
   });
 
 export const progressSummaryQuery = (participantId: number, videoSetId: number) =>
   queryOptions({
-    queryKey: [...progressKey(participantId), 'summary', videoSetId],
-    queryFn: () =>
-      apiJson<ProgressSummary>(
-        `/api/participationprogress/summary/${videoSetId}/participant/${participantId}`,
-      ),
+    queryKey: progressKeys.summary(participantId, videoSetId),
+    queryFn: () => call(api.progress.summary, { params: { videoSetId, participantId } }),
   });
 
 export const pushMessagesQuery = (participantId: number) =>
   queryOptions({
-    queryKey: [...progressKey(participantId), 'push'],
-    queryFn: () => apiJson<PushOutboxEntry[]>(`/api/pushNotifications/participant/${participantId}`),
+    queryKey: progressKeys.pushMessages(participantId),
+    queryFn: () => call(api.pushMessages.ofParticipant, { params: { id: participantId } }),
   });
 
+// The same keys and calls as the Video sets screens, so one cache entry serves both.
 export const videoSetChoicesQuery = queryOptions({
-  queryKey: ['video-sets'],
-  queryFn: () => apiJson<VideoSetChoice[]>('/api/videoset'),
+  queryKey: videoSetKeys.all,
+  queryFn: () => call(api.videoSets.list),
 });
 
 export const setVideosQuery = (videoSetId: number) =>
   queryOptions({
-    queryKey: ['video-sets', videoSetId, 'videos'],
-    queryFn: () => apiJson<SetVideo[]>(`/api/videoset/${videoSetId}/videos`),
+    queryKey: videoSetKeys.videos(videoSetId),
+    queryFn: () => call(api.videoSets.videos, { params: { id: videoSetId } }),
   });
 
 /** After any change of progress: this participant's tabs, the grid's tracking colours, the dashboard. */
@@ -59,9 +50,9 @@ function useRefresh(participantId: number) {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: progressKey(participantId) }),
-      queryClient.invalidateQueries({ queryKey: ['participants'] }),
-      queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
+      queryClient.invalidateQueries({ queryKey: progressKeys.of(participantId) }),
+      queryClient.invalidateQueries({ queryKey: participantKeys.all }),
+      queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
     ]);
 }
 
@@ -71,15 +62,11 @@ export function useChooseVideoSet(participantId: number) {
   return useMutation({
     mutationFn: ({ progress, videoSetId }: { progress: ParticipationProgress | null; videoSetId: number }) =>
       progress
-        ? apiJson<ParticipationProgress>(
-            `/api/participationprogress/${progress.fitness_participation_progress_id}`,
-            {
-              method: 'PATCH',
-              body: { fitness_video_set_id: videoSetId, current_week: 1, current_day: 1 },
-            },
-          )
-        : apiJson<ParticipationProgress>('/api/participationprogress', {
-            method: 'POST',
+        ? call(api.progress.update, {
+            params: { id: progress.fitness_participation_progress_id },
+            body: { fitness_video_set_id: videoSetId, current_week: 1, current_day: 1 },
+          })
+        : call(api.progress.create, {
             body: { participant_id: participantId, fitness_video_set_id: videoSetId },
           }),
     onSuccess: refresh,
@@ -98,8 +85,8 @@ export function useMoveProgress(participantId: number) {
       week: number;
       day: number;
     }) =>
-      apiJson<ParticipationProgress>(`/api/video/progress/${direction}/${participantId}`, {
-        method: 'POST',
+      call(direction === 'forward' ? api.progress.moveForward : api.progress.moveBackward, {
+        params: { id: participantId },
         body: { week, day },
       }),
     onSuccess: refresh,
@@ -109,11 +96,7 @@ export function useMoveProgress(participantId: number) {
 export function useProgressOneDay(participantId: number) {
   const refresh = useRefresh(participantId);
   return useMutation({
-    mutationFn: () =>
-      apiJson<{ message: string }>(`/api/participant/${participantId}/progress`, {
-        method: 'PATCH',
-        body: {},
-      }),
+    mutationFn: () => call(api.progress.forwardOneDay, { params: { id: participantId } }),
     onSuccess: refresh,
   });
 }
@@ -122,7 +105,7 @@ export function usePurgeCache(participantId: number) {
   const refresh = useRefresh(participantId);
   return useMutation({
     mutationFn: () =>
-      apiJson(`/api/participant/${participantId}`, { method: 'PATCH', body: { purge_cache: true } }),
+      call(api.participants.update, { params: { id: participantId }, body: { purge_cache: true } }),
     onSuccess: refresh,
   });
 }
@@ -131,10 +114,9 @@ export function useReextractThumbnail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (video: SetVideo) =>
-      apiJson<{ message: string }>('/api/video/thumbs/reextract', {
-        method: 'POST',
+      call(api.videos.reextractThumbnail, {
         body: { video_id: video.video_id, file_location_path: video.file_location_path },
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['video-sets'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: videoSetKeys.all }),
   });
 }

@@ -1,0 +1,70 @@
+import type { AuditAction } from '@pathway/contract';
+
+// Every query key of the console, one factory per feature. They live here rather than in each
+// feature because features refresh each other's answers (a device change alters participants, a
+// progress change the dashboard and the video sets) and features do not import each other: a
+// feature asks for another's key by name here, never by writing its literal.
+
+export const sessionKeys = {
+  all: ['session'] as const,
+};
+
+export const participantKeys = {
+  all: ['participants'] as const,
+  /** A page of the grid; the keyset cursor is left out, it only says how to read the same page. */
+  list: (filters: object) => [...participantKeys.all, 'list', filters] as const,
+  detail: (id: number) => [...participantKeys.all, 'one', id] as const,
+  referral: (id: number) => [...participantKeys.all, 'referral', id] as const,
+};
+
+/** One participant's programme tabs: progress, summary, push messages. */
+export const progressKeys = {
+  of: (participantId: number) => ['participant-progress', participantId] as const,
+  progress: (participantId: number) => [...progressKeys.of(participantId), 'progress'] as const,
+  summary: (participantId: number, videoSetId: number) =>
+    [...progressKeys.of(participantId), 'summary', videoSetId] as const,
+  pushMessages: (participantId: number) => [...progressKeys.of(participantId), 'push'] as const,
+};
+
+export const deviceKeys = {
+  all: ['authorised-devices'] as const,
+  list: () => [...deviceKeys.all, 'all'] as const,
+  /** Devices not assigned to anyone (the participant forms' choice). */
+  available: () => [...deviceKeys.all, 'available'] as const,
+  signIns: (page: number, perPage: number, flaggedOnly: boolean) =>
+    [...deviceKeys.all, 'sign-ins', page, perPage, flaggedOnly] as const,
+};
+
+export const videoSetKeys = {
+  all: ['video-sets'] as const,
+  detail: (id: number) => [...videoSetKeys.all, id] as const,
+  videos: (id: number) => [...videoSetKeys.detail(id), 'videos'] as const,
+  thumbs: (id: number) => [...videoSetKeys.detail(id), 'thumbs'] as const,
+  deletionImpact: (id: number) => [...videoSetKeys.detail(id), 'deletion-impact'] as const,
+  videoDeletionImpact: (videoId: number) =>
+    [...videoSetKeys.all, 'video', videoId, 'deletion-impact'] as const,
+  uploadSettings: ['upload-settings'] as const,
+};
+
+export const adminKeys = {
+  all: ['admin-users'] as const,
+  lockouts: ['lockouts'] as const,
+};
+
+export const auditKeys = {
+  page: (page: number, perPage: number, action: AuditAction | null) =>
+    ['audit', page, perPage, action] as const,
+};
+
+export const dashboardKeys = {
+  all: ['dashboard'] as const,
+};
+
+export const logKeys = {
+  all: ['server-logs'] as const,
+  file: (fileName: string) => [...logKeys.all, fileName] as const,
+};
+
+export const retentionKeys = {
+  all: ['retention'] as const,
+};

@@ -1,0 +1,58 @@
+import type { z } from 'zod';
+
+// One route of the API as data: what the server registers and validates, and what the console's
+// client calls and is typed by. The table itself is in endpoints.ts (and session-endpoints.ts).
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+/** The refusals a route may answer; every one has the body `{ message }` (errorResponse). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
+export type SuccessStatus = 200 | 201 | 202;
+
+export interface Endpoint {
+  method: HttpMethod;
+  /** Fastify's form, `:name` for a path parameter; the console's client fills them in. */
+  path: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The success answer by status; empty when the answer is not JSON (see `produces`). */
+  responses: Partial<Record<SuccessStatus, z.ZodType>>;
+  /** Refusals the route declares in the OpenAPI document (all `{ message }`). */
+  errors: readonly ErrorStatus[];
+  /** A non-JSON answer (CSV, a log file). */
+  produces?: readonly string[];
+  tags: readonly string[];
+  summary: string;
+  description?: string;
+}
+
+/** Keeps each entry's literal types (method, path, schemas) for the server and the client. */
+export function endpoint<const E extends Endpoint>(entry: E): E {
+  return entry;
+}
+
+// ---- Types the console's client reads from an entry ----
+
+type OptionalKey<S> = S extends z.ZodOptional | z.ZodDefault ? true : false;
+
+/** Query values as the caller gives them: a key is optional when the server has a default for it. */
+export type QueryInput<Q> =
+  Q extends z.ZodObject<infer Shape>
+    ? { [K in keyof Shape as OptionalKey<Shape[K]> extends true ? never : K]: z.output<Shape[K]> } & {
+        [K in keyof Shape as OptionalKey<Shape[K]> extends true ? K : never]?: z.output<Shape[K]>;
+      }
+    : never;
+
+/** Path parameters as values (the client encodes them into the path). */
+export type ParamsOf<E extends Endpoint> = E extends { params: infer P extends z.ZodType }
+  ? z.output<P>
+  : never;
+export type QueryOf<E extends Endpoint> = E extends { query: infer Q extends z.ZodType }
+  ? QueryInput<Q>
+  : never;
+/** The body as the console sends it (before the server's trimming and defaults). */
+export type BodyOf<E extends Endpoint> = E extends { body: infer B extends z.ZodType } ? z.input<B> : never;
+/** The JSON answer of a success. */
+export type AnswerOf<E extends Endpoint> = {
+  [S in keyof E['responses']]: E['responses'][S] extends z.ZodType ? z.output<E['responses'][S]> : never;
+}[keyof E['responses']];

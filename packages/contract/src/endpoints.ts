@@ -1,0 +1,657 @@
+import { z } from 'zod';
+import { endpoint } from './endpoint.js';
+import {
+  adminUser,
+  adminUserNameParam,
+  authenticatorReset,
+  changePasswordBody,
+  createAdminBody,
+  createdAdminUser,
+  resetPasswordBody,
+  updateAdminBody,
+} from './admin.js';
+import { auditExportQuery, auditListQuery, auditPage } from './audit.js';
+import { lockout, lockoutUserNameParam } from './auth.js';
+import { idParam, okResponse } from './common.js';
+import { limits } from './limits.js';
+import { dashboardData } from './dashboard.js';
+import {
+  authorisedDevice,
+  authorisedDeviceView,
+  createDeviceBody,
+  deviceIdParams,
+  deviceSignInPage,
+  deviceSignInQuery,
+  deviceUuidParams,
+  updateDeviceBody,
+} from './devices.js';
+import { logFileName, logList, logReadQuery } from './logs.js';
+import {
+  createParticipantBody,
+  participantExportQuery,
+  participantIdParams,
+  participantListQuery,
+  participantPage,
+  participantView,
+  referral,
+  updateParticipantBody,
+} from './participants.js';
+import {
+  createProgressBody,
+  moveProgressBody,
+  participantIdParam,
+  participationProgress,
+  progressSummary,
+  pushOutboxEntry,
+  summaryParams,
+  updateProgressBody,
+} from './progress.js';
+import { pushNotificationBody } from './push.js';
+import { retentionPolicy } from './retention.js';
+import { sessionEndpoints } from './session-endpoints.js';
+import {
+  createVideoBody,
+  createVideoSetBody,
+  reextractThumbnailBody,
+  thumbsQuery,
+  thumbsQueued,
+  updateVideoBody,
+  updateVideoSetBody,
+  uploadSettings,
+  video,
+  videoDeletionImpact,
+  videoIdParams,
+  videoSet,
+  videoSetDeleted,
+  videoSetDeletionImpact,
+  videoSetIdParam,
+  videoSetIdParams,
+  videoThumbs,
+} from './videos.js';
+
+// The staff console's routes, each written once: the server registers each route from its entry
+// here (apps/server/src/lib/endpoint-route.ts adds the shared error answers and the OpenAPI text),
+// and the console's client (apps/web/src/lib/api.ts, `call(endpoint, { params, query, body })`)
+// takes its request and answer types from the same entry. Access (`config: { access, permission }`)
+// stays with the route on the server, next to the code that enforces it.
+
+/** The usual refusals of a staff route: bad input, no session, not allowed, not found, conflict. */
+const STAFF_ERRORS = [400, 401, 403, 404, 409] as const;
+
+const roleNote =
+  'Full access receives the `Participant` shape (with contact data); basic access receives `ParticipantBasic`, which has no identifiable field at all.';
+
+const auth = {
+  ...sessionEndpoints,
+  changeOwnPassword: endpoint({
+    method: 'POST',
+    path: '/api/account/password',
+    body: changePasswordBody,
+    responses: { 200: okResponse },
+    errors: [400, 401, 403, 429, 503],
+    tags: ['auth'],
+    summary:
+      'Change your own password, with your current password and a new authenticator code; every session of yours ends',
+  }),
+};
+
+const lockouts = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/lockouts',
+    responses: { 200: z.array(lockout) },
+    errors: [400, 401, 403, 404],
+    tags: ['admin users'],
+    summary: 'User names whose sign-ins are locked or slowed down now, per source address',
+  }),
+  lift: endpoint({
+    method: 'DELETE',
+    path: '/api/lockouts/:user_name',
+    params: lockoutUserNameParam,
+    responses: { 200: okResponse },
+    errors: [400, 401, 403, 404],
+    tags: ['admin users'],
+    summary: 'Lift the sign-in lock of a user name, from every address',
+  }),
+};
+
+const admins = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/admin',
+    responses: { 200: z.array(adminUser) },
+    errors: STAFF_ERRORS,
+    tags: ['admin users'],
+    summary: 'List admin users',
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/admin',
+    body: createAdminBody,
+    responses: { 201: createdAdminUser },
+    errors: STAFF_ERRORS,
+    tags: ['admin users'],
+    summary: 'Add an admin user; answers the QR code for their authenticator app',
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/admin/:user_name',
+    params: adminUserNameParam,
+    body: updateAdminBody,
+    responses: { 200: adminUser },
+    errors: STAFF_ERRORS,
+    tags: ['admin users'],
+    summary: 'Change role and names (the user name cannot change)',
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/admin/:user_name',
+    params: adminUserNameParam,
+    responses: { 200: okResponse },
+    errors: STAFF_ERRORS,
+    tags: ['admin users'],
+    summary: 'Delete an admin user immediately',
+  }),
+  resetAuthenticator: endpoint({
+    method: 'POST',
+    path: '/api/admin/:user_name/reset-authenticator',
+    params: adminUserNameParam,
+    responses: { 200: authenticatorReset },
+    errors: STAFF_ERRORS,
+    tags: ['admin users'],
+    summary:
+      "Reset another admin's authenticator: a new TOTP secret (answered once as a QR code), and every session of theirs ends",
+  }),
+  resetPassword: endpoint({
+    method: 'POST',
+    path: '/api/admin/:user_name/reset-password',
+    params: adminUserNameParam,
+    body: resetPasswordBody,
+    responses: { 200: okResponse },
+    errors: STAFF_ERRORS,
+    tags: ['admin users'],
+    summary: "Set another admin's password (the password policy applies); every session of theirs ends",
+  }),
+};
+
+const logs = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/logs/getloglist',
+    responses: { 200: logList },
+    errors: [400, 401, 403, 404],
+    tags: ['server logs'],
+    summary: 'Names of the daily log files, newest first',
+  }),
+  read: endpoint({
+    method: 'GET',
+    path: '/api/logs/download/:fileName',
+    params: z.object({ fileName: logFileName }),
+    query: logReadQuery,
+    responses: {},
+    produces: ['text/plain'],
+    errors: [400, 401, 403, 404],
+    tags: ['server logs'],
+    summary:
+      'The content of one log file (JSON lines); ?view=true when shown in the viewer (audited as a view)',
+  }),
+};
+
+const devices = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/authorizeddevices',
+    responses: { 200: z.array(authorisedDeviceView) },
+    errors: STAFF_ERRORS,
+    tags: ['authorised devices'],
+    summary: "Every authorised device; full access also sees the assigned participant's names",
+    description: 'Basic access sees the uuid of an assigned device masked (…7f3a).',
+  }),
+  signIns: endpoint({
+    method: 'GET',
+    path: '/api/devicesignins',
+    query: deviceSignInQuery,
+    responses: { 200: deviceSignInPage },
+    errors: STAFF_ERRORS,
+    tags: ['authorised devices'],
+    summary:
+      'Device sign-in records: every call 1 that handed out a token and every call 2 that changed a push token, newest first',
+    description:
+      "A device id is not a secret; these records show who used one, from which address. `flagged` marks a call 1 from a new address while the tablet's token was in use within the hour. The read is recorded in the audit trail.",
+  }),
+  available: endpoint({
+    method: 'GET',
+    path: '/api/authorizeddevices/available',
+    responses: { 200: z.array(authorisedDevice) },
+    errors: STAFF_ERRORS,
+    tags: ['authorised devices'],
+    summary: 'Devices not assigned to any participant',
+  }),
+  byUuid: endpoint({
+    method: 'GET',
+    path: '/api/authorizeddevices/:uuid',
+    params: deviceUuidParams,
+    responses: { 200: z.array(authorisedDeviceView) },
+    errors: STAFF_ERRORS,
+    tags: ['authorised devices'],
+    summary: 'The device with this uuid, as an array (empty when unknown)',
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/authorizeddevices',
+    body: createDeviceBody,
+    responses: { 201: authorisedDevice },
+    errors: STAFF_ERRORS,
+    tags: ['authorised devices'],
+    summary: 'Add a device (the uuid is stored lower-cased and must be unique)',
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/authorizeddevices/id/:id',
+    params: deviceIdParams,
+    body: updateDeviceBody,
+    responses: { 200: authorisedDeviceView },
+    errors: STAFF_ERRORS,
+    tags: ['authorised devices'],
+    summary: "Change a device's name or uuid (a new uuid ends the old tablet's sign-in)",
+    description:
+      'Changing the uuid of a device assigned to a participant needs full access. A masked uuid (…7f3a, as basic access sees it) means unchanged.',
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/authorizeddevices/id/:id',
+    params: deviceIdParams,
+    responses: { 200: okResponse },
+    errors: STAFF_ERRORS,
+    tags: ['authorised devices'],
+    summary: 'Delete an unassigned device',
+  }),
+};
+
+const participants = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/participant',
+    query: participantListQuery,
+    responses: { 200: participantPage },
+    errors: STAFF_ERRORS,
+    tags: ['participants'],
+    summary: 'A page of participants, filtered by adherence state, searched and sorted',
+    description: `${roleNote} Full-access reads are recorded in the audit trail. Sorting by names or date of birth needs full access.`,
+  }),
+  export: endpoint({
+    method: 'GET',
+    path: '/api/participant/export',
+    query: participantExportQuery,
+    responses: {},
+    produces: ['text/csv'],
+    errors: [400, 401, 403],
+    tags: ['participants'],
+    summary: 'The whole participant list as CSV, filtered, searched and sorted as the grid asks',
+    description:
+      'Streams every row (read in keyset batches). Full access receives the contact columns and every batch is recorded in the audit trail with its participants, as a page of the list is; basic access receives non-identifiable columns only, and may not sort by names or date of birth. `tracking` is the adherence state in words, or "No programme". The `x-total-count` header says how many rows follow.',
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/participant/:id',
+    params: participantIdParams,
+    responses: { 200: participantView },
+    errors: STAFF_ERRORS,
+    tags: ['participants'],
+    summary: 'One participant',
+    description: roleNote,
+  }),
+  referral: endpoint({
+    method: 'GET',
+    path: '/api/participant/:id/referral',
+    params: participantIdParams,
+    responses: { 200: referral },
+    errors: STAFF_ERRORS,
+    tags: ['participants'],
+    summary: 'The referral of one participant (full access; recorded in the audit trail)',
+    description: 'Referral fields are changed with PATCH /api/participant/{id}.',
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/participant',
+    body: createParticipantBody,
+    responses: { 201: participantView },
+    errors: STAFF_ERRORS,
+    tags: ['participants'],
+    summary: 'Add a participant with their referral and device',
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/participant/:id',
+    params: participantIdParams,
+    body: updateParticipantBody,
+    // A tablet's purge_cache (device API call 3) is answered { message }; staff get the participant.
+    responses: { 200: z.union([participantView, okResponse]) },
+    errors: STAFF_ERRORS,
+    tags: ['participants'],
+    summary:
+      'Change the fields sent: details, referral, purge_cache, or the device (uuid, or "empty" to detach)',
+    description: `${roleNote} Identifiable and referral fields can be changed with full access only. A tablet (bearer token) may only send purge_cache for its own participant, as a form or JSON body.`,
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/participant/:id',
+    params: participantIdParams,
+    responses: { 200: okResponse },
+    errors: STAFF_ERRORS,
+    tags: ['participants'],
+    summary: 'Delete a participant, their progress and their device pairing',
+  }),
+  message: endpoint({
+    method: 'POST',
+    path: '/api/pushNotifications',
+    body: pushNotificationBody,
+    responses: { 200: okResponse },
+    errors: STAFF_ERRORS,
+    tags: ['participants'],
+    summary: 'Message user: queue a push message to the tablet with this uuid',
+  }),
+};
+
+const pushMessages = {
+  ofParticipant: endpoint({
+    method: 'GET',
+    path: '/api/pushNotifications/participant/:id',
+    params: participantIdParam,
+    responses: { 200: z.array(pushOutboxEntry) },
+    errors: [401, 404],
+    tags: ['push messages'],
+    summary: `The ${limits.recentPushMessages} most recent push messages to a participant, with their delivery status`,
+  }),
+};
+
+const progress = {
+  ofParticipant: endpoint({
+    method: 'GET',
+    path: '/api/participationprogress/participant/:id',
+    params: participantIdParam,
+    responses: { 200: z.array(participationProgress) },
+    errors: STAFF_ERRORS,
+    tags: ['participation progress'],
+    summary: "A participant's progress: an empty array until a video set is chosen",
+  }),
+  summary: endpoint({
+    method: 'GET',
+    path: '/api/participationprogress/summary/:videoSetId/participant/:participantId',
+    params: summaryParams,
+    responses: { 200: progressSummary },
+    errors: STAFF_ERRORS,
+    tags: ['participation progress'],
+    summary: 'Progress summary: days passed, videos due and seen, and each video seen',
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/participationprogress',
+    body: createProgressBody,
+    responses: { 201: participationProgress },
+    errors: STAFF_ERRORS,
+    tags: ['participation progress'],
+    summary: 'Choose a video set for a participant without one: week 1, day 1, 0 %',
+    description:
+      'The console then shows "User associated with video set". 409 when the participant already has a set.',
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/participationprogress/:id',
+    params: z.object({ id: idParam }),
+    body: updateProgressBody,
+    responses: { 200: participationProgress },
+    errors: STAFF_ERRORS,
+    tags: ['participation progress'],
+    summary: 'Change progress: another set resets it to week 1, day 1; week/day follow the move rules',
+  }),
+  moveForward: endpoint({
+    method: 'POST',
+    path: '/api/video/progress/forward/:id',
+    params: participantIdParam,
+    body: moveProgressBody,
+    responses: { 200: participationProgress },
+    errors: STAFF_ERRORS,
+    tags: ['participation progress'],
+    summary: 'Move a participant (by participant id) to a later day or week',
+  }),
+  moveBackward: endpoint({
+    method: 'POST',
+    path: '/api/video/progress/backward/:id',
+    params: participantIdParam,
+    body: moveProgressBody,
+    responses: { 200: participationProgress },
+    errors: STAFF_ERRORS,
+    tags: ['participation progress'],
+    summary: 'Move a participant (by participant id) back to an earlier day of the current week',
+  }),
+  forwardOneDay: endpoint({
+    method: 'PATCH',
+    path: '/api/participant/:id/progress',
+    params: participantIdParam,
+    responses: { 200: okResponse },
+    errors: STAFF_ERRORS,
+    tags: ['participation progress'],
+    summary: 'Progress one day forward and notify the participant with the default message',
+  }),
+};
+
+/** Video routes may also refuse a file that is not a playable video (422). */
+const VIDEO_ERRORS = [...STAFF_ERRORS, 422] as const;
+
+const videoSets = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/videoset',
+    responses: { 200: z.array(videoSet) },
+    errors: VIDEO_ERRORS,
+    tags: ['video sets'],
+    summary: 'List video sets',
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/videoset',
+    body: createVideoSetBody,
+    responses: { 201: videoSet },
+    errors: VIDEO_ERRORS,
+    tags: ['video sets'],
+    summary: 'Add a video set (weeks and videos per week are fixed once made)',
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/videoset/:id',
+    params: videoSetIdParams,
+    responses: { 200: videoSet },
+    errors: VIDEO_ERRORS,
+    tags: ['video sets'],
+    summary: 'One video set',
+  }),
+  rename: endpoint({
+    method: 'PATCH',
+    path: '/api/videoset/:id',
+    params: videoSetIdParams,
+    body: updateVideoSetBody,
+    responses: { 200: videoSet },
+    errors: VIDEO_ERRORS,
+    tags: ['video sets'],
+    summary: 'Rename a video set (only the name can change)',
+  }),
+  deletionImpact: endpoint({
+    method: 'GET',
+    path: '/api/videoset/:id/deletion-impact',
+    params: videoSetIdParams,
+    responses: { 200: videoSetDeletionImpact },
+    errors: VIDEO_ERRORS,
+    tags: ['video sets'],
+    summary: 'What deleting the set would remove (for the warning shown before it)',
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/videoset/:id',
+    params: videoSetIdParams,
+    responses: { 200: videoSetDeleted },
+    errors: VIDEO_ERRORS,
+    tags: ['video sets'],
+    summary:
+      "Delete a set now: its videos, participants' progress on it and their viewing records of it; files no other set uses",
+  }),
+  videos: endpoint({
+    method: 'GET',
+    path: '/api/videoset/:id/videos',
+    params: videoSetIdParams,
+    responses: { 200: z.array(video) },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary: "A set's videos, by week and day",
+  }),
+};
+
+const videos = {
+  uploadSettings: endpoint({
+    method: 'GET',
+    path: '/api/video/upload-settings',
+    responses: { 200: uploadSettings },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary: 'Where and how the console uploads video files',
+  }),
+  thumbsOfSet: endpoint({
+    method: 'GET',
+    path: '/api/video/thumbs/:videoSetId',
+    params: videoSetIdParam,
+    responses: { 200: videoThumbs },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary:
+      "A set's thumbnails by week: URL once made, else its status text (device API call 6, its own programme's set only; the reload button)",
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/video/:video_id',
+    params: videoIdParams,
+    responses: { 200: video },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary: 'One video',
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/video',
+    body: createVideoBody,
+    responses: { 201: video },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary: 'Save an uploaded video on one day of a set; its thumbnail is made in the background',
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/video/:video_id',
+    params: videoIdParams,
+    body: updateVideoBody,
+    responses: { 200: video },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary: 'Change title and description, or replace the file with a new upload',
+  }),
+  deletionImpact: endpoint({
+    method: 'GET',
+    path: '/api/video/:video_id/deletion-impact',
+    params: videoIdParams,
+    responses: { 200: videoDeletionImpact },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary: 'What deleting this video does to participants whose current day it is (for the delete warning)',
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: '/api/video/:video_id',
+    params: videoIdParams,
+    responses: { 200: okResponse },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary: "Delete a video (participants' viewing records of it too) and the files no other video uses",
+    description:
+      "Participants whose current day is this video's move back to the nearest earlier day of the set with a " +
+      'video; when there is none the delete is refused with 409 (a position never points at a day without a video).',
+  }),
+  reextractThumbnail: endpoint({
+    method: 'POST',
+    path: '/api/video/thumbs/reextract',
+    body: reextractThumbnailBody,
+    responses: { 202: okResponse },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary: "Thumbnail re-extract: read the video's file again and make new pictures from it (queued)",
+  }),
+  requestThumbnail: endpoint({
+    method: 'GET',
+    path: '/thumbs',
+    query: thumbsQuery,
+    responses: { 200: thumbsQueued },
+    errors: VIDEO_ERRORS,
+    tags: ['videos'],
+    summary: "Ask for a video's thumbnail to be made (queued; nothing is fetched from videoUrl)",
+  }),
+};
+
+const audit = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/audit',
+    query: auditListQuery,
+    responses: { 200: auditPage },
+    errors: [400, 401, 403],
+    tags: ['audit'],
+    summary: 'The audit trail (identifiable data and security events), newest first; ?action= one kind',
+  }),
+  export: endpoint({
+    method: 'GET',
+    path: '/api/audit/export',
+    query: auditExportQuery,
+    responses: {},
+    produces: ['text/csv'],
+    errors: [400, 401, 403],
+    tags: ['audit'],
+    summary: 'The whole audit trail as CSV, newest first (the export itself is recorded first)',
+  }),
+};
+
+const dashboard = {
+  get: endpoint({
+    method: 'GET',
+    path: '/api/dashboard',
+    responses: { 200: dashboardData },
+    errors: [401],
+    tags: ['dashboard'],
+    summary: 'Participant and viewing statistics (no identifiable data)',
+  }),
+};
+
+const retention = {
+  policy: endpoint({
+    method: 'GET',
+    path: '/api/retention',
+    responses: { 200: retentionPolicy },
+    errors: [401, 403],
+    tags: ['operations'],
+    summary:
+      'How many days daily log files and audit records are kept (LOG_RETENTION_DAYS, AUDIT_RETENTION_DAYS)',
+  }),
+};
+
+/** Every staff-console route, by domain: `api.participants.list`, `api.devices.create`, ... */
+export const api = {
+  auth,
+  lockouts,
+  admins,
+  logs,
+  devices,
+  participants,
+  pushMessages,
+  progress,
+  videoSets,
+  videos,
+  audit,
+  dashboard,
+  retention,
+};
