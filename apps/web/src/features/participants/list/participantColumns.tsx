@@ -1,0 +1,216 @@
+import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import FastForwardOutlinedIcon from '@mui/icons-material/FastForwardOutlined';
+import SmsOutlinedIcon from '@mui/icons-material/SmsOutlined';
+import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
+import {
+  GridActionsCellItem,
+  getGridSingleSelectOperators,
+  type GridColDef,
+  type GridRowParams,
+} from '@mui/x-data-grid';
+import { NO_DEVICE, type AdherenceState } from '@pathway/contract';
+import { format, isValid } from 'date-fns';
+import { Suspense, lazy } from 'react';
+import { contactAgo, contactExact } from '../../../lib/contactTime';
+import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
+import type { ParticipantDialogKind } from './ParticipantDialogs';
+import type { GridRow } from './gridRow';
+
+// The date-of-birth editor brings the date pickers; it is fetched once the page shows a full-access
+// admin's grid, so it is there by the time they double-click a date.
+export const loadDateOfBirthEditCell = () => import('../DateOfBirthEditCell');
+const DateOfBirthEditCell = lazy(async () => ({
+  default: (await loadDateOfBirthEditCell()).DateOfBirthEditCell,
+}));
+
+const trackingOperators = getGridSingleSelectOperators().filter((op) => op.value === 'is');
+
+/** Contact columns: full access only, after the tablet's health. */
+function identifiableColumns(): GridColDef<GridRow>[] {
+  return [
+    {
+      field: 'first_name',
+      headerName: 'First name',
+      minWidth: 130,
+      flex: 1,
+      editable: true,
+      filterable: false,
+    },
+    {
+      field: 'last_name',
+      headerName: 'Last name',
+      minWidth: 130,
+      flex: 1,
+      editable: true,
+      filterable: false,
+    },
+    {
+      field: 'date_of_birth',
+      headerName: 'DOB',
+      type: 'date',
+      width: 130,
+      editable: true,
+      filterable: false,
+      valueFormatter: (value: Date | null) => (value && isValid(value) ? format(value, 'dd/MM/yyyy') : ''),
+      renderEditCell: (params) => (
+        <Suspense fallback={null}>
+          <DateOfBirthEditCell {...params} />
+        </Suspense>
+      ),
+    },
+    {
+      field: 'email',
+      headerName: 'Email',
+      minWidth: 180,
+      flex: 1.2,
+      editable: true,
+      filterable: false,
+      sortable: false,
+    },
+    {
+      field: 'phone_number',
+      headerName: 'Phone number',
+      minWidth: 150,
+      editable: true,
+      filterable: false,
+      sortable: false,
+    },
+  ];
+}
+
+/** The row's actions: each opens one of the page's modals (basic access sees fewer). */
+function actionsColumn(
+  seesIdentifiable: boolean,
+  openDialog: (kind: ParticipantDialogKind, participantId: number) => void,
+): GridColDef<GridRow> {
+  return {
+    field: 'actions',
+    type: 'actions',
+    headerName: 'Actions',
+    width: seesIdentifiable ? 250 : 140,
+    getActions: ({ row }: GridRowParams<GridRow>) => {
+      const open = (kind: ParticipantDialogKind) => () => openDialog(kind, row.participant_id);
+      const who = `participant ${row.participant_id}`;
+      const hasDevice = row.unique_device_id !== NO_DEVICE;
+      return [
+        <GridActionsCellItem
+          key="details"
+          icon={<VisibilityOutlinedIcon />}
+          label={`View details of ${who}`}
+          onClick={open('details')}
+        />,
+        ...(seesIdentifiable
+          ? [
+              <GridActionsCellItem
+                key="edit"
+                icon={<EditOutlinedIcon />}
+                label={`Edit ${who}`}
+                onClick={open('edit')}
+              />,
+              <GridActionsCellItem
+                key="referral"
+                icon={<AssignmentOutlinedIcon />}
+                label={`Edit referral of ${who}`}
+                onClick={open('referral')}
+              />,
+            ]
+          : []),
+        ...(hasDevice
+          ? [
+              <GridActionsCellItem
+                key="progress"
+                icon={<FastForwardOutlinedIcon />}
+                label={`Progress ${who} one day forward`}
+                onClick={open('progress')}
+              />,
+              <GridActionsCellItem
+                key="message"
+                icon={<SmsOutlinedIcon />}
+                label={`Message ${who}`}
+                onClick={open('message')}
+              />,
+            ]
+          : []),
+        ...(seesIdentifiable
+          ? [
+              <GridActionsCellItem
+                key="delete"
+                icon={<DeleteOutlineIcon color="error" />}
+                label={`Delete ${who}`}
+                onClick={open('delete')}
+              />,
+            ]
+          : []),
+      ];
+    },
+  };
+}
+
+/** The grid's columns (spec §2): contact columns and their inline editing for full access only. */
+export function participantColumns({
+  seesIdentifiable,
+  openDialog,
+}: {
+  seesIdentifiable: boolean;
+  openDialog: (kind: ParticipantDialogKind, participantId: number) => void;
+}): GridColDef<GridRow>[] {
+  return [
+    {
+      field: 'participant_id',
+      headerName: 'ID',
+      type: 'number',
+      width: 80,
+      filterable: false,
+      align: 'left',
+      headerAlign: 'left',
+    },
+    // Adherence and the tablet's health first: visible without scrolling on a 1366 px screen.
+    {
+      field: 'days_behind',
+      headerName: 'Tracking',
+      type: 'singleSelect',
+      width: 240,
+      valueOptions: (Object.keys(STATE_LABELS) as AdherenceState[]).map((value) => ({
+        value,
+        label: STATE_LABELS[value],
+      })),
+      filterOperators: trackingOperators,
+      // The state with its days behind in full; "No programme" (or "No tablet") when there is none.
+      valueFormatter: (_value: number, row) => trackingText(row),
+      renderCell: ({ row }) => <TrackingChip participant={row} />,
+    },
+    {
+      field: 'tablet_last_contact_at',
+      headerName: 'Tablet last in contact',
+      width: 150,
+      filterable: false,
+      // Sorted by the server (never in contact counts as the oldest).
+      valueFormatter: (value: string | null) => contactAgo(value),
+      renderCell: ({ row }) => (
+        <span title={contactExact(row.tablet_last_contact_at)}>{contactAgo(row.tablet_last_contact_at)}</span>
+      ),
+    },
+    ...(seesIdentifiable ? identifiableColumns() : []),
+    {
+      field: 'gender',
+      headerName: 'Gender',
+      width: 100,
+      filterable: false,
+      sortable: false,
+      valueFormatter: (value: string | null) => (value ? value[0]!.toUpperCase() + value.slice(1) : ''),
+    },
+    { field: 'language', headerName: 'Language', width: 120, filterable: false, sortable: false },
+    { field: 'name', headerName: 'Device', minWidth: 130, flex: 0.8, filterable: false, sortable: false },
+    {
+      field: 'unique_device_id',
+      headerName: 'Device UUID',
+      minWidth: 170,
+      filterable: false,
+      sortable: false,
+      valueFormatter: (value: string) => (value === NO_DEVICE ? '' : value),
+    },
+    actionsColumn(seesIdentifiable, openDialog),
+  ];
+}
