@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -16,6 +15,7 @@ import { messages, type Lockout } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
+import { NoticeSnackbar } from '../../components/NoticeSnackbar';
 import { PageLoading } from '../../components/PageLoading';
 import { contactExact } from '../../lib/contactTime';
 import { lockoutsQuery, useLiftLockout } from './api';
@@ -136,16 +136,7 @@ export function LockoutsSection() {
           }}
         />
       )}
-      <Snackbar
-        open={notice !== null}
-        autoHideDuration={6000}
-        onClose={(_event, reason) => reason !== 'clickaway' && setNotice(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert severity="success" variant="filled" role="status" onClose={() => setNotice(null)}>
-          {notice}
-        </Alert>
-      </Snackbar>
+      <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
     </section>
   );
 }

@@ -2,10 +2,9 @@ import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import Snackbar from '@mui/material/Snackbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid } from '@mui/x-data-grid';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryError } from '../../components/QueryState';
@@ -23,6 +22,10 @@ import { PAGE_SIZES, useParticipantListState } from './list/useParticipantListSt
 import { useGridFocusReturn } from './list/useGridFocusReturn';
 import { STATE_LABELS } from './tracking';
 
+const NoticeSnackbar = lazy(async () => ({
+  default: (await import('../../components/NoticeSnackbar')).NoticeSnackbar,
+}));
+
 /** Participants (spec §2): the list, with its filter, search, sort, inline edits and the row modals. */
 export function ParticipantsPage() {
   const can = useCan();
@@ -33,6 +36,7 @@ export function ParticipantsPage() {
   const [dialog, setDialog] = useState<OpenParticipantDialog>(null);
   const [editError, setEditError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [noticeLoaded, setNoticeLoaded] = useState(false);
   const update = useUpdateParticipant();
   useEffect(() => {
     if (seesIdentifiable) void loadDateOfBirthEditCell();
@@ -172,17 +176,12 @@ export function ParticipantsPage() {
         />
       </Paper>
 
-      {/* A snackbar, so a confirmation does not push the grid down. */}
-      <Snackbar
-        open={notice !== null}
-        autoHideDuration={6000}
-        onClose={(_event, reason) => reason !== 'clickaway' && setNotice(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert severity="success" variant="filled" role="status" onClose={() => setNotice(null)}>
-          {notice}
-        </Alert>
-      </Snackbar>
+      {/* Loaded with the first confirmation: nothing to show at first paint. */}
+      {noticeLoaded && (
+        <Suspense fallback={null}>
+          <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
+        </Suspense>
+      )}
 
       <ParticipantDialogs
         dialog={dialog}
@@ -190,6 +189,7 @@ export function ParticipantsPage() {
         onDone={(message) => {
           closeDialog();
           setNotice(message);
+          setNoticeLoaded(true);
           void list.refetch();
         }}
       />

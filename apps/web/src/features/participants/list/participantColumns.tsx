@@ -11,12 +11,11 @@ import {
   type GridRowParams,
 } from '@mui/x-data-grid';
 import { NO_DEVICE, type AdherenceState } from '@pathway/contract';
-import { format, isValid } from 'date-fns';
 import { Suspense, lazy } from 'react';
 import { contactAgo, contactExact } from '../../../lib/contactTime';
 import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
 import type { ParticipantDialogKind } from './ParticipantDialogs';
-import type { GridRow } from './gridRow';
+import { formatDay, type GridRow } from './gridRow';
 
 // The date-of-birth editor brings the date pickers; it is fetched once the page shows a full-access
 // admin's grid, so it is there by the time they double-click a date.
@@ -53,7 +52,7 @@ function identifiableColumns(): GridColDef<GridRow>[] {
       width: 130,
       editable: true,
       filterable: false,
-      valueFormatter: (value: Date | null) => (value && isValid(value) ? format(value, 'dd/MM/yyyy') : ''),
+      valueFormatter: (value: Date | null) => formatDay(value),
       renderEditCell: (params) => (
         <Suspense fallback={null}>
           <DateOfBirthEditCell {...params} />
