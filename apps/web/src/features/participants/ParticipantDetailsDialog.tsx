@@ -24,6 +24,7 @@ import { participantProgressQuery } from './progress/api';
 import { ProgressTab } from './progress/ProgressTab';
 import { VideoSetTab } from './progress/VideoSetTab';
 import { TrackingChip } from './tracking';
+import { fieldLabel } from './participantFields';
 import { participantTitle } from './participantTitle';
 
 type DetailsTab = 'details' | 'videoset' | 'progress' | 'advanced';
@@ -156,18 +157,19 @@ export function ParticipantDetailsDialog({
         ? `${contactAgo(participant.tablet_last_contact_at)} (${contactExact(participant.tablet_last_contact_at)})`
         : 'Never',
     ],
-    ['Gender', participant.gender === 'male' ? 'Male' : participant.gender === 'female' ? 'Female' : null],
-    ['Language', participant.language],
+    [
+      fieldLabel('gender', 'details'),
+      participant.gender === 'male' ? 'Male' : participant.gender === 'female' ? 'Female' : null,
+    ],
+    [fieldLabel('language', 'details'), participant.language],
   ];
   const contact: Array<[string, ReactNode]> = hasContactData(participant)
     ? [
         ['Name', `${participant.first_name} ${participant.last_name}`],
-        ['Date of birth', formatDob(participant.date_of_birth)],
-        ['Phone number', participant.phone_number],
-        ['Secondary phone number', participant.phone_number_secondary],
-        ['Email', participant.email],
-        ['Address', participant.address],
-        ['Notes', participant.notes],
+        [fieldLabel('date_of_birth', 'details'), formatDob(participant.date_of_birth)],
+        ...(['phone_number', 'phone_number_secondary', 'email', 'address', 'notes'] as const).map(
+          (name): [string, ReactNode] => [fieldLabel(name, 'details'), participant[name]],
+        ),
       ]
     : [];
 

@@ -15,6 +15,7 @@ import { Suspense, lazy } from 'react';
 import { contactAgo, contactExact } from '../../../lib/contactTime';
 import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
 import type { ParticipantDialogKind } from './ParticipantDialogs';
+import { PARTICIPANT_FIELDS, fieldLabel, gridFields } from '../participantFields';
 import { formatDay, type GridRow } from './gridRow';
 
 // The date-of-birth editor brings the date pickers; it is fetched once the page shows a full-access
@@ -26,57 +27,40 @@ const DateOfBirthEditCell = lazy(async () => ({
 
 const trackingOperators = getGridSingleSelectOperators().filter((op) => op.value === 'is');
 
-/** Contact columns: full access only, after the tablet's health. */
-function identifiableColumns(): GridColDef<GridRow>[] {
-  return [
-    {
-      field: 'first_name',
-      headerName: 'First name',
-      minWidth: 130,
-      flex: 1,
-      editable: true,
+/** Columns of the participant's own fields, from the field table; contact columns for full access only. */
+function ownFieldColumns(seesIdentifiable: boolean): GridColDef<GridRow>[] {
+  return gridFields(seesIdentifiable).map((name): GridColDef<GridRow> => {
+    const spec = PARTICIPANT_FIELDS[name];
+    const column: GridColDef<GridRow> = {
+      field: name,
+      headerName: fieldLabel(name, 'grid'),
+      ...(spec.grid?.width !== undefined && { width: spec.grid.width }),
+      ...(spec.grid?.minWidth !== undefined && { minWidth: spec.grid.minWidth }),
+      ...(spec.grid?.flex !== undefined && { flex: spec.grid.flex }),
+      ...(spec.editable.inline && { editable: true }),
       filterable: false,
-    },
-    {
-      field: 'last_name',
-      headerName: 'Last name',
-      minWidth: 130,
-      flex: 1,
-      editable: true,
-      filterable: false,
-    },
-    {
-      field: 'date_of_birth',
-      headerName: 'DOB',
-      type: 'date',
-      width: 130,
-      editable: true,
-      filterable: false,
-      valueFormatter: (value: Date | null) => formatDay(value),
-      renderEditCell: (params) => (
-        <Suspense fallback={null}>
-          <DateOfBirthEditCell {...params} />
-        </Suspense>
-      ),
-    },
-    {
-      field: 'email',
-      headerName: 'Email',
-      minWidth: 180,
-      flex: 1.2,
-      editable: true,
-      filterable: false,
-      sortable: false,
-    },
-    {
-      field: 'phone_number',
-      headerName: 'Phone number',
-      minWidth: 150,
-      editable: true,
-      filterable: false,
-      sortable: false,
-    },
-  ];
+      ...(spec.grid?.sortable === false && { sortable: false }),
+    };
+    if (spec.input === 'date') {
+      return {
+        ...column,
+        type: 'date',
+        valueFormatter: (value: Date | null) => formatDay(value),
+        renderEditCell: (params) => (
+          <Suspense fallback={null}>
+            <DateOfBirthEditCell {...params} />
+          </Suspense>
+        ),
+      };
+    }
+    if (spec.input === 'gender') {
+      return {
+        ...column,
+        valueFormatter: (value: string | null) => (value ? value[0]!.toUpperCase() + value.slice(1) : ''),
+      };
+    }
+    return column;
+  });
 }
 
 /** The row's actions: each opens one of the page's modals (basic access sees fewer). */
@@ -191,16 +175,7 @@ export function participantColumns({
         <span title={contactExact(row.tablet_last_contact_at)}>{contactAgo(row.tablet_last_contact_at)}</span>
       ),
     },
-    ...(seesIdentifiable ? identifiableColumns() : []),
-    {
-      field: 'gender',
-      headerName: 'Gender',
-      width: 100,
-      filterable: false,
-      sortable: false,
-      valueFormatter: (value: string | null) => (value ? value[0]!.toUpperCase() + value.slice(1) : ''),
-    },
-    { field: 'language', headerName: 'Language', width: 120, filterable: false, sortable: false },
+    ...ownFieldColumns(seesIdentifiable),
     { field: 'name', headerName: 'Device', minWidth: 130, flex: 0.8, filterable: false, sortable: false },
     {
       field: 'unique_device_id',
