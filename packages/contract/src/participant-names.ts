@@ -3,35 +3,6 @@
 // does role-names.ts).
 import type { ParticipantFull, ParticipantView } from './participants.js';
 
-/** The 21 choices of the add form, in the spec's order. */
-export const LANGUAGES = [
-  'English',
-  'Polish',
-  'Urdu',
-  'Bengali',
-  'Gujarati',
-  'Arabic',
-  'French',
-  'Mandarin',
-  'Cantonese',
-  'Portuguese',
-  'Spanish',
-  'Tamil',
-  'Turkish',
-  'Italian',
-  'Somali',
-  'Lithuanian',
-  'German',
-  'Persian',
-  'Filipino',
-  'Romanian',
-  'Other',
-] as const;
-export type Language = (typeof LANGUAGES)[number];
-
-export const GENDERS = ['male', 'female'] as const;
-export const PROGRAMMES = ['pad-programme'] as const;
-
 /** The literal a participant's unique_device_id holds when no device is assigned. */
 export const NO_DEVICE = 'empty';
 

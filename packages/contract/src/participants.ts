@@ -5,17 +5,43 @@ import { messages } from './messages.js';
 import {
   ADHERENCE_STATES,
   CONTACT_FIELDS,
-  GENDERS,
-  LANGUAGES,
   NO_DEVICE,
   PARTICIPANT_SORTS,
-  PROGRAMMES,
   isIdentifiableField,
   type ContactField,
   type ParticipantSort,
 } from './participant-names.js';
 
 export * from './participant-names.js';
+
+/** The 21 choices of the add form, in the spec's order. */
+export const LANGUAGES = [
+  'English',
+  'Polish',
+  'Urdu',
+  'Bengali',
+  'Gujarati',
+  'Arabic',
+  'French',
+  'Mandarin',
+  'Cantonese',
+  'Portuguese',
+  'Spanish',
+  'Tamil',
+  'Turkish',
+  'Italian',
+  'Somali',
+  'Lithuanian',
+  'German',
+  'Persian',
+  'Filipino',
+  'Romanian',
+  'Other',
+] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const GENDERS = ['male', 'female'] as const;
+export const PROGRAMMES = ['pad-programme'] as const;
 
 const m = messages.participant;
 const r = messages.referral;

@@ -39,14 +39,16 @@ export function QueryError({
 export function QueryState<T>({
   query,
   loadingLabel,
+  errorSx,
   children,
 }: {
   query: QueryLike<T>;
   /** What the spinner says to a screen reader, e.g. 'Loading devices'. */
   loadingLabel: string;
+  errorSx?: SxProps<Theme>;
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <PageLoading label={loadingLabel} />;
-  if (query.isError) return <QueryError query={query} sx={undefined} />;
+  if (query.isError) return <QueryError query={query} sx={errorSx ?? {}} />;
   return children(query.data as T);
 }

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -13,7 +12,7 @@ import { NO_DEVICE, hasContactData, type ParticipantView, type Referral } from '
 import { useQuery } from '@tanstack/react-query';
 import { format, isValid, parseISO } from 'date-fns';
 import { useState, type ReactNode } from 'react';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { contactAgo, contactExact } from '../../lib/contactTime';
 import { useCan } from '../../lib/session';
 import { participantQuery, referralQuery } from './api';
@@ -99,13 +98,9 @@ function ReferralSection({ participantId }: { participantId: number }) {
       <Typography id="participant-referral-heading" variant="h3" sx={{ mb: 1.5 }}>
         Referral
       </Typography>
-      {referral.isPending ? (
-        <PageLoading label="Loading the referral" />
-      ) : referral.isError ? (
-        <Alert severity="error">{referral.error.message}</Alert>
-      ) : (
-        <ReferralFacts referral={referral.data} />
-      )}
+      <QueryState query={referral} loadingLabel="Loading the referral">
+        {(data) => <ReferralFacts referral={data} />}
+      </QueryState>
       <Button sx={{ mt: 1.5 }} onClick={() => setShown(false)}>
         Hide Referral
       </Button>

@@ -6,6 +6,20 @@ import { PARTICIPANT_FIELDS, fieldLabel, type ParticipantOwnField } from './part
 
 const TEXT_TYPES = { text: undefined, tel: 'tel', email: 'email' } as const;
 
+/** Required on the add page; on edit the same less language (a participant without one may keep none). */
+const REQUIRED_ON_ADD: readonly ParticipantOwnField[] = [
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'phone_number',
+  'address',
+  'language',
+];
+/** The add page's hints under its fields (the phone format is an add rule only). */
+const ADD_HINTS: Partial<Record<ParticipantOwnField, string>> = {
+  phone_number: 'A plus sign, the country code and number: 12 digits, e.g. +447700900123',
+};
+
 /**
  * One of a participant's own fields in the add page or the edit dialog, as the field table
  * declares it: its label, input, whether it is required there, and its error under it.
@@ -24,8 +38,8 @@ export function ParticipantFormField<T extends FieldValues>({
 }) {
   const spec = PARTICIPANT_FIELDS[name];
   const id = `${idPrefix}-${name}`;
-  const required = spec.required[form];
-  const hint = form === 'add' ? spec.addHint : undefined;
+  const required = REQUIRED_ON_ADD.includes(name) && (form === 'add' || name !== 'language');
+  const hint = form === 'add' ? ADD_HINTS[name] : undefined;
   switch (spec.input) {
     case 'date':
       return (

@@ -15,14 +15,10 @@ export interface ParticipantFieldSpec {
   input: ParticipantInput;
   /** Only full access receives or changes it: from the contract's IDENTIFIABLE_FIELDS. */
   identifiable: boolean;
-  /** Required on the add page, and in the edit dialog (the phone format is an add rule only). */
-  required: { add: boolean; edit: boolean };
   /** Changed in the edit dialog; `inline`: also by double-clicking its cell in the grid. */
   editable: { dialog: boolean; inline: boolean };
   /** Its column in the grid, if it has one (sortable by the server when listed in PARTICIPANT_SORTS). */
   grid?: { width?: number; minWidth?: number; flex?: number; sortable: boolean };
-  /** The add page's hint under the field. */
-  addHint?: string;
 }
 
 type OwnField =
@@ -52,14 +48,12 @@ export const PARTICIPANT_FIELDS: Readonly<Record<OwnField, ParticipantFieldSpec>
   field('first_name', {
     label: 'First name',
     input: 'text',
-    required: { add: true, edit: true },
     editable: editableEverywhere,
     grid: { minWidth: 130, flex: 1, sortable: true },
   }),
   field('last_name', {
     label: 'Last name',
     input: 'text',
-    required: { add: true, edit: true },
     editable: editableEverywhere,
     grid: { minWidth: 130, flex: 1, sortable: true },
   }),
@@ -67,56 +61,46 @@ export const PARTICIPANT_FIELDS: Readonly<Record<OwnField, ParticipantFieldSpec>
     label: 'Date of birth',
     labelOn: { grid: 'DOB' },
     input: 'date',
-    required: { add: true, edit: true },
     editable: editableEverywhere,
     grid: { width: 130, sortable: true },
   }),
   field('email', {
     label: 'Email',
     input: 'email',
-    required: { add: false, edit: false },
     editable: editableEverywhere,
     grid: { minWidth: 180, flex: 1.2, sortable: false },
   }),
   field('phone_number', {
     label: 'Phone number',
     input: 'tel',
-    required: { add: true, edit: true },
     editable: editableEverywhere,
     grid: { minWidth: 150, sortable: false },
-    addHint: 'A plus sign, the country code and number: 12 digits, e.g. +447700900123',
   }),
   field('gender', {
     label: 'Gender',
     input: 'gender',
-    required: { add: false, edit: false },
     editable: inDialog,
     grid: { width: 100, sortable: false },
   }),
   field('language', {
     label: 'Language',
     input: 'language',
-    // Required on add only: a participant without one may keep none.
-    required: { add: true, edit: false },
     editable: inDialog,
     grid: { width: 120, sortable: false },
   }),
   field('phone_number_secondary', {
     label: 'Secondary phone number',
     input: 'tel',
-    required: { add: false, edit: false },
     editable: inDialog,
   }),
   field('address', {
     label: 'Address',
     input: 'multiline',
-    required: { add: true, edit: true },
     editable: inDialog,
   }),
   field('notes', {
     label: 'Notes',
     input: 'multiline',
-    required: { add: false, edit: false },
     editable: inDialog,
   }),
 ]) as Record<OwnField, ParticipantFieldSpec>;

@@ -11,7 +11,7 @@ import {
   type GridRowParams,
 } from '@mui/x-data-grid';
 import { NO_DEVICE, type AdherenceState } from '@pathway/contract';
-import { Suspense, lazy } from 'react';
+import { Suspense, lazy, type ReactElement } from 'react';
 import { contactAgo, contactExact } from '../../../lib/contactTime';
 import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
 import type { ParticipantDialogKind } from './ParticipantDialogs';
@@ -63,7 +63,38 @@ function ownFieldColumns(seesIdentifiable: boolean): GridColDef<GridRow>[] {
   });
 }
 
-/** The row's actions: each opens one of the page's modals (basic access sees fewer). */
+/** The row's actions, in order: each opens one of the page's modals (basic access sees fewer). */
+const ACTIONS: Array<{
+  kind: ParticipantDialogKind;
+  icon: ReactElement;
+  label: (who: string) => string;
+  /** Only for full access; only for a participant with a device. */
+  fullAccess?: boolean;
+  needsDevice?: boolean;
+}> = [
+  { kind: 'details', icon: <VisibilityOutlinedIcon />, label: (who) => `View details of ${who}` },
+  { kind: 'edit', icon: <EditOutlinedIcon />, label: (who) => `Edit ${who}`, fullAccess: true },
+  {
+    kind: 'referral',
+    icon: <AssignmentOutlinedIcon />,
+    label: (who) => `Edit referral of ${who}`,
+    fullAccess: true,
+  },
+  {
+    kind: 'progress',
+    icon: <FastForwardOutlinedIcon />,
+    label: (who) => `Progress ${who} one day forward`,
+    needsDevice: true,
+  },
+  { kind: 'message', icon: <SmsOutlinedIcon />, label: (who) => `Message ${who}`, needsDevice: true },
+  {
+    kind: 'delete',
+    icon: <DeleteOutlineIcon color="error" />,
+    label: (who) => `Delete ${who}`,
+    fullAccess: true,
+  },
+];
+
 function actionsColumn(
   seesIdentifiable: boolean,
   openDialog: (kind: ParticipantDialogKind, participantId: number) => void,
@@ -74,59 +105,18 @@ function actionsColumn(
     headerName: 'Actions',
     width: seesIdentifiable ? 250 : 140,
     getActions: ({ row }: GridRowParams<GridRow>) => {
-      const open = (kind: ParticipantDialogKind) => () => openDialog(kind, row.participant_id);
       const who = `participant ${row.participant_id}`;
       const hasDevice = row.unique_device_id !== NO_DEVICE;
-      return [
+      return ACTIONS.filter(
+        (action) => (seesIdentifiable || !action.fullAccess) && (hasDevice || !action.needsDevice),
+      ).map((action) => (
         <GridActionsCellItem
-          key="details"
-          icon={<VisibilityOutlinedIcon />}
-          label={`View details of ${who}`}
-          onClick={open('details')}
-        />,
-        ...(seesIdentifiable
-          ? [
-              <GridActionsCellItem
-                key="edit"
-                icon={<EditOutlinedIcon />}
-                label={`Edit ${who}`}
-                onClick={open('edit')}
-              />,
-              <GridActionsCellItem
-                key="referral"
-                icon={<AssignmentOutlinedIcon />}
-                label={`Edit referral of ${who}`}
-                onClick={open('referral')}
-              />,
-            ]
-          : []),
-        ...(hasDevice
-          ? [
-              <GridActionsCellItem
-                key="progress"
-                icon={<FastForwardOutlinedIcon />}
-                label={`Progress ${who} one day forward`}
-                onClick={open('progress')}
-              />,
-              <GridActionsCellItem
-                key="message"
-                icon={<SmsOutlinedIcon />}
-                label={`Message ${who}`}
-                onClick={open('message')}
-              />,
-            ]
-          : []),
-        ...(seesIdentifiable
-          ? [
-              <GridActionsCellItem
-                key="delete"
-                icon={<DeleteOutlineIcon color="error" />}
-                label={`Delete ${who}`}
-                onClick={open('delete')}
-              />,
-            ]
-          : []),
-      ];
+          key={action.kind}
+          icon={action.icon}
+          label={action.label(who)}
+          onClick={() => openDialog(action.kind, row.participant_id)}
+        />
+      ));
     },
   };
 }
