@@ -1,12 +1,59 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, type ProxyOptions } from 'vite';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 
 /** The API server the dev server forwards to (`npm start` listens on 8080 by default). */
 const apiTarget = process.env.PATHWAY_API_URL ?? 'http://localhost:8080';
 const toServer: ProxyOptions = { target: apiTarget };
 
+/**
+ * MUI X's data grid lists every MUI component any grid edition may draw (its "base slots") in one
+ * module, so the free DataGrid bundles some it never renders: the tabs and toggle buttons of the
+ * Premium panels, and a switch. They are 7 KB gzipped of the participant list's first download
+ * (issue 14). Here that module gets an empty stand-in for them. The build fails if the installed
+ * grid starts using one of those slots, so an upgrade cannot silently draw a stand-in.
+ */
+function dataGridUnusedSlots(): Plugin {
+  const gridMaterial = /@mui[\\/]x-data-grid[\\/]esm[\\/]material[\\/]index\.js$/;
+  const unused: Record<string, string> = {
+    '@mui/material/Tabs': 'baseTabs',
+    '@mui/material/Tab': 'baseTabs',
+    '@mui/material/ToggleButton': 'baseToggleButton',
+    '@mui/material/Switch': 'baseSwitch',
+  };
+  const standIn = '\0data-grid-unused-slot';
+  return {
+    name: 'data-grid-unused-slots',
+    enforce: 'pre',
+    apply: 'build',
+    buildStart() {
+      const esm = path.join(path.dirname(createRequire(import.meta.url).resolve('@mui/x-data-grid')), 'esm');
+      const slots = new Set(Object.values(unused));
+      for (const entry of readdirSync(esm, { recursive: true, encoding: 'utf8' })) {
+        const file = path.join(esm, entry);
+        if (!file.endsWith('.js') || gridMaterial.test(file)) continue;
+        const code = readFileSync(file, 'utf8');
+        for (const slot of slots) {
+          if (new RegExp(`\\b${slot}\\b`).test(code)) {
+            this.error(`@mui/x-data-grid now uses ${slot} (${entry}): remove it from dataGridUnusedSlots`);
+          }
+        }
+      }
+    },
+    resolveId(source, importer) {
+      return importer && gridMaterial.test(importer) && source in unused ? standIn : null;
+    },
+    load(id) {
+      if (id !== standIn) return null;
+      return "export default function UnusedGridSlot() { throw new Error('This data grid slot is not bundled (vite.config.ts)'); }";
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), dataGridUnusedSlots()],
   server: {
     port: 5173,
     proxy: {

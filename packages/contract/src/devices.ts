@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { requiredText } from './common.js';
 import { limits } from './limits.js';
 import { messages } from './messages.js';
-import { NO_DEVICE } from './participants.js';
+import { NO_DEVICE } from './participant-names.js';
 
 const m = messages.device;
 

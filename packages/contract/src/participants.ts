@@ -2,9 +2,17 @@ import { z } from 'zod';
 import { formBoolean, isIsoDate, pageQuery, pagination, requiredText, todayIsoDate } from './common.js';
 import { limits } from './limits.js';
 import { messages } from './messages.js';
+import {
+  ADHERENCE_STATES,
+  CONTACT_FIELDS,
+  NO_DEVICE,
+  PARTICIPANT_SORTS,
+  isIdentifiableField,
+  type ContactField,
+  type ParticipantSort,
+} from './participant-names.js';
 
-const m = messages.participant;
-const r = messages.referral;
+export * from './participant-names.js';
 
 /** The 21 choices of the add form, in the spec's order. */
 export const LANGUAGES = [
@@ -35,65 +43,12 @@ export type Language = (typeof LANGUAGES)[number];
 export const GENDERS = ['male', 'female'] as const;
 export const PROGRAMMES = ['pad-programme'] as const;
 
-/** The literal a participant's unique_device_id holds when no device is assigned. */
-export const NO_DEVICE = 'empty';
+const m = messages.participant;
+const r = messages.referral;
 
-/** Adherence classes of days_behind: 0 on track, 1 to 2 slightly behind, 3 or more behind. */
-export const ADHERENCE_STATES = ['onTrack', 'slightlybehind', 'behind'] as const;
 export const adherenceState = z.enum(ADHERENCE_STATES, {
   error: 'state must be one of onTrack, slightlybehind, behind',
 });
-export type AdherenceState = z.infer<typeof adherenceState>;
-
-/** The hash reading of the spec: onTrack, slightlybehind, and any other value means behind. */
-export function stateFromHash(value: string): AdherenceState {
-  if (value === 'onTrack') return 'onTrack';
-  if (value === 'slightlybehind') return 'slightlybehind';
-  return 'behind';
-}
-
-export function adherenceOf(daysBehind: number): AdherenceState {
-  if (daysBehind <= 0) return 'onTrack';
-  if (daysBehind <= 2) return 'slightlybehind';
-  return 'behind';
-}
-
-/**
- * Identifiable fields: only full-access users ever receive or change them (spec §6), and no log
- * line holds them. IDENTIFIABLE_FIELDS is the one list every rule reads: the logger's redaction
- * paths, the basic-access answers (participantBasic, the basic CSV columns, the sorts basic access
- * may not use), the audit's field names and the security tests are all derived from it, so a new
- * identifiable field is declared here once. CONTACT_FIELDS travel with the participant, and
- * REFERRAL_FIELDS on the referral route.
- */
-export const CONTACT_FIELDS = [
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'email',
-  'phone_number',
-  'phone_number_secondary',
-  'address',
-  'notes',
-  'last_ip_address',
-] as const;
-export const REFERRAL_FIELDS = [
-  'programme_referred_to',
-  'referring_organisation',
-  'referring_healthcare_professional',
-  'referring_healthcare_professional_role',
-  'checked_contraindications_to_exercise',
-  'smoker',
-  'diabetes',
-  'registered_deaf',
-] as const;
-export const IDENTIFIABLE_FIELDS = [...CONTACT_FIELDS, ...REFERRAL_FIELDS] as const;
-export type IdentifiableField = (typeof IDENTIFIABLE_FIELDS)[number];
-export type ContactField = (typeof CONTACT_FIELDS)[number];
-
-export function isIdentifiableField(name: string): name is IdentifiableField {
-  return (IDENTIFIABLE_FIELDS as readonly string[]).includes(name);
-}
 
 // ---- field rules (spec §5), shared by add, edit and the grid's inline edit ----
 
@@ -260,15 +215,6 @@ export const editParticipantForm = z.object({
 });
 export type EditParticipantForm = z.input<typeof editParticipantForm>;
 
-export const PARTICIPANT_SORTS = [
-  'participant_id',
-  'days_behind',
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'tablet_last_contact_at',
-] as const;
-export type ParticipantSort = (typeof PARTICIPANT_SORTS)[number];
 /** Sorting by these would reveal identifiable data to a basic-access user. */
 export const IDENTIFIABLE_SORTS: readonly ParticipantSort[] = PARTICIPANT_SORTS.filter(isIdentifiableField);
 
@@ -302,15 +248,6 @@ export const participantExportQuery = participantListQuery.pick({
 });
 export type ParticipantExportQuery = z.output<typeof participantExportQuery>;
 
-/** Words for the adherence classes, and for a participant who has none yet. */
-export const ADHERENCE_LABELS: Record<AdherenceState, string> = {
-  onTrack: 'On track',
-  slightlybehind: 'Slightly behind',
-  behind: 'Behind',
-};
-export const NO_PROGRAMME_LABEL = 'No programme';
-export const NO_TABLET_LABEL = 'No tablet';
-
 /** A full-access admin's CSV: the grid's columns, contact data included. */
 export const PARTICIPANT_CSV_FULL_COLUMNS = [
   'participant_id',
@@ -330,8 +267,6 @@ export type ParticipantCsvColumn = (typeof PARTICIPANT_CSV_FULL_COLUMNS)[number]
 /** Columns of the whole-list CSV a basic-access admin receives: the same, less anything identifiable. */
 export const PARTICIPANT_CSV_BASIC_COLUMNS: readonly ParticipantCsvColumn[] =
   PARTICIPANT_CSV_FULL_COLUMNS.filter((column) => !isIdentifiableField(column));
-/** The response header that carries how many rows the export will hold, for a progress bar. */
-export const EXPORT_TOTAL_HEADER = 'x-total-count';
 
 export const participantIdParams = z.object({
   id: z.coerce
@@ -400,10 +335,6 @@ export type ParticipantBasic = z.infer<typeof participantBasic>;
 
 export const participantView = z.union([participantFull, participantBasic]);
 export type ParticipantView = ParticipantFull | ParticipantBasic;
-
-export function hasContactData(p: ParticipantView): p is ParticipantFull {
-  return 'first_name' in p;
-}
 
 export const referral = z
   .object({

@@ -1,18 +1,78 @@
-import { format, formatDistanceStrict, isValid, parseISO } from 'date-fns';
+// Written without date-fns: the participant list shows these times at first paint, and date-fns'
+// `format` and `formatDistanceStrict` bring its whole formatting engine and English locale (7 KB
+// gzipped of that page). The words and the rounding are date-fns' `formatDistanceStrict` with
+// `addSuffix` (contactTime.test.ts compares the two).
+
+const MINUTE_MS = 60_000;
+const MINUTES_IN_DAY = 1440;
+const MINUTES_IN_MONTH = 43_200;
+const MINUTES_IN_YEAR = 525_600;
+
+/** A point in time from the server's ISO 8601 text (with its offset), or null when it is not one. */
+function parseInstant(iso: string): Date | null {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
+/** The local time zone's offset at that moment, to the millisecond (as date-fns reckons it). */
+function zoneOffsetMs(date: Date): number {
+  const utc = new Date(
+    Date.UTC(
+      date.getFullYear(),
+      date.getMonth(),
+      date.getDate(),
+      date.getHours(),
+      date.getMinutes(),
+      date.getSeconds(),
+      date.getMilliseconds(),
+    ),
+  );
+  utc.setUTCFullYear(date.getFullYear());
+  return date.getTime() - utc.getTime();
+}
+
+/** Math.round without a negative zero. */
+const round = (value: number) => Math.round(value) || 0;
+
+const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+/** How far apart two moments are in one unit, e.g. "3 hours": date-fns' strict distance. */
+function strictDistance(earlier: Date, later: Date): string {
+  const milliseconds = later.getTime() - earlier.getTime();
+  const minutes = milliseconds / MINUTE_MS;
+  // Days, months and years count calendar time: a change of clocks in between does not count.
+  const calendarMinutes = (milliseconds - (zoneOffsetMs(later) - zoneOffsetMs(earlier))) / MINUTE_MS;
+  if (minutes < 1) return count(round(milliseconds / 1000), 'second');
+  if (minutes < 60) return count(round(minutes), 'minute');
+  if (minutes < MINUTES_IN_DAY) return count(round(minutes / 60), 'hour');
+  if (calendarMinutes < MINUTES_IN_MONTH) return count(round(calendarMinutes / MINUTES_IN_DAY), 'day');
+  if (calendarMinutes < MINUTES_IN_YEAR) {
+    const months = round(calendarMinutes / MINUTES_IN_MONTH);
+    return months === 12 ? count(1, 'year') : count(months, 'month');
+  }
+  return count(round(calendarMinutes / MINUTES_IN_YEAR), 'year');
+}
 
 /** "Tablet last in contact" as staff read it: relative ("3 hours ago"), or "Never". */
 export function contactAgo(iso: string | null | undefined, now: Date = new Date()): string {
   if (!iso) return 'Never';
-  const at = parseISO(iso);
-  if (!isValid(at)) return 'Never';
+  const at = parseInstant(iso);
+  if (!at) return 'Never';
   // The server keeps contact times to the minute: anything closer reads as just now.
-  if (Math.abs(now.getTime() - at.getTime()) < 60_000) return 'Just now';
-  return formatDistanceStrict(at, now, { addSuffix: true });
+  if (Math.abs(now.getTime() - at.getTime()) < MINUTE_MS) return 'Just now';
+  return at > now ? `in ${strictDistance(now, at)}` : `${strictDistance(at, now)} ago`;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** A moment as DD/MM/YYYY HH:mm in the browser's time zone (spec §9). */
+function localDateTime(at: Date): string {
+  return `${two(at.getDate())}/${two(at.getMonth() + 1)}/${String(at.getFullYear()).padStart(4, '0')} ${two(at.getHours())}:${two(at.getMinutes())}`;
 }
 
 /** The exact time beside the relative one (a tooltip, the details). */
 export function contactExact(iso: string | null | undefined): string {
   if (!iso) return '';
-  const at = parseISO(iso);
-  return isValid(at) ? format(at, 'dd/MM/yyyy HH:mm') : '';
+  const at = parseInstant(iso);
+  return at ? localDateTime(at) : '';
 }

@@ -1,19 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import { changePasswordBody, limits, messages } from '@pathway/contract';
+import { changePasswordBody, messages } from '@pathway/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { WarningAlert } from '../../components/WarningAlert';
+import { FormDialog } from '../../components/form/FormDialog';
+import { FormTextField } from '../../components/form/FormTextField';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import type { SignInNotice } from '../../lib/session';
 import { useChangeOwnPassword } from './api';
 
@@ -34,12 +29,7 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   const change = useChangeOwnPassword();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const {
-    control,
-    handleSubmit,
-    setValue,
-    formState: { errors },
-  } = useForm({
+  const { control, handleSubmit, setValue } = useForm({
     resolver: zodResolver(changeForm),
     defaultValues: { current_password: '', new_password: '', confirm_password: '', mfa_token: '' },
   });
@@ -64,100 +54,43 @@ export function ChangePasswordDialog({ onClose }: { onClose: () => void }) {
   );
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      id="change-password"
+      title="Change password"
+      describedBy="change-password-description"
       onClose={onClose}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby="change-password-title"
-      aria-describedby="change-password-description"
+      onSubmit={save}
+      pending={change.isPending}
+      error={change.error}
+      submitLabel="Change password"
     >
-      <DialogTitle id="change-password-title">Change password</DialogTitle>
-      <Box component="form" noValidate onSubmit={save}>
-        <DialogContent dividers>
-          {change.error && <WarningAlert message={change.error.message} />}
-          <DialogContentText id="change-password-description" sx={{ color: 'text.primary', mb: 2.5 }}>
-            Every session of yours ends when the password changes, this one included: you then sign in again
-            with the new password.
-          </DialogContentText>
-          <Stack spacing={2.5}>
-            <Controller
-              name="current_password"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  {...field}
-                  id="change-password-current"
-                  label="Current password"
-                  type="password"
-                  required
-                  autoFocus
-                  autoComplete="current-password"
-                  error={Boolean(errors.current_password)}
-                  helperText={errors.current_password?.message}
-                />
-              )}
-            />
-            <Controller
-              name="new_password"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  {...field}
-                  id="change-password-new"
-                  label="New password"
-                  type="password"
-                  required
-                  autoComplete="new-password"
-                  error={Boolean(errors.new_password)}
-                  helperText={
-                    errors.new_password?.message ??
-                    `At least ${limits.passwordMin} characters; not a common password or one with your username in it`
-                  }
-                />
-              )}
-            />
-            <Controller
-              name="confirm_password"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  {...field}
-                  id="change-password-confirm"
-                  label="New password again"
-                  type="password"
-                  required
-                  autoComplete="new-password"
-                  error={Boolean(errors.confirm_password)}
-                  helperText={errors.confirm_password?.message}
-                />
-              )}
-            />
-            <Controller
-              name="mfa_token"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  {...field}
-                  id="change-password-mfa"
-                  label="MFA code"
-                  required
-                  autoComplete="one-time-code"
-                  error={Boolean(errors.mfa_token)}
-                  helperText={errors.mfa_token?.message ?? 'The 6-digit code shown in your authenticator app'}
-                  slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 12 } }}
-                />
-              )}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" loading={change.isPending}>
-            Change password
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+      <DialogContentText id="change-password-description" sx={{ color: 'text.primary', mb: 2.5 }}>
+        Every session of yours ends when the password changes, this one included: you then sign in again with
+        the new password.
+      </DialogContentText>
+      <Stack spacing={2.5}>
+        <FormTextField
+          control={control}
+          name="current_password"
+          id="change-password-current"
+          label="Current password"
+          type="password"
+          required
+          autoFocus
+          autoComplete="current-password"
+        />
+        <NewPasswordFields control={control} idPrefix="change-password" whose="your" />
+        <FormTextField
+          control={control}
+          name="mfa_token"
+          id="change-password-mfa"
+          label="MFA code"
+          required
+          autoComplete="one-time-code"
+          hint="The 6-digit code shown in your authenticator app"
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 12 } }}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -3,7 +3,6 @@ import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import PasswordOutlinedIcon from '@mui/icons-material/PasswordOutlined';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -20,7 +19,7 @@ import type { AdminUser } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { formatDate } from '../../lib/dates';
 import { useSession } from '../../lib/session';
 import { AddAdminDialog } from './AddAdminDialog';
@@ -65,105 +64,94 @@ export function AdminUsersPage() {
         Staff who can sign in to this console, and what they may see.
       </PageHeader>
 
-      {admins.isPending ? (
-        <PageLoading label="Loading admin users" />
-      ) : admins.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void admins.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {admins.error.message}
-        </Alert>
-      ) : (
-        <TableContainer component={Paper} variant="outlined">
-          <Table aria-label="Admin users" sx={{ minWidth: 760 }}>
-            <TableHead>
-              <TableRow>
-                {columns.map((column) => (
-                  <TableCell
-                    key={column}
-                    align={column === 'Actions' ? 'right' : 'left'}
-                    sx={{ whiteSpace: 'nowrap' }}
-                  >
-                    {column}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {admins.data.map((admin) => (
-                <TableRow key={admin.admin_user_id} hover>
-                  <TableCell>{admin.admin_user_id}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 180 }}>
-                    {admin.user_name}
-                    {admin.admin_user_id === session?.admin_user_id && (
-                      <Typography component="span" variant="body2" color="text.secondary">
-                        {' '}
-                        (you)
-                      </Typography>
-                    )}
-                  </TableCell>
-                  <TableCell>{admin.first_name}</TableCell>
-                  <TableCell>{admin.last_name}</TableCell>
-                  <TableCell>
-                    <RoleChip role={admin.role} />
-                  </TableCell>
-                  <TableCell>{formatDate(admin.created_at)}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    {/* One's own account is recovered with Change password (Exit menu), never reset. */}
-                    {admin.admin_user_id !== session?.admin_user_id && (
-                      <>
-                        <Tooltip title="Reset authenticator" describeChild>
-                          <IconButton
-                            aria-label={`Reset authenticator of ${admin.user_name}`}
-                            onClick={() => setDialog({ kind: 'reset-authenticator', admin })}
-                          >
-                            <KeyOutlinedIcon />
-                          </IconButton>
-                        </Tooltip>
-                        <Tooltip title="Reset password" describeChild>
-                          <IconButton
-                            aria-label={`Reset password of ${admin.user_name}`}
-                            onClick={() => setDialog({ kind: 'reset-password', admin })}
-                          >
-                            <PasswordOutlinedIcon />
-                          </IconButton>
-                        </Tooltip>
-                      </>
-                    )}
-                    <Tooltip title="Edit" describeChild>
-                      <IconButton
-                        aria-label={`Edit ${admin.user_name}`}
-                        onClick={() => setDialog({ kind: 'edit', admin })}
-                      >
-                        <EditOutlinedIcon />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title="Delete" describeChild>
-                      <IconButton
-                        aria-label={`Delete ${admin.user_name}`}
-                        color="error"
-                        onClick={() => setDialog({ kind: 'delete', admin })}
-                      >
-                        <DeleteOutlineIcon />
-                      </IconButton>
-                    </Tooltip>
-                  </TableCell>
+      <QueryState query={admins} loadingLabel="Loading admin users">
+        {(data) => (
+          <TableContainer component={Paper} variant="outlined">
+            <Table aria-label="Admin users" sx={{ minWidth: 760 }}>
+              <TableHead>
+                <TableRow>
+                  {columns.map((column) => (
+                    <TableCell
+                      key={column}
+                      align={column === 'Actions' ? 'right' : 'left'}
+                      sx={{ whiteSpace: 'nowrap' }}
+                    >
+                      {column}
+                    </TableCell>
+                  ))}
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          {admins.data.length === 0 && (
-            <Box sx={{ p: 3 }}>
-              <Typography>No admin users yet.</Typography>
-            </Box>
-          )}
-        </TableContainer>
-      )}
+              </TableHead>
+              <TableBody>
+                {data.map((admin) => (
+                  <TableRow key={admin.admin_user_id} hover>
+                    <TableCell>{admin.admin_user_id}</TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 180 }}>
+                      {admin.user_name}
+                      {admin.admin_user_id === session?.admin_user_id && (
+                        <Typography component="span" variant="body2" color="text.secondary">
+                          {' '}
+                          (you)
+                        </Typography>
+                      )}
+                    </TableCell>
+                    <TableCell>{admin.first_name}</TableCell>
+                    <TableCell>{admin.last_name}</TableCell>
+                    <TableCell>
+                      <RoleChip role={admin.role} />
+                    </TableCell>
+                    <TableCell>{formatDate(admin.created_at)}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      {/* One's own account is recovered with Change password (Exit menu), never reset. */}
+                      {admin.admin_user_id !== session?.admin_user_id && (
+                        <>
+                          <Tooltip title="Reset authenticator" describeChild>
+                            <IconButton
+                              aria-label={`Reset authenticator of ${admin.user_name}`}
+                              onClick={() => setDialog({ kind: 'reset-authenticator', admin })}
+                            >
+                              <KeyOutlinedIcon />
+                            </IconButton>
+                          </Tooltip>
+                          <Tooltip title="Reset password" describeChild>
+                            <IconButton
+                              aria-label={`Reset password of ${admin.user_name}`}
+                              onClick={() => setDialog({ kind: 'reset-password', admin })}
+                            >
+                              <PasswordOutlinedIcon />
+                            </IconButton>
+                          </Tooltip>
+                        </>
+                      )}
+                      <Tooltip title="Edit" describeChild>
+                        <IconButton
+                          aria-label={`Edit ${admin.user_name}`}
+                          onClick={() => setDialog({ kind: 'edit', admin })}
+                        >
+                          <EditOutlinedIcon />
+                        </IconButton>
+                      </Tooltip>
+                      <Tooltip title="Delete" describeChild>
+                        <IconButton
+                          aria-label={`Delete ${admin.user_name}`}
+                          color="error"
+                          onClick={() => setDialog({ kind: 'delete', admin })}
+                        >
+                          <DeleteOutlineIcon />
+                        </IconButton>
+                      </Tooltip>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            {data.length === 0 && (
+              <Box sx={{ p: 3 }}>
+                <Typography>No admin users yet.</Typography>
+              </Box>
+            )}
+          </TableContainer>
+        )}
+      </QueryState>
 
       {dialog?.kind === 'add' && <AddAdminDialog onClose={close} />}
       {dialog?.kind === 'edit' && <EditAdminDialog admin={dialog.admin} onClose={close} />}

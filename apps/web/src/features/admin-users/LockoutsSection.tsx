@@ -1,9 +1,7 @@
 import LockOpenOutlinedIcon from '@mui/icons-material/LockOpenOutlined';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Snackbar from '@mui/material/Snackbar';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -16,7 +14,8 @@ import { messages, type Lockout } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
-import { PageLoading } from '../../components/PageLoading';
+import { NoticeSnackbar } from '../../components/NoticeSnackbar';
+import { QueryState } from '../../components/QueryState';
 import { contactExact } from '../../lib/contactTime';
 import { lockoutsQuery, useLiftLockout } from './api';
 
@@ -70,62 +69,62 @@ export function LockoutsSection() {
         that address waits longer, and after 10 it is locked for 15 minutes. Sign-ins from other addresses are
         not affected.
       </Typography>
-      {lockouts.isPending ? (
-        <PageLoading label="Loading sign-in lock-outs" />
-      ) : lockouts.isError ? (
-        <Alert severity="error">{lockouts.error.message}</Alert>
-      ) : (
-        <TableContainer component={Paper} variant="outlined">
-          <Table aria-label="Sign-in lock-outs" size="small" sx={{ minWidth: 640 }}>
-            <TableHead>
-              <TableRow>
-                {columns.map((column) => (
-                  <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'}>
-                    {column}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {lockouts.data.map((lockout) => (
-                <TableRow key={`${lockout.user_name} ${lockout.source ?? ''}`}>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{lockout.user_name}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{lockout.source ?? 'Unknown'}</TableCell>
-                  <TableCell>{lockout.failures}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{contactExact(lockout.last_failure_at)}</TableCell>
-                  <TableCell>
-                    {lockout.locked_until ? (
-                      <Chip
-                        size="small"
-                        color="error"
-                        label={`Locked until ${contactExact(lockout.locked_until).slice(11)}`}
-                      />
-                    ) : (
-                      // MUI's warning orange under white text fails WCAG contrast: an outlined chip instead.
-                      <Chip size="small" variant="outlined" label="Slowed down" />
-                    )}
-                  </TableCell>
-                  <TableCell align="right">
-                    <Button
-                      size="small"
-                      startIcon={<LockOpenOutlinedIcon />}
-                      aria-label={`Lift lock for ${lockout.user_name}`}
-                      onClick={() => setLifting(lockout)}
-                    >
-                      Lift lock
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-              {lockouts.data.length === 0 && (
+      <QueryState query={lockouts} loadingLabel="Loading sign-in lock-outs">
+        {(data) => (
+          <TableContainer component={Paper} variant="outlined">
+            <Table aria-label="Sign-in lock-outs" size="small" sx={{ minWidth: 640 }}>
+              <TableHead>
                 <TableRow>
-                  <TableCell colSpan={columns.length}>No sign-ins are locked or slowed down.</TableCell>
+                  {columns.map((column) => (
+                    <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'}>
+                      {column}
+                    </TableCell>
+                  ))}
                 </TableRow>
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+              </TableHead>
+              <TableBody>
+                {data.map((lockout) => (
+                  <TableRow key={`${lockout.user_name} ${lockout.source ?? ''}`}>
+                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{lockout.user_name}</TableCell>
+                    <TableCell sx={{ fontFamily: 'monospace' }}>{lockout.source ?? 'Unknown'}</TableCell>
+                    <TableCell>{lockout.failures}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      {contactExact(lockout.last_failure_at)}
+                    </TableCell>
+                    <TableCell>
+                      {lockout.locked_until ? (
+                        <Chip
+                          size="small"
+                          color="error"
+                          label={`Locked until ${contactExact(lockout.locked_until).slice(11)}`}
+                        />
+                      ) : (
+                        // MUI's warning orange under white text fails WCAG contrast: an outlined chip instead.
+                        <Chip size="small" variant="outlined" label="Slowed down" />
+                      )}
+                    </TableCell>
+                    <TableCell align="right">
+                      <Button
+                        size="small"
+                        startIcon={<LockOpenOutlinedIcon />}
+                        aria-label={`Lift lock for ${lockout.user_name}`}
+                        onClick={() => setLifting(lockout)}
+                      >
+                        Lift lock
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                ))}
+                {data.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={columns.length}>No sign-ins are locked or slowed down.</TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </QueryState>
 
       {lifting && (
         <LiftLockoutDialog
@@ -136,16 +135,7 @@ export function LockoutsSection() {
           }}
         />
       )}
-      <Snackbar
-        open={notice !== null}
-        autoHideDuration={6000}
-        onClose={(_event, reason) => reason !== 'clickaway' && setNotice(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert severity="success" variant="filled" role="status" onClose={() => setNotice(null)}>
-          {notice}
-        </Alert>
-      </Snackbar>
+      <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
     </section>
   );
 }

@@ -1,18 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
-import { limits, messages, resetPasswordBody, type AdminUser } from '@pathway/contract';
-import { Controller, useForm } from 'react-hook-form';
+import { messages, resetPasswordBody, type AdminUser } from '@pathway/contract';
+import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { WarningAlert } from '../../components/WarningAlert';
+import { FormDialog } from '../../components/form/FormDialog';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { useResetPassword } from './api';
 
 /** The server's rule for the password, and the same password typed twice (a typo would lock them out). */
@@ -29,11 +23,7 @@ const resetForm = resetPasswordBody
  */
 export function ResetPasswordDialog({ admin, onClose }: { admin: AdminUser; onClose: () => void }) {
   const reset = useResetPassword();
-  const {
-    control,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({
+  const { control, handleSubmit } = useForm({
     resolver: zodResolver(resetForm),
     defaultValues: { new_password: '', confirm_password: '' },
   });
@@ -41,79 +31,32 @@ export function ResetPasswordDialog({ admin, onClose }: { admin: AdminUser; onCl
   const done = reset.data;
 
   return (
-    <Dialog
-      open
+    <FormDialog
+      id="reset-password"
+      title="Reset password"
+      describedBy="reset-password-description"
       onClose={onClose}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby="reset-password-title"
-      aria-describedby="reset-password-description"
+      onSubmit={save}
+      pending={reset.isPending}
+      error={reset.error}
+      done={Boolean(done)}
+      submitLabel="Reset password"
+      submitColor="error"
     >
-      <DialogTitle id="reset-password-title">Reset password</DialogTitle>
-      <Box component="form" noValidate onSubmit={save}>
-        <DialogContent dividers>
-          {reset.error && <WarningAlert message={reset.error.message} />}
-          {done ? (
-            <Alert severity="success" role="status">
-              {done.message}
-            </Alert>
-          ) : (
-            <>
-              <DialogContentText id="reset-password-description" sx={{ color: 'text.primary', mb: 2.5 }}>
-                <strong>{admin.user_name}</strong>: {messages.admin.resetPasswordConfirm}
-              </DialogContentText>
-              <Stack spacing={2.5}>
-                <Controller
-                  name="new_password"
-                  control={control}
-                  render={({ field }) => (
-                    <TextField
-                      {...field}
-                      id="reset-password-new"
-                      label="New password"
-                      type="password"
-                      required
-                      autoFocus
-                      autoComplete="new-password"
-                      error={Boolean(errors.new_password)}
-                      helperText={
-                        errors.new_password?.message ??
-                        `At least ${limits.passwordMin} characters; not a common password or one with the username in it`
-                      }
-                    />
-                  )}
-                />
-                <Controller
-                  name="confirm_password"
-                  control={control}
-                  render={({ field }) => (
-                    <TextField
-                      {...field}
-                      id="reset-password-confirm"
-                      label="New password again"
-                      type="password"
-                      required
-                      autoComplete="new-password"
-                      error={Boolean(errors.confirm_password)}
-                      helperText={errors.confirm_password?.message}
-                    />
-                  )}
-                />
-              </Stack>
-            </>
-          )}
-        </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose} variant={done ? 'contained' : 'text'}>
-            {done ? 'Close' : 'Cancel'}
-          </Button>
-          {!done && (
-            <Button type="submit" color="error" variant="contained" loading={reset.isPending}>
-              Reset password
-            </Button>
-          )}
-        </DialogActions>
-      </Box>
-    </Dialog>
+      {done ? (
+        <Alert severity="success" role="status">
+          {done.message}
+        </Alert>
+      ) : (
+        <>
+          <DialogContentText id="reset-password-description" sx={{ color: 'text.primary', mb: 2.5 }}>
+            <strong>{admin.user_name}</strong>: {messages.admin.resetPasswordConfirm}
+          </DialogContentText>
+          <Stack spacing={2.5}>
+            <NewPasswordFields control={control} idPrefix="reset-password" whose="the" autoFocus />
+          </Stack>
+        </>
+      )}
+    </FormDialog>
   );
 }

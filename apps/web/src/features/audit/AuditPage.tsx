@@ -18,7 +18,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { describeRetention } from '@pathway/contract';
 import { saveBlob } from '../../lib/download';
 import { retentionQuery } from '../../lib/retention';
@@ -100,80 +100,69 @@ export function AuditPage() {
         </Alert>
       )}
 
-      {audit.isPending ? (
-        <PageLoading label="Loading the audit trail" />
-      ) : audit.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void audit.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {audit.error.message}
-        </Alert>
-      ) : (
-        <Paper variant="outlined">
-          <TableContainer>
-            <Table aria-label="Audit trail" size="small">
-              <TableHead>
-                <TableRow>
-                  {columns.map((column) => (
-                    <TableCell key={column} sx={{ whiteSpace: 'nowrap' }}>
-                      {column}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {audit.data.data.map((event) => (
-                  <TableRow key={event.audit_event_id} hover>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      {format(new Date(event.created_at), 'dd/MM/yyyy HH:mm:ss')}
-                    </TableCell>
-                    <TableCell sx={{ wordBreak: 'break-word' }}>{event.admin_user_name}</TableCell>
-                    <TableCell>{event.action_label}</TableCell>
-                    <TableCell
-                      sx={{ maxWidth: 260 }}
-                      title={
-                        event.participant_ids.length > SHOWN_IDS
-                          ? event.participant_ids.join(', ')
-                          : undefined
-                      }
-                    >
-                      {participants(event)}
-                    </TableCell>
-                    <TableCell sx={{ maxWidth: 320, wordBreak: 'break-word' }}>
-                      {event.detail ?? '—'}
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{event.ip ?? '—'}</TableCell>
+      <QueryState query={audit} loadingLabel="Loading the audit trail">
+        {(data) => (
+          <Paper variant="outlined">
+            <TableContainer>
+              <Table aria-label="Audit trail" size="small">
+                <TableHead>
+                  <TableRow>
+                    {columns.map((column) => (
+                      <TableCell key={column} sx={{ whiteSpace: 'nowrap' }}>
+                        {column}
+                      </TableCell>
+                    ))}
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          {audit.data.data.length === 0 && (
-            <Box sx={{ p: 3 }}>
-              <Typography>{kind ? 'Nothing of this kind recorded.' : 'Nothing recorded yet.'}</Typography>
-            </Box>
-          )}
-          <TablePagination
-            component="div"
-            count={audit.data.pagination.total}
-            page={page}
-            rowsPerPage={perPage}
-            rowsPerPageOptions={[25, 50, 100, 250]}
-            onPageChange={(_event, next) => setPage(next)}
-            onRowsPerPageChange={(event) => {
-              setPerPage(Number(event.target.value));
-              setPage(0);
-            }}
-            showFirstButton
-            showLastButton
-          />
-        </Paper>
-      )}
+                </TableHead>
+                <TableBody>
+                  {data.data.map((event) => (
+                    <TableRow key={event.audit_event_id} hover>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        {format(new Date(event.created_at), 'dd/MM/yyyy HH:mm:ss')}
+                      </TableCell>
+                      <TableCell sx={{ wordBreak: 'break-word' }}>{event.admin_user_name}</TableCell>
+                      <TableCell>{event.action_label}</TableCell>
+                      <TableCell
+                        sx={{ maxWidth: 260 }}
+                        title={
+                          event.participant_ids.length > SHOWN_IDS
+                            ? event.participant_ids.join(', ')
+                            : undefined
+                        }
+                      >
+                        {participants(event)}
+                      </TableCell>
+                      <TableCell sx={{ maxWidth: 320, wordBreak: 'break-word' }}>
+                        {event.detail ?? '—'}
+                      </TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{event.ip ?? '—'}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+            {data.data.length === 0 && (
+              <Box sx={{ p: 3 }}>
+                <Typography>{kind ? 'Nothing of this kind recorded.' : 'Nothing recorded yet.'}</Typography>
+              </Box>
+            )}
+            <TablePagination
+              component="div"
+              count={data.pagination.total}
+              page={page}
+              rowsPerPage={perPage}
+              rowsPerPageOptions={[25, 50, 100, 250]}
+              onPageChange={(_event, next) => setPage(next)}
+              onRowsPerPageChange={(event) => {
+                setPerPage(Number(event.target.value));
+                setPage(0);
+              }}
+              showFirstButton
+              showLastButton
+            />
+          </Paper>
+        )}
+      </QueryState>
     </>
   );
 }

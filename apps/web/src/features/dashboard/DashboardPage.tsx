@@ -1,6 +1,4 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
@@ -22,7 +20,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { visuallyHidden } from '../../lib/a11y';
 import { formatLongDate } from '../../lib/dates';
 import { dashboardQuery } from './api';
@@ -160,61 +158,50 @@ export function DashboardPage() {
   return (
     <>
       <PageHeader title="Dashboard">Participants and the videos they watch.</PageHeader>
-      {dashboard.isPending ? (
-        <PageLoading label="Loading the dashboard" />
-      ) : dashboard.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void dashboard.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {dashboard.error.message}
-        </Alert>
-      ) : (
-        <>
-          <CardRow label="Programme">
-            <StatCard
-              label="Total participants"
-              value={whole.format(dashboard.data.participantsCount.counted)}
-              to="/participants"
-            />
-            <StatCard
-              label="Yesterday viewed videos"
-              value={whole.format(dashboard.data.yesterdayWatched[0]?.created_count ?? 0)}
-            />
-            <StatCard
-              label="Average videos per day"
-              value={decimal.format(averageVideosPerDay(dashboard.data.seenCount))}
-            />
-          </CardRow>
-          {hasProgressData(dashboard.data.participantsProgress) && (
-            <CardRow label="Adherence">
+      <QueryState query={dashboard} loadingLabel="Loading the dashboard">
+        {(data) => (
+          <>
+            <CardRow label="Programme">
               <StatCard
-                label="Participants on track"
-                value={whole.format(dashboard.data.participantsProgress.onTrack)}
-                to="/participants?state=onTrack"
-                accent={stateColours.onTrack}
+                label="Total participants"
+                value={whole.format(data.participantsCount.counted)}
+                to="/participants"
               />
               <StatCard
-                label="Participants slightly behind"
-                value={whole.format(dashboard.data.participantsProgress.slightlyBehind)}
-                to="/participants?state=slightlybehind"
-                accent={stateColours.slightlyBehind}
+                label="Yesterday viewed videos"
+                value={whole.format(data.yesterdayWatched[0]?.created_count ?? 0)}
               />
               <StatCard
-                label="Participants behind"
-                value={whole.format(dashboard.data.participantsProgress.behind)}
-                to="/participants?state=behind"
-                accent={stateColours.behind}
+                label="Average videos per day"
+                value={decimal.format(averageVideosPerDay(data.seenCount))}
               />
             </CardRow>
-          )}
-          <WatchedChart data={dashboard.data} />
-        </>
-      )}
+            {hasProgressData(data.participantsProgress) && (
+              <CardRow label="Adherence">
+                <StatCard
+                  label="Participants on track"
+                  value={whole.format(data.participantsProgress.onTrack)}
+                  to="/participants?state=onTrack"
+                  accent={stateColours.onTrack}
+                />
+                <StatCard
+                  label="Participants slightly behind"
+                  value={whole.format(data.participantsProgress.slightlyBehind)}
+                  to="/participants?state=slightlybehind"
+                  accent={stateColours.slightlyBehind}
+                />
+                <StatCard
+                  label="Participants behind"
+                  value={whole.format(data.participantsProgress.behind)}
+                  to="/participants?state=behind"
+                  accent={stateColours.behind}
+                />
+              </CardRow>
+            )}
+            <WatchedChart data={data} />
+          </>
+        )}
+      </QueryState>
     </>
   );
 }

@@ -1,7 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -19,7 +18,7 @@ import type { AuthorisedDeviceView } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { contactExact } from '../../lib/contactTime';
 import { useCan } from '../../lib/session';
 import { devicesQuery } from './api';
@@ -58,98 +57,87 @@ export function AuthorisedDevicesPage() {
         Tablets allowed to run the programme app. A device is given to one participant at a time.
       </PageHeader>
 
-      {devices.isPending ? (
-        <PageLoading label="Loading devices" />
-      ) : devices.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void devices.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {devices.error.message}
-        </Alert>
-      ) : (
-        <TableContainer component={Paper} variant="outlined">
-          <Table aria-label="Authorised mobile devices">
-            <TableHead>
-              <TableRow>
-                {columns.map((column) => (
-                  <TableCell
-                    key={column}
-                    align={column === 'Actions' ? 'right' : 'left'}
-                    sx={{ whiteSpace: 'nowrap' }}
-                  >
-                    {column}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {devices.data.map((device) => {
-                const assigned = device.participant_id !== null;
-                return (
-                  <TableRow key={device.authorized_device_id} hover>
-                    <TableCell>
-                      <Typography component="span" sx={{ fontWeight: 600 }}>
-                        {device.authorized_device_id}
-                      </Typography>
-                      <Typography variant="body2" color={assigned ? 'text.primary' : 'text.secondary'}>
-                        {holder(device)}
-                      </Typography>
-                      {device.flagged_sign_in_at && (
-                        <Chip
-                          size="small"
-                          color="warning"
-                          sx={{ mt: 0.5 }}
-                          label={`Signed in from a new address while in use, ${contactExact(device.flagged_sign_in_at)}`}
-                        />
-                      )}
+      <QueryState query={devices} loadingLabel="Loading devices">
+        {(data) => (
+          <TableContainer component={Paper} variant="outlined">
+            <Table aria-label="Authorised mobile devices">
+              <TableHead>
+                <TableRow>
+                  {columns.map((column) => (
+                    <TableCell
+                      key={column}
+                      align={column === 'Actions' ? 'right' : 'left'}
+                      sx={{ whiteSpace: 'nowrap' }}
+                    >
+                      {column}
                     </TableCell>
-                    <TableCell sx={{ wordBreak: 'break-word' }}>{device.name}</TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
-                      {device.uuid}
-                    </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <Tooltip title="Edit" describeChild>
-                        <IconButton
-                          aria-label={`Edit ${device.name}`}
-                          onClick={() => setDialog({ kind: 'edit', device })}
-                        >
-                          <EditOutlinedIcon />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip
-                        title={assigned ? 'Only an unassigned device can be deleted' : 'Delete'}
-                        describeChild
-                      >
-                        {/* A disabled button takes no pointer events; the span keeps its tooltip. */}
-                        <span>
+                  ))}
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.map((device) => {
+                  const assigned = device.participant_id !== null;
+                  return (
+                    <TableRow key={device.authorized_device_id} hover>
+                      <TableCell>
+                        <Typography component="span" sx={{ fontWeight: 600 }}>
+                          {device.authorized_device_id}
+                        </Typography>
+                        <Typography variant="body2" color={assigned ? 'text.primary' : 'text.secondary'}>
+                          {holder(device)}
+                        </Typography>
+                        {device.flagged_sign_in_at && (
+                          <Chip
+                            size="small"
+                            color="warning"
+                            sx={{ mt: 0.5 }}
+                            label={`Signed in from a new address while in use, ${contactExact(device.flagged_sign_in_at)}`}
+                          />
+                        )}
+                      </TableCell>
+                      <TableCell sx={{ wordBreak: 'break-word' }}>{device.name}</TableCell>
+                      <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                        {device.uuid}
+                      </TableCell>
+                      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                        <Tooltip title="Edit" describeChild>
                           <IconButton
-                            aria-label={`Delete ${device.name}`}
-                            color="error"
-                            disabled={assigned}
-                            onClick={() => setDialog({ kind: 'delete', device })}
+                            aria-label={`Edit ${device.name}`}
+                            onClick={() => setDialog({ kind: 'edit', device })}
                           >
-                            <DeleteOutlineIcon />
+                            <EditOutlinedIcon />
                           </IconButton>
-                        </span>
-                      </Tooltip>
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-          {devices.data.length === 0 && (
-            <Box sx={{ p: 3 }}>
-              <Typography>No devices yet. Add the tablets the programme hands out.</Typography>
-            </Box>
-          )}
-        </TableContainer>
-      )}
+                        </Tooltip>
+                        <Tooltip
+                          title={assigned ? 'Only an unassigned device can be deleted' : 'Delete'}
+                          describeChild
+                        >
+                          {/* A disabled button takes no pointer events; the span keeps its tooltip. */}
+                          <span>
+                            <IconButton
+                              aria-label={`Delete ${device.name}`}
+                              color="error"
+                              disabled={assigned}
+                              onClick={() => setDialog({ kind: 'delete', device })}
+                            >
+                              <DeleteOutlineIcon />
+                            </IconButton>
+                          </span>
+                        </Tooltip>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+            {data.length === 0 && (
+              <Box sx={{ p: 3 }}>
+                <Typography>No devices yet. Add the tablets the programme hands out.</Typography>
+              </Box>
+            )}
+          </TableContainer>
+        )}
+      </QueryState>
 
       {can('devices.signins') && <DeviceSignInsSection />}
 

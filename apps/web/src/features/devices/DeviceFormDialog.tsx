@@ -1,20 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import {
   createDeviceBody,
   isMaskedDeviceUuid,
   renameMaskedDeviceForm,
   type AuthorisedDeviceView,
 } from '@pathway/contract';
-import { Controller, useForm } from 'react-hook-form';
-import { WarningAlert } from '../../components/WarningAlert';
+import { useForm } from 'react-hook-form';
+import { FormDialog } from '../../components/form/FormDialog';
+import { FormTextField } from '../../components/form/FormTextField';
 import { useAddDevice, useEditDevice } from './api';
 
 /**
@@ -33,11 +27,7 @@ export function DeviceFormDialog({
   const mutation = device ? edit : add;
   // Basic access holds an assigned device's uuid masked: it can rename the device, not re-key it.
   const masked = device !== undefined && isMaskedDeviceUuid(device.uuid);
-  const {
-    control,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({
+  const { control, handleSubmit } = useForm({
     resolver: zodResolver(masked ? renameMaskedDeviceForm : createDeviceBody),
     defaultValues: { name: device?.name ?? '', uuid: device?.uuid ?? '' },
   });
@@ -50,58 +40,38 @@ export function DeviceFormDialog({
 
   const title = device ? 'Edit mobile device' : 'Add mobile device';
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="device-form-title">
-      <DialogTitle id="device-form-title">{title}</DialogTitle>
-      <Box component="form" noValidate onSubmit={save}>
-        <DialogContent dividers>
-          {mutation.error && <WarningAlert message={mutation.error.message} />}
-          <Stack spacing={2.5}>
-            <Controller
-              name="name"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  {...field}
-                  id="device-name"
-                  label="Identifiable name"
-                  required
-                  autoFocus
-                  autoComplete="off"
-                  error={Boolean(errors.name)}
-                  helperText={errors.name?.message ?? 'A name staff can read on the tablet, e.g. its label'}
-                />
-              )}
-            />
-            <Controller
-              name="uuid"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  {...field}
-                  id="device-uuid"
-                  label="Universally unique identifier (UUID)"
-                  required
-                  disabled={masked}
-                  autoComplete="off"
-                  error={Boolean(errors.uuid)}
-                  helperText={
-                    masked
-                      ? 'Only full-access admins see and change the UUID of an assigned device'
-                      : (errors.uuid?.message ?? 'The device ID the tablet app shows; saved in lower case')
-                  }
-                  slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
-                />
-              )}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" loading={mutation.isPending}>
-            Save
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+    <FormDialog
+      id="device-form"
+      title={title}
+      onClose={onClose}
+      onSubmit={save}
+      pending={mutation.isPending}
+      error={mutation.error}
+    >
+      <Stack spacing={2.5}>
+        <FormTextField
+          control={control}
+          name="name"
+          id="device-name"
+          label="Identifiable name"
+          required
+          autoFocus
+          hint="A name staff can read on the tablet, e.g. its label"
+        />
+        <FormTextField
+          control={control}
+          name="uuid"
+          id="device-uuid"
+          label="Universally unique identifier (UUID)"
+          required
+          disabled={masked}
+          hint="The device ID the tablet app shows; saved in lower case"
+          helperText={
+            masked ? 'Only full-access admins see and change the UUID of an assigned device' : undefined
+          }
+          slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

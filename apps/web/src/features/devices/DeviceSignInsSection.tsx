@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
@@ -14,7 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { contactExact } from '../../lib/contactTime';
 import { deviceSignInsQuery } from './api';
 
@@ -59,63 +58,61 @@ export function DeviceSignInsSection() {
         The app sends its push token without a sign-in, so anyone holding a device ID can send one: changes
         are listed here.
       </Typography>
-      {records.isPending ? (
-        <PageLoading label="Loading device sign-ins" />
-      ) : records.isError ? (
-        <Alert severity="error">{records.error.message}</Alert>
-      ) : (
-        <TableContainer component={Paper} variant="outlined">
-          <Table aria-label="Device sign-ins" size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>When</TableCell>
-                <TableCell>What</TableCell>
-                <TableCell>Device</TableCell>
-                <TableCell>Participant ID</TableCell>
-                <TableCell>Address</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {records.data.data.map((record) => (
-                <TableRow key={record.device_sign_in_id}>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{contactExact(record.created_at)}</TableCell>
-                  <TableCell>
-                    {record.kind === 'token issued' ? 'Signed in' : 'Push token changed'}
-                    {record.flagged && (
-                      <Chip size="small" color="warning" label="New address while in use" sx={{ ml: 1 }} />
-                    )}
-                  </TableCell>
-                  <TableCell sx={{ wordBreak: 'break-all' }}>
-                    {record.device_name ?? 'Deleted device'}{' '}
-                    <Typography component="span" variant="body2" sx={{ fontFamily: 'monospace' }}>
-                      {record.device_uuid}
-                    </Typography>
-                  </TableCell>
-                  <TableCell>{record.participant_id ?? ''}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{record.ip_address}</TableCell>
-                </TableRow>
-              ))}
-              {records.data.data.length === 0 && (
+      <QueryState query={records} loadingLabel="Loading device sign-ins">
+        {(data) => (
+          <TableContainer component={Paper} variant="outlined">
+            <Table aria-label="Device sign-ins" size="small">
+              <TableHead>
                 <TableRow>
-                  <TableCell colSpan={5}>No sign-ins recorded yet.</TableCell>
+                  <TableCell>When</TableCell>
+                  <TableCell>What</TableCell>
+                  <TableCell>Device</TableCell>
+                  <TableCell>Participant ID</TableCell>
+                  <TableCell>Address</TableCell>
                 </TableRow>
-              )}
-            </TableBody>
-          </Table>
-          <TablePagination
-            component="div"
-            count={records.data.total}
-            page={page}
-            rowsPerPage={perPage}
-            rowsPerPageOptions={[25, 50, 100]}
-            onPageChange={(_event, next) => setPage(next)}
-            onRowsPerPageChange={(event) => {
-              setPerPage(Number(event.target.value));
-              setPage(0);
-            }}
-          />
-        </TableContainer>
-      )}
+              </TableHead>
+              <TableBody>
+                {data.data.map((record) => (
+                  <TableRow key={record.device_sign_in_id}>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{contactExact(record.created_at)}</TableCell>
+                    <TableCell>
+                      {record.kind === 'token issued' ? 'Signed in' : 'Push token changed'}
+                      {record.flagged && (
+                        <Chip size="small" color="warning" label="New address while in use" sx={{ ml: 1 }} />
+                      )}
+                    </TableCell>
+                    <TableCell sx={{ wordBreak: 'break-all' }}>
+                      {record.device_name ?? 'Deleted device'}{' '}
+                      <Typography component="span" variant="body2" sx={{ fontFamily: 'monospace' }}>
+                        {record.device_uuid}
+                      </Typography>
+                    </TableCell>
+                    <TableCell>{record.participant_id ?? ''}</TableCell>
+                    <TableCell sx={{ fontFamily: 'monospace' }}>{record.ip_address}</TableCell>
+                  </TableRow>
+                ))}
+                {data.data.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={5}>No sign-ins recorded yet.</TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+            </Table>
+            <TablePagination
+              component="div"
+              count={data.total}
+              page={page}
+              rowsPerPage={perPage}
+              rowsPerPageOptions={[25, 50, 100]}
+              onPageChange={(_event, next) => setPage(next)}
+              onRowsPerPageChange={(event) => {
+                setPerPage(Number(event.target.value));
+                setPage(0);
+              }}
+            />
+          </TableContainer>
+        )}
+      </QueryState>
     </section>
   );
 }

@@ -14,9 +14,9 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { WarningAlert } from '../../components/WarningAlert';
 import { availableDevicesQuery, useCreateParticipant } from './api';
-import { DateOfBirthPicker } from './DateOfBirthPicker';
 import { deviceLabel } from './deviceLabel';
-import { GenderSelect, LanguageSelect } from './fields';
+import { ParticipantFormField } from './ParticipantFormField';
+import type { ParticipantOwnField } from './participantFields';
 import { ReferralFields, emptyReferral } from './ReferralFields';
 
 const emptyForm = {
@@ -70,27 +70,8 @@ export function AddParticipantPage() {
     void navigate('/participants');
   }
 
-  const text = (
-    name: 'first_name' | 'last_name' | 'email' | 'phone_number' | 'phone_number_secondary',
-    label: string,
-    options: { required?: boolean; hint?: string; type?: string; autoComplete?: string } = {},
-  ) => (
-    <Controller
-      name={name}
-      control={control}
-      render={({ field }) => (
-        <TextField
-          {...field}
-          id={`add-participant-${name}`}
-          label={label}
-          required={options.required}
-          type={options.type}
-          autoComplete={options.autoComplete ?? 'off'}
-          error={Boolean(errors[name])}
-          helperText={errors[name]?.message ?? options.hint}
-        />
-      )}
-    />
+  const fieldOf = (name: ParticipantOwnField) => (
+    <ParticipantFormField control={control} name={name} form="add" idPrefix="add-participant" />
   );
 
   return (
@@ -103,64 +84,19 @@ export function AddParticipantPage() {
 
         <Section title="Personal details">
           <Box sx={twoColumns}>
-            {text('first_name', 'First name', { required: true })}
-            {text('last_name', 'Last name', { required: true })}
-            <Controller
-              name="date_of_birth"
-              control={control}
-              render={({ field }) => (
-                <DateOfBirthPicker
-                  id="add-participant-date_of_birth"
-                  label="Date of birth"
-                  required
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  error={errors.date_of_birth?.message}
-                />
-              )}
-            />
-            <Controller
-              name="gender"
-              control={control}
-              render={({ field }) => (
-                <GenderSelect
-                  {...field}
-                  id="add-participant-gender"
-                  error={Boolean(errors.gender)}
-                  helperText={errors.gender?.message}
-                />
-              )}
-            />
+            {fieldOf('first_name')}
+            {fieldOf('last_name')}
+            {fieldOf('date_of_birth')}
+            {fieldOf('gender')}
           </Box>
         </Section>
 
         <Section title="Contact">
           <Box sx={twoColumns}>
-            {text('phone_number', 'Phone number', {
-              required: true,
-              type: 'tel',
-              hint: 'A plus sign, the country code and number: 12 digits, e.g. +447700900123',
-            })}
-            {text('phone_number_secondary', 'Secondary phone number', { type: 'tel' })}
-            {text('email', 'Email', { type: 'email' })}
-            <Controller
-              name="address"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  {...field}
-                  id="add-participant-address"
-                  label="Address"
-                  required
-                  multiline
-                  minRows={2}
-                  autoComplete="off"
-                  error={Boolean(errors.address)}
-                  helperText={errors.address?.message}
-                />
-              )}
-            />
+            {fieldOf('phone_number')}
+            {fieldOf('phone_number_secondary')}
+            {fieldOf('email')}
+            {fieldOf('address')}
           </Box>
         </Section>
 
@@ -207,37 +143,8 @@ export function AddParticipantPage() {
                 </Alert>
               )}
             </Box>
-            <Controller
-              name="language"
-              control={control}
-              render={({ field }) => (
-                <LanguageSelect
-                  {...field}
-                  id="add-participant-language"
-                  required
-                  error={Boolean(errors.language)}
-                  helperText={errors.language?.message}
-                />
-              )}
-            />
-            <Box sx={{ gridColumn: { md: '1 / -1' } }}>
-              <Controller
-                name="notes"
-                control={control}
-                render={({ field }) => (
-                  <TextField
-                    {...field}
-                    id="add-participant-notes"
-                    label="Notes"
-                    multiline
-                    minRows={2}
-                    autoComplete="off"
-                    error={Boolean(errors.notes)}
-                    helperText={errors.notes?.message}
-                  />
-                )}
-              />
-            </Box>
+            {fieldOf('language')}
+            <Box sx={{ gridColumn: { md: '1 / -1' } }}>{fieldOf('notes')}</Box>
           </Box>
         </Section>
 

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -13,7 +12,7 @@ import { NO_DEVICE, hasContactData, type ParticipantView, type Referral } from '
 import { useQuery } from '@tanstack/react-query';
 import { format, isValid, parseISO } from 'date-fns';
 import { useState, type ReactNode } from 'react';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { contactAgo, contactExact } from '../../lib/contactTime';
 import { useCan } from '../../lib/session';
 import { participantQuery, referralQuery } from './api';
@@ -24,6 +23,7 @@ import { participantProgressQuery } from './progress/api';
 import { ProgressTab } from './progress/ProgressTab';
 import { VideoSetTab } from './progress/VideoSetTab';
 import { TrackingChip } from './tracking';
+import { fieldLabel } from './participantFields';
 import { participantTitle } from './participantTitle';
 
 type DetailsTab = 'details' | 'videoset' | 'progress' | 'advanced';
@@ -98,13 +98,9 @@ function ReferralSection({ participantId }: { participantId: number }) {
       <Typography id="participant-referral-heading" variant="h3" sx={{ mb: 1.5 }}>
         Referral
       </Typography>
-      {referral.isPending ? (
-        <PageLoading label="Loading the referral" />
-      ) : referral.isError ? (
-        <Alert severity="error">{referral.error.message}</Alert>
-      ) : (
-        <ReferralFacts referral={referral.data} />
-      )}
+      <QueryState query={referral} loadingLabel="Loading the referral">
+        {(data) => <ReferralFacts referral={data} />}
+      </QueryState>
       <Button sx={{ mt: 1.5 }} onClick={() => setShown(false)}>
         Hide Referral
       </Button>
@@ -156,18 +152,19 @@ export function ParticipantDetailsDialog({
         ? `${contactAgo(participant.tablet_last_contact_at)} (${contactExact(participant.tablet_last_contact_at)})`
         : 'Never',
     ],
-    ['Gender', participant.gender === 'male' ? 'Male' : participant.gender === 'female' ? 'Female' : null],
-    ['Language', participant.language],
+    [
+      fieldLabel('gender', 'details'),
+      participant.gender === 'male' ? 'Male' : participant.gender === 'female' ? 'Female' : null,
+    ],
+    [fieldLabel('language', 'details'), participant.language],
   ];
   const contact: Array<[string, ReactNode]> = hasContactData(participant)
     ? [
         ['Name', `${participant.first_name} ${participant.last_name}`],
-        ['Date of birth', formatDob(participant.date_of_birth)],
-        ['Phone number', participant.phone_number],
-        ['Secondary phone number', participant.phone_number_secondary],
-        ['Email', participant.email],
-        ['Address', participant.address],
-        ['Notes', participant.notes],
+        [fieldLabel('date_of_birth', 'details'), formatDob(participant.date_of_birth)],
+        ...(['phone_number', 'phone_number_secondary', 'email', 'address', 'notes'] as const).map(
+          (name): [string, ReactNode] => [fieldLabel(name, 'details'), participant[name]],
+        ),
       ]
     : [];
 

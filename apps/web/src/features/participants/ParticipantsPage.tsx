@@ -1,237 +1,63 @@
-/* eslint-disable react-hooks/refs, react-hooks/set-state-in-effect, react-hooks/preserve-manual-memoization --
- * React Compiler diagnostics: this page keeps render-time caches in refs (the keyset cursors of the
- * pages reached, the last row count, the rows shown) on purpose, and the console does not run the
- * compiler. Splitting the page into hooks (issue 15, step 7) is where these go. */
-import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import FastForwardOutlinedIcon from '@mui/icons-material/FastForwardOutlined';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
-import SmsOutlinedIcon from '@mui/icons-material/SmsOutlined';
-import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import Snackbar from '@mui/material/Snackbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import {
-  DataGrid,
-  GridActionsCellItem,
-  getGridSingleSelectOperators,
-  gridTabIndexCellSelector,
-  useGridApiRef,
-  type GridColDef,
-  type GridFilterModel,
-  type GridPaginationModel,
-  type GridRowParams,
-  type GridSortModel,
-} from '@mui/x-data-grid';
-import {
-  NO_DEVICE,
-  PARTICIPANT_SORTS,
-  adherenceState,
-  hasContactData,
-  stateFromHash,
-  type AdherenceState,
-  type ParticipantBasic,
-  type ParticipantSort,
-  type ParticipantView,
-} from '@pathway/contract';
-import { useQuery } from '@tanstack/react-query';
-import { format, isValid, parseISO } from 'date-fns';
-import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
-import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { DataGrid } from '@mui/x-data-grid';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
-import { contactAgo, contactExact } from '../../lib/contactTime';
 import { useCan } from '../../lib/session';
-import { participantListQuery, useUpdateParticipant } from './api';
-import { inlineChange, type GridParticipant } from './cellEdit';
+import { useUpdateParticipant } from './api';
 import { useParticipantExport } from './ExportParticipants';
-import { STATE_LABELS, TrackingChip, trackingText } from './tracking';
+import {
+  ParticipantDialogs,
+  type OpenParticipantDialog,
+  type ParticipantDialogKind,
+} from './list/ParticipantDialogs';
+import { loadDateOfBirthEditCell, participantColumns } from './list/participantColumns';
+import { toRow, type GridRow } from './list/gridRow';
+import { PAGE_SIZES, useParticipantListState } from './list/useParticipantListState';
+import { useGridFocusReturn } from './list/useGridFocusReturn';
+import { STATE_LABELS } from './tracking';
 
-// The dialogs load when one is opened: with their forms, date picker and validation they would
-// otherwise double what the list itself downloads.
-const ParticipantDetailsDialog = lazy(async () => ({
-  default: (await import('./ParticipantDetailsDialog')).ParticipantDetailsDialog,
-}));
-const EditParticipantDialog = lazy(async () => ({
-  default: (await import('./EditParticipantDialog')).EditParticipantDialog,
-}));
-const EditReferralDialog = lazy(async () => ({
-  default: (await import('./EditReferralDialog')).EditReferralDialog,
-}));
-const ProgressForwardDialog = lazy(async () => ({
-  default: (await import('./progress/ProgressForwardDialog')).ProgressForwardDialog,
-}));
-const MessageUserDialog = lazy(async () => ({
-  default: (await import('./MessageUserDialog')).MessageUserDialog,
-}));
-const DeleteParticipantDialog = lazy(async () => ({
-  default: (await import('./DeleteParticipantDialog')).DeleteParticipantDialog,
-}));
-// The date-of-birth editor brings the date pickers; it is fetched once the page shows a full-access
-// admin's grid, so it is there by the time they double-click a date.
-const loadDateOfBirthEditCell = () => import('./DateOfBirthEditCell');
-const DateOfBirthEditCell = lazy(async () => ({
-  default: (await loadDateOfBirthEditCell()).DateOfBirthEditCell,
+const NoticeSnackbar = lazy(async () => ({
+  default: (await import('../../components/NoticeSnackbar')).NoticeSnackbar,
 }));
 
-/** A grid row: what the admin may see; the date of birth as a Date for the date column. */
-type GridRow = ParticipantBasic & Partial<Omit<GridParticipant, keyof ParticipantBasic>>;
-
-type OpenDialog = {
-  kind: 'details' | 'edit' | 'referral' | 'progress' | 'message' | 'delete';
-  participant: ParticipantView;
-} | null;
-
-const PAGE_SIZES = [10, 25, 50, 100];
-/** The console asks for 100 rows at a time (spec §9). */
-const DEFAULT_PAGE_SIZE = 100;
-
-function toRow(p: ParticipantView): GridRow {
-  if (!hasContactData(p)) return p;
-  const dob = parseISO(p.date_of_birth);
-  return { ...p, date_of_birth: isValid(dob) ? dob : null };
-}
-
-/** The filter of the address: ?state=..., or the hash reading of spec §2 (#onTrack, ...). */
-function stateOfLocation(search: URLSearchParams, hash: string): AdherenceState | undefined {
-  const fromQuery = adherenceState.safeParse(search.get('state'));
-  if (fromQuery.success) return fromQuery.data;
-  const fromHash = hash.replace(/^#/, '');
-  return fromHash ? stateFromHash(fromHash) : undefined;
-}
-
-function isSortable(field: string): field is ParticipantSort {
-  return (PARTICIPANT_SORTS as readonly string[]).includes(field);
-}
-
-const trackingOperators = getGridSingleSelectOperators().filter((op) => op.value === 'is');
-
+/** Participants (spec §2): the list, with its filter, search, sort, inline edits and the row modals. */
 export function ParticipantsPage() {
   const can = useCan();
   const seesIdentifiable = can('participants.identifiable');
-  const navigate = useNavigate();
-  const location = useLocation();
-  const [searchParams] = useSearchParams();
-  const state = stateOfLocation(searchParams, location.hash);
-
-  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
-  const [sortModel, setSortModel] = useState<GridSortModel>([]);
-  const [search, setSearch] = useState('');
-  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const listState = useParticipantListState();
+  const { state, list, participantOf } = listState;
+  const { apiRef, returnFocus } = useGridFocusReturn();
+  const [dialog, setDialog] = useState<OpenParticipantDialog>(null);
   const [editError, setEditError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [noticeLoaded, setNoticeLoaded] = useState(false);
   const update = useUpdateParticipant();
-  const apiRef = useGridApiRef();
   useEffect(() => {
     if (seesIdentifiable) void loadDateOfBirthEditCell();
   }, [seesIdentifiable]);
 
-  /**
-   * Keyboard focus goes back into the grid when a modal closes: to the row's actions, or to the
-   * Actions column header when the row has gone (the modals open from that column, so its header
-   * is rendered; a header scrolled out of view is not, and would leave nothing in the tab order).
-   * The grid's own focus state follows, so it always keeps one element in the tab order.
-   */
+  const openDialog = useCallback(
+    (kind: ParticipantDialogKind, participantId: number) => {
+      const participant = participantOf(participantId);
+      if (participant) setDialog({ kind, participant });
+    },
+    [participantOf],
+  );
   function closeDialog(options: { rowRemoved?: boolean } = {}) {
     const id = dialog?.participant.participant_id;
     setDialog(null);
-    requestAnimationFrame(() => {
-      const api = apiRef.current;
-      if (!api) return;
-      if (id !== undefined && !options.rowRemoved && api.getRow(id)) api.setCellFocus(id, 'actions');
-      else api.setColumnHeaderFocus('actions');
-    });
+    returnFocus(id, options);
   }
 
-  // When the row holding the grid's tab stop goes (deleted, or another page or search loaded),
-  // the grid would keep pointing at it and leave nothing in the tab order; the header of the same
-  // column (rendered, as that cell's column was) takes the tab stop instead.
-  useEffect(
-    () =>
-      apiRef.current?.subscribeEvent('rowsSet', () => {
-        const api = apiRef.current;
-        const cell = api && gridTabIndexCellSelector(apiRef);
-        if (!api || !cell || api.getRow(cell.id)) return;
-        api.setState((state) => ({
-          ...state,
-          tabIndex: {
-            cell: null,
-            columnHeader: { field: cell.field },
-            columnHeaderFilter: null,
-            columnGroupHeader: null,
-          },
-        }));
-      }),
-    [apiRef],
+  const columns = useMemo(
+    () => participantColumns({ seesIdentifiable, openDialog }),
+    [seesIdentifiable, openDialog],
   );
-
-  const sortField = sortModel[0]?.field;
-  const sort: ParticipantSort = sortField && isSortable(sortField) ? sortField : 'participant_id';
-  const order = sortModel[0]?.sort === 'desc' ? 'desc' : 'asc';
-
-  // Cursors of the pages reached so far, for this filter and sort: the next page is then read by
-  // keyset, as fast deep in a long list as at its start.
-  const listKey = JSON.stringify([state, sort, order, search, pagination.pageSize]);
-  const cursors = useRef({ key: listKey, byPage: new Map<number, string>() });
-  if (cursors.current.key !== listKey) cursors.current = { key: listKey, byPage: new Map() };
-
-  const list = useQuery(
-    participantListQuery({
-      page: pagination.page + 1,
-      perPage: pagination.pageSize,
-      state,
-      sort,
-      order,
-      q: search || undefined,
-      after: cursors.current.byPage.get(pagination.page),
-    }),
-  );
-  const next = list.data?.pagination.nextCursor;
-  if (next && !list.isPlaceholderData) cursors.current.byPage.set(pagination.page + 1, next);
-
-  // A filter from the address starts again at page 1.
-  useEffect(() => setPagination((p) => ({ ...p, page: 0 })), [state]);
-
-  // The row count stays while a page loads, so the footer does not jump.
-  const rowCount = useRef(0);
-  if (list.data) rowCount.current = list.data.pagination.total;
-
-  const rows = useMemo(() => (list.data?.data ?? []).map(toRow), [list.data]);
-  // The modals take the participant as the server sent it; the columns (and any widths the admin
-  // set) do not change with each page.
-  const shown = useRef(new Map<number, ParticipantView>());
-  shown.current = new Map((list.data?.data ?? []).map((p) => [p.participant_id, p]));
-
-  const filterModel: GridFilterModel = useMemo(
-    () => ({
-      items: state ? [{ id: 'state', field: 'days_behind', operator: 'is', value: state }] : [],
-      quickFilterValues: search ? search.split(' ') : [],
-    }),
-    [state, search],
-  );
-
-  function onFilterModelChange(model: GridFilterModel) {
-    const item = model.items.find((i) => i.field === 'days_behind');
-    const nextState = adherenceState.safeParse(item?.value);
-    const nextSearch = (model.quickFilterValues ?? []).join(' ').trim();
-    if (nextSearch !== search) {
-      setSearch(nextSearch);
-      setPagination((p) => ({ ...p, page: 0 }));
-    }
-    const wanted = nextState.success ? nextState.data : undefined;
-    if (wanted !== state) {
-      const params = new URLSearchParams(searchParams);
-      if (wanted) params.set('state', wanted);
-      else params.delete('state');
-      // The hash reading gives way to the explicit filter.
-      void navigate(
-        { pathname: location.pathname, search: params.toString() ? `?${params}` : '', hash: '' },
-        { replace: true },
-      );
-    }
-  }
 
   /**
    * A refused edit (empty, out of range, or refused by the server) puts the old value back and
@@ -239,6 +65,8 @@ export function ParticipantsPage() {
    */
   async function processRowUpdate(newRow: GridRow, oldRow: GridRow): Promise<GridRow> {
     try {
+      // The edit rules bring the contract's schemas: loaded with the first edit, not the list.
+      const { inlineChange } = await import('./cellEdit');
       const changes = inlineChange(newRow, oldRow);
       if (!changes) return oldRow;
       const updated = await update.mutateAsync({ id: oldRow.participant_id, changes });
@@ -250,195 +78,14 @@ export function ParticipantsPage() {
     }
   }
 
-  const columns = useMemo((): GridColDef<GridRow>[] => {
-    const identifiable: GridColDef<GridRow>[] = seesIdentifiable
-      ? [
-          {
-            field: 'first_name',
-            headerName: 'First name',
-            minWidth: 130,
-            flex: 1,
-            editable: true,
-            filterable: false,
-          },
-          {
-            field: 'last_name',
-            headerName: 'Last name',
-            minWidth: 130,
-            flex: 1,
-            editable: true,
-            filterable: false,
-          },
-          {
-            field: 'date_of_birth',
-            headerName: 'DOB',
-            type: 'date',
-            width: 130,
-            editable: true,
-            filterable: false,
-            valueFormatter: (value: Date | null) =>
-              value && isValid(value) ? format(value, 'dd/MM/yyyy') : '',
-            renderEditCell: (params) => (
-              <Suspense fallback={null}>
-                <DateOfBirthEditCell {...params} />
-              </Suspense>
-            ),
-          },
-          {
-            field: 'email',
-            headerName: 'Email',
-            minWidth: 180,
-            flex: 1.2,
-            editable: true,
-            filterable: false,
-            sortable: false,
-          },
-          {
-            field: 'phone_number',
-            headerName: 'Phone number',
-            minWidth: 150,
-            editable: true,
-            filterable: false,
-            sortable: false,
-          },
-        ]
-      : [];
-    return [
-      {
-        field: 'participant_id',
-        headerName: 'ID',
-        type: 'number',
-        width: 80,
-        filterable: false,
-        align: 'left',
-        headerAlign: 'left',
-      },
-      // Adherence and the tablet's health first: visible without scrolling on a 1366 px screen.
-      {
-        field: 'days_behind',
-        headerName: 'Tracking',
-        type: 'singleSelect',
-        width: 240,
-        valueOptions: (Object.keys(STATE_LABELS) as AdherenceState[]).map((value) => ({
-          value,
-          label: STATE_LABELS[value],
-        })),
-        filterOperators: trackingOperators,
-        // The state with its days behind in full; "No programme" (or "No tablet") when there is none.
-        valueFormatter: (_value: number, row) => trackingText(row),
-        renderCell: ({ row }) => <TrackingChip participant={row} />,
-      },
-      {
-        field: 'tablet_last_contact_at',
-        headerName: 'Tablet last in contact',
-        width: 150,
-        filterable: false,
-        // Sorted by the server (never in contact counts as the oldest).
-        valueFormatter: (value: string | null) => contactAgo(value),
-        renderCell: ({ row }) => (
-          <span title={contactExact(row.tablet_last_contact_at)}>
-            {contactAgo(row.tablet_last_contact_at)}
-          </span>
-        ),
-      },
-      ...identifiable,
-      {
-        field: 'gender',
-        headerName: 'Gender',
-        width: 100,
-        filterable: false,
-        sortable: false,
-        valueFormatter: (value: string | null) => (value ? value[0]!.toUpperCase() + value.slice(1) : ''),
-      },
-      { field: 'language', headerName: 'Language', width: 120, filterable: false, sortable: false },
-      { field: 'name', headerName: 'Device', minWidth: 130, flex: 0.8, filterable: false, sortable: false },
-      {
-        field: 'unique_device_id',
-        headerName: 'Device UUID',
-        minWidth: 170,
-        filterable: false,
-        sortable: false,
-        valueFormatter: (value: string) => (value === NO_DEVICE ? '' : value),
-      },
-      {
-        field: 'actions',
-        type: 'actions',
-        headerName: 'Actions',
-        width: seesIdentifiable ? 250 : 140,
-        getActions: ({ row }: GridRowParams<GridRow>) => {
-          const open = (kind: NonNullable<OpenDialog>['kind']) => () => {
-            const participant = shown.current.get(row.participant_id);
-            if (participant) setDialog({ kind, participant });
-          };
-          const who = `participant ${row.participant_id}`;
-          const hasDevice = row.unique_device_id !== NO_DEVICE;
-          return [
-            <GridActionsCellItem
-              key="details"
-              icon={<VisibilityOutlinedIcon />}
-              label={`View details of ${who}`}
-              onClick={open('details')}
-            />,
-            ...(seesIdentifiable
-              ? [
-                  <GridActionsCellItem
-                    key="edit"
-                    icon={<EditOutlinedIcon />}
-                    label={`Edit ${who}`}
-                    onClick={open('edit')}
-                  />,
-                  <GridActionsCellItem
-                    key="referral"
-                    icon={<AssignmentOutlinedIcon />}
-                    label={`Edit referral of ${who}`}
-                    onClick={open('referral')}
-                  />,
-                ]
-              : []),
-            ...(hasDevice
-              ? [
-                  <GridActionsCellItem
-                    key="progress"
-                    icon={<FastForwardOutlinedIcon />}
-                    label={`Progress ${who} one day forward`}
-                    onClick={open('progress')}
-                  />,
-                  <GridActionsCellItem
-                    key="message"
-                    icon={<SmsOutlinedIcon />}
-                    label={`Message ${who}`}
-                    onClick={open('message')}
-                  />,
-                ]
-              : []),
-            ...(seesIdentifiable
-              ? [
-                  <GridActionsCellItem
-                    key="delete"
-                    icon={<DeleteOutlineIcon color="error" />}
-                    label={`Delete ${who}`}
-                    onClick={open('delete')}
-                  />,
-                ]
-              : []),
-          ];
-        },
-      },
-    ];
-  }, [seesIdentifiable]);
-
-  const exporter = useParticipantExport({ state, sort, order, q: search || undefined });
+  const exporter = useParticipantExport({
+    state,
+    sort: listState.sort,
+    order: listState.order,
+    q: listState.search || undefined,
+  });
   // Phones and tablets have no double-click: the hint would describe something they cannot do.
   const canDoubleClick = useMediaQuery('(hover: hover) and (pointer: fine) and (min-width: 600px)');
-
-  function clearState() {
-    const params = new URLSearchParams(searchParams);
-    params.delete('state');
-    void navigate(
-      { pathname: location.pathname, search: params.toString() ? `?${params}` : '', hash: '' },
-      { replace: true },
-    );
-  }
 
   return (
     <>
@@ -467,6 +114,8 @@ export function ParticipantsPage() {
           : 'Everyone referred to the programme. Contact details are shown to full-access admins only.'}
       </PageHeader>
 
+      {/* Not QueryState: the grid stays, with its own loading overlay, and the page's first
+          download holds no shared module it can do without (issue 14's 350 KB). */}
       {list.isError && (
         <Alert
           severity="error"
@@ -487,7 +136,7 @@ export function ParticipantsPage() {
           icon={false}
           sx={{ mb: 2 }}
           action={
-            <Button color="inherit" size="small" onClick={clearState}>
+            <Button color="inherit" size="small" onClick={listState.clearState}>
               Clear filter
             </Button>
           }
@@ -505,25 +154,22 @@ export function ParticipantsPage() {
         <DataGrid<GridRow>
           apiRef={apiRef}
           label="Participants"
-          rows={rows}
+          rows={listState.rows}
           columns={columns}
           getRowId={(row) => row.participant_id}
           loading={list.isFetching}
           paginationMode="server"
           sortingMode="server"
           filterMode="server"
-          rowCount={rowCount.current}
+          rowCount={listState.rowCount}
           pageSizeOptions={PAGE_SIZES}
-          paginationModel={pagination}
-          onPaginationModelChange={setPagination}
-          sortModel={sortModel}
-          onSortModelChange={(model) => {
-            setSortModel(model);
-            setPagination((p) => ({ ...p, page: 0 }));
-          }}
+          paginationModel={listState.pagination}
+          onPaginationModelChange={listState.onPaginationModelChange}
+          sortModel={listState.sortModel}
+          onSortModelChange={listState.onSortModelChange}
           sortingOrder={['asc', 'desc']}
-          filterModel={filterModel}
-          onFilterModelChange={onFilterModelChange}
+          filterModel={listState.filterModel}
+          onFilterModelChange={listState.onFilterModelChange}
           processRowUpdate={processRowUpdate}
           disableRowSelectionOnClick
           // Every column of a row is rendered even when the grid is narrower than the row, so the
@@ -543,66 +189,23 @@ export function ParticipantsPage() {
         />
       </Paper>
 
-      {/* A snackbar, so a confirmation does not push the grid down. */}
-      <Snackbar
-        open={notice !== null}
-        autoHideDuration={6000}
-        onClose={(_event, reason) => reason !== 'clickaway' && setNotice(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert severity="success" variant="filled" role="status" onClose={() => setNotice(null)}>
-          {notice}
-        </Alert>
-      </Snackbar>
+      {/* Loaded with the first confirmation: nothing to show at first paint. */}
+      {noticeLoaded && (
+        <Suspense fallback={null}>
+          <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
+        </Suspense>
+      )}
 
-      <Suspense fallback={null}>
-        {dialog?.kind === 'details' && (
-          <ParticipantDetailsDialog participant={dialog.participant} onClose={() => closeDialog()} />
-        )}
-        {dialog?.kind === 'edit' && hasContactData(dialog.participant) && (
-          <EditParticipantDialog participant={dialog.participant} onClose={() => closeDialog()} />
-        )}
-        {dialog?.kind === 'referral' && (
-          <EditReferralDialog
-            participantId={dialog.participant.participant_id}
-            name={
-              hasContactData(dialog.participant)
-                ? `${dialog.participant.first_name} ${dialog.participant.last_name}`
-                : undefined
-            }
-            onClose={() => closeDialog()}
-          />
-        )}
-        {dialog?.kind === 'progress' && (
-          <ProgressForwardDialog
-            participantId={dialog.participant.participant_id}
-            onClose={() => closeDialog()}
-            onProgressed={(message) => {
-              closeDialog();
-              setNotice(message);
-              void list.refetch();
-            }}
-          />
-        )}
-        {dialog?.kind === 'message' && (
-          <MessageUserDialog
-            participant={dialog.participant}
-            onClose={() => closeDialog()}
-            onSent={(message) => {
-              closeDialog();
-              setNotice(message);
-              void list.refetch();
-            }}
-          />
-        )}
-        {dialog?.kind === 'delete' && (
-          <DeleteParticipantDialog
-            participant={dialog.participant}
-            onClose={() => closeDialog()}
-            onDeleted={() => closeDialog({ rowRemoved: true })}
-          />
-        )}
-      </Suspense>
+      <ParticipantDialogs
+        dialog={dialog}
+        onClose={closeDialog}
+        onDone={(message) => {
+          closeDialog();
+          setNotice(message);
+          setNoticeLoaded(true);
+          void list.refetch();
+        }}
+      />
     </>
   );
 }

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { logContentQuery } from './api';
 import { parseLog, type LogEntry } from './logLines';
 
@@ -95,54 +95,48 @@ export function LogViewerPage() {
         </Button>
       </Box>
       <Box component="main">
-        {content.isPending ? (
-          <PageLoading label="Loading the log" />
-        ) : content.isError ? (
-          <Alert severity="error" sx={{ m: 2 }}>
-            {content.error.message}
-          </Alert>
-        ) : entries.length === 0 ? (
-          <Typography sx={{ p: 2 }}>This log file is empty.</Typography>
-        ) : (
-          <>
-            {hidden > 0 && (
-              <Alert
-                severity="info"
-                role="status"
-                sx={{ m: 2, mb: 0 }}
-                action={
-                  <Button color="inherit" size="small" onClick={() => setShowAll(true)}>
-                    Show all
-                  </Button>
-                }
+        <QueryState query={content} loadingLabel="Loading the log" errorSx={{ m: 2 }}>
+          {() => (
+            <>
+              {hidden > 0 && (
+                <Alert
+                  severity="info"
+                  role="status"
+                  sx={{ m: 2, mb: 0 }}
+                  action={
+                    <Button color="inherit" size="small" onClick={() => setShowAll(true)}>
+                      Show all
+                    </Button>
+                  }
+                >
+                  Showing the last {shown.length.toLocaleString('en-GB')} of{' '}
+                  {entries.length.toLocaleString('en-GB')} entries.
+                </Alert>
+              )}
+              <Box
+                component="ol"
+                sx={{
+                  listStyle: 'none',
+                  m: 0,
+                  px: 2,
+                  py: 1,
+                  fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
+                  fontSize: '0.8125rem',
+                  lineHeight: 1.5,
+                  whiteSpace: 'pre-wrap',
+                  overflowWrap: 'anywhere',
+                  ...entryStyles,
+                }}
               >
-                Showing the last {shown.length.toLocaleString('en-GB')} of{' '}
-                {entries.length.toLocaleString('en-GB')} entries.
-              </Alert>
-            )}
-            <Box
-              component="ol"
-              sx={{
-                listStyle: 'none',
-                m: 0,
-                px: 2,
-                py: 1,
-                fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
-                fontSize: '0.8125rem',
-                lineHeight: 1.5,
-                whiteSpace: 'pre-wrap',
-                overflowWrap: 'anywhere',
-                ...entryStyles,
-              }}
-            >
-              {shown.map((entry, index) => (
-                <li key={hidden + index}>
-                  <Entry entry={entry} raw={raw} />
-                </li>
-              ))}
-            </Box>
-          </>
-        )}
+                {shown.map((entry, index) => (
+                  <li key={hidden + index}>
+                    <Entry entry={entry} raw={raw} />
+                  </li>
+                ))}
+              </Box>
+            </>
+          )}
+        </QueryState>
       </Box>
     </Box>
   );

@@ -1,6 +1,5 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -14,7 +13,7 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { WarningAlert } from '../../components/WarningAlert';
 import { describeRetention } from '@pathway/contract';
 import { isApiError } from '../../lib/api';
@@ -58,68 +57,57 @@ export function ServerLogsPage() {
           ` Log files are kept for ${describeRetention(retention.data.log_retention_days)}, then removed.`}
       </PageHeader>
       {problem && <WarningAlert message={problem} />}
-      {logs.isPending ? (
-        <PageLoading label="Loading the log files" />
-      ) : logs.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void logs.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {logs.error.message}
-        </Alert>
-      ) : (
-        <TableContainer component={Paper} variant="outlined">
-          <Table aria-label="Server log files">
-            <TableHead>
-              <TableRow>
-                <TableCell>Log Created Date</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {logs.data.map((fileName) => (
-                <TableRow key={fileName} hover>
-                  <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.9375rem' }}>{fileName}</TableCell>
-                  <TableCell align="right">
-                    <Box
-                      sx={{ display: 'inline-flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1 }}
-                    >
-                      <Button
-                        variant="outlined"
-                        size="small"
-                        startIcon={<OpenInNewIcon />}
-                        aria-label={`View Log ${fileName} (opens in a popup window)`}
-                        onClick={() => view(fileName)}
-                      >
-                        View Log
-                      </Button>
-                      <Button
-                        variant="contained"
-                        size="small"
-                        startIcon={<DownloadIcon />}
-                        aria-label={`Download Log ${fileName}`}
-                        loading={downloading === fileName}
-                        onClick={() => void download(fileName)}
-                      >
-                        Download Log
-                      </Button>
-                    </Box>
-                  </TableCell>
+      <QueryState query={logs} loadingLabel="Loading the log files">
+        {(data) => (
+          <TableContainer component={Paper} variant="outlined">
+            <Table aria-label="Server log files">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Log Created Date</TableCell>
+                  <TableCell align="right">Actions</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          {logs.data.length === 0 && (
-            <Box sx={{ p: 3 }}>
-              <Typography>No log files yet.</Typography>
-            </Box>
-          )}
-        </TableContainer>
-      )}
+              </TableHead>
+              <TableBody>
+                {data.map((fileName) => (
+                  <TableRow key={fileName} hover>
+                    <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.9375rem' }}>{fileName}</TableCell>
+                    <TableCell align="right">
+                      <Box
+                        sx={{ display: 'inline-flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1 }}
+                      >
+                        <Button
+                          variant="outlined"
+                          size="small"
+                          startIcon={<OpenInNewIcon />}
+                          aria-label={`View Log ${fileName} (opens in a popup window)`}
+                          onClick={() => view(fileName)}
+                        >
+                          View Log
+                        </Button>
+                        <Button
+                          variant="contained"
+                          size="small"
+                          startIcon={<DownloadIcon />}
+                          aria-label={`Download Log ${fileName}`}
+                          loading={downloading === fileName}
+                          onClick={() => void download(fileName)}
+                        >
+                          Download Log
+                        </Button>
+                      </Box>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            {data.length === 0 && (
+              <Box sx={{ p: 3 }}>
+                <Typography>No log files yet.</Typography>
+              </Box>
+            )}
+          </TableContainer>
+        )}
+      </QueryState>
     </>
   );
 }

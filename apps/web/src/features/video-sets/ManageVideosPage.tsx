@@ -24,6 +24,7 @@ import { useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { setThumbsQuery, setVideosQuery, useReloadThumbnail, videoSetQuery } from './api';
 import { AddVideoDialog, DeleteVideoDialog, VideoPlayerDialog } from './VideoDialogs';
 
@@ -113,60 +114,58 @@ function SetVideos({ set }: { set: VideoSet }) {
         ))}
       </ToggleButtonGroup>
 
-      {videos.isPending ? (
-        <PageLoading label="Loading videos" />
-      ) : videos.isError ? (
-        <Alert severity="error">{videos.error.message}</Alert>
-      ) : (
-        <TableContainer component={Paper} variant="outlined">
-          <Table aria-label={`Videos of week ${week}`} sx={{ minWidth: 560 }}>
-            <TableHead>
-              <TableRow>
-                <TableCell sx={{ width: 120 }}>Day Number</TableCell>
-                <TableCell>Video</TableCell>
-                <TableCell align="right" sx={{ width: 120 }}>
-                  ADD
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {days.map((day) => {
-                const video = byPosition.get(`${week}/${day}`);
-                return (
-                  <TableRow key={day}>
-                    <TableCell>{day}</TableCell>
-                    <TableCell>
-                      {video ? (
-                        <VideoCell
-                          video={video}
-                          onOpen={() => setDialog({ kind: 'play', videoId: video.video_id })}
-                        />
-                      ) : (
-                        <Typography variant="body2" color="text.secondary">
-                          No video yet
-                        </Typography>
-                      )}
-                    </TableCell>
-                    <TableCell align="right">
-                      {!video && (
-                        <Button
-                          variant="outlined"
-                          size="small"
-                          startIcon={<AddIcon />}
-                          aria-label={`Add a video for week ${week}, day ${day}`}
-                          onClick={() => setDialog({ kind: 'add', day })}
-                        >
-                          ADD
-                        </Button>
-                      )}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      )}
+      <QueryState query={videos} loadingLabel="Loading videos">
+        {() => (
+          <TableContainer component={Paper} variant="outlined">
+            <Table aria-label={`Videos of week ${week}`} sx={{ minWidth: 560 }}>
+              <TableHead>
+                <TableRow>
+                  <TableCell sx={{ width: 120 }}>Day Number</TableCell>
+                  <TableCell>Video</TableCell>
+                  <TableCell align="right" sx={{ width: 120 }}>
+                    ADD
+                  </TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {days.map((day) => {
+                  const video = byPosition.get(`${week}/${day}`);
+                  return (
+                    <TableRow key={day}>
+                      <TableCell>{day}</TableCell>
+                      <TableCell>
+                        {video ? (
+                          <VideoCell
+                            video={video}
+                            onOpen={() => setDialog({ kind: 'play', videoId: video.video_id })}
+                          />
+                        ) : (
+                          <Typography variant="body2" color="text.secondary">
+                            No video yet
+                          </Typography>
+                        )}
+                      </TableCell>
+                      <TableCell align="right">
+                        {!video && (
+                          <Button
+                            variant="outlined"
+                            size="small"
+                            startIcon={<AddIcon />}
+                            aria-label={`Add a video for week ${week}, day ${day}`}
+                            onClick={() => setDialog({ kind: 'add', day })}
+                          >
+                            ADD
+                          </Button>
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </QueryState>
 
       {dialog?.kind === 'add' && <AddVideoDialog set={set} week={week} day={dialog.day} onClose={close} />}
       {playing && (

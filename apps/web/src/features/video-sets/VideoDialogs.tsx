@@ -13,7 +13,8 @@ import Typography from '@mui/material/Typography';
 import { messages, videoText, type Video, type VideoSet, type VideoText } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
+import { FormTextField } from '../../components/form/FormTextField';
 import { WarningAlert } from '../../components/WarningAlert';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { useAddVideo, useDeleteVideo, useUpdateVideo, videoDeletionImpactQuery } from './api';
@@ -21,45 +22,24 @@ import { VideoUploader, type UploadedFile } from './VideoUploader';
 
 function TitleAndDescription({
   control,
-  errors,
   idPrefix,
 }: {
   control: ReturnType<typeof useForm<VideoText>>['control'];
-  errors: ReturnType<typeof useForm<VideoText>>['formState']['errors'];
   idPrefix: string;
 }) {
   return (
     <>
-      <Controller
-        name="title"
+      <FormTextField control={control} name="title" id={`${idPrefix}-title`} label="Title" required />
+      <FormTextField
         control={control}
-        render={({ field }) => (
-          <TextField
-            {...field}
-            id={`${idPrefix}-title`}
-            label="Title"
-            required
-            autoComplete="off"
-            error={Boolean(errors.title)}
-            helperText={errors.title?.message}
-          />
-        )}
-      />
-      <Controller
         name="description"
-        control={control}
-        render={({ field }) => (
-          <TextField
-            {...field}
-            id={`${idPrefix}-description`}
-            label="Description"
-            required
-            multiline
-            minRows={3}
-            error={Boolean(errors.description)}
-            helperText={errors.description?.message ?? 'What the participant does in this video'}
-          />
-        )}
+        id={`${idPrefix}-description`}
+        label="Description"
+        required
+        multiline
+        minRows={3}
+        autoComplete={undefined}
+        hint="What the participant does in this video"
       />
     </>
   );
@@ -80,11 +60,10 @@ export function AddVideoDialog({
   const add = useAddVideo(set.fitness_video_set_id);
   const [upload, setUpload] = useState<UploadedFile | null>(null);
   const onUpload = useCallback((file: UploadedFile | null) => setUpload(file), []);
-  const {
-    control,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<VideoText>({ resolver: zodResolver(videoText), defaultValues: { title: '', description: '' } });
+  const { control, handleSubmit } = useForm<VideoText>({
+    resolver: zodResolver(videoText),
+    defaultValues: { title: '', description: '' },
+  });
   const save = handleSubmit((text) => {
     if (!upload) return;
     add.mutate(
@@ -109,7 +88,7 @@ export function AddVideoDialog({
             <Typography variant="body2" color="text.secondary">
               Week {week}, day {day}
             </Typography>
-            <TitleAndDescription control={control} errors={errors} idPrefix="new-video" />
+            <TitleAndDescription control={control} idPrefix="new-video" />
             <TextField
               id="add-video-set-name"
               label="Video set"
@@ -199,11 +178,7 @@ function EditVideoForm({ video, onDone }: { video: Video; onDone: () => void }) 
   const [replace, setReplace] = useState(false);
   const [upload, setUpload] = useState<UploadedFile | null>(null);
   const onUpload = useCallback((file: UploadedFile | null) => setUpload(file), []);
-  const {
-    control,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<VideoText>({
+  const { control, handleSubmit } = useForm<VideoText>({
     resolver: zodResolver(videoText),
     defaultValues: { title: video.title, description: video.description },
   });
@@ -225,7 +200,7 @@ function EditVideoForm({ video, onDone }: { video: Video; onDone: () => void }) 
       <DialogContent dividers>
         {update.error && <WarningAlert message={update.error.message} />}
         <Stack spacing={2.5}>
-          <TitleAndDescription control={control} errors={errors} idPrefix="change-video" />
+          <TitleAndDescription control={control} idPrefix="change-video" />
           <FormControlLabel
             control={<Switch checked={replace} onChange={(event) => setReplace(event.target.checked)} />}
             label="Replace Video?"

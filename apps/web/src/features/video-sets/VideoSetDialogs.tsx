@@ -1,14 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import {
   createVideoSetBody,
   updateVideoSetBody,
@@ -16,19 +10,16 @@ import {
   type VideoSetDeletionImpact,
 } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Controller, useForm } from 'react-hook-form';
-import { WarningAlert } from '../../components/WarningAlert';
+import { useForm } from 'react-hook-form';
+import { FormDialog } from '../../components/form/FormDialog';
+import { FormTextField } from '../../components/form/FormTextField';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { deletionImpactQuery, useCreateVideoSet, useDeleteVideoSet, useRenameVideoSet } from './api';
 
 /** 'Add new video set' (spec §2, §5): set name, number of weeks, videos per week. */
 export function AddVideoSetDialog({ onClose }: { onClose: () => void }) {
   const create = useCreateVideoSet();
-  const {
-    control,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({
+  const { control, handleSubmit } = useForm({
     resolver: zodResolver(createVideoSetBody),
     // Numbers are typed as text; the contract's schema turns them into whole numbers or refuses them.
     defaultValues: { set_name: '', number_of_weeks: '', videos_in_week: '' },
@@ -36,124 +27,85 @@ export function AddVideoSetDialog({ onClose }: { onClose: () => void }) {
   const save = handleSubmit((body) => create.mutate(body, { onSuccess: onClose }));
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="add-video-set-title">
-      <DialogTitle id="add-video-set-title">Add new video set</DialogTitle>
-      <Box component="form" noValidate onSubmit={save}>
-        <DialogContent dividers>
-          {create.error && <WarningAlert message={create.error.message} />}
-          <Stack spacing={2.5}>
-            <Controller
-              name="set_name"
-              control={control}
-              render={({ field }) => (
-                <TextField
-                  {...field}
-                  id="add-video-set-name"
-                  label="Set Name"
-                  required
-                  autoFocus
-                  autoComplete="off"
-                  error={Boolean(errors.set_name)}
-                  helperText={errors.set_name?.message}
-                />
-              )}
-            />
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <Controller
-                name="number_of_weeks"
-                control={control}
-                render={({ field }) => (
-                  <TextField
-                    {...field}
-                    id="add-video-set-weeks"
-                    label="Number Of Weeks"
-                    type="number"
-                    required
-                    fullWidth
-                    slotProps={{ htmlInput: { min: 1, step: 1, inputMode: 'numeric' } }}
-                    error={Boolean(errors.number_of_weeks)}
-                    helperText={errors.number_of_weeks?.message ?? 'A whole number from 1'}
-                  />
-                )}
-              />
-              <Controller
-                name="videos_in_week"
-                control={control}
-                render={({ field }) => (
-                  <TextField
-                    {...field}
-                    id="add-video-set-per-week"
-                    label="Videos Per Week"
-                    type="number"
-                    required
-                    fullWidth
-                    slotProps={{ htmlInput: { min: 1, max: 7, step: 1, inputMode: 'numeric' } }}
-                    error={Boolean(errors.videos_in_week)}
-                    helperText={errors.videos_in_week?.message ?? 'Exercise days a week, 1 to 7'}
-                  />
-                )}
-              />
-            </Stack>
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" loading={create.isPending}>
-            Save
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+    <FormDialog
+      id="add-video-set"
+      title="Add new video set"
+      onClose={onClose}
+      onSubmit={save}
+      pending={create.isPending}
+      error={create.error}
+    >
+      <Stack spacing={2.5}>
+        <FormTextField
+          control={control}
+          name="set_name"
+          id="add-video-set-name"
+          label="Set Name"
+          required
+          autoFocus
+        />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <FormTextField
+            control={control}
+            name="number_of_weeks"
+            id="add-video-set-weeks"
+            label="Number Of Weeks"
+            type="number"
+            required
+            fullWidth
+            autoComplete={undefined}
+            slotProps={{ htmlInput: { min: 1, step: 1, inputMode: 'numeric' } }}
+            hint="A whole number from 1"
+          />
+          <FormTextField
+            control={control}
+            name="videos_in_week"
+            id="add-video-set-per-week"
+            label="Videos Per Week"
+            type="number"
+            required
+            fullWidth
+            autoComplete={undefined}
+            slotProps={{ htmlInput: { min: 1, max: 7, step: 1, inputMode: 'numeric' } }}
+            hint="Exercise days a week, 1 to 7"
+          />
+        </Stack>
+      </Stack>
+    </FormDialog>
   );
 }
 
 /** Edit a set: its name only (weeks and days are what participants' progress is measured on). */
 export function EditVideoSetDialog({ set, onClose }: { set: VideoSet; onClose: () => void }) {
   const rename = useRenameVideoSet();
-  const {
-    control,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(updateVideoSetBody), defaultValues: { set_name: set.set_name } });
+  const { control, handleSubmit } = useForm({
+    resolver: zodResolver(updateVideoSetBody),
+    defaultValues: { set_name: set.set_name },
+  });
   const save = handleSubmit((body) =>
     rename.mutate({ id: set.fitness_video_set_id, ...body }, { onSuccess: onClose }),
   );
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="edit-video-set-title">
-      <DialogTitle id="edit-video-set-title">Edit video set</DialogTitle>
-      <Box component="form" noValidate onSubmit={save}>
-        <DialogContent dividers>
-          {rename.error && <WarningAlert message={rename.error.message} />}
-          <Controller
-            name="set_name"
-            control={control}
-            render={({ field }) => (
-              <TextField
-                {...field}
-                id="edit-video-set-name"
-                label="Set Name"
-                required
-                fullWidth
-                autoFocus
-                autoComplete="off"
-                error={Boolean(errors.set_name)}
-                helperText={
-                  errors.set_name?.message ??
-                  `${set.number_of_weeks} weeks, ${set.videos_in_week} videos per week`
-                }
-              />
-            )}
-          />
-        </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" loading={rename.isPending}>
-            Save
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+    <FormDialog
+      id="edit-video-set"
+      title="Edit video set"
+      onClose={onClose}
+      onSubmit={save}
+      pending={rename.isPending}
+      error={rename.error}
+    >
+      <FormTextField
+        control={control}
+        name="set_name"
+        id="edit-video-set-name"
+        label="Set Name"
+        required
+        fullWidth
+        autoFocus
+        hint={`${set.number_of_weeks} weeks, ${set.videos_in_week} videos per week`}
+      />
+    </FormDialog>
   );
 }
 

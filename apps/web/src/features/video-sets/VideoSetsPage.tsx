@@ -2,7 +2,6 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import VideoLibraryOutlinedIcon from '@mui/icons-material/VideoLibraryOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -20,7 +19,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { videoSetsQuery } from './api';
 import { AddVideoSetDialog, DeleteVideoSetDialog, EditVideoSetDialog } from './VideoSetDialogs';
 
@@ -50,83 +49,72 @@ export function VideoSetsPage() {
         Programmes of exercise videos: one video for each exercise day of each week.
       </PageHeader>
 
-      {sets.isPending ? (
-        <PageLoading label="Loading video sets" />
-      ) : sets.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void sets.refetch()}>
-              Try again
-            </Button>
-          }
-        >
-          {sets.error.message}
-        </Alert>
-      ) : (
-        <TableContainer component={Paper} variant="outlined">
-          <Table aria-label="Video sets" sx={{ minWidth: 720 }}>
-            <TableHead>
-              <TableRow>
-                {columns.map((column) => (
-                  <TableCell
-                    key={column}
-                    align={column === 'Actions' ? 'right' : 'left'}
-                    sx={{ whiteSpace: 'nowrap' }}
-                  >
-                    {column}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {sets.data.map((set) => (
-                <TableRow key={set.fitness_video_set_id} hover>
-                  <TableCell>{set.fitness_video_set_id}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>{set.set_name}</TableCell>
-                  <TableCell>{set.number_of_weeks}</TableCell>
-                  <TableCell>{set.videos_in_week}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{set.created_at.slice(0, 10)}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Button
-                      component={RouterLink}
-                      to={`/video/${set.fitness_video_set_id}`}
-                      size="small"
-                      startIcon={<VideoLibraryOutlinedIcon />}
-                      aria-label={`Manage Videos of ${set.set_name}`}
-                      sx={{ mr: 1 }}
+      <QueryState query={sets} loadingLabel="Loading video sets">
+        {(data) => (
+          <TableContainer component={Paper} variant="outlined">
+            <Table aria-label="Video sets" sx={{ minWidth: 720 }}>
+              <TableHead>
+                <TableRow>
+                  {columns.map((column) => (
+                    <TableCell
+                      key={column}
+                      align={column === 'Actions' ? 'right' : 'left'}
+                      sx={{ whiteSpace: 'nowrap' }}
                     >
-                      Manage Videos
-                    </Button>
-                    <Tooltip title="Edit" describeChild>
-                      <IconButton
-                        aria-label={`Edit ${set.set_name}`}
-                        onClick={() => setDialog({ kind: 'edit', set })}
-                      >
-                        <EditOutlinedIcon />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title="Delete" describeChild>
-                      <IconButton
-                        aria-label={`Delete ${set.set_name}`}
-                        color="error"
-                        onClick={() => setDialog({ kind: 'delete', set })}
-                      >
-                        <DeleteOutlineIcon />
-                      </IconButton>
-                    </Tooltip>
-                  </TableCell>
+                      {column}
+                    </TableCell>
+                  ))}
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          {sets.data.length === 0 && (
-            <Box sx={{ p: 3 }}>
-              <Typography>No video sets yet. Add one to start building a programme.</Typography>
-            </Box>
-          )}
-        </TableContainer>
-      )}
+              </TableHead>
+              <TableBody>
+                {data.map((set) => (
+                  <TableRow key={set.fitness_video_set_id} hover>
+                    <TableCell>{set.fitness_video_set_id}</TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 160 }}>{set.set_name}</TableCell>
+                    <TableCell>{set.number_of_weeks}</TableCell>
+                    <TableCell>{set.videos_in_week}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{set.created_at.slice(0, 10)}</TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      <Button
+                        component={RouterLink}
+                        to={`/video/${set.fitness_video_set_id}`}
+                        size="small"
+                        startIcon={<VideoLibraryOutlinedIcon />}
+                        aria-label={`Manage Videos of ${set.set_name}`}
+                        sx={{ mr: 1 }}
+                      >
+                        Manage Videos
+                      </Button>
+                      <Tooltip title="Edit" describeChild>
+                        <IconButton
+                          aria-label={`Edit ${set.set_name}`}
+                          onClick={() => setDialog({ kind: 'edit', set })}
+                        >
+                          <EditOutlinedIcon />
+                        </IconButton>
+                      </Tooltip>
+                      <Tooltip title="Delete" describeChild>
+                        <IconButton
+                          aria-label={`Delete ${set.set_name}`}
+                          color="error"
+                          onClick={() => setDialog({ kind: 'delete', set })}
+                        >
+                          <DeleteOutlineIcon />
+                        </IconButton>
+                      </Tooltip>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            {data.length === 0 && (
+              <Box sx={{ p: 3 }}>
+                <Typography>No video sets yet. Add one to start building a programme.</Typography>
+              </Box>
+            )}
+          </TableContainer>
+        )}
+      </QueryState>
 
       {dialog?.kind === 'add' && <AddVideoSetDialog onClose={close} />}
       {dialog?.kind === 'edit' && <EditVideoSetDialog set={dialog.set} onClose={close} />}

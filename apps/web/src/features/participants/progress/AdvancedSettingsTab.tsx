@@ -15,6 +15,7 @@ import { messages, type ParticipationProgress } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { PageLoading } from '../../../components/PageLoading';
+import { QueryState } from '../../../components/QueryState';
 import {
   participantProgressQuery,
   setVideosQuery,
@@ -221,36 +222,34 @@ function ThumbnailReextract({ videoSetId }: { videoSetId: number }) {
           {messages.thumbnail.couldNotDownload}
         </Alert>
       )}
-      {videos.isPending ? (
-        <PageLoading label="Loading videos" />
-      ) : videos.isError ? (
-        <Alert severity="error">{videos.error.message}</Alert>
-      ) : (
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-          <TextField
-            select
-            id="reextract-video"
-            label="Video"
-            value={selected}
-            onChange={(e) => setSelected(Number(e.target.value))}
-            sx={{ maxWidth: { sm: 420 } }}
-          >
-            {videos.data.map((v) => (
-              <MenuItem key={v.video_id} value={v.video_id}>
-                Week {v.week_number}, day {v.day_number}: {v.title}
-              </MenuItem>
-            ))}
-          </TextField>
-          <Button
-            variant="outlined"
-            disabled={!video}
-            onClick={() => setConfirming(true)}
-            sx={{ flexShrink: 0 }}
-          >
-            Re-extract thumbnail
-          </Button>
-        </Stack>
-      )}
+      <QueryState query={videos} loadingLabel="Loading videos">
+        {(data) => (
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+            <TextField
+              select
+              id="reextract-video"
+              label="Video"
+              value={selected}
+              onChange={(e) => setSelected(Number(e.target.value))}
+              sx={{ maxWidth: { sm: 420 } }}
+            >
+              {data.map((v) => (
+                <MenuItem key={v.video_id} value={v.video_id}>
+                  Week {v.week_number}, day {v.day_number}: {v.title}
+                </MenuItem>
+              ))}
+            </TextField>
+            <Button
+              variant="outlined"
+              disabled={!video}
+              onClick={() => setConfirming(true)}
+              sx={{ flexShrink: 0 }}
+            >
+              Re-extract thumbnail
+            </Button>
+          </Stack>
+        )}
+      </QueryState>
       {confirming && video && (
         <Confirm
           title="Re-extract this thumbnail?"

@@ -14,6 +14,7 @@ import { daysBehind } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { format, parseISO } from 'date-fns';
 import { PageLoading } from '../../../components/PageLoading';
+import { QueryState } from '../../../components/QueryState';
 import { participantProgressQuery, progressSummaryQuery, pushMessagesQuery } from './api';
 
 const dateTime = (iso: string) => format(parseISO(iso), 'dd/MM/yyyy HH:mm');
@@ -135,46 +136,42 @@ export function ProgressTab({ participantId }: { participantId: number }) {
         <Typography component="h3" variant="h3" sx={{ mb: 1 }}>
           Push messages
         </Typography>
-        {pushes.isPending ? (
-          <PageLoading label="Loading push messages" />
-        ) : pushes.isError ? (
-          <Alert severity="error">{pushes.error.message}</Alert>
-        ) : pushes.data.length === 0 ? (
-          <Typography color="text.secondary">No push messages yet.</Typography>
-        ) : (
-          <TableContainer
-            sx={{ maxHeight: 280 }}
-            tabIndex={0}
-            role="region"
-            aria-label="Push messages, scrollable"
-          >
-            <Table size="small" stickyHeader aria-label="Push messages">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Queued</TableCell>
-                  <TableCell>Message</TableCell>
-                  <TableCell>Status</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {pushes.data.map((m) => (
-                  <TableRow key={m.push_id}>
-                    <TableCell>{dateTime(m.created_at)}</TableCell>
-                    <TableCell>{m.title ?? kindLabel(m.kind)}</TableCell>
-                    <TableCell>
-                      {m.status}
-                      {m.last_error && (
-                        <Typography variant="body2" color="text.secondary">
-                          {m.last_error}
-                        </Typography>
-                      )}
-                    </TableCell>
+        <QueryState query={pushes} loadingLabel="Loading push messages">
+          {(data) => (
+            <TableContainer
+              sx={{ maxHeight: 280 }}
+              tabIndex={0}
+              role="region"
+              aria-label="Push messages, scrollable"
+            >
+              <Table size="small" stickyHeader aria-label="Push messages">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Queued</TableCell>
+                    <TableCell>Message</TableCell>
+                    <TableCell>Status</TableCell>
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
+                </TableHead>
+                <TableBody>
+                  {data.map((m) => (
+                    <TableRow key={m.push_id}>
+                      <TableCell>{dateTime(m.created_at)}</TableCell>
+                      <TableCell>{m.title ?? kindLabel(m.kind)}</TableCell>
+                      <TableCell>
+                        {m.status}
+                        {m.last_error && (
+                          <Typography variant="body2" color="text.secondary">
+                            {m.last_error}
+                          </Typography>
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+          )}
+        </QueryState>
       </Box>
     </Stack>
   );

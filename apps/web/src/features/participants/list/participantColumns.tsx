@@ -1,0 +1,180 @@
+import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import FastForwardOutlinedIcon from '@mui/icons-material/FastForwardOutlined';
+import SmsOutlinedIcon from '@mui/icons-material/SmsOutlined';
+import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
+import {
+  GridActionsCellItem,
+  getGridSingleSelectOperators,
+  type GridColDef,
+  type GridRowParams,
+} from '@mui/x-data-grid';
+import { NO_DEVICE, type AdherenceState } from '@pathway/contract';
+import { Suspense, lazy, type ReactElement } from 'react';
+import { contactAgo, contactExact } from '../../../lib/contactTime';
+import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
+import type { ParticipantDialogKind } from './ParticipantDialogs';
+import { PARTICIPANT_FIELDS, fieldLabel, gridFields } from '../participantFields';
+import { formatDay, type GridRow } from './gridRow';
+
+// The date-of-birth editor brings the date pickers; it is fetched once the page shows a full-access
+// admin's grid, so it is there by the time they double-click a date.
+export const loadDateOfBirthEditCell = () => import('../DateOfBirthEditCell');
+const DateOfBirthEditCell = lazy(async () => ({
+  default: (await loadDateOfBirthEditCell()).DateOfBirthEditCell,
+}));
+
+const trackingOperators = getGridSingleSelectOperators().filter((op) => op.value === 'is');
+
+/** Columns of the participant's own fields, from the field table; contact columns for full access only. */
+function ownFieldColumns(seesIdentifiable: boolean): GridColDef<GridRow>[] {
+  return gridFields(seesIdentifiable).map((name): GridColDef<GridRow> => {
+    const spec = PARTICIPANT_FIELDS[name];
+    const column: GridColDef<GridRow> = {
+      field: name,
+      headerName: fieldLabel(name, 'grid'),
+      ...(spec.grid?.width !== undefined && { width: spec.grid.width }),
+      ...(spec.grid?.minWidth !== undefined && { minWidth: spec.grid.minWidth }),
+      ...(spec.grid?.flex !== undefined && { flex: spec.grid.flex }),
+      ...(spec.editable.inline && { editable: true }),
+      filterable: false,
+      ...(spec.grid?.sortable === false && { sortable: false }),
+    };
+    if (spec.input === 'date') {
+      return {
+        ...column,
+        type: 'date',
+        valueFormatter: (value: Date | null) => formatDay(value),
+        renderEditCell: (params) => (
+          <Suspense fallback={null}>
+            <DateOfBirthEditCell {...params} />
+          </Suspense>
+        ),
+      };
+    }
+    if (spec.input === 'gender') {
+      return {
+        ...column,
+        valueFormatter: (value: string | null) => (value ? value[0]!.toUpperCase() + value.slice(1) : ''),
+      };
+    }
+    return column;
+  });
+}
+
+/** The row's actions, in order: each opens one of the page's modals (basic access sees fewer). */
+const ACTIONS: Array<{
+  kind: ParticipantDialogKind;
+  icon: ReactElement;
+  label: (who: string) => string;
+  /** Only for full access; only for a participant with a device. */
+  fullAccess?: boolean;
+  needsDevice?: boolean;
+}> = [
+  { kind: 'details', icon: <VisibilityOutlinedIcon />, label: (who) => `View details of ${who}` },
+  { kind: 'edit', icon: <EditOutlinedIcon />, label: (who) => `Edit ${who}`, fullAccess: true },
+  {
+    kind: 'referral',
+    icon: <AssignmentOutlinedIcon />,
+    label: (who) => `Edit referral of ${who}`,
+    fullAccess: true,
+  },
+  {
+    kind: 'progress',
+    icon: <FastForwardOutlinedIcon />,
+    label: (who) => `Progress ${who} one day forward`,
+    needsDevice: true,
+  },
+  { kind: 'message', icon: <SmsOutlinedIcon />, label: (who) => `Message ${who}`, needsDevice: true },
+  {
+    kind: 'delete',
+    icon: <DeleteOutlineIcon color="error" />,
+    label: (who) => `Delete ${who}`,
+    fullAccess: true,
+  },
+];
+
+function actionsColumn(
+  seesIdentifiable: boolean,
+  openDialog: (kind: ParticipantDialogKind, participantId: number) => void,
+): GridColDef<GridRow> {
+  return {
+    field: 'actions',
+    type: 'actions',
+    headerName: 'Actions',
+    width: seesIdentifiable ? 250 : 140,
+    getActions: ({ row }: GridRowParams<GridRow>) => {
+      const who = `participant ${row.participant_id}`;
+      const hasDevice = row.unique_device_id !== NO_DEVICE;
+      return ACTIONS.filter(
+        (action) => (seesIdentifiable || !action.fullAccess) && (hasDevice || !action.needsDevice),
+      ).map((action) => (
+        <GridActionsCellItem
+          key={action.kind}
+          icon={action.icon}
+          label={action.label(who)}
+          onClick={() => openDialog(action.kind, row.participant_id)}
+        />
+      ));
+    },
+  };
+}
+
+/** The grid's columns (spec §2): contact columns and their inline editing for full access only. */
+export function participantColumns({
+  seesIdentifiable,
+  openDialog,
+}: {
+  seesIdentifiable: boolean;
+  openDialog: (kind: ParticipantDialogKind, participantId: number) => void;
+}): GridColDef<GridRow>[] {
+  return [
+    {
+      field: 'participant_id',
+      headerName: 'ID',
+      type: 'number',
+      width: 80,
+      filterable: false,
+      align: 'left',
+      headerAlign: 'left',
+    },
+    // Adherence and the tablet's health first: visible without scrolling on a 1366 px screen.
+    {
+      field: 'days_behind',
+      headerName: 'Tracking',
+      type: 'singleSelect',
+      width: 240,
+      valueOptions: (Object.keys(STATE_LABELS) as AdherenceState[]).map((value) => ({
+        value,
+        label: STATE_LABELS[value],
+      })),
+      filterOperators: trackingOperators,
+      // The state with its days behind in full; "No programme" (or "No tablet") when there is none.
+      valueFormatter: (_value: number, row) => trackingText(row),
+      renderCell: ({ row }) => <TrackingChip participant={row} />,
+    },
+    {
+      field: 'tablet_last_contact_at',
+      headerName: 'Tablet last in contact',
+      width: 150,
+      filterable: false,
+      // Sorted by the server (never in contact counts as the oldest).
+      valueFormatter: (value: string | null) => contactAgo(value),
+      renderCell: ({ row }) => (
+        <span title={contactExact(row.tablet_last_contact_at)}>{contactAgo(row.tablet_last_contact_at)}</span>
+      ),
+    },
+    ...ownFieldColumns(seesIdentifiable),
+    { field: 'name', headerName: 'Device', minWidth: 130, flex: 0.8, filterable: false, sortable: false },
+    {
+      field: 'unique_device_id',
+      headerName: 'Device UUID',
+      minWidth: 170,
+      filterable: false,
+      sortable: false,
+      valueFormatter: (value: string) => (value === NO_DEVICE ? '' : value),
+    },
+    actionsColumn(seesIdentifiable, openDialog),
+  ];
+}

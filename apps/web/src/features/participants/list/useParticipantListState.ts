@@ -1,0 +1,141 @@
+/* eslint-disable react-hooks/refs, react-hooks/set-state-in-effect --
+ * React Compiler diagnostics: the list keeps render-time caches in refs on purpose (the keyset
+ * cursors of the pages reached, the last row count, the rows shown), and the console does not run
+ * the compiler. */
+import type { GridFilterModel, GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
+import {
+  PARTICIPANT_SORTS,
+  isAdherenceState,
+  stateFromHash,
+  type AdherenceState,
+  type ParticipantSort,
+  type ParticipantView,
+} from '@pathway/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { participantListQuery } from '../api';
+import { toRow } from './gridRow';
+
+export const PAGE_SIZES = [10, 25, 50, 100];
+/** The console asks for 100 rows at a time (spec §9). */
+const DEFAULT_PAGE_SIZE = 100;
+
+/** The filter of the address: ?state=..., or the hash reading of spec §2 (#onTrack, ...). */
+function stateOfLocation(search: URLSearchParams, hash: string): AdherenceState | undefined {
+  const fromQuery = search.get('state');
+  if (isAdherenceState(fromQuery)) return fromQuery;
+  const fromHash = hash.replace(/^#/, '');
+  return fromHash ? stateFromHash(fromHash) : undefined;
+}
+
+function isSortable(field: string): field is ParticipantSort {
+  return (PARTICIPANT_SORTS as readonly string[]).includes(field);
+}
+
+/**
+ * The participant list as the grid shows it: the adherence filter (kept in the address), the
+ * search, the sort and the page, and the page of rows the server answers for them.
+ */
+export function useParticipantListState() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const state = stateOfLocation(searchParams, location.hash);
+
+  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
+  const [sortModel, setSortModel] = useState<GridSortModel>([]);
+  const [search, setSearch] = useState('');
+
+  const sortField = sortModel[0]?.field;
+  const sort: ParticipantSort = sortField && isSortable(sortField) ? sortField : 'participant_id';
+  const order: 'asc' | 'desc' = sortModel[0]?.sort === 'desc' ? 'desc' : 'asc';
+
+  // Cursors of the pages reached so far, for this filter and sort: the next page is then read by
+  // keyset, as fast deep in a long list as at its start.
+  const listKey = JSON.stringify([state, sort, order, search, pagination.pageSize]);
+  const cursors = useRef({ key: listKey, byPage: new Map<number, string>() });
+  if (cursors.current.key !== listKey) cursors.current = { key: listKey, byPage: new Map() };
+
+  const list = useQuery(
+    participantListQuery({
+      page: pagination.page + 1,
+      perPage: pagination.pageSize,
+      state,
+      sort,
+      order,
+      q: search || undefined,
+      after: cursors.current.byPage.get(pagination.page),
+    }),
+  );
+  const next = list.data?.pagination.nextCursor;
+  if (next && !list.isPlaceholderData) cursors.current.byPage.set(pagination.page + 1, next);
+
+  // A filter from the address starts again at page 1.
+  useEffect(() => setPagination((p) => ({ ...p, page: 0 })), [state]);
+
+  // The row count stays while a page loads, so the footer does not jump.
+  const rowCount = useRef(0);
+  if (list.data) rowCount.current = list.data.pagination.total;
+
+  const rows = useMemo(() => (list.data?.data ?? []).map(toRow), [list.data]);
+  // The modals take the participant as the server sent it; the columns (and any widths the admin
+  // set) do not change with each page.
+  const shown = useRef(new Map<number, ParticipantView>());
+  shown.current = new Map((list.data?.data ?? []).map((p) => [p.participant_id, p]));
+  const participantOf = useCallback((id: number) => shown.current.get(id), []);
+
+  const filterModel: GridFilterModel = useMemo(
+    () => ({
+      items: state ? [{ id: 'state', field: 'days_behind', operator: 'is', value: state }] : [],
+      quickFilterValues: search ? search.split(' ') : [],
+    }),
+    [state, search],
+  );
+
+  /** Puts the adherence filter in the address (or takes it out); the hash reading gives way to it. */
+  function setStateInAddress(wanted: AdherenceState | undefined) {
+    const params = new URLSearchParams(searchParams);
+    if (wanted) params.set('state', wanted);
+    else params.delete('state');
+    void navigate(
+      { pathname: location.pathname, search: params.toString() ? `?${params}` : '', hash: '' },
+      { replace: true },
+    );
+  }
+
+  function onFilterModelChange(model: GridFilterModel) {
+    const item = model.items.find((i) => i.field === 'days_behind');
+    const nextSearch = (model.quickFilterValues ?? []).join(' ').trim();
+    if (nextSearch !== search) {
+      setSearch(nextSearch);
+      setPagination((p) => ({ ...p, page: 0 }));
+    }
+    const wanted = isAdherenceState(item?.value) ? item.value : undefined;
+    if (wanted !== state) setStateInAddress(wanted);
+  }
+
+  function onSortModelChange(model: GridSortModel) {
+    setSortModel(model);
+    setPagination((p) => ({ ...p, page: 0 }));
+  }
+
+  return {
+    state,
+    sort,
+    order,
+    search,
+    list,
+    rows,
+    rowCount: rowCount.current,
+    /** The participant of a row shown, as the server sent it. */
+    participantOf,
+    pagination,
+    onPaginationModelChange: setPagination,
+    sortModel,
+    onSortModelChange,
+    filterModel,
+    onFilterModelChange,
+    clearState: () => setStateInAddress(undefined),
+  };
+}

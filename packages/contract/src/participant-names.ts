@@ -1,0 +1,91 @@
+// Without zod: the console's participant list needs these names and rules only, and a module is
+// bundled whole, so the schemas live apart (participants.ts re-exports this module, as roles.ts
+// does role-names.ts).
+import type { ParticipantFull, ParticipantView } from './participants.js';
+
+/** The literal a participant's unique_device_id holds when no device is assigned. */
+export const NO_DEVICE = 'empty';
+
+/** Adherence classes of days_behind: 0 on track, 1 to 2 slightly behind, 3 or more behind. */
+export const ADHERENCE_STATES = ['onTrack', 'slightlybehind', 'behind'] as const;
+export type AdherenceState = (typeof ADHERENCE_STATES)[number];
+
+export function isAdherenceState(value: unknown): value is AdherenceState {
+  return (ADHERENCE_STATES as readonly unknown[]).includes(value);
+}
+
+/** The hash reading of the spec: onTrack, slightlybehind, and any other value means behind. */
+export function stateFromHash(value: string): AdherenceState {
+  if (value === 'onTrack') return 'onTrack';
+  if (value === 'slightlybehind') return 'slightlybehind';
+  return 'behind';
+}
+
+export function adherenceOf(daysBehind: number): AdherenceState {
+  if (daysBehind <= 0) return 'onTrack';
+  if (daysBehind <= 2) return 'slightlybehind';
+  return 'behind';
+}
+
+/**
+ * Identifiable fields: only full-access users ever receive or change them (spec §6), and no log
+ * line holds them. IDENTIFIABLE_FIELDS is the one list every rule reads: the logger's redaction
+ * paths, the basic-access answers (participantBasic, the basic CSV columns, the sorts basic access
+ * may not use), the audit's field names and the security tests are all derived from it, so a new
+ * identifiable field is declared here once. CONTACT_FIELDS travel with the participant, and
+ * REFERRAL_FIELDS on the referral route.
+ */
+export const CONTACT_FIELDS = [
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'email',
+  'phone_number',
+  'phone_number_secondary',
+  'address',
+  'notes',
+  'last_ip_address',
+] as const;
+export const REFERRAL_FIELDS = [
+  'programme_referred_to',
+  'referring_organisation',
+  'referring_healthcare_professional',
+  'referring_healthcare_professional_role',
+  'checked_contraindications_to_exercise',
+  'smoker',
+  'diabetes',
+  'registered_deaf',
+] as const;
+export const IDENTIFIABLE_FIELDS = [...CONTACT_FIELDS, ...REFERRAL_FIELDS] as const;
+export type IdentifiableField = (typeof IDENTIFIABLE_FIELDS)[number];
+export type ContactField = (typeof CONTACT_FIELDS)[number];
+
+export function isIdentifiableField(name: string): name is IdentifiableField {
+  return (IDENTIFIABLE_FIELDS as readonly string[]).includes(name);
+}
+
+export const PARTICIPANT_SORTS = [
+  'participant_id',
+  'days_behind',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'tablet_last_contact_at',
+] as const;
+export type ParticipantSort = (typeof PARTICIPANT_SORTS)[number];
+
+/** Words for the adherence classes, and for a participant who has none yet. */
+export const ADHERENCE_LABELS: Record<AdherenceState, string> = {
+  onTrack: 'On track',
+  slightlybehind: 'Slightly behind',
+  behind: 'Behind',
+};
+export const NO_PROGRAMME_LABEL = 'No programme';
+export const NO_TABLET_LABEL = 'No tablet';
+
+/** The response header that carries how many rows the export will hold, for a progress bar. */
+export const EXPORT_TOTAL_HEADER = 'x-total-count';
+
+export function hasContactData(p: ParticipantView): p is ParticipantFull {
+  return 'first_name' in p;
+}
