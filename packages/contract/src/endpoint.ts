@@ -31,6 +31,17 @@ export function endpoint<const E extends Endpoint>(entry: E): E {
   return entry;
 }
 
+/**
+ * A route as the console calls it: its method and path, typed by its whole entry (`E`) though it
+ * carries none of the entry's schemas at run time (see api-routes.ts and api-route-refs.ts).
+ */
+export interface RouteRef<E extends Endpoint = Endpoint> {
+  readonly method: E['method'];
+  readonly path: E['path'];
+  /** Never set: it only carries the entry's type to the client's `call()`. */
+  readonly entry?: E;
+}
+
 // ---- Types the console's client reads from an entry ----
 
 type OptionalKey<S> = S extends z.ZodOptional | z.ZodDefault ? true : false;

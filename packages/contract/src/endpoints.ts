@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_ROUTES } from './api-routes.js';
 import { endpoint } from './endpoint.js';
 import {
   adminUser,
@@ -84,8 +85,7 @@ const roleNote =
 const auth = {
   ...sessionEndpoints,
   changeOwnPassword: endpoint({
-    method: 'POST',
-    path: '/api/account/password',
+    ...API_ROUTES.auth.changeOwnPassword,
     body: changePasswordBody,
     responses: { 200: okResponse },
     errors: [400, 401, 403, 429, 503],
@@ -97,16 +97,14 @@ const auth = {
 
 const lockouts = {
   list: endpoint({
-    method: 'GET',
-    path: '/api/lockouts',
+    ...API_ROUTES.lockouts.list,
     responses: { 200: z.array(lockout) },
     errors: [400, 401, 403, 404],
     tags: ['admin users'],
     summary: 'User names whose sign-ins are locked or slowed down now, per source address',
   }),
   lift: endpoint({
-    method: 'DELETE',
-    path: '/api/lockouts/:user_name',
+    ...API_ROUTES.lockouts.lift,
     params: lockoutUserNameParam,
     responses: { 200: okResponse },
     errors: [400, 401, 403, 404],
@@ -117,16 +115,14 @@ const lockouts = {
 
 const admins = {
   list: endpoint({
-    method: 'GET',
-    path: '/api/admin',
+    ...API_ROUTES.admins.list,
     responses: { 200: z.array(adminUser) },
     errors: STAFF_ERRORS,
     tags: ['admin users'],
     summary: 'List admin users',
   }),
   create: endpoint({
-    method: 'POST',
-    path: '/api/admin',
+    ...API_ROUTES.admins.create,
     body: createAdminBody,
     responses: { 201: createdAdminUser },
     errors: STAFF_ERRORS,
@@ -134,8 +130,7 @@ const admins = {
     summary: 'Add an admin user; answers the QR code for their authenticator app',
   }),
   update: endpoint({
-    method: 'PATCH',
-    path: '/api/admin/:user_name',
+    ...API_ROUTES.admins.update,
     params: adminUserNameParam,
     body: updateAdminBody,
     responses: { 200: adminUser },
@@ -144,8 +139,7 @@ const admins = {
     summary: 'Change role and names (the user name cannot change)',
   }),
   remove: endpoint({
-    method: 'DELETE',
-    path: '/api/admin/:user_name',
+    ...API_ROUTES.admins.remove,
     params: adminUserNameParam,
     responses: { 200: okResponse },
     errors: STAFF_ERRORS,
@@ -153,8 +147,7 @@ const admins = {
     summary: 'Delete an admin user immediately',
   }),
   resetAuthenticator: endpoint({
-    method: 'POST',
-    path: '/api/admin/:user_name/reset-authenticator',
+    ...API_ROUTES.admins.resetAuthenticator,
     params: adminUserNameParam,
     responses: { 200: authenticatorReset },
     errors: STAFF_ERRORS,
@@ -163,8 +156,7 @@ const admins = {
       "Reset another admin's authenticator: a new TOTP secret (answered once as a QR code), and every session of theirs ends",
   }),
   resetPassword: endpoint({
-    method: 'POST',
-    path: '/api/admin/:user_name/reset-password',
+    ...API_ROUTES.admins.resetPassword,
     params: adminUserNameParam,
     body: resetPasswordBody,
     responses: { 200: okResponse },
@@ -176,16 +168,14 @@ const admins = {
 
 const logs = {
   list: endpoint({
-    method: 'GET',
-    path: '/api/logs/getloglist',
+    ...API_ROUTES.logs.list,
     responses: { 200: logList },
     errors: [400, 401, 403, 404],
     tags: ['server logs'],
     summary: 'Names of the daily log files, newest first',
   }),
   read: endpoint({
-    method: 'GET',
-    path: '/api/logs/download/:fileName',
+    ...API_ROUTES.logs.read,
     params: z.object({ fileName: logFileName }),
     query: logReadQuery,
     responses: {},
@@ -199,8 +189,7 @@ const logs = {
 
 const devices = {
   list: endpoint({
-    method: 'GET',
-    path: '/api/authorizeddevices',
+    ...API_ROUTES.devices.list,
     responses: { 200: z.array(authorisedDeviceView) },
     errors: STAFF_ERRORS,
     tags: ['authorised devices'],
@@ -208,8 +197,7 @@ const devices = {
     description: 'Basic access sees the uuid of an assigned device masked (…7f3a).',
   }),
   signIns: endpoint({
-    method: 'GET',
-    path: '/api/devicesignins',
+    ...API_ROUTES.devices.signIns,
     query: deviceSignInQuery,
     responses: { 200: deviceSignInPage },
     errors: STAFF_ERRORS,
@@ -220,16 +208,14 @@ const devices = {
       "A device id is not a secret; these records show who used one, from which address. `flagged` marks a call 1 from a new address while the tablet's token was in use within the hour. The read is recorded in the audit trail.",
   }),
   available: endpoint({
-    method: 'GET',
-    path: '/api/authorizeddevices/available',
+    ...API_ROUTES.devices.available,
     responses: { 200: z.array(authorisedDevice) },
     errors: STAFF_ERRORS,
     tags: ['authorised devices'],
     summary: 'Devices not assigned to any participant',
   }),
   byUuid: endpoint({
-    method: 'GET',
-    path: '/api/authorizeddevices/:uuid',
+    ...API_ROUTES.devices.byUuid,
     params: deviceUuidParams,
     responses: { 200: z.array(authorisedDeviceView) },
     errors: STAFF_ERRORS,
@@ -237,8 +223,7 @@ const devices = {
     summary: 'The device with this uuid, as an array (empty when unknown)',
   }),
   create: endpoint({
-    method: 'POST',
-    path: '/api/authorizeddevices',
+    ...API_ROUTES.devices.create,
     body: createDeviceBody,
     responses: { 201: authorisedDevice },
     errors: STAFF_ERRORS,
@@ -246,8 +231,7 @@ const devices = {
     summary: 'Add a device (the uuid is stored lower-cased and must be unique)',
   }),
   update: endpoint({
-    method: 'PATCH',
-    path: '/api/authorizeddevices/id/:id',
+    ...API_ROUTES.devices.update,
     params: deviceIdParams,
     body: updateDeviceBody,
     responses: { 200: authorisedDeviceView },
@@ -258,8 +242,7 @@ const devices = {
       'Changing the uuid of a device assigned to a participant needs full access. A masked uuid (…7f3a, as basic access sees it) means unchanged.',
   }),
   remove: endpoint({
-    method: 'DELETE',
-    path: '/api/authorizeddevices/id/:id',
+    ...API_ROUTES.devices.remove,
     params: deviceIdParams,
     responses: { 200: okResponse },
     errors: STAFF_ERRORS,
@@ -270,8 +253,7 @@ const devices = {
 
 const participants = {
   list: endpoint({
-    method: 'GET',
-    path: '/api/participant',
+    ...API_ROUTES.participants.list,
     query: participantListQuery,
     responses: { 200: participantPage },
     errors: STAFF_ERRORS,
@@ -280,8 +262,7 @@ const participants = {
     description: `${roleNote} Full-access reads are recorded in the audit trail. Sorting by names or date of birth needs full access.`,
   }),
   export: endpoint({
-    method: 'GET',
-    path: '/api/participant/export',
+    ...API_ROUTES.participants.export,
     query: participantExportQuery,
     responses: {},
     produces: ['text/csv'],
@@ -292,8 +273,7 @@ const participants = {
       'Streams every row (read in keyset batches). Full access receives the contact columns and every batch is recorded in the audit trail with its participants, as a page of the list is; basic access receives non-identifiable columns only, and may not sort by names or date of birth. `tracking` is the adherence state in words, or "No programme". The `x-total-count` header says how many rows follow.',
   }),
   get: endpoint({
-    method: 'GET',
-    path: '/api/participant/:id',
+    ...API_ROUTES.participants.get,
     params: participantIdParams,
     responses: { 200: participantView },
     errors: STAFF_ERRORS,
@@ -302,8 +282,7 @@ const participants = {
     description: roleNote,
   }),
   referral: endpoint({
-    method: 'GET',
-    path: '/api/participant/:id/referral',
+    ...API_ROUTES.participants.referral,
     params: participantIdParams,
     responses: { 200: referral },
     errors: STAFF_ERRORS,
@@ -312,8 +291,7 @@ const participants = {
     description: 'Referral fields are changed with PATCH /api/participant/{id}.',
   }),
   create: endpoint({
-    method: 'POST',
-    path: '/api/participant',
+    ...API_ROUTES.participants.create,
     body: createParticipantBody,
     responses: { 201: participantView },
     errors: STAFF_ERRORS,
@@ -321,8 +299,7 @@ const participants = {
     summary: 'Add a participant with their referral and device',
   }),
   update: endpoint({
-    method: 'PATCH',
-    path: '/api/participant/:id',
+    ...API_ROUTES.participants.update,
     params: participantIdParams,
     body: updateParticipantBody,
     // A tablet's purge_cache (device API call 3) is answered { message }; staff get the participant.
@@ -334,8 +311,7 @@ const participants = {
     description: `${roleNote} Identifiable and referral fields can be changed with full access only. A tablet (bearer token) may only send purge_cache for its own participant, as a form or JSON body.`,
   }),
   remove: endpoint({
-    method: 'DELETE',
-    path: '/api/participant/:id',
+    ...API_ROUTES.participants.remove,
     params: participantIdParams,
     responses: { 200: okResponse },
     errors: STAFF_ERRORS,
@@ -343,8 +319,7 @@ const participants = {
     summary: 'Delete a participant, their progress and their device pairing',
   }),
   message: endpoint({
-    method: 'POST',
-    path: '/api/pushNotifications',
+    ...API_ROUTES.participants.message,
     body: pushNotificationBody,
     responses: { 200: okResponse },
     errors: STAFF_ERRORS,
@@ -355,8 +330,7 @@ const participants = {
 
 const pushMessages = {
   ofParticipant: endpoint({
-    method: 'GET',
-    path: '/api/pushNotifications/participant/:id',
+    ...API_ROUTES.pushMessages.ofParticipant,
     params: participantIdParam,
     responses: { 200: z.array(pushOutboxEntry) },
     errors: [401, 404],
@@ -367,8 +341,7 @@ const pushMessages = {
 
 const progress = {
   ofParticipant: endpoint({
-    method: 'GET',
-    path: '/api/participationprogress/participant/:id',
+    ...API_ROUTES.progress.ofParticipant,
     params: participantIdParam,
     responses: { 200: z.array(participationProgress) },
     errors: STAFF_ERRORS,
@@ -376,8 +349,7 @@ const progress = {
     summary: "A participant's progress: an empty array until a video set is chosen",
   }),
   summary: endpoint({
-    method: 'GET',
-    path: '/api/participationprogress/summary/:videoSetId/participant/:participantId',
+    ...API_ROUTES.progress.summary,
     params: summaryParams,
     responses: { 200: progressSummary },
     errors: STAFF_ERRORS,
@@ -385,8 +357,7 @@ const progress = {
     summary: 'Progress summary: days passed, videos due and seen, and each video seen',
   }),
   create: endpoint({
-    method: 'POST',
-    path: '/api/participationprogress',
+    ...API_ROUTES.progress.create,
     body: createProgressBody,
     responses: { 201: participationProgress },
     errors: STAFF_ERRORS,
@@ -396,8 +367,7 @@ const progress = {
       'The console then shows "User associated with video set". 409 when the participant already has a set.',
   }),
   update: endpoint({
-    method: 'PATCH',
-    path: '/api/participationprogress/:id',
+    ...API_ROUTES.progress.update,
     params: z.object({ id: idParam }),
     body: updateProgressBody,
     responses: { 200: participationProgress },
@@ -406,8 +376,7 @@ const progress = {
     summary: 'Change progress: another set resets it to week 1, day 1; week/day follow the move rules',
   }),
   moveForward: endpoint({
-    method: 'POST',
-    path: '/api/video/progress/forward/:id',
+    ...API_ROUTES.progress.moveForward,
     params: participantIdParam,
     body: moveProgressBody,
     responses: { 200: participationProgress },
@@ -416,8 +385,7 @@ const progress = {
     summary: 'Move a participant (by participant id) to a later day or week',
   }),
   moveBackward: endpoint({
-    method: 'POST',
-    path: '/api/video/progress/backward/:id',
+    ...API_ROUTES.progress.moveBackward,
     params: participantIdParam,
     body: moveProgressBody,
     responses: { 200: participationProgress },
@@ -426,8 +394,7 @@ const progress = {
     summary: 'Move a participant (by participant id) back to an earlier day of the current week',
   }),
   forwardOneDay: endpoint({
-    method: 'PATCH',
-    path: '/api/participant/:id/progress',
+    ...API_ROUTES.progress.forwardOneDay,
     params: participantIdParam,
     responses: { 200: okResponse },
     errors: STAFF_ERRORS,
@@ -441,16 +408,14 @@ const VIDEO_ERRORS = [...STAFF_ERRORS, 422] as const;
 
 const videoSets = {
   list: endpoint({
-    method: 'GET',
-    path: '/api/videoset',
+    ...API_ROUTES.videoSets.list,
     responses: { 200: z.array(videoSet) },
     errors: VIDEO_ERRORS,
     tags: ['video sets'],
     summary: 'List video sets',
   }),
   create: endpoint({
-    method: 'POST',
-    path: '/api/videoset',
+    ...API_ROUTES.videoSets.create,
     body: createVideoSetBody,
     responses: { 201: videoSet },
     errors: VIDEO_ERRORS,
@@ -458,8 +423,7 @@ const videoSets = {
     summary: 'Add a video set (weeks and videos per week are fixed once made)',
   }),
   get: endpoint({
-    method: 'GET',
-    path: '/api/videoset/:id',
+    ...API_ROUTES.videoSets.get,
     params: videoSetIdParams,
     responses: { 200: videoSet },
     errors: VIDEO_ERRORS,
@@ -467,8 +431,7 @@ const videoSets = {
     summary: 'One video set',
   }),
   rename: endpoint({
-    method: 'PATCH',
-    path: '/api/videoset/:id',
+    ...API_ROUTES.videoSets.rename,
     params: videoSetIdParams,
     body: updateVideoSetBody,
     responses: { 200: videoSet },
@@ -477,8 +440,7 @@ const videoSets = {
     summary: 'Rename a video set (only the name can change)',
   }),
   deletionImpact: endpoint({
-    method: 'GET',
-    path: '/api/videoset/:id/deletion-impact',
+    ...API_ROUTES.videoSets.deletionImpact,
     params: videoSetIdParams,
     responses: { 200: videoSetDeletionImpact },
     errors: VIDEO_ERRORS,
@@ -486,8 +448,7 @@ const videoSets = {
     summary: 'What deleting the set would remove (for the warning shown before it)',
   }),
   remove: endpoint({
-    method: 'DELETE',
-    path: '/api/videoset/:id',
+    ...API_ROUTES.videoSets.remove,
     params: videoSetIdParams,
     responses: { 200: videoSetDeleted },
     errors: VIDEO_ERRORS,
@@ -496,8 +457,7 @@ const videoSets = {
       "Delete a set now: its videos, participants' progress on it and their viewing records of it; files no other set uses",
   }),
   videos: endpoint({
-    method: 'GET',
-    path: '/api/videoset/:id/videos',
+    ...API_ROUTES.videoSets.videos,
     params: videoSetIdParams,
     responses: { 200: z.array(video) },
     errors: VIDEO_ERRORS,
@@ -508,16 +468,14 @@ const videoSets = {
 
 const videos = {
   uploadSettings: endpoint({
-    method: 'GET',
-    path: '/api/video/upload-settings',
+    ...API_ROUTES.videos.uploadSettings,
     responses: { 200: uploadSettings },
     errors: VIDEO_ERRORS,
     tags: ['videos'],
     summary: 'Where and how the console uploads video files',
   }),
   thumbsOfSet: endpoint({
-    method: 'GET',
-    path: '/api/video/thumbs/:videoSetId',
+    ...API_ROUTES.videos.thumbsOfSet,
     params: videoSetIdParam,
     responses: { 200: videoThumbs },
     errors: VIDEO_ERRORS,
@@ -526,8 +484,7 @@ const videos = {
       "A set's thumbnails by week: URL once made, else its status text (device API call 6, its own programme's set only; the reload button)",
   }),
   get: endpoint({
-    method: 'GET',
-    path: '/api/video/:video_id',
+    ...API_ROUTES.videos.get,
     params: videoIdParams,
     responses: { 200: video },
     errors: VIDEO_ERRORS,
@@ -535,8 +492,7 @@ const videos = {
     summary: 'One video',
   }),
   create: endpoint({
-    method: 'POST',
-    path: '/api/video',
+    ...API_ROUTES.videos.create,
     body: createVideoBody,
     responses: { 201: video },
     errors: VIDEO_ERRORS,
@@ -544,8 +500,7 @@ const videos = {
     summary: 'Save an uploaded video on one day of a set; its thumbnail is made in the background',
   }),
   update: endpoint({
-    method: 'PATCH',
-    path: '/api/video/:video_id',
+    ...API_ROUTES.videos.update,
     params: videoIdParams,
     body: updateVideoBody,
     responses: { 200: video },
@@ -554,8 +509,7 @@ const videos = {
     summary: 'Change title and description, or replace the file with a new upload',
   }),
   deletionImpact: endpoint({
-    method: 'GET',
-    path: '/api/video/:video_id/deletion-impact',
+    ...API_ROUTES.videos.deletionImpact,
     params: videoIdParams,
     responses: { 200: videoDeletionImpact },
     errors: VIDEO_ERRORS,
@@ -563,8 +517,7 @@ const videos = {
     summary: 'What deleting this video does to participants whose current day it is (for the delete warning)',
   }),
   remove: endpoint({
-    method: 'DELETE',
-    path: '/api/video/:video_id',
+    ...API_ROUTES.videos.remove,
     params: videoIdParams,
     responses: { 200: okResponse },
     errors: VIDEO_ERRORS,
@@ -575,8 +528,7 @@ const videos = {
       'video; when there is none the delete is refused with 409 (a position never points at a day without a video).',
   }),
   reextractThumbnail: endpoint({
-    method: 'POST',
-    path: '/api/video/thumbs/reextract',
+    ...API_ROUTES.videos.reextractThumbnail,
     body: reextractThumbnailBody,
     responses: { 202: okResponse },
     errors: VIDEO_ERRORS,
@@ -584,8 +536,7 @@ const videos = {
     summary: "Thumbnail re-extract: read the video's file again and make new pictures from it (queued)",
   }),
   requestThumbnail: endpoint({
-    method: 'GET',
-    path: '/thumbs',
+    ...API_ROUTES.videos.requestThumbnail,
     query: thumbsQuery,
     responses: { 200: thumbsQueued },
     errors: VIDEO_ERRORS,
@@ -596,8 +547,7 @@ const videos = {
 
 const audit = {
   list: endpoint({
-    method: 'GET',
-    path: '/api/audit',
+    ...API_ROUTES.audit.list,
     query: auditListQuery,
     responses: { 200: auditPage },
     errors: [400, 401, 403],
@@ -605,8 +555,7 @@ const audit = {
     summary: 'The audit trail (identifiable data and security events), newest first; ?action= one kind',
   }),
   export: endpoint({
-    method: 'GET',
-    path: '/api/audit/export',
+    ...API_ROUTES.audit.export,
     query: auditExportQuery,
     responses: {},
     produces: ['text/csv'],
@@ -618,8 +567,7 @@ const audit = {
 
 const dashboard = {
   get: endpoint({
-    method: 'GET',
-    path: '/api/dashboard',
+    ...API_ROUTES.dashboard.get,
     responses: { 200: dashboardData },
     errors: [401],
     tags: ['dashboard'],
@@ -629,8 +577,7 @@ const dashboard = {
 
 const retention = {
   policy: endpoint({
-    method: 'GET',
-    path: '/api/retention',
+    ...API_ROUTES.retention.policy,
     responses: { 200: retentionPolicy },
     errors: [401, 403],
     tags: ['operations'],

@@ -18,6 +18,8 @@ export * from './dashboard.js';
 export * from './retention.js';
 export * from './endpoint.js';
 export * from './session-routes.js';
+export * from './api-routes.js';
+export * from './api-route-refs.js';
 export * from './session-endpoints.js';
 export * from './endpoints.js';
 export * from './device-endpoints.js';

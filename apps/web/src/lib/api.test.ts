@@ -1,4 +1,4 @@
-import { api, messages } from '@pathway/contract';
+import { apiRoutes, messages } from '@pathway/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse } from '../test/render';
 import { ApiError, call, pathOf } from './api';
@@ -7,24 +7,24 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('pathOf', () => {
   it("fills in the entry's path parameters, encoded", () => {
-    expect(pathOf(api.participants.get, { params: { id: 7 } })).toBe('/api/participant/7');
+    expect(pathOf(apiRoutes.participants.get, { params: { id: 7 } })).toBe('/api/participant/7');
     expect(
-      pathOf(api.admins.resetPassword, { params: { user_name: 'a/b c' }, body: { new_password: 'x' } }),
+      pathOf(apiRoutes.admins.resetPassword, { params: { user_name: 'a/b c' }, body: { new_password: 'x' } }),
     ).toBe('/api/admin/a%2Fb%20c/reset-password');
-    expect(pathOf(api.progress.summary, { params: { videoSetId: 3, participantId: 9 } })).toBe(
+    expect(pathOf(apiRoutes.progress.summary, { params: { videoSetId: 3, participantId: 9 } })).toBe(
       '/api/participationprogress/summary/3/participant/9',
     );
   });
 
   it('writes the query it is given and leaves out what is undefined', () => {
-    expect(pathOf(api.audit.list, { query: { page: 2, perPage: 50, action: undefined } })).toBe(
+    expect(pathOf(apiRoutes.audit.list, { query: { page: 2, perPage: 50, action: undefined } })).toBe(
       '/api/audit?page=2&perPage=50',
     );
-    expect(pathOf(api.devices.signIns, { query: { page: 1, perPage: 25, flagged: 'true' } })).toBe(
+    expect(pathOf(apiRoutes.devices.signIns, { query: { page: 1, perPage: 25, flagged: 'true' } })).toBe(
       '/api/devicesignins?page=1&perPage=25&flagged=true',
     );
-    expect(pathOf(api.audit.export, { query: {} })).toBe('/api/audit/export');
-    expect(pathOf(api.dashboard.get)).toBe('/api/dashboard');
+    expect(pathOf(apiRoutes.audit.export, { query: {} })).toBe('/api/audit/export');
+    expect(pathOf(apiRoutes.dashboard.get)).toBe('/api/dashboard');
   });
 });
 
@@ -32,7 +32,7 @@ describe('call', () => {
   it("sends the entry's method and the body as JSON, and answers the parsed body", async () => {
     const fetchMock = vi.fn(async () => jsonResponse(201, { authorized_device_id: 4 }));
     vi.stubGlobal('fetch', fetchMock);
-    const answer = await call(api.devices.create, { body: { name: 'Tab', uuid: 'abc' } });
+    const answer = await call(apiRoutes.devices.create, { body: { name: 'Tab', uuid: 'abc' } });
     expect(answer).toEqual({ authorized_device_id: 4 });
     expect(fetchMock).toHaveBeenCalledWith(
       '/api/authorizeddevices',
@@ -49,7 +49,7 @@ describe('call', () => {
       'fetch',
       vi.fn(async () => jsonResponse(404, { message: messages.participant.notFound })),
     );
-    const refusal = call(api.participants.remove, { params: { id: 12 } });
+    const refusal = call(apiRoutes.participants.remove, { params: { id: 12 } });
     await expect(refusal).rejects.toBeInstanceOf(ApiError);
     await expect(refusal).rejects.toMatchObject({ status: 404, message: messages.participant.notFound });
   });
@@ -58,12 +58,12 @@ describe('call', () => {
 // Checked by the typecheck, never run: the table's types reach the caller.
 export function typeChecks() {
   // @ts-expect-error the participant's id is a path parameter the call needs
-  void call(api.participants.get);
+  void call(apiRoutes.participants.get);
   // @ts-expect-error the id is a number
-  void call(api.participants.get, { params: { id: 'seven' } });
+  void call(apiRoutes.participants.get, { params: { id: 'seven' } });
   // @ts-expect-error this route takes no body
-  void call(api.participants.remove, { params: { id: 1 }, body: { x: 1 } });
+  void call(apiRoutes.participants.remove, { params: { id: 1 }, body: { x: 1 } });
   // @ts-expect-error sort is one of the contract's sorts
-  void call(api.participants.list, { query: { sort: 'email' } });
-  void call(api.participants.list, { query: { sort: 'last_name', order: 'desc' } });
+  void call(apiRoutes.participants.list, { query: { sort: 'email' } });
+  void call(apiRoutes.participants.list, { query: { sort: 'last_name', order: 'desc' } });
 }

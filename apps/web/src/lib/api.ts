@@ -6,6 +6,7 @@ import {
   type HttpMethod,
   type ParamsOf,
   type QueryOf,
+  type RouteRef,
 } from '@pathway/contract';
 
 /** A failed call: the HTTP status (0 when the server could not be reached) and the server's `message`. */
@@ -93,11 +94,11 @@ interface LooseOptions {
 }
 
 /** The endpoint's path with its `:name` parameters filled in (encoded) and its query, if any. */
-export function pathOf<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E>): string {
+export function pathOf<E extends Endpoint>(route: RouteRef<E>, ...[options]: CallArgs<E>): string {
   const { params = {}, query = {} } = (options ?? {}) as LooseOptions;
-  const path = endpoint.path.replace(/:(\w+)/g, (_, name: string) => {
+  const path = route.path.replace(/:(\w+)/g, (_, name: string) => {
     const value = params[name];
-    if (value === undefined || value === null) throw new Error(`${endpoint.path}: no value for :${name}`);
+    if (value === undefined || value === null) throw new Error(`${route.path}: no value for :${name}`);
     return encodeURIComponent(String(value));
   });
   const search = new URLSearchParams();
@@ -108,36 +109,46 @@ export function pathOf<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E
   return text ? `${path}?${text}` : path;
 }
 
-function sendCall(endpoint: Endpoint, options: LooseOptions | undefined, accept: string): Promise<Response> {
-  const path = pathOf(endpoint, options as never);
-  return send(path, { method: endpoint.method, body: options?.body, signal: options?.signal }, accept);
+function sendCall(route: RouteRef, options: LooseOptions | undefined, accept: string): Promise<Response> {
+  const path = pathOf(route, options as never);
+  return send(path, { method: route.method, body: options?.body, signal: options?.signal }, accept);
 }
 
 /**
  * Calls one route of the contract's table and answers its parsed JSON body, typed by the table:
- * `call(api.participants.get, { params: { id } })`.
+ * `call(apiRoutes.participants.get, { params: { id } })`. The route carries only its method and
+ * path (no schema, so the console loads no zod for its calls); its entry gives the types.
  */
-export async function call<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E>): Promise<AnswerOf<E>> {
-  const response = await sendCall(endpoint, options as LooseOptions | undefined, 'application/json');
+export async function call<E extends Endpoint>(
+  route: RouteRef<E>,
+  ...[options]: CallArgs<E>
+): Promise<AnswerOf<E>> {
+  const response = await sendCall(route, options as LooseOptions | undefined, 'application/json');
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as AnswerOf<E>;
 }
 
 /** A route whose answer is text (a log file). */
-export async function callText<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E>): Promise<string> {
-  return (await sendCall(endpoint, options as LooseOptions | undefined, 'text/plain')).text();
+export async function callText<E extends Endpoint>(
+  route: RouteRef<E>,
+  ...[options]: CallArgs<E>
+): Promise<string> {
+  return (await sendCall(route, options as LooseOptions | undefined, 'text/plain')).text();
 }
 
 /** A route whose answer is a file (CSV, a log file). */
-export async function callBlob<E extends Endpoint>(endpoint: E, ...[options]: CallArgs<E>): Promise<Blob> {
-  return (await sendCall(endpoint, options as LooseOptions | undefined, '*/*')).blob();
+export async function callBlob<E extends Endpoint>(
+  route: RouteRef<E>,
+  ...[options]: CallArgs<E>
+): Promise<Blob> {
+  return (await sendCall(route, options as LooseOptions | undefined, '*/*')).blob();
 }
 
 /** The response itself, for a body read as it arrives (a long export with a progress bar). */
 export async function callResponse<E extends Endpoint>(
-  endpoint: E,
+  route: RouteRef<E>,
   accept: string,
   ...[options]: CallArgs<E>
 ): Promise<Response> {
-  return sendCall(endpoint, options as LooseOptions | undefined, accept);
+  return sendCall(route, options as LooseOptions | undefined, accept);
 }

@@ -1,4 +1,4 @@
-import { api, can, type Permission, type SessionInfo } from '@pathway/contract';
+import { apiRoutes, can, type Permission, type SessionInfo } from '@pathway/contract';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
@@ -47,7 +47,7 @@ export function useLogout(): () => Promise<void> {
   const navigate = useNavigate();
   return useCallback(async () => {
     try {
-      await call(api.auth.logout);
+      await call(apiRoutes.auth.logout);
     } catch (error) {
       // Already signed out (or the server is away): leaving the console is still right.
       if (!(error instanceof ApiError)) throw error;

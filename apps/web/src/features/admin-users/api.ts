@@ -1,11 +1,11 @@
-import { api, type CreateAdminBody, type UpdateAdminBody } from '@pathway/contract';
+import { apiRoutes, type CreateAdminBody, type UpdateAdminBody } from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import { adminKeys, sessionKeys } from '../../lib/queryKeys';
 
 export const adminUsersQuery = queryOptions({
   queryKey: adminKeys.all,
-  queryFn: () => call(api.admins.list),
+  queryFn: () => call(apiRoutes.admins.list),
 });
 
 function useRefreshAdmins() {
@@ -21,7 +21,7 @@ function useRefreshAdmins() {
 export function useCreateAdmin() {
   const refresh = useRefreshAdmins();
   return useMutation({
-    mutationFn: (body: CreateAdminBody) => call(api.admins.create, { body }),
+    mutationFn: (body: CreateAdminBody) => call(apiRoutes.admins.create, { body }),
     onSuccess: refresh,
   });
 }
@@ -30,7 +30,7 @@ export function useUpdateAdmin() {
   const refresh = useRefreshAdmins();
   return useMutation({
     mutationFn: ({ user_name, ...body }: UpdateAdminBody & { user_name: string }) =>
-      call(api.admins.update, { params: { user_name }, body: { ...body, user_name } }),
+      call(apiRoutes.admins.update, { params: { user_name }, body: { ...body, user_name } }),
     onSuccess: refresh,
   });
 }
@@ -38,7 +38,7 @@ export function useUpdateAdmin() {
 export function useDeleteAdmin() {
   const refresh = useRefreshAdmins();
   return useMutation({
-    mutationFn: (userName: string) => call(api.admins.remove, { params: { user_name: userName } }),
+    mutationFn: (userName: string) => call(apiRoutes.admins.remove, { params: { user_name: userName } }),
     onSuccess: refresh,
   });
 }
@@ -47,20 +47,20 @@ export function useDeleteAdmin() {
 export function useResetAuthenticator() {
   return useMutation({
     mutationFn: (userName: string) =>
-      call(api.admins.resetAuthenticator, { params: { user_name: userName } }),
+      call(apiRoutes.admins.resetAuthenticator, { params: { user_name: userName } }),
   });
 }
 
 export function useResetPassword() {
   return useMutation({
     mutationFn: ({ user_name, new_password }: { user_name: string; new_password: string }) =>
-      call(api.admins.resetPassword, { params: { user_name }, body: { new_password } }),
+      call(apiRoutes.admins.resetPassword, { params: { user_name }, body: { new_password } }),
   });
 }
 
 export const lockoutsQuery = queryOptions({
   queryKey: adminKeys.lockouts,
-  queryFn: () => call(api.lockouts.list),
+  queryFn: () => call(apiRoutes.lockouts.list),
   // Failures arrive from sign-ins elsewhere: always show what holds now.
   staleTime: 0,
 });
@@ -68,7 +68,7 @@ export const lockoutsQuery = queryOptions({
 export function useLiftLockout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userName: string) => call(api.lockouts.lift, { params: { user_name: userName } }),
+    mutationFn: (userName: string) => call(apiRoutes.lockouts.lift, { params: { user_name: userName } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.lockouts }),
   });
 }

@@ -1,4 +1,4 @@
-import { api, type AuditAction } from '@pathway/contract';
+import { apiRoutes, type AuditAction } from '@pathway/contract';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { call, callBlob } from '../../lib/api';
 import { auditKeys } from '../../lib/queryKeys';
@@ -8,7 +8,7 @@ export function auditQuery(page: number, perPage: number, action: AuditAction | 
   return queryOptions({
     queryKey: auditKeys.page(page, perPage, action),
     queryFn: ({ signal }) =>
-      call(api.audit.list, { query: { page, perPage, action: action ?? undefined }, signal }),
+      call(apiRoutes.audit.list, { query: { page, perPage, action: action ?? undefined }, signal }),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -16,5 +16,5 @@ export function auditQuery(page: number, perPage: number, action: AuditAction | 
 
 /** The CSV of the kind shown (or of every kind). */
 export function fetchAuditExport(action: AuditAction | null = null): Promise<Blob> {
-  return callBlob(api.audit.export, { query: { action: action ?? undefined } });
+  return callBlob(apiRoutes.audit.export, { query: { action: action ?? undefined } });
 }

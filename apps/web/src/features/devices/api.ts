@@ -1,11 +1,11 @@
-import { api, type AuthorisedDeviceView, type CreateDeviceBody } from '@pathway/contract';
+import { apiRoutes, type AuthorisedDeviceView, type CreateDeviceBody } from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import { deviceKeys, participantKeys } from '../../lib/queryKeys';
 
 export const devicesQuery = queryOptions({
   queryKey: deviceKeys.list(),
-  queryFn: ({ signal }) => call(api.devices.list, { signal }),
+  queryFn: ({ signal }) => call(apiRoutes.devices.list, { signal }),
 });
 
 function useRefresh() {
@@ -21,7 +21,7 @@ function useRefresh() {
 export function useAddDevice() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (body: CreateDeviceBody) => call(api.devices.create, { body }),
+    mutationFn: (body: CreateDeviceBody) => call(apiRoutes.devices.create, { body }),
     onSuccess: refresh,
   });
 }
@@ -31,7 +31,7 @@ export function useEditDevice() {
   return useMutation({
     // The spec's PATCH sends the device object; the server takes its name and uuid.
     mutationFn: (device: AuthorisedDeviceView) =>
-      call(api.devices.update, { params: { id: device.authorized_device_id }, body: device }),
+      call(apiRoutes.devices.update, { params: { id: device.authorized_device_id }, body: device }),
     onSuccess: refresh,
   });
 }
@@ -39,7 +39,7 @@ export function useEditDevice() {
 export function useDeleteDevice() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (id: number) => call(api.devices.remove, { params: { id } }),
+    mutationFn: (id: number) => call(apiRoutes.devices.remove, { params: { id } }),
     onSuccess: refresh,
   });
 }
@@ -49,7 +49,7 @@ export const deviceSignInsQuery = (page: number, perPage: number, flaggedOnly: b
   queryOptions({
     queryKey: deviceKeys.signIns(page, perPage, flaggedOnly),
     queryFn: ({ signal }) =>
-      call(api.devices.signIns, {
+      call(apiRoutes.devices.signIns, {
         query: { page, perPage, flagged: flaggedOnly ? 'true' : undefined },
         signal,
       }),

@@ -1,6 +1,6 @@
 import {
   EXPORT_TOTAL_HEADER,
-  api,
+  apiRoutes,
   type AdherenceState,
   type CreateParticipantBody,
   type ParticipantSort,
@@ -28,7 +28,7 @@ export function participantListQuery(params: ParticipantListParams) {
   return queryOptions({
     queryKey: participantKeys.list({ ...params, after: undefined }),
     queryFn: ({ signal }) =>
-      call(api.participants.list, {
+      call(apiRoutes.participants.list, {
         query: { page, perPage, sort, order, state, q: q || undefined, after: after || undefined },
         signal,
       }),
@@ -49,7 +49,7 @@ export async function exportParticipants(
   signal?: AbortSignal,
 ): Promise<{ blob: Blob; fileName: string }> {
   const { sort, order, state, q } = params;
-  const response = await callResponse(api.participants.export, 'text/csv', {
+  const response = await callResponse(apiRoutes.participants.export, 'text/csv', {
     query: { sort, order, state, q: q || undefined },
     signal,
   });
@@ -76,7 +76,7 @@ export async function exportParticipants(
 export function participantQuery(id: number) {
   return queryOptions({
     queryKey: participantKeys.detail(id),
-    queryFn: ({ signal }) => call(api.participants.get, { params: { id }, signal }),
+    queryFn: ({ signal }) => call(apiRoutes.participants.get, { params: { id }, signal }),
   });
 }
 
@@ -84,14 +84,14 @@ export function participantQuery(id: number) {
 export function referralQuery(id: number) {
   return queryOptions({
     queryKey: participantKeys.referral(id),
-    queryFn: ({ signal }) => call(api.participants.referral, { params: { id }, signal }),
+    queryFn: ({ signal }) => call(apiRoutes.participants.referral, { params: { id }, signal }),
     staleTime: 0,
   });
 }
 
 export const availableDevicesQuery = queryOptions({
   queryKey: deviceKeys.available(),
-  queryFn: ({ signal }) => call(api.devices.available, { signal }),
+  queryFn: ({ signal }) => call(apiRoutes.devices.available, { signal }),
   staleTime: 0,
 });
 
@@ -108,7 +108,7 @@ function useRefresh() {
 export function useCreateParticipant() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (body: CreateParticipantBody) => call(api.participants.create, { body }),
+    mutationFn: (body: CreateParticipantBody) => call(apiRoutes.participants.create, { body }),
     onSuccess: refresh,
   });
 }
@@ -118,7 +118,7 @@ export function useUpdateParticipant() {
   return useMutation({
     // A staff member's change is answered with the participant (a tablet's purge_cache is not).
     mutationFn: ({ id, changes }: { id: number; changes: UpdateParticipantBody }) =>
-      call(api.participants.update, { params: { id }, body: changes }) as Promise<ParticipantView>,
+      call(apiRoutes.participants.update, { params: { id }, body: changes }) as Promise<ParticipantView>,
     onSuccess: refresh,
   });
 }
@@ -126,13 +126,13 @@ export function useUpdateParticipant() {
 export function useDeleteParticipant() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (id: number) => call(api.participants.remove, { params: { id } }),
+    mutationFn: (id: number) => call(apiRoutes.participants.remove, { params: { id } }),
     onSuccess: refresh,
   });
 }
 
 export function useMessageParticipant() {
   return useMutation({
-    mutationFn: (body: PushNotificationBody) => call(api.participants.message, { body }),
+    mutationFn: (body: PushNotificationBody) => call(apiRoutes.participants.message, { body }),
   });
 }

@@ -1,4 +1,4 @@
-import { api } from '@pathway/contract';
+import { apiRoutes } from '@pathway/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { call, callBlob, callText } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
@@ -6,14 +6,14 @@ import { logKeys } from '../../lib/queryKeys';
 
 export const logListQuery = queryOptions({
   queryKey: logKeys.all,
-  queryFn: () => call(api.logs.list),
+  queryFn: () => call(apiRoutes.logs.list),
 });
 
 export function logContentQuery(fileName: string) {
   return queryOptions({
     queryKey: logKeys.file(fileName),
     // Asked as a view, which the audit trail records apart from a download.
-    queryFn: () => callText(api.logs.read, { params: { fileName }, query: { view: 'true' } }),
+    queryFn: () => callText(apiRoutes.logs.read, { params: { fileName }, query: { view: 'true' } }),
     // A log grows while it is read: always show what is there now.
     staleTime: 0,
   });
@@ -21,5 +21,5 @@ export function logContentQuery(fileName: string) {
 
 /** Fetches first, so that a refusal is shown as a message rather than saved as the file. */
 export async function downloadLog(fileName: string): Promise<void> {
-  saveBlob(await callBlob(api.logs.read, { params: { fileName } }), fileName);
+  saveBlob(await callBlob(apiRoutes.logs.read, { params: { fileName } }), fileName);
 }

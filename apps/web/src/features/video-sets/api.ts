@@ -1,6 +1,6 @@
 import {
   THUMBNAIL_PROCESSING,
-  api,
+  apiRoutes,
   type CreateVideoSetBody,
   type UpdateVideoSetBody,
   type Video,
@@ -11,13 +11,13 @@ import { videoSetKeys } from '../../lib/queryKeys';
 
 export const videoSetsQuery = queryOptions({
   queryKey: videoSetKeys.all,
-  queryFn: () => call(api.videoSets.list),
+  queryFn: () => call(apiRoutes.videoSets.list),
 });
 
 export const videoSetQuery = (id: number) =>
   queryOptions({
     queryKey: videoSetKeys.detail(id),
-    queryFn: () => call(api.videoSets.get, { params: { id } }),
+    queryFn: () => call(apiRoutes.videoSets.get, { params: { id } }),
   });
 
 /** Refetched every few seconds while a thumbnail is being made, so it appears by itself. */
@@ -27,7 +27,7 @@ const isProcessing = (url: string) => url === THUMBNAIL_PROCESSING;
 export const setVideosQuery = (id: number) =>
   queryOptions({
     queryKey: videoSetKeys.videos(id),
-    queryFn: () => call(api.videoSets.videos, { params: { id } }),
+    queryFn: () => call(apiRoutes.videoSets.videos, { params: { id } }),
     refetchInterval: (query) =>
       query.state.data?.some((v) => isProcessing(v.video_thumbnail_url)) ? POLL_MS : false,
   });
@@ -36,7 +36,7 @@ export const setVideosQuery = (id: number) =>
 export const setThumbsQuery = (id: number) =>
   queryOptions({
     queryKey: videoSetKeys.thumbs(id),
-    queryFn: () => call(api.videos.thumbsOfSet, { params: { videoSetId: id } }),
+    queryFn: () => call(apiRoutes.videos.thumbsOfSet, { params: { videoSetId: id } }),
     refetchInterval: (query) =>
       Object.values(query.state.data ?? {}).some((week) =>
         week.some((entry) => isProcessing(entry.video_thumbnail_url)),
@@ -48,7 +48,7 @@ export const setThumbsQuery = (id: number) =>
 export const deletionImpactQuery = (id: number) =>
   queryOptions({
     queryKey: videoSetKeys.deletionImpact(id),
-    queryFn: () => call(api.videoSets.deletionImpact, { params: { id } }),
+    queryFn: () => call(apiRoutes.videoSets.deletionImpact, { params: { id } }),
     staleTime: 0,
   });
 
@@ -56,12 +56,12 @@ export const deletionImpactQuery = (id: number) =>
 export const videoDeletionImpactQuery = (videoId: number) =>
   queryOptions({
     queryKey: videoSetKeys.videoDeletionImpact(videoId),
-    queryFn: () => call(api.videos.deletionImpact, { params: { video_id: videoId } }),
+    queryFn: () => call(apiRoutes.videos.deletionImpact, { params: { video_id: videoId } }),
   });
 
 export const uploadSettingsQuery = queryOptions({
   queryKey: videoSetKeys.uploadSettings,
-  queryFn: () => call(api.videos.uploadSettings),
+  queryFn: () => call(apiRoutes.videos.uploadSettings),
   staleTime: Infinity,
 });
 
@@ -73,7 +73,7 @@ function useRefreshSets() {
 export function useCreateVideoSet() {
   const refresh = useRefreshSets();
   return useMutation({
-    mutationFn: (body: CreateVideoSetBody) => call(api.videoSets.create, { body }),
+    mutationFn: (body: CreateVideoSetBody) => call(apiRoutes.videoSets.create, { body }),
     onSuccess: refresh,
   });
 }
@@ -82,7 +82,7 @@ export function useRenameVideoSet() {
   const refresh = useRefreshSets();
   return useMutation({
     mutationFn: ({ id, ...body }: UpdateVideoSetBody & { id: number }) =>
-      call(api.videoSets.rename, { params: { id }, body }),
+      call(apiRoutes.videoSets.rename, { params: { id }, body }),
     onSuccess: refresh,
   });
 }
@@ -90,7 +90,7 @@ export function useRenameVideoSet() {
 export function useDeleteVideoSet() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => call(api.videoSets.remove, { params: { id } }),
+    mutationFn: (id: number) => call(apiRoutes.videoSets.remove, { params: { id } }),
     onSuccess: (_answer, id) => {
       queryClient.removeQueries({ queryKey: videoSetKeys.detail(id) });
       return queryClient.invalidateQueries({ queryKey: videoSetKeys.all });
@@ -100,7 +100,7 @@ export function useDeleteVideoSet() {
 
 /** After a save: ask for the thumbnail (spec §4); the server also queued it with the save. */
 function requestThumbnail(video: Video) {
-  return call(api.videos.requestThumbnail, {
+  return call(apiRoutes.videos.requestThumbnail, {
     query: { videoUrl: video.file_location_path, videoId: video.video_id },
   });
 }
@@ -127,7 +127,7 @@ export function useAddVideo(setId: number) {
   const refresh = useRefreshSetVideos(setId);
   return useMutation({
     mutationFn: async (video: NewVideo) => {
-      const saved = await call(api.videos.create, {
+      const saved = await call(apiRoutes.videos.create, {
         body: {
           ...video,
           fitness_video_set_id: setId,
@@ -153,7 +153,7 @@ export function useUpdateVideo(setId: number) {
   const refresh = useRefreshSetVideos(setId);
   return useMutation({
     mutationFn: async ({ videoId, changes }: { videoId: number; changes: VideoChanges }) => {
-      const saved = await call(api.videos.update, {
+      const saved = await call(apiRoutes.videos.update, {
         params: { video_id: videoId },
         body: {
           title: changes.title,
@@ -171,7 +171,7 @@ export function useUpdateVideo(setId: number) {
 export function useDeleteVideo(setId: number) {
   const refresh = useRefreshSetVideos(setId);
   return useMutation({
-    mutationFn: (videoId: number) => call(api.videos.remove, { params: { video_id: videoId } }),
+    mutationFn: (videoId: number) => call(apiRoutes.videos.remove, { params: { video_id: videoId } }),
     onSuccess: refresh,
   });
 }

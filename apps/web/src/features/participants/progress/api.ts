@@ -1,4 +1,4 @@
-import { api, type ParticipationProgress, type Video, type VideoSet } from '@pathway/contract';
+import { apiRoutes, type ParticipationProgress, type Video, type VideoSet } from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api';
 import { dashboardKeys, participantKeys, progressKeys, videoSetKeys } from '../../../lib/queryKeys';
@@ -17,32 +17,32 @@ export type SetVideo = Pick<
 export const participantProgressQuery = (participantId: number) =>
   queryOptions({
     queryKey: progressKeys.progress(participantId),
-    queryFn: () => call(api.progress.ofParticipant, { params: { id: participantId } }),
+    queryFn: () => call(apiRoutes.progress.ofParticipant, { params: { id: participantId } }),
     select: (list) => list[0] ?? null,
   });
 
 export const progressSummaryQuery = (participantId: number, videoSetId: number) =>
   queryOptions({
     queryKey: progressKeys.summary(participantId, videoSetId),
-    queryFn: () => call(api.progress.summary, { params: { videoSetId, participantId } }),
+    queryFn: () => call(apiRoutes.progress.summary, { params: { videoSetId, participantId } }),
   });
 
 export const pushMessagesQuery = (participantId: number) =>
   queryOptions({
     queryKey: progressKeys.pushMessages(participantId),
-    queryFn: () => call(api.pushMessages.ofParticipant, { params: { id: participantId } }),
+    queryFn: () => call(apiRoutes.pushMessages.ofParticipant, { params: { id: participantId } }),
   });
 
 // The same keys and calls as the Video sets screens, so one cache entry serves both.
 export const videoSetChoicesQuery = queryOptions({
   queryKey: videoSetKeys.all,
-  queryFn: () => call(api.videoSets.list),
+  queryFn: () => call(apiRoutes.videoSets.list),
 });
 
 export const setVideosQuery = (videoSetId: number) =>
   queryOptions({
     queryKey: videoSetKeys.videos(videoSetId),
-    queryFn: () => call(api.videoSets.videos, { params: { id: videoSetId } }),
+    queryFn: () => call(apiRoutes.videoSets.videos, { params: { id: videoSetId } }),
   });
 
 /** After any change of progress: this participant's tabs, the grid's tracking colours, the dashboard. */
@@ -62,11 +62,11 @@ export function useChooseVideoSet(participantId: number) {
   return useMutation({
     mutationFn: ({ progress, videoSetId }: { progress: ParticipationProgress | null; videoSetId: number }) =>
       progress
-        ? call(api.progress.update, {
+        ? call(apiRoutes.progress.update, {
             params: { id: progress.fitness_participation_progress_id },
             body: { fitness_video_set_id: videoSetId, current_week: 1, current_day: 1 },
           })
-        : call(api.progress.create, {
+        : call(apiRoutes.progress.create, {
             body: { participant_id: participantId, fitness_video_set_id: videoSetId },
           }),
     onSuccess: refresh,
@@ -85,10 +85,9 @@ export function useMoveProgress(participantId: number) {
       week: number;
       day: number;
     }) =>
-      call(direction === 'forward' ? api.progress.moveForward : api.progress.moveBackward, {
-        params: { id: participantId },
-        body: { week, day },
-      }),
+      direction === 'forward'
+        ? call(apiRoutes.progress.moveForward, { params: { id: participantId }, body: { week, day } })
+        : call(apiRoutes.progress.moveBackward, { params: { id: participantId }, body: { week, day } }),
     onSuccess: refresh,
   });
 }
@@ -96,7 +95,7 @@ export function useMoveProgress(participantId: number) {
 export function useProgressOneDay(participantId: number) {
   const refresh = useRefresh(participantId);
   return useMutation({
-    mutationFn: () => call(api.progress.forwardOneDay, { params: { id: participantId } }),
+    mutationFn: () => call(apiRoutes.progress.forwardOneDay, { params: { id: participantId } }),
     onSuccess: refresh,
   });
 }
@@ -105,7 +104,7 @@ export function usePurgeCache(participantId: number) {
   const refresh = useRefresh(participantId);
   return useMutation({
     mutationFn: () =>
-      call(api.participants.update, { params: { id: participantId }, body: { purge_cache: true } }),
+      call(apiRoutes.participants.update, { params: { id: participantId }, body: { purge_cache: true } }),
     onSuccess: refresh,
   });
 }
@@ -114,7 +113,7 @@ export function useReextractThumbnail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (video: SetVideo) =>
-      call(api.videos.reextractThumbnail, {
+      call(apiRoutes.videos.reextractThumbnail, {
         body: { video_id: video.video_id, file_location_path: video.file_location_path },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: videoSetKeys.all }),
