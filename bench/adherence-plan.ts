@@ -40,6 +40,7 @@ try {
   await handle.db
     .transaction(async (tx) => {
       await tx.execute(sql`set local jit = off`);
+      await tx.execute(sql`set local work_mem = '64MB'`);
       const rows = rowsOf<Record<string, string>>(
         await tx.execute(
           sql`explain (analyze, buffers) ${adherenceCheckStatement(today, new Date().toISOString())}`,

@@ -1,7 +1,8 @@
-// Builds the server once into one ES module, so `npm start` runs plain JavaScript instead of
-// transpiling every TypeScript file of the server and the contract at each start (the largest
-// part of the start-up time). Dependencies stay in node_modules, loaded as they are: some find
-// files beside their own code (PGlite's WASM, argon2's native module, the ffmpeg binaries).
+// Builds the server once into ES modules, so `npm start` runs plain JavaScript instead of
+// transpiling every TypeScript file of the server and the contract at each start, and loads its
+// dependencies as a few large files instead of resolving and reading about a thousand of them one
+// by one (Node's module loader was about a third of the start-up CPU, issue 14). Dependencies that
+// find files beside their own code stay in node_modules, loaded as they are (see KEEP_EXTERNAL).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,7 +20,29 @@ const serverSources = [
   path.join(root, 'packages/contract/src'),
   path.join(root, 'apps/server/package.json'),
   path.join(root, 'packages/contract/package.json'),
+  // The dependencies are in the bundle: a changed lockfile (npm ci after an upgrade) rebuilds it.
+  path.join(root, 'package-lock.json'),
   fileURLToPath(import.meta.url),
+];
+
+/**
+ * Packages left out of the bundle and imported from node_modules at run time: each reads files
+ * beside its own code (PGlite its WebAssembly and file-system image, argon2 its native module, the
+ * ffmpeg installers their binaries, swagger-ui its static pages, @fastify/swagger its package.json,
+ * pino the worker file of a transport), or is loaded only when configured (the S3 SDK) or never by
+ * the server (the bundler itself, tsx).
+ */
+const KEEP_EXTERNAL = [
+  /^@electric-sql\/pglite(\/|$)/,
+  /^argon2$/,
+  /^@ffmpeg-installer\//,
+  /^@ffprobe-installer\//,
+  /^@fastify\/swagger(-ui)?$/,
+  /^pino(\/|$)/,
+  /^thread-stream$/,
+  /^@aws-sdk\//,
+  /^esbuild$/,
+  /^tsx(\/|$)/,
 ];
 
 export function newestMtime(target) {
@@ -37,7 +60,7 @@ export function serverBundleIsStale() {
   return builtAt < Math.max(...serverSources.map(newestMtime));
 }
 
-/** Bundles apps/server/src/main.ts with the workspace's own packages; every other package is imported at run time. */
+/** Bundles apps/server/src/main.ts with its dependencies, but for those in KEEP_EXTERNAL. */
 export async function buildServer() {
   // Imported here: a start with an up-to-date build does not load the bundler at all.
   const { build } = await import('esbuild');
@@ -47,7 +70,8 @@ export async function buildServer() {
     entryPoints: [path.join(root, 'apps/server/src/main.ts')],
     outdir: path.dirname(serverBundle),
     bundle: true,
-    // What the server imports only when configured (the S3 store) becomes a chunk of its own, loaded then.
+    // What the server imports only when it needs it (the S3 store, the password dictionary) becomes
+    // a chunk of its own, loaded then.
     splitting: true,
     // Beside main.js: every file of the build must sit two levels below apps/server (see above).
     chunkNames: '[name]-[hash]',
@@ -57,15 +81,20 @@ export async function buildServer() {
     // Readable stack traces in the logs without source maps.
     keepNames: true,
     logLevel: 'warning',
+    // Dependencies written as CommonJS call require() for Node's own modules (and optional
+    // packages): in an ES module it is made here, resolving from the bundle's directory.
+    banner: {
+      js: "import { createRequire as __pathwayCreateRequire } from 'node:module'; const require = __pathwayCreateRequire(import.meta.url);",
+    },
     plugins: [
       {
-        name: 'dependencies-stay-external',
+        name: 'some-dependencies-stay-external',
         setup(context) {
-          // Bare imports are packages: ours (@pathway/*, TypeScript sources) are bundled, the rest stay external.
+          // Bare imports are packages: bundled (ours, TypeScript sources, and every other one not kept out).
           context.onResolve({ filter: /^[^./]/ }, (args) =>
-            args.path.startsWith('@pathway/') || path.isAbsolute(args.path)
-              ? undefined
-              : { path: args.path, external: true },
+            KEEP_EXTERNAL.some((pattern) => pattern.test(args.path))
+              ? { path: args.path, external: true }
+              : undefined,
           );
         },
       },
