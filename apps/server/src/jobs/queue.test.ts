@@ -7,6 +7,9 @@ import { rowsOf } from '../db/rows.js';
 let t: TestApp;
 const handled: string[] = [];
 let failuresLeft = 2;
+/** The running 'test-held' job finishes when this is called. */
+let releaseHeld: () => void = () => {};
+let heldRunning = false;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -26,9 +29,20 @@ beforeAll(async () => {
       for (const job of jobs) handled.push(job.data.word);
     },
   });
+  await t.ctx.jobs.define<{ word: string }>({
+    name: 'test-held',
+    async handler(jobs) {
+      heldRunning = true;
+      await new Promise<void>((resolve) => (releaseHeld = resolve));
+      for (const job of jobs) handled.push(job.data.word);
+    },
+  });
   await t.ctx.jobs.startWorkers();
 });
-afterAll(() => t.close());
+afterAll(() => {
+  releaseHeld(); // a failed expectation must not leave the job holding the queue's stop
+  return t.close();
+});
 
 /** Waits for a state (test/wait.ts), with a deadline that only turns a hang into a failure. */
 const until = (predicate: () => boolean) => waitUntil(predicate, 'the job queue');
@@ -73,6 +87,22 @@ describe('job queue', () => {
     const second = await t.ctx.jobs.send('test-echo', { word: 'once' }, { id });
     expect(first).toBe(id);
     expect(second).toBeNull();
+  });
+
+  it('tells a job still to start from one running: pending covers both, waiting only the first', async () => {
+    await t.ctx.jobs.send('test-held', { word: 'held' });
+    t.ctx.jobs.notify('test-held');
+    await until(() => heldRunning);
+    expect(await t.ctx.jobs.isPending('test-held', { word: 'held' })).toBe(true);
+    // A re-extract asked for while the last one is finishing must queue its own job.
+    expect(await t.ctx.jobs.isWaiting('test-held', { word: 'held' })).toBe(false);
+    releaseHeld();
+    await until(() => handled.includes('held'));
+    await waitUntil(
+      async () => !(await t.ctx.jobs.isPending('test-held', { word: 'held' })),
+      'the held job to be marked done',
+    );
+    expect(await t.ctx.jobs.isPending('test-held', { word: 'other' })).toBe(false);
   });
 
   it('refuses to send to a queue nobody defined', async () => {

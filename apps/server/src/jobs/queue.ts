@@ -191,13 +191,24 @@ export class JobQueue {
   }
 
   /** Whether a job of `name` whose data contains `dataSubset` is waiting, being retried or running. */
-  async isPending(name: string, dataSubset: object): Promise<boolean> {
-    const { rows } = await this.boss
-      .getDb()
-      .executeSql(
-        "select 1 from pgboss.job where name = $1 and state in ('created', 'retry', 'active') and data @> $2::jsonb limit 1",
-        [name, JSON.stringify(dataSubset)],
-      );
+  isPending(name: string, dataSubset: object): Promise<boolean> {
+    return this.hasJobIn(name, dataSubset, ['created', 'retry', 'active']);
+  }
+
+  /**
+   * Whether such a job is still to start (waiting or to be retried). A running one may already
+   * have read what it works from, so a request to redo the work cannot lean on it.
+   */
+  isWaiting(name: string, dataSubset: object): Promise<boolean> {
+    return this.hasJobIn(name, dataSubset, ['created', 'retry']);
+  }
+
+  private async hasJobIn(name: string, dataSubset: object, states: string[]): Promise<boolean> {
+    const { rows } = await this.boss.getDb().executeSql(
+      // The states go as one text: the PGlite adapter does not pass arrays as parameters.
+      "select 1 from pgboss.job where name = $1 and state::text = any(string_to_array($2, ',')) and data @> $3::jsonb limit 1",
+      [name, states.join(','), JSON.stringify(dataSubset)],
+    );
     return rows.length > 0;
   }
 

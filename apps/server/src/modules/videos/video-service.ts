@@ -273,7 +273,10 @@ export class VideoService {
       throw new HttpError(422, messages.thumbnail.couldNotDownload);
     }
     const data: ThumbnailJobData = { videoId, fileKey: video.file_location_path };
-    if (await this.ctx.jobs.isPending(THUMBNAIL_JOB, data)) return;
+    // Only a job still to start makes another needless: one already running may have finished
+    // its pictures a moment ago (the row shows them before the job is marked done), and a
+    // re-extract asked for now must make new ones.
+    if (await this.ctx.jobs.isWaiting(THUMBNAIL_JOB, data)) return;
     await this.ctx.db.transaction((tx) => this.queueThumbnail(tx, video));
     this.ctx.jobs.notify(THUMBNAIL_JOB);
   }
