@@ -42,4 +42,19 @@ describe("the contract's endpoint table", () => {
       expect(documented.sort(), name).toEqual(pathParams.sort());
     }
   });
+
+  it("says once in every documented operation's text who may call it", async () => {
+    // Fastify's automatic HEAD route shares its GET's schema object; the access hook once
+    // appended the sentence to that shared object for both, so every GET said it twice.
+    const doc = (await t.app.inject('/api/docs/json')).json();
+    const operations = Object.entries(
+      doc.paths as Record<string, Record<string, { description?: string }>>,
+    ).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => [`${method} ${path}`, op.description] as const),
+    );
+    expect(operations.length).toBeGreaterThan(0);
+    for (const [name, description] of operations) {
+      expect(description?.match(/Access: /g)?.length ?? 0, name).toBe(1);
+    }
+  });
 });

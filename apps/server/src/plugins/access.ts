@@ -136,8 +136,7 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     if (permission !== undefined && (access !== 'staff' || !PERMISSIONS.includes(permission))) {
       throw new Error(`${name} declares permission '${String(permission)}' (only with access 'staff')`);
     }
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
-    schema.security =
+    const security: Record<string, string[]>[] =
       access === 'public'
         ? []
         : access === 'device'
@@ -148,7 +147,12 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     const described = permission
       ? `Access: admins whose role has the permission ${permission} (${rolesWith(permission).join(', ')}).`
       : ACCESS_DESCRIPTIONS[access];
-    schema.description = [schema.description, described].filter(Boolean).join('\n\n');
+    // A new schema object, never the route's own one changed in place: Fastify gives the HEAD route
+    // it adds for each GET a shallow copy of the GET's options, so both share one schema object and
+    // this hook runs for both; appending in place wrote the sentence into every GET's text twice.
+    const schema = (route.schema ?? {}) as Record<string, unknown>;
+    const description = [schema.description, described].filter(Boolean).join('\n\n');
+    route.schema = { ...schema, security, description };
   });
 }
 

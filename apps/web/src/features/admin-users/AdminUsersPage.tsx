@@ -1,5 +1,3 @@
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import PasswordOutlinedIcon from '@mui/icons-material/PasswordOutlined';
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
@@ -20,6 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { RowActions } from '../../components/RowActions';
 import { formatDate } from '../../lib/dates';
 import { useSession } from '../../lib/session';
 import { AddAdminDialog } from './AddAdminDialog';
@@ -100,7 +99,11 @@ export function AdminUsersPage() {
                       <RoleChip role={admin.role} />
                     </TableCell>
                     <TableCell>{formatDate(admin.created_at)}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <RowActions
+                      name={admin.user_name}
+                      onEdit={() => setDialog({ kind: 'edit', admin })}
+                      onDelete={() => setDialog({ kind: 'delete', admin })}
+                    >
                       {/* One's own account is recovered with Change password (Exit menu), never reset. */}
                       {admin.admin_user_id !== session?.admin_user_id && (
                         <>
@@ -122,24 +125,7 @@ export function AdminUsersPage() {
                           </Tooltip>
                         </>
                       )}
-                      <Tooltip title="Edit" describeChild>
-                        <IconButton
-                          aria-label={`Edit ${admin.user_name}`}
-                          onClick={() => setDialog({ kind: 'edit', admin })}
-                        >
-                          <EditOutlinedIcon />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title="Delete" describeChild>
-                        <IconButton
-                          aria-label={`Delete ${admin.user_name}`}
-                          color="error"
-                          onClick={() => setDialog({ kind: 'delete', admin })}
-                        >
-                          <DeleteOutlineIcon />
-                        </IconButton>
-                      </Tooltip>
-                    </TableCell>
+                    </RowActions>
                   </TableRow>
                 ))}
               </TableBody>

@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import { NO_DEVICE, messages, type AuthorisedDevice, type ParticipantView } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
 import { WarningAlert } from '../../components/WarningAlert';
 import { availableDevicesQuery, useUpdateParticipant } from './api';
 import { deviceLabel } from './deviceLabel';
@@ -72,36 +72,38 @@ export function ChangeDeviceDialog({
             Detach <strong>{current}</strong> from participant {participant.participant_id}? The tablet stops
             working for them at once. You can then choose another device.
           </DialogContentText>
-        ) : devices.isPending ? (
-          <PageLoading label="Loading available devices" />
-        ) : devices.isError ? (
-          <Alert severity="error">{devices.error.message}</Alert>
-        ) : devices.data.length === 0 ? (
-          <Alert severity="warning">{messages.device.noneAvailable}</Alert>
         ) : (
-          <Autocomplete
-            id="change-device-choice"
-            options={devices.data}
-            value={chosen}
-            onChange={(_event, device) => {
-              setChosen(device);
-              setMissingChoice(false);
-            }}
-            getOptionLabel={deviceLabel}
-            isOptionEqualToValue={(option, value) => option.uuid === value.uuid}
-            renderInput={(params) => (
-              <TextField
-                {...params}
-                label="Device"
-                required
-                autoFocus
-                error={missingChoice}
-                helperText={
-                  missingChoice ? messages.participant.deviceEmpty : 'Type to search by name or UUID'
-                }
-              />
-            )}
-          />
+          <QueryState query={devices} loadingLabel="Loading available devices">
+            {(available) =>
+              available.length === 0 ? (
+                <Alert severity="warning">{messages.device.noneAvailable}</Alert>
+              ) : (
+                <Autocomplete
+                  id="change-device-choice"
+                  options={available}
+                  value={chosen}
+                  onChange={(_event, device) => {
+                    setChosen(device);
+                    setMissingChoice(false);
+                  }}
+                  getOptionLabel={deviceLabel}
+                  isOptionEqualToValue={(option, value) => option.uuid === value.uuid}
+                  renderInput={(params) => (
+                    <TextField
+                      {...params}
+                      label="Device"
+                      required
+                      autoFocus
+                      error={missingChoice}
+                      helperText={
+                        missingChoice ? messages.participant.deviceEmpty : 'Type to search by name or UUID'
+                      }
+                    />
+                  )}
+                />
+              )
+            }
+          </QueryState>
         )}
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>

@@ -1,5 +1,4 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -10,6 +9,7 @@ import { referralBody, type Referral } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { PageLoading } from '../../components/PageLoading';
+import { QueryError } from '../../components/QueryState';
 import { WarningAlert } from '../../components/WarningAlert';
 import { referralQuery, useUpdateParticipant } from './api';
 import { ReferralFields, type ReferralFormValues } from './ReferralFields';
@@ -79,7 +79,7 @@ export function EditReferralDialog({
       ) : referral.isError ? (
         <>
           <DialogContent dividers>
-            <Alert severity="error">{referral.error.message}</Alert>
+            <QueryError query={referral} sx={{}} />
           </DialogContent>
           <DialogActions sx={{ px: 3, py: 2 }}>
             <Button onClick={onClose}>Close</Button>

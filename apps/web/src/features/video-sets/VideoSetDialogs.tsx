@@ -14,6 +14,7 @@ import { useForm } from 'react-hook-form';
 import { FormDialog } from '../../components/form/FormDialog';
 import { FormTextField } from '../../components/form/FormTextField';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
+import { QueryError } from '../../components/QueryState';
 import { deletionImpactQuery, useCreateVideoSet, useDeleteVideoSet, useRenameVideoSet } from './api';
 
 /** 'Add new video set' (spec §2, §5): set name, number of weeks, videos per week. */
@@ -150,7 +151,7 @@ export function DeleteVideoSetDialog({ set, onClose }: { set: VideoSet; onClose:
       {impact.isPending ? (
         <CircularProgress size={24} aria-label="Counting what will be deleted" />
       ) : impact.isError ? (
-        <Alert severity="error">{impact.error.message}</Alert>
+        <QueryError query={impact} sx={{}} />
       ) : (
         <Alert severity="warning" icon={false}>
           {deletionWarning(impact.data).map((line) => (

@@ -1,10 +1,7 @@
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import VideoLibraryOutlinedIcon from '@mui/icons-material/VideoLibraryOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -12,7 +9,6 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { VideoSet } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
@@ -20,6 +16,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { RowActions } from '../../components/RowActions';
 import { videoSetsQuery } from './api';
 import { AddVideoSetDialog, DeleteVideoSetDialog, EditVideoSetDialog } from './VideoSetDialogs';
 
@@ -74,7 +71,11 @@ export function VideoSetsPage() {
                     <TableCell>{set.number_of_weeks}</TableCell>
                     <TableCell>{set.videos_in_week}</TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{set.created_at.slice(0, 10)}</TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <RowActions
+                      name={set.set_name}
+                      onEdit={() => setDialog({ kind: 'edit', set })}
+                      onDelete={() => setDialog({ kind: 'delete', set })}
+                    >
                       <Button
                         component={RouterLink}
                         to={`/video/${set.fitness_video_set_id}`}
@@ -85,24 +86,7 @@ export function VideoSetsPage() {
                       >
                         Manage Videos
                       </Button>
-                      <Tooltip title="Edit" describeChild>
-                        <IconButton
-                          aria-label={`Edit ${set.set_name}`}
-                          onClick={() => setDialog({ kind: 'edit', set })}
-                        >
-                          <EditOutlinedIcon />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title="Delete" describeChild>
-                        <IconButton
-                          aria-label={`Delete ${set.set_name}`}
-                          color="error"
-                          onClick={() => setDialog({ kind: 'delete', set })}
-                        >
-                          <DeleteOutlineIcon />
-                        </IconButton>
-                      </Tooltip>
-                    </TableCell>
+                    </RowActions>
                   </TableRow>
                 ))}
               </TableBody>
