@@ -101,6 +101,8 @@ export const messages = {
       'The video file was not found on the server (it may have been refused or cleaned up). Please upload it again.',
     notFinished: 'The video upload has not finished yet',
     failed: 'The upload could not be stored. Please try again.',
+    offsetMoved:
+      'The upload changed on the server while these bytes were sent. Please resume from the offset the server reports.',
   },
   device: {
     nameEmpty: 'Identifiable name cannot be empty',

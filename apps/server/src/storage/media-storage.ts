@@ -1,8 +1,8 @@
-import type { DataStore } from '@tus/utils';
 import type { Config } from '../config.js';
 import type { BlobStore } from './blob-store.js';
 import { FileBlobStore } from './file-blob-store.js';
 import { FileUploadStore } from './file-upload-store.js';
+import type { UploadStore } from './upload-writes.js';
 
 /**
  * The one place media lives: `blobs` for reading, writing and deleting stored files, and
@@ -11,7 +11,7 @@ import { FileUploadStore } from './file-upload-store.js';
  */
 export interface MediaStorage {
   blobs: BlobStore;
-  uploads: DataStore;
+  uploads: UploadStore;
 }
 
 /** Part size of multipart uploads to S3 (S3's minimum is 5 MiB). */
@@ -20,12 +20,12 @@ const S3_PART_BYTES = 8 * 1024 * 1024;
 export async function createMediaStorage(config: Config): Promise<MediaStorage> {
   if (config.s3) {
     // The AWS SDK is the heaviest of our dependencies to load: a server keeping files on disk never does.
-    const [{ S3Store }, { S3BlobStore, s3ClientConfig }] = await Promise.all([
-      import('@tus/s3-store'),
+    const [{ S3UploadStore }, { S3BlobStore, s3ClientConfig }] = await Promise.all([
+      import('./s3-upload-store.js'),
       import('./s3-blob-store.js'),
     ]);
     const blobs = new S3BlobStore(config.s3);
-    const uploads = new S3Store({
+    const uploads = new S3UploadStore({
       partSize: S3_PART_BYTES,
       s3ClientConfig: { ...s3ClientConfig(config.s3), bucket: config.s3.bucket },
     });

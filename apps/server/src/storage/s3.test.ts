@@ -2,7 +2,18 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { Readable } from 'node:stream';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@tus/utils';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THUMBNAIL_PROCESSING, messages } from '@pathway/contract';
@@ -16,6 +27,7 @@ import { FileBlobStore } from './file-blob-store.js';
 import type { BlobStore } from './blob-store.js';
 import { createMediaStorage } from './media-storage.js';
 import { S3BlobStore, s3ClientConfig } from './s3-blob-store.js';
+import { S3UploadStore } from './s3-upload-store.js';
 
 // Everything below runs against a real S3 API (Ceph radosgw) on 127.0.0.1.
 let ceph: CephS3;
@@ -36,6 +48,17 @@ afterAll(async () => {
 async function objectKeys(prefix = ''): Promise<string[]> {
   const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
   return (listed.Contents ?? []).map((o) => o.Key!).sort();
+}
+
+/** How many parts of the multipart upload of `key` the bucket holds (0 before it starts). */
+async function storedParts(key: string): Promise<number> {
+  const uploads = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket, Prefix: key }));
+  const upload = uploads.Uploads?.find((u) => u.Key === key);
+  if (!upload?.UploadId) return 0;
+  const parts = await client.send(
+    new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: upload.UploadId }),
+  );
+  return parts.Parts?.length ?? 0;
 }
 
 function localFile(bytes: Buffer): string {
@@ -107,6 +130,54 @@ describe.each([
   });
 });
 
+describe('upload store on S3', () => {
+  const MiB = 1024 * 1024;
+  const makeStore = () =>
+    new S3UploadStore({
+      partSize: 8 * MiB,
+      s3ClientConfig: { ...s3ClientConfig({ ...ceph, bucket, forcePathStyle: true }), bucket },
+    });
+  const bytes = Buffer.from(Array.from({ length: 12 * MiB }, (_, i) => (i * 7) % 251));
+
+  it('refuses a write when the bucket no longer holds exactly the offset it was sent for, and stores no bytes twice', async () => {
+    const store = makeStore();
+    const id = `uploads/${'d'.repeat(32)}`;
+    await store.create(new Upload({ id, size: bytes.length, offset: 0 }));
+    expect(await store.write(Readable.from([bytes.subarray(0, 8 * MiB)]), id, 0)).toBe(8 * MiB);
+    expect((await store.getUpload(id)).offset).toBe(8 * MiB);
+    // Another writer (a server finishing a dropped PATCH) stores an incomplete part after the
+    // offset was read: the write from the old offset must not take those bytes in again.
+    await client.send(
+      new PutObjectCommand({ Bucket: bucket, Key: `${id}.part`, Body: bytes.subarray(8 * MiB, 9 * MiB) }),
+    );
+    await expect(store.write(Readable.from([bytes.subarray(8 * MiB)]), id, 8 * MiB)).rejects.toMatchObject({
+      status_code: 409,
+      body: JSON.stringify({ message: messages.upload.offsetMoved }),
+    });
+    // Nothing changed: the client reads the offset again and resumes from there.
+    expect((await store.getUpload(id)).offset).toBe(9 * MiB);
+    expect(await store.write(Readable.from([bytes.subarray(9 * MiB)]), id, 9 * MiB)).toBe(bytes.length);
+    const stored = await readAll(await store.read(id));
+    expect(Buffer.compare(stored, bytes)).toBe(0);
+    await store.remove(id).catch(() => {});
+    for (const suffix of ['', '.info', '.part'])
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: `${id}${suffix}` }));
+  });
+
+  it('answers 409 to a write and 404 to a read of an upload that was removed meanwhile, never a 500', async () => {
+    const store = makeStore();
+    const id = `uploads/${'e'.repeat(32)}`;
+    await store.create(new Upload({ id, size: bytes.length, offset: 0 }));
+    expect(await store.write(Readable.from([bytes.subarray(0, 8 * MiB)]), id, 0)).toBe(8 * MiB);
+    // Removed by another server (a cancelled or refused upload): this store still has it cached.
+    await makeStore().remove(id);
+    await expect(store.write(Readable.from([bytes.subarray(8 * MiB)]), id, 8 * MiB)).rejects.toMatchObject({
+      status_code: 409,
+    });
+    await expect(store.getUpload(id)).rejects.toMatchObject({ status_code: 404 });
+  });
+});
+
 describe('video library on S3', () => {
   let t: TestApp;
   let staff: string;
@@ -148,6 +219,7 @@ describe('video library on S3', () => {
     const id = uploadUrl.split('/').pop()!;
 
     // Nine MiB, then the connection drops: one whole part is in S3, the rest is lost or kept as a partial part.
+    let firstPartStored: Promise<unknown> = Promise.resolve();
     await new Promise<void>((resolve) => {
       const url = new URL(uploadUrl);
       const req = http.request({
@@ -165,17 +237,24 @@ describe('video library on S3', () => {
       });
       req.on('error', () => resolve());
       req.on('close', () => resolve());
-      // Known defect (see the closing note of 2026-11-25): dropped while the server still stores the
-      // last incomplete part, and resumed on a new server at once, the upload ended with bytes twice
-      // in it (422, then 500 to every PATCH) with stress --cpu 2 beside it. Waiting for the first
-      // part in the bucket (ListParts) instead of 1.5 s brought that race out; until the upload
-      // server waits for such a write before it stops, the connection drops after 1.5 s.
-      req.write(bytes.subarray(0, 9 * 1024 * 1024), () => setTimeout(() => req.destroy(), 1500));
+      // The connection drops once the first whole part is in the bucket (the S3 store sends it
+      // while the rest of the body streams in), not after a guessed time. The server is then
+      // still storing the last, incomplete part: its stop waits for that write, so the resume
+      // below never runs beside it (which once put bytes into the file twice).
+      req.write(bytes.subarray(0, 9 * 1024 * 1024), () => {
+        firstPartStored = waitUntil(
+          async () => (await storedParts(`uploads/${id}`)) > 0,
+          'the first whole part of the upload to be stored in the bucket',
+        ).finally(() => req.destroy());
+      });
     });
+    await firstPartStored;
 
     // The server stops (finishing what it had received) and a new one starts: new tus server and
     // S3 store, nothing in memory from before.
     await first.close();
+    // Its stop waited for the store's writes, the dropped PATCH's included: none still runs.
+    expect(await t.ctx.media.uploads.drain(0)).toBe(true);
     t.ctx.media = await createMediaStorage(t.config);
     const restarted = await buildApp(t.ctx);
     await restarted.listen({ port: 0, host: '127.0.0.1' });

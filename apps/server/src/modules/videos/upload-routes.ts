@@ -16,6 +16,8 @@ import { UploadService, type UploadRow } from './upload-service.js';
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 const KEY_PREFIX = 'uploads/';
+/** How long a stopping server waits for upload writes in flight (a last S3 part takes seconds). */
+const UPLOAD_DRAIN_MS = 60_000;
 
 interface TusRefusal {
   status_code: number;
@@ -64,11 +66,19 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   const locker = pool
     ? new PostgresUploadLocker({ ...pool.options, max: undefined } as pg.ClientConfig, ctx.logger)
     : undefined;
-  if (locker) app.addHook('onClose', () => locker.close());
+  // A stopping server first finishes storing what its PATCHes received (their clients may be gone,
+  // so Fastify's close does not wait for them), then lets go of its upload locks: a resume on
+  // another server must not run beside that write on the same upload.
+  const store = ctx.media.uploads;
+  app.addHook('onClose', async () => {
+    if (!(await store.drain(UPLOAD_DRAIN_MS)))
+      ctx.logger.warn({ waitedMs: UPLOAD_DRAIN_MS }, 'upload writes still running at stop');
+    await locker?.close();
+  });
 
   const tus = new Server({
     path: UPLOAD_ENDPOINT,
-    datastore: ctx.media.uploads,
+    datastore: store,
     ...(locker && { locker }),
     maxSize: ctx.config.maxUploadBytes,
     // A finished upload may be a video's file: only unfinished ones can be cancelled.
