@@ -14,6 +14,11 @@ const toServer: ProxyOptions = { target: apiTarget };
  * Premium panels, and a switch. They are 7 KB gzipped of the participant list's first download
  * (issue 14). Here that module gets an empty stand-in for them. The build fails if the installed
  * grid starts using one of those slots, so an upgrade cannot silently draw a stand-in.
+ *
+ * The grid also draws an Autocomplete, but only in the filter panel's "is any of" inputs, which the
+ * Participants grid never offers (its one filterable column has the "is" operator only). That
+ * slot gets the real Autocomplete loaded when first drawn (10 KB gzipped of the list's first
+ * download), so it still works if a grid offers those inputs.
  */
 function dataGridUnusedSlots(): Plugin {
   const gridMaterial = /@mui[\\/]x-data-grid[\\/]esm[\\/]material[\\/]index\.js$/;
@@ -24,6 +29,9 @@ function dataGridUnusedSlots(): Plugin {
     '@mui/material/Switch': 'baseSwitch',
   };
   const standIn = '\0data-grid-unused-slot';
+  const loadedWhenDrawn: Record<string, string> = {
+    '@mui/material/Autocomplete': '\0data-grid-lazy-autocomplete',
+  };
   return {
     name: 'data-grid-unused-slots',
     enforce: 'pre',
@@ -43,11 +51,24 @@ function dataGridUnusedSlots(): Plugin {
       }
     },
     resolveId(source, importer) {
-      return importer && gridMaterial.test(importer) && source in unused ? standIn : null;
+      if (!importer || !gridMaterial.test(importer)) return null;
+      if (source in unused) return standIn;
+      return loadedWhenDrawn[source] ?? null;
     },
     load(id) {
-      if (id !== standIn) return null;
-      return "export default function UnusedGridSlot() { throw new Error('This data grid slot is not bundled (vite.config.ts)'); }";
+      if (id === standIn) {
+        return "export default function UnusedGridSlot() { throw new Error('This data grid slot is not bundled (vite.config.ts)'); }";
+      }
+      const source = Object.keys(loadedWhenDrawn).find((key) => loadedWhenDrawn[key] === id);
+      if (source === undefined) return null;
+      // The same component and props (the ref included), drawn once its chunk has loaded.
+      return [
+        "import { Suspense, createElement, forwardRef, lazy } from 'react';",
+        `const Component = lazy(() => import(${JSON.stringify(source)}));`,
+        'export default forwardRef(function LoadedWhenDrawn(props, ref) {',
+        '  return createElement(Suspense, { fallback: null }, createElement(Component, { ...props, ref }));',
+        '});',
+      ].join('\n');
     },
   };
 }
