@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { messages, type DashboardData } from '@pathway/contract';
 import { expect, expectAccessible, test } from './fixtures';
+import { participantRow, searchParticipants } from './participant-grid';
 import { addParticipant, addVideoSetThroughApi, enrol, recordViewToday } from './register-data';
 
 /**
@@ -85,19 +86,14 @@ test.describe('the console as a clinician meets it', () => {
     // In the grid, people without a programme have no adherence state: they say what they wait for.
     await page.getByRole('button', { name: 'Clear filter' }).click();
     await expect(page).toHaveURL(/\/participants$/);
-    const grid = page.getByRole('grid', { name: 'Participants' });
     for (const [who, text] of [
       // Today's video counts from the first day: a day behind until it is watched.
       [enrolled, 'Slightly behind · 1 day'],
       [newcomer, 'No programme'],
       [withoutTablet, 'No tablet'],
     ] as const) {
-      const box = page.getByRole('searchbox');
-      if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
-      await page.getByRole('searchbox').fill(String(who.participant_id));
-      const row = grid
-        .getByRole('row')
-        .filter({ has: page.getByRole('gridcell', { name: String(who.participant_id), exact: true }) });
+      await searchParticipants(page, String(who.participant_id));
+      const row = participantRow(page, who.participant_id);
       await expect(row.locator('[data-field="days_behind"]')).toHaveText(text);
       // Shown whole: neither the chip nor its cell cuts the words or the days.
       const cut = await row
@@ -139,9 +135,7 @@ test.describe('the console as a clinician meets it', () => {
 
     const { participant } = await addParticipant(adminApi);
     await page.goto('/participants');
-    const box = page.getByRole('searchbox');
-    if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('searchbox').fill(String(participant.participant_id));
+    await searchParticipants(page, String(participant.participant_id));
     await page.getByRole('menuitem', { name: `Edit participant ${participant.participant_id}` }).click();
     const edit = page.getByRole('dialog', { name: /^Edit participant — / });
     const editDob = edit.getByRole('group', { name: /Date of birth/ });
@@ -177,9 +171,7 @@ test.describe('the console as a clinician meets it', () => {
     }
     await signInAs('full access');
     await page.goto('/participants');
-    const box = page.getByRole('searchbox');
-    if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('searchbox').fill(String(participant.participant_id));
+    await searchParticipants(page, String(participant.participant_id));
     await page
       .getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` })
       .click();

@@ -1,17 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
 import { messages } from '@pathway/contract';
 import { expect, expectAccessible, test } from './fixtures';
+import { participantRow, searchParticipants } from './participant-grid';
 import { addDevice, addParticipant } from './register-data';
 
 async function openRow(page: Page, participantId: number): Promise<Locator> {
   await page.goto('/participants');
-  const box = page.getByRole('searchbox');
-  if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
-  await page.getByRole('searchbox').fill(String(participantId));
-  const row = page
-    .getByRole('grid', { name: 'Participants' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('gridcell', { name: String(participantId), exact: true }) });
+  await searchParticipants(page, String(participantId));
+  const row = participantRow(page, participantId);
   await expect(row).toBeVisible();
   return row;
 }

@@ -1,31 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import type { Locator, Page } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { IDENTIFIABLE_FIELDS, LANGUAGES, messages } from '@pathway/contract';
 import { expect, expectAccessible, test } from './fixtures';
+import { participantGrid, participantRow, searchParticipants } from './participant-grid';
 import { addDevice, addParticipant, addVideoSetThroughApi, enrol, uniqueWord } from './register-data';
 
 const pm = messages.participant;
-
-function grid(page: Page): Locator {
-  return page.getByRole('grid', { name: 'Participants' });
-}
-
-/** Narrows the grid with its search box (server-side), as an admin looking for someone would. */
-async function search(page: Page, text: string) {
-  const box = page.getByRole('searchbox');
-  if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
-  const answered = page.waitForResponse(
-    (r) => r.url().includes('/api/participant?') && r.url().includes(`q=${encodeURIComponent(text)}`),
-  );
-  await page.getByRole('searchbox').fill(text);
-  await answered;
-}
-
-function rowOf(page: Page, participantId: number): Locator {
-  return grid(page)
-    .getByRole('row')
-    .filter({ has: page.getByRole('gridcell', { name: String(participantId), exact: true }) });
-}
 
 function cell(row: Locator, field: string): Locator {
   return row.locator(`[role="gridcell"][data-field="${field}"]`);
@@ -144,8 +124,8 @@ test.describe('participants', () => {
       push_notification_id: 'empty',
     });
 
-    await search(page, lastName);
-    const row = rowOf(page, created.participant_id);
+    await searchParticipants(page, lastName);
+    const row = participantRow(page, created.participant_id);
     await expect(cell(row, 'last_name')).toHaveText(lastName);
     await expect(cell(row, 'date_of_birth')).toHaveText('17/05/1960');
     await expect(cell(row, 'name')).toHaveText(device.name);
@@ -182,8 +162,8 @@ test.describe('participants', () => {
     const { participant } = await addParticipant(adminApi);
     await signInAs('full access');
     await page.goto('/participants');
-    await search(page, participant.last_name);
-    const row = rowOf(page, participant.participant_id);
+    await searchParticipants(page, participant.last_name);
+    const row = participantRow(page, participant.participant_id);
     await expect(cell(row, 'last_name')).toHaveText(participant.last_name);
 
     await cell(row, 'last_name').dblclick();
@@ -224,8 +204,8 @@ test.describe('participants', () => {
     const { participant } = await addParticipant(adminApi);
     await signInAs('full access');
     await page.goto('/participants');
-    await search(page, participant.last_name);
-    const row = rowOf(page, participant.participant_id);
+    await searchParticipants(page, participant.last_name);
+    const row = participantRow(page, participant.participant_id);
     const dob = cell(row, 'date_of_birth');
     await expect(dob).toHaveText('12/04/1961');
 
@@ -281,9 +261,9 @@ test.describe('participants', () => {
     );
     await page.goto('/participants?state=slightlybehind');
     await slightly;
-    await search(page, String(participant.participant_id));
-    await expect(rowOf(page, participant.participant_id)).toBeVisible();
-    await expect(cell(rowOf(page, participant.participant_id), 'days_behind')).toHaveText(
+    await searchParticipants(page, String(participant.participant_id));
+    await expect(participantRow(page, participant.participant_id)).toBeVisible();
+    await expect(cell(participantRow(page, participant.participant_id), 'days_behind')).toHaveText(
       'Slightly behind · 1 day',
     );
     // The filter is said above the grid in words, with a way to clear it.
@@ -309,7 +289,7 @@ test.describe('participants', () => {
       for (const row of answer.data)
         expect(inState[state](row.days_behind), `participant ${row.participant_id}`).toBe(true);
       expect(answer.data.map((row) => row.participant_id)).not.toContain(participant.participant_id);
-      await expect(rowOf(page, participant.participant_id)).toHaveCount(0);
+      await expect(participantRow(page, participant.participant_id)).toHaveCount(0);
     }
 
     // The grid's own filter writes the address.
@@ -351,8 +331,8 @@ test.describe('participants', () => {
     await enrol(adminApi, made[2]!.participant_id, set.fitness_video_set_id);
     await signInAs('full access');
     await page.goto('/participants?state=slightlybehind');
-    await search(page, family);
-    await expect(rowOf(page, made[0]!.participant_id)).toBeVisible();
+    await searchParticipants(page, family);
+    await expect(participantRow(page, made[0]!.participant_id)).toBeVisible();
 
     const api = (await (
       await adminApi.get(`/api/participant?state=slightlybehind&q=${family}&sort=participant_id&order=asc`)
@@ -403,7 +383,7 @@ test.describe('participants', () => {
     await signInAs('basic access');
     await page.goto('/participants');
     await expect(page.getByRole('link', { name: 'Add Participant' })).toHaveCount(0);
-    const headers = grid(page).getByRole('columnheader');
+    const headers = participantGrid(page).getByRole('columnheader');
     await expect(headers).toHaveText([
       'ID',
       'Tracking',
@@ -418,10 +398,10 @@ test.describe('participants', () => {
     const listed = page.waitForResponse(
       (r) => r.url().includes('/api/participant?') && r.url().includes(`q=${participant.participant_id}`),
     );
-    await search(page, String(participant.participant_id));
+    await searchParticipants(page, String(participant.participant_id));
     const body = await (await listed).text();
     for (const field of IDENTIFIABLE_FIELDS) expect(body).not.toContain(`"${field}"`);
-    const row = rowOf(page, participant.participant_id);
+    const row = participantRow(page, participant.participant_id);
     await expect(cell(row, 'name')).toHaveText(device.name);
     await expect(
       row.getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` }),

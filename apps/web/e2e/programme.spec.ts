@@ -1,20 +1,15 @@
 import type { Locator, Page } from '@playwright/test';
 import { messages } from '@pathway/contract';
 import { expect, expectAccessible, test } from './fixtures';
+import { participantRow, searchParticipants } from './participant-grid';
 import { addParticipant, addVideoSetThroughApi } from './register-data';
 
 async function openRow(page: Page, participantId: number): Promise<Locator> {
-  await page
-    .getByRole('navigation', { name: 'Main menu' })
-    .getByRole('link', { name: 'Participants' })
-    .click();
-  const box = page.getByRole('searchbox');
-  if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
-  await page.getByRole('searchbox').fill(String(participantId));
-  const row = page
-    .getByRole('grid', { name: 'Participants' })
-    .getByRole('row')
-    .filter({ has: page.getByRole('gridcell', { name: String(participantId), exact: true }) });
+  // A page load, not the menu: the console keeps the answer of a search it already made, and
+  // searchParticipants waits for a fresh one.
+  await page.goto('/participants');
+  await searchParticipants(page, String(participantId));
+  const row = participantRow(page, participantId);
   await expect(row).toBeVisible();
   return row;
 }

@@ -213,15 +213,15 @@ function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * The conditions of a filter. `bind` gives each value's place in the SQL: the value itself, or a
- * placeholder of that name when the text is built once per shape (pageRecorded).
- */
 /** A value's place in a query: the value itself, or a placeholder of that name. */
 type Bind = <T>(name: string, value: T) => T | Placeholder;
 const asValue: Bind = (_name, value) => value;
 const asPlaceholder: Bind = (name) => sql.placeholder(name);
 
+/**
+ * The conditions of a filter. `bind` gives each value's place in the SQL: the value itself, or a
+ * placeholder of that name when the text is built once per shape (pageRecorded).
+ */
 function filterConditions(filter: ListFilter, bind: Bind = asValue): SQL[] {
   const conditions: SQL[] = [];
   if (filter.state)

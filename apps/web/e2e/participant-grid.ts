@@ -1,0 +1,32 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+export function participantGrid(page: Page): Locator {
+  return page.getByRole('grid', { name: 'Participants' });
+}
+
+/** The grid's row of one participant. */
+export function participantRow(page: Page, participantId: number): Locator {
+  return participantGrid(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('gridcell', { name: String(participantId), exact: true }) });
+}
+
+/**
+ * Narrows the Participants grid with its search box (server-side), as an admin looking for someone
+ * would, and waits until the grid shows the answer. The rows move when the answer comes, so a
+ * click aimed at a row before then can land where the row was and be lost (seen under
+ * `stress --cpu 2`: "View details" clicked, no dialog). The search must be one this page has not
+ * answered yet (the console keeps answers): load the page before searching again.
+ */
+export async function searchParticipants(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('searchbox');
+  if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
+  const answered = page.waitForResponse(
+    (r) => r.url().includes('/api/participant?') && r.url().includes(`q=${encodeURIComponent(text)}`),
+  );
+  await page.getByRole('searchbox').fill(text);
+  await answered;
+  // The loading bar goes once the answer's rows are drawn.
+  await expect(participantGrid(page).getByRole('progressbar')).toHaveCount(0);
+}
