@@ -91,6 +91,12 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('a full disk', () => {
     }));
     let nextDevice = 0;
     let server = await startServerProcess(site.env);
+    const filler = path.join(mountPoint, 'filler');
+    // Whatever this test ends with: no server left running and the tmpfs empty for the next test.
+    t.onTestFinished(async () => {
+      if (server.child.exitCode === null && server.child.signalCode === null) await server.stop();
+      fs.rmSync(filler, { force: true });
+    });
     const startedWith = freeBytesSync(mountPoint);
     const api = (method: string, url: string, body?: unknown, headers: Record<string, string> = {}) =>
       fetch(`${server.url}${url}`, {
@@ -159,7 +165,6 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('a full disk', () => {
       () => fs.existsSync(secondFile) && fs.statSync(secondFile).size === firstPart,
       'the first third stored',
     );
-    const filler = path.join(mountPoint, 'filler');
     fillDisk(filler);
     feed.enqueue(new Uint8Array(big.subarray(firstPart)));
     feed.close();
@@ -271,6 +276,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('a full disk', () => {
     await handle.pglite!.exec(`create table kept (id int primary key, v text);
       insert into kept select g, 'acknowledged ' || g from generate_series(1, 2000) g; checkpoint;`);
     const filler = path.join(mountPoint, 'wal-filler');
+    t.onTestFinished(() => fs.rmSync(filler, { force: true }));
     fillDisk(filler);
     let failure: unknown;
     for (let i = 1; i <= 64 && failure === undefined; i++) {

@@ -1,9 +1,11 @@
 import { isDiskFull } from '../../lib/db-errors.js';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { EVENTS, Server, type Upload } from '@tus/server';
+import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import { z } from 'zod';
 import { UPLOAD_ENDPOINT, finishedUpload, messages, type FinishedUpload } from '@pathway/contract';
 import type pg from 'pg';
@@ -18,6 +20,8 @@ const UPLOAD_ID = /^[0-9a-f]{32}$/;
 const KEY_PREFIX = 'uploads/';
 /** How long a stopping server waits for upload writes in flight (a last S3 part takes seconds). */
 const UPLOAD_DRAIN_MS = 60_000;
+/** How long a refused PATCH keeps reading the body its client is still sending (nginx's lingering_time). */
+const REFUSED_BODY_READ_MS = 30_000;
 
 interface TusRefusal {
   status_code: number;
@@ -38,6 +42,39 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   return `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * Reads and drops what is left of a request's body, so that an answer sent before the whole body
+ * arrived reaches its client. tus answers a refused PATCH (disk full, offset moved, too large) as
+ * soon as it knows, often with most of the body still on its way, and with `Connection: close`:
+ * closing a socket its client is still writing to fails the client's next write (EPIPE, reset)
+ * before it reads the answer, and the person sees a broken connection instead of the message.
+ * Bounded like nginx's lingering close: at most `maxBytes` (no valid PATCH carries more) and
+ * `maxMs`; past either, the answer goes out and the connection closes as before.
+ */
+export function discardUnreadBody(req: IncomingMessage, maxBytes: number, maxMs: number): Promise<void> {
+  const declared = Number(req.headers['content-length']);
+  if (req.complete || req.destroyed || declared > maxBytes) return Promise.resolve();
+  return new Promise((resolve) => {
+    let dropped = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      stopWatching();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped > maxBytes) stop();
+    };
+    const timer = setTimeout(stop, maxMs);
+    const stopWatching = finished(req, stop);
+    // The web stream tus read the body through is abandoned: nothing may queue what follows.
+    req.removeAllListeners('data');
+    req.on('data', onData);
+    req.resume();
+  });
 }
 
 /**
@@ -146,17 +183,26 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       adminId: request.staff!.adminUserId,
     });
     reply.hijack();
+    const { raw: req } = request;
+    const res = reply.raw;
+    // tus.handle() without its last step, so that a refusal waits for the body it was sent.
+    let response: Response;
     try {
-      await tus.handle(request.raw, reply.raw);
+      response = await tus.handleWeb(new NodeRequest({ req, res }));
     } catch (error) {
       request.log.error({ err: error }, 'upload request failed');
-      if (!reply.raw.headersSent) {
-        const full = isDiskFull(error);
-        reply.raw.writeHead(full ? 503 : 500, { 'content-type': 'application/json; charset=utf-8' });
-        reply.raw.end(JSON.stringify({ message: full ? messages.generic.diskFull : messages.upload.failed }));
-      } else {
-        reply.raw.destroy();
-      }
+      const full = isDiskFull(error);
+      response = Response.json(
+        { message: full ? messages.generic.diskFull : messages.upload.failed },
+        { status: full ? 503 : 500, headers: { connection: 'close' } },
+      );
+    }
+    if (response.status >= 400) await discardUnreadBody(req, ctx.config.maxUploadBytes, REFUSED_BODY_READ_MS);
+    try {
+      await sendNodeResponse(res, response);
+    } catch (error) {
+      request.log.error({ err: error }, 'upload answer failed');
+      res.destroy();
     }
   };
 

@@ -290,6 +290,74 @@ describe('resumable upload', () => {
   });
 });
 
+// A PATCH refused before its body is read (offset moved, disk full, too large) is answered with
+// `Connection: close`. The body must be read first: a socket closed while its client is still
+// sending fails the client's write (EPIPE) before it can read the answer.
+describe('a refused upload PATCH', () => {
+  const LARGE = 32 * 1024 * 1024;
+  let large: TestApp;
+  let largeBase: string;
+  let cookie: string;
+  beforeAll(async () => {
+    large = await createTestApp({ env: { MAX_UPLOAD_BYTES: String(LARGE) } });
+    cookie = (await signedInCookie(large.ctx, 'basic access')).cookie;
+    await large.app.listen({ port: 0, host: '127.0.0.1' });
+    largeBase = `http://127.0.0.1:${(large.app.server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    large.app.server.closeAllConnections();
+    await large.close();
+  });
+
+  /** One PATCH with its whole body: the answer once the body has gone out and the answer is read. */
+  function sendWhole(url: string, headers: Record<string, string>, body: Buffer) {
+    return new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(url, {
+        method: 'PATCH',
+        headers: { ...headers, 'content-length': body.length },
+      });
+      req.on('error', reject); // a write that failed: EPIPE or a reset
+      const sent = new Promise((done) => req.on('finish', done));
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          void sent.then(() => resolve({ status: res.statusCode!, body: Buffer.concat(chunks).toString() }));
+        });
+      });
+      req.end(body);
+    });
+  }
+
+  it('reaches its client with the message, even with far more body than a socket buffers', async () => {
+    const created = await fetch(`${largeBase}/companion`, {
+      method: 'POST',
+      headers: { ...TUS, cookie, 'upload-length': String(LARGE) },
+    });
+    expect(created.status).toBe(201);
+    const uploadUrl = created.headers.get('location')!;
+    const headers = { ...TUS, cookie, 'content-type': 'application/offset+octet-stream' };
+    const refused = await sendWhole(
+      uploadUrl,
+      { ...headers, 'upload-offset': '4096' },
+      Buffer.alloc(LARGE - 4096),
+    );
+    expect(refused.status).toBe(409);
+    expect((JSON.parse(refused.body) as { message: string }).message).toMatch(/offset/i);
+
+    const head = await fetch(uploadUrl, { method: 'HEAD', headers: { ...TUS, cookie } });
+    expect(head.headers.get('upload-offset')).toBe('0');
+    // The refusal changed nothing, and the upload takes its bytes from where it is.
+    const resumed = await fetch(uploadUrl, {
+      method: 'PATCH',
+      headers: { ...headers, 'upload-offset': '0' },
+      body: new Uint8Array(1024),
+    });
+    expect(resumed.status).toBe(204);
+    expect(resumed.headers.get('upload-offset')).toBe('1024');
+  });
+});
+
 // Several web instances on one PostgreSQL database: a request on one instance that wants an upload
 // another instance is still writing asks it to let go, and waits for it, instead of racing it.
 describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instances', () => {
