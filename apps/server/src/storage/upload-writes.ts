@@ -13,7 +13,7 @@ export interface UploadStore extends DataStore {
   drain(timeoutMs: number): Promise<boolean>;
 }
 
-/** The writes of one store that have not settled yet. */
+/** The writes of one store (or the upload requests of one server) that have not settled yet. */
 export class WriteTracker {
   private readonly running = new Set<Promise<unknown>>();
 

@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../lib/endpoint-route.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
 import { PostgresUploadLocker } from '../../storage/upload-locker.js';
+import { WriteTracker } from '../../storage/upload-writes.js';
 import { mediaUrl, publicOrigin } from './media-urls.js';
 import { UploadService, type UploadRow } from './upload-service.js';
 
@@ -106,8 +107,13 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   // A stopping server first finishes storing what its PATCHes received (their clients may be gone,
   // so Fastify's close does not wait for them), then lets go of its upload locks: a resume on
   // another server must not run beside that write on the same upload.
+  // The same holds for the rest of such a request: the check that runs once a write has stored an
+  // upload's last byte (ffprobe, then the database) must not meet a closed database.
   const store = ctx.media.uploads;
+  const requestsInFlight = new WriteTracker();
   app.addHook('onClose', async () => {
+    if (!(await requestsInFlight.drain(UPLOAD_DRAIN_MS)))
+      ctx.logger.warn({ waitedMs: UPLOAD_DRAIN_MS }, 'upload requests still running at stop');
     if (!(await store.drain(UPLOAD_DRAIN_MS)))
       ctx.logger.warn({ waitedMs: UPLOAD_DRAIN_MS }, 'upload writes still running at stop');
     await locker?.close();
@@ -188,7 +194,7 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     // tus.handle() without its last step, so that a refusal waits for the body it was sent.
     let response: Response;
     try {
-      response = await tus.handleWeb(new NodeRequest({ req, res }));
+      response = await requestsInFlight.track(tus.handleWeb(new NodeRequest({ req, res })));
     } catch (error) {
       request.log.error({ err: error }, 'upload request failed');
       const full = isDiskFull(error);

@@ -358,6 +358,49 @@ describe('a refused upload PATCH', () => {
   });
 });
 
+describe('a stopping server', () => {
+  it('finishes checking an upload whose last byte it stored, with the client already gone', async () => {
+    const own = await createTestApp();
+    try {
+      const cookie = (await signedInCookie(own.ctx, 'basic access')).cookie;
+      await own.app.listen({ port: 0, host: '127.0.0.1' });
+      const ownBase = `http://127.0.0.1:${(own.app.server.address() as { port: number }).port}`;
+      const video = testVideo({ seconds: 2, size: '160x120', noise: true });
+      const created = await fetch(`${ownBase}/companion`, {
+        method: 'POST',
+        headers: { ...TUS, cookie, 'upload-length': String(video.length) },
+      });
+      const id = created.headers.get('location')!.split('/').pop()!;
+      const file = path.join(own.config.mediaDir, 'uploads', id);
+      const req = http.request(`${ownBase}/companion/${id}`, {
+        method: 'PATCH',
+        headers: {
+          ...TUS,
+          cookie,
+          'upload-offset': '0',
+          'content-type': 'application/offset+octet-stream',
+          'content-length': String(video.length),
+        },
+      });
+      req.on('error', () => {});
+      req.end(video);
+      // Every byte stored, so the check (ffprobe, then the database) runs: the client leaves, the server stops.
+      await waitUntil(() => existsSync(file) && statSync(file).size === video.length, 'every byte stored');
+      req.destroy();
+      await own.app.close();
+      const [row] = await own.ctx.db
+        .select()
+        .from(videoUploads)
+        .where(eq(videoUploads.storage_key, `uploads/${id}`));
+      expect(row?.status).toBe('ready');
+      expect(row?.file_size).toBe(video.length);
+    } finally {
+      own.app.server.closeAllConnections();
+      await own.close();
+    }
+  });
+});
+
 // Several web instances on one PostgreSQL database: a request on one instance that wants an upload
 // another instance is still writing asks it to let go, and waits for it, instead of racing it.
 describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instances', () => {
