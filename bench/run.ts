@@ -6,7 +6,7 @@
  * bench/results.md (a --quick smoke run writes .tmp/bench-results-quick.md instead).
  * PostgreSQL comes from BENCH_DATABASE_URL; each run works in a fresh database it drops after.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -147,9 +147,20 @@ async function main() {
       ? path.join(repoRoot, '.tmp', `bench-results-${values.api.replace(/,/g, '-')}.md`)
       : path.join(repoRoot, 'bench', 'results.md');
   mkdirSync(path.dirname(target), { recursive: true });
-  writeFileSync(target, text);
+  writeFileSync(target, text + handWrittenSections(target));
   console.log(`written to ${path.relative(repoRoot, target)}`);
   process.exit(failures.length ? 1 : 0);
+}
+
+/**
+ * The sections written by hand below the generated table (`## ...`: a branch's before and after,
+ * where a missed goal's time goes), kept when the table is written again.
+ */
+function handWrittenSections(file: string): string {
+  if (!existsSync(file)) return '';
+  const previous = readFileSync(file, 'utf8');
+  const start = previous.search(/^## /m);
+  return start < 0 ? '' : `\n${previous.slice(start)}`;
 }
 
 await main();
