@@ -251,8 +251,9 @@ export function serverPid(server: RunningServer): number {
   const match = all.find((pid) => {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      // The script as an argument of its own: npm's `sh -c "node scripts/start.mjs"` names it too.
       return cmdline.some((part) =>
-        /(apps[\\/]server[\\/](src[\\/]main\.ts|dist[\\/]bundle[\\/]main\.js)|scripts[\\/]start\.mjs)$/.test(
+        /^\S*(apps[\\/]server[\\/](src[\\/]main\.ts|dist[\\/]bundle[\\/]main\.js)|scripts[\\/]start\.mjs)$/.test(
           part,
         ),
       );
