@@ -242,14 +242,20 @@ export function descendants(pid: number): number[] {
   return found;
 }
 
-/** The node process running the server (apps/server), not the npm or start.mjs wrapper above it. */
+/**
+ * The node process running the server, not the npm wrapper above it: scripts/start.mjs, which
+ * runs the built server in its own process, or apps/server's entry when started directly.
+ */
 export function serverPid(server: RunningServer): number {
   const all = [server.child.pid!, ...descendants(server.child.pid!)];
   const match = all.find((pid) => {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      // The script as an argument of its own: npm's `sh -c "node scripts/start.mjs"` names it too.
       return cmdline.some((part) =>
-        /apps[\\/]server[\\/](src[\\/]main\.ts|dist[\\/]bundle[\\/]main\.js)$/.test(part),
+        /^\S*(apps[\\/]server[\\/](src[\\/]main\.ts|dist[\\/]bundle[\\/]main\.js)|scripts[\\/]start\.mjs)$/.test(
+          part,
+        ),
       );
     } catch {
       return false;

@@ -4,7 +4,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import * as tar from 'tar';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { rowsOf } from '../db/rows.js';
@@ -22,6 +21,9 @@ import { PATHWAY_VERSION } from '../version.js';
  */
 export const MANIFEST = 'manifest.json';
 const DB_ENTRY = 'db/pgdata.tar.gz';
+
+/** Loaded when a backup is made or restored, not at every start of the server. */
+const tarModule = () => import('tar');
 const FORMAT = 'pathway-backup';
 const FORMAT_VERSION = 1;
 
@@ -172,7 +174,7 @@ export async function createBackup(ctx: AppContext, outFile: string): Promise<Ba
     };
     await fs.writeFile(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     // The manifest is the archive's last entry: an archive cut short has none.
-    await tar.create({ file: partial, cwd: staging, portable: true }, [...entries, MANIFEST]);
+    await (await tarModule()).create({ file: partial, cwd: staging, portable: true }, [...entries, MANIFEST]);
     const handle = await fs.open(partial, 'r');
     await handle.sync();
     await handle.close();
@@ -215,7 +217,7 @@ export async function restoreBackup(
   try {
     await fs.mkdir(unpacked, { recursive: true, mode: 0o700 });
     try {
-      await tar.extract({ file: path.resolve(archive), cwd: unpacked, strict: true });
+      await (await tarModule()).extract({ file: path.resolve(archive), cwd: unpacked, strict: true });
     } catch (error) {
       throw damaged(`it could not be read as a tar archive: ${(error as Error).message}`);
     }

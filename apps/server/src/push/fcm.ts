@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { JWT } from 'google-auth-library';
+import type { JWT } from 'google-auth-library';
 import { z } from 'zod';
 import type { PushMessage, PushProvider, PushResult } from './provider.js';
 
@@ -64,17 +64,21 @@ function retryAfterMs(header: string | null, now = Date.now()): number | undefin
  */
 export class FcmProvider implements PushProvider {
   readonly name = 'fcm';
-  private auth: JWT;
+  /**
+   * Made on the first send: google-auth-library (with gaxios and its helpers, a quarter of a
+   * megabyte of code) is loaded only by a process that sends a push, not at every start.
+   */
+  private auth: Promise<JWT> | undefined;
   private readonly endpoint: string;
   private readonly timeoutMs: number;
 
   constructor(private readonly options: FcmOptions) {
-    this.auth = this.newAuthClient();
     this.endpoint = `${(options.apiUrl ?? FCM_API_URL).replace(/\/$/, '')}/v1/projects/${encodeURIComponent(options.projectId)}/messages:send`;
     this.timeoutMs = options.timeoutMs ?? 15_000;
   }
 
-  private newAuthClient(): JWT {
+  private async newAuthClient(): Promise<JWT> {
+    const { JWT } = await import('google-auth-library');
     const { serviceAccount } = this.options;
     const auth = new JWT({
       email: serviceAccount.client_email,
@@ -96,7 +100,12 @@ export class FcmProvider implements PushProvider {
   async send(message: PushMessage): Promise<PushResult> {
     let accessToken: string | null | undefined;
     try {
-      accessToken = (await this.auth.getAccessToken()).token;
+      // A failed load is tried again at the next send.
+      this.auth ??= this.newAuthClient().catch((error: unknown) => {
+        this.auth = undefined;
+        throw error;
+      });
+      accessToken = (await (await this.auth).getAccessToken()).token;
     } catch (error) {
       return { outcome: 'retry', error: `OAuth token request failed: ${(error as Error).message}` };
     }
