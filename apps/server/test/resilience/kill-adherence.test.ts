@@ -106,5 +106,9 @@ describe('SIGKILL during the daily adherence check', () => {
       `[resilience] kill during adherence check (${process.env.TEST_DB}): ${PARTICIPANTS} participants, 1 kill inside the transaction; ` +
         `after re-run: 1 adherence_runs row, ${outcome.behindFour} days_behind = 4, ${outcome.reminders} reminders (1 per participant), job kept for retry`,
     );
-  }, 300_000);
+    // 20,000 participants enrolled, two server starts, the check twice and two CLI runs: about 90 s
+    // alone with both cores busy (`stress --cpu 2`), and over 300 s (the suite's default bound) in a
+    // full run beside that stress and other work on the machine. Every wait above is on an event;
+    // this limit only turns a hang into a failure.
+  }, 900_000);
 });
