@@ -56,20 +56,33 @@ describe('SIGKILL during the daily adherence check', () => {
     await kill(first);
     expect(first.output()).not.toMatch(/daily adherence check done/);
 
-    // Nothing of the day committed: the re-run below claims the day afresh (ran: true) and finds
-    // every participant still to do; had the killed run committed, it would do nothing.
+    // Nothing of the day committed: the re-run below (or the killed job's retry, if it comes first)
+    // claims the day afresh (ran: true) and finds every participant still to do; had the killed run
+    // committed, it would do nothing.
     const server = await startServerProcess(site.env);
     try {
       // The job left active by the dead process (not lost) is reclaimed and waits for its retry.
       await waitForOutput(server, /"job":"adherence-check","count":1,"msg":"reclaiming jobs left active/);
       const rerun = await runCli(['adherence-check', '--json'], site.env);
       expect(rerun.code, rerun.stderr).toBe(0);
-      expect(JSON.parse(rerun.stdout)).toMatchObject({
-        run_date: today,
-        ran: true,
-        participants_checked: PARTICIPANTS,
-        missed_video_reminders: PARTICIPANTS,
-      });
+      const rerunResult = JSON.parse(rerun.stdout) as { ran: boolean };
+      if (rerunResult.ran) {
+        expect(rerunResult).toMatchObject({
+          run_date: today,
+          participants_checked: PARTICIPANTS,
+          missed_video_reminders: PARTICIPANTS,
+        });
+      } else {
+        // The reclaimed job's retry (due a minute or more after the reclaim) came first on a slow machine, and
+        // did the day in the server: it says so in the log (written out within 100 ms), with the
+        // same figures.
+        await waitForOutput(
+          server,
+          new RegExp(
+            `"run_date":"${today}","ran":true,"participants_checked":${PARTICIPANTS},.*"missed_video_reminders":${PARTICIPANTS},.*"msg":"daily adherence check done"`,
+          ),
+        );
+      }
       const again = await runCli(['adherence-check', '--json'], site.env);
       expect(JSON.parse(again.stdout)).toMatchObject({ ran: false, missed_video_reminders: 0 });
     } finally {
@@ -100,8 +113,10 @@ describe('SIGKILL during the daily adherence check', () => {
       remindedParticipants: PARTICIPANTS,
       otherMessages: 0,
     });
-    // The killed job is kept for its retry (which finds the day done and changes nothing).
-    expect(outcome.jobs).toEqual(['retry']);
+    // The killed job is kept for its retry, not lost or failed: still waiting for it, or done by
+    // it (the day done once, whichever of the retry and the CLI came first; the counts above).
+    expect(outcome.jobs).toHaveLength(1);
+    expect(['retry', 'completed']).toContain(outcome.jobs[0]);
     console.info(
       `[resilience] kill during adherence check (${process.env.TEST_DB}): ${PARTICIPANTS} participants, 1 kill inside the transaction; ` +
         `after re-run: 1 adherence_runs row, ${outcome.behindFour} days_behind = 4, ${outcome.reminders} reminders (1 per participant), job kept for retry`,
