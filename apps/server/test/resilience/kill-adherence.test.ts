@@ -73,9 +73,9 @@ describe('SIGKILL during the daily adherence check', () => {
           missed_video_reminders: PARTICIPANTS,
         });
       } else {
-        // The reclaimed job's retry (due a minute or more after the reclaim) came first on a slow machine, and
-        // did the day in the server: it says so in the log (written out within 100 ms), with the
-        // same figures.
+        // The reclaimed job's retry (due a minute or more after the reclaim) came first on a slow
+        // machine and did the day in the server: it says so in the log (written out within 100 ms),
+        // with the same figures.
         await waitForOutput(
           server,
           new RegExp(
@@ -119,7 +119,7 @@ describe('SIGKILL during the daily adherence check', () => {
     expect(['retry', 'completed']).toContain(outcome.jobs[0]);
     console.info(
       `[resilience] kill during adherence check (${process.env.TEST_DB}): ${PARTICIPANTS} participants, 1 kill inside the transaction; ` +
-        `after re-run: 1 adherence_runs row, ${outcome.behindFour} days_behind = 4, ${outcome.reminders} reminders (1 per participant), job kept for retry`,
+        `after re-run: 1 adherence_runs row, ${outcome.behindFour} days_behind = 4, ${outcome.reminders} reminders (1 per participant), job kept (${outcome.jobs[0]})`,
     );
     // 20,000 participants enrolled, two server starts, the check twice and two CLI runs: about 90 s
     // alone with both cores busy (`stress --cpu 2`), and over 300 s (the suite's default bound) in a
