@@ -23,22 +23,81 @@ export interface CephS3 {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Ports below Linux's ephemeral range (32768 and up), which the kernel never hands out by itself. */
+const PORT_BLOCKS_FROM = 20_000;
+const PORT_BLOCK_SIZE = 32;
+const PORT_BLOCKS = 380;
+/** Lock files of the blocks in use, one a cluster, shared by every test process of the machine. */
+const PORT_LOCKS = path.join(os.tmpdir(), 'pathway-ceph-ports');
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 120_000): Promise<void> {
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A block of ports of its own for one cluster (its monitor, radosgw and the OSD's window). Ports
+ * asked of the kernel (listen on 0) were not enough: between a port's release and the daemon's
+ * bind, another test file's cluster (or any connection) could take it, and two clusters of
+ * parallel test files then answered each other's daemons ("wrong fsid", stressed CI run of
+ * 2026-11-26). A block is claimed by creating its lock file exclusively; the lock of a process
+ * that died is taken over.
+ */
+async function claimPortBlock(): Promise<{ ports: number[]; release: () => Promise<void> }> {
+  await fs.mkdir(PORT_LOCKS, { recursive: true });
+  const start = Math.floor(Math.random() * PORT_BLOCKS);
+  for (let n = 0; n < PORT_BLOCKS; n++) {
+    const block = (start + n) % PORT_BLOCKS;
+    const lock = path.join(PORT_LOCKS, `${block}.lock`);
+    try {
+      await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
+    } catch {
+      const holder = Number(await fs.readFile(lock, 'utf8').catch(() => ''));
+      if (holder && processAlive(holder)) continue;
+      // A dead holder's lock: removed, then claimed again exclusively (another process may win).
+      await fs.rm(lock, { force: true });
+      try {
+        await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
+      } catch {
+        continue;
+      }
+    }
+    const ports = Array.from(
+      { length: PORT_BLOCK_SIZE },
+      (_, i) => PORT_BLOCKS_FROM + block * PORT_BLOCK_SIZE + i,
+    );
+    const release = () => fs.rm(lock, { force: true });
+    if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) return { ports, release };
+    await release();
+  }
+  throw new Error(`no free block of ${PORT_BLOCK_SIZE} ports from ${PORT_BLOCKS_FROM} for a Ceph cluster`);
+}
+
+/** Waits until `check` holds; `dead` names a daemon that has exited, which ends the wait at once. */
+async function waitFor(
+  check: () => Promise<boolean>,
+  what: string,
+  dead: () => string | undefined,
+  timeoutMs = 120_000,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < end) {
+    const exited = dead();
+    if (exited) throw new Error(`${exited} exited while waiting for ${what}`);
     try {
       if (await check()) return;
     } catch (error) {
@@ -63,10 +122,9 @@ export async function startCephS3(): Promise<CephS3> {
   await Promise.all(
     ['mon', 'osd', 'run', 'log', 'rgw'].map((d) => fs.mkdir(path.join(dir, d), { recursive: true })),
   );
-  const monPort = await freePort();
-  const rgwPort = await freePort();
-  // The OSD binds several ports: a private window, so clusters of parallel test files never collide.
-  const osdPortMin = Math.min(await freePort(), 65000);
+  // The OSD binds several ports: a window of the block, after the monitor's and radosgw's.
+  const portBlock = await claimPortBlock();
+  const [monPort, rgwPort, osdPortMin] = portBlock.ports as [number, number, number];
   const fsid = randomUUID();
   const conf = path.join(dir, 'ceph.conf');
   await fs.writeFile(
@@ -81,7 +139,7 @@ ms bind ipv4 = true
 ms bind ipv6 = false
 ms bind msgr2 = false
 ms bind port min = ${osdPortMin}
-ms bind port max = ${osdPortMin + 20}
+ms bind port max = ${portBlock.ports[portBlock.ports.length - 1]}
 auth cluster required = none
 auth service required = none
 auth client required = none
@@ -121,6 +179,10 @@ rgw data = ${dir}/rgw
     closeSync(out);
     children.push(child);
   };
+  const dead = () => {
+    const exited = children.find((child) => child.exitCode !== null || child.signalCode !== null);
+    return exited && `${exited.spawnfile} (${exited.exitCode ?? exited.signalCode})`;
+  };
   const killAll = () => {
     for (const child of children) child.kill('SIGKILL');
   };
@@ -136,6 +198,7 @@ rgw data = ${dir}/rgw
       clearTimeout(timer);
     }
     await fs.rm(dir, { recursive: true, force: true });
+    await portBlock.release();
   };
   try {
     await run(
@@ -168,13 +231,17 @@ rgw data = ${dir}/rgw
     await fs.mkdir(path.join(dir, 'osd', `osd.${osdId}`), { recursive: true });
     await run('ceph-osd', ['-i', osdId, '--mkfs'], options);
     daemon('ceph-osd', ['-i', osdId]);
-    await waitFor(async () => {
-      const dump = await run('ceph', ['osd', 'dump', '--format', 'json'], options);
-      return (JSON.parse(dump.stdout) as { osds: { up: number }[] }).osds.some((o) => o.up === 1);
-    }, 'the OSD');
+    await waitFor(
+      async () => {
+        const dump = await run('ceph', ['osd', 'dump', '--format', 'json'], options);
+        return (JSON.parse(dump.stdout) as { osds: { up: number }[] }).osds.some((o) => o.up === 1);
+      },
+      'the OSD',
+      dead,
+    );
     daemon('radosgw', ['-n', 'client.rgw']);
     const endpoint = `http://127.0.0.1:${rgwPort}`;
-    await waitFor(async () => (await fetch(`${endpoint}/`)).ok, 'radosgw');
+    await waitFor(async () => (await fetch(`${endpoint}/`)).ok, 'radosgw', dead);
     await run(
       'radosgw-admin',
       [
