@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { processIsAlive } from '../src/lib/data-dir-lock.js';
 
 const run = promisify(execFile);
 
@@ -39,15 +40,6 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * A block of ports of its own for one cluster (its monitor, radosgw and the OSD's window). Ports
  * asked of the kernel (listen on 0) were not enough: between a port's release and the daemon's
@@ -66,7 +58,7 @@ async function claimPortBlock(): Promise<{ ports: number[]; release: () => Promi
       await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
     } catch {
       const holder = Number(await fs.readFile(lock, 'utf8').catch(() => ''));
-      if (holder && processAlive(holder)) continue;
+      if (holder && processIsAlive(holder)) continue;
       // A dead holder's lock: removed, then claimed again exclusively (another process may win).
       await fs.rm(lock, { force: true });
       try {

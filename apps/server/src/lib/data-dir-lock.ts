@@ -22,7 +22,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(file, 'utf8'));
-      if (holder && isAlive(holder)) {
+      if (holder && processIsAlive(holder)) {
         throw new Error(
           `The data directory ${dataDir} is in use by process ${holder}. Stop it first, or run the command while it runs (the CLI talks to a running server).`,
         );
@@ -33,7 +33,8 @@ export function acquireDataDirLock(dataDir: string): () => void {
   throw new Error(`Could not lock the data directory ${dataDir}`);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this id runs (EPERM: it does, under another user). */
+export function processIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
