@@ -16,13 +16,14 @@ import {
   type ServerProcess,
 } from './resilience/helpers.js';
 import { nginxMissing, proxyFetch, startBehindTlsProxy, type TlsProxy } from './tls-proxy.js';
+import { skipOutsideCi } from './environment-guard.js';
 
 // The deployment every real site has: Debian's nginx terminating TLS (a certificate this test makes)
 // in front of the real server process, configured with the README's own nginx block, the server
 // with TRUST_PROXY=true and an https PUBLIC_URL. Every call below goes through the proxy over TLS,
 // from 127.0.0.77 (nginx itself reaches the server from 127.0.0.1), each carrying a forged
 // X-Forwarded-For the proxy must replace.
-const missing = nginxMissing();
+const missing = skipOutsideCi(nginxMissing());
 if (missing) console.warn(`[tls-proxy] skipped: ${missing}`);
 
 const CLIENT_ADDRESS = '127.0.0.77';

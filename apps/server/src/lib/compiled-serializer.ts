@@ -38,10 +38,10 @@ function simplify(schema: unknown): unknown {
 
 /**
  * A serializer compiled once (on its first call) from a contract schema, as Fastify does natively
- * with JSON Schema: it writes exactly the schema's properties (a field the schema lacks is never sent, as with the
- * zod serializer) without building and checking a copy of the answer first. For the large
- * answers (a grid page of 100 participants, a tablet's 350 videos) the zod pass was most of the
- * request's JavaScript.
+ * with JSON Schema: it writes exactly the schema's properties (a field the schema lacks is never
+ * sent, as with the zod serializer) without building and checking a copy of the answer first. For
+ * the large answers (a grid page of 100 participants, a tablet's 350 videos) the zod pass was most
+ * of the request's JavaScript.
  */
 export function compileSerializer(schema: ZodType): (data: unknown) => string {
   // Compiled on first use, not at start: building the JSON Schema and the serializer's code was

@@ -21,6 +21,7 @@ import {
   withDatabase,
   type ProcessSite,
 } from './helpers.js';
+import { skipOutsideCi } from '../environment-guard.js';
 
 // DATA_DIR on a small tmpfs of its own (the embedded database, media and logs all on it), filled by
 // a file the test writes: every write that meets the full disk answers 503 with the contract's
@@ -69,7 +70,9 @@ function fillDisk(file: string): number {
 }
 
 const skipReason = () =>
-  mountRefused ? `cannot mount a tmpfs here (${mountRefused}); run as root to test a full disk` : '';
+  skipOutsideCi(
+    mountRefused ? `cannot mount a tmpfs here (${mountRefused}); run as root to test a full disk` : undefined,
+  );
 
 describe.skipIf(process.env.TEST_DB === 'postgres')('a full disk', () => {
   it('answers 503 to every write, keeps serving reads, loses nothing, and writes again once space is freed', async (t) => {
