@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { RouterProvider } from 'react-router/dom';
 import { SESSION_KEY } from '../lib/session';
+import { leaveForSignIn } from './leaveForSignIn';
 import { createQueryClient } from './queryClient';
 import { createAppRouter } from './router';
 
@@ -13,10 +14,7 @@ import { createAppRouter } from './router';
  */
 export function startConsole(session?: SessionInfo): ReactElement {
   const queryClient = createQueryClient({
-    onUnauthorized: () => {
-      // The session ended while a page was open: sign in again, and keep nothing of what was shown.
-      void router.navigate('/login', { replace: true }).then(() => queryClient.clear());
-    },
+    onSessionEnded: () => leaveForSignIn(router, queryClient),
   });
   if (session) queryClient.setQueryData(SESSION_KEY, session);
   // The router reads the address now: the entry has already put the console's own there.

@@ -1,5 +1,6 @@
-import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { hashKey, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { isApiError } from '../lib/api';
+import { sessionKeys } from '../lib/queryKeys';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -7,20 +8,27 @@ declare module '@tanstack/react-query' {
   }
 }
 
+const sessionHash = hashKey(sessionKeys.all);
+
 /**
- * One cache for the console. A 401 from any call means the session has ended (idle timeout,
- * deleted account, logout in another tab): `onUnauthorized` takes the user to sign in again.
+ * One cache for the console. The session has ended (idle timeout, deleted account, logout in
+ * another tab, a password change) when any call answers 401 or the session check answers that
+ * there is none: `onSessionEnded` then takes the user to sign in again. Both are seen here, in
+ * one place, so that no component has to navigate on its own.
  */
-export function createQueryClient({ onUnauthorized }: { onUnauthorized: () => void }): QueryClient {
+export function createQueryClient({ onSessionEnded }: { onSessionEnded: () => void }): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({
       onError: (error) => {
-        if (isApiError(error, 401)) onUnauthorized();
+        if (isApiError(error, 401)) onSessionEnded();
+      },
+      onSuccess: (data, query) => {
+        if (data === null && query.queryHash === sessionHash) onSessionEnded();
       },
     }),
     mutationCache: new MutationCache({
       onError: (error, _variables, _context, mutation) => {
-        if (isApiError(error, 401) && !mutation.meta?.handlesUnauthorized) onUnauthorized();
+        if (isApiError(error, 401) && !mutation.meta?.handlesUnauthorized) onSessionEnded();
       },
     }),
     defaultOptions: {

@@ -1,12 +1,14 @@
 import type { AdminUser, SessionInfo } from '@pathway/contract';
 import { messages } from '@pathway/contract';
-import { QueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
+import { dashboardKeys, sessionKeys } from '../lib/queryKeys';
 import { jsonResponse } from '../test/render';
+import { leaveForSignIn } from './leaveForSignIn';
 import { AppProviders } from './providers';
+import { createQueryClient } from './queryClient';
 import { appRoutes } from './router';
 
 function sessionOf(role: SessionInfo['role']): SessionInfo {
@@ -39,30 +41,36 @@ const admins: AdminUser[] = [
   },
 ];
 
-/** The console at `path`, against a server whose session is `session` (null: nobody signed in). */
+/**
+ * The console at `path`, put together as startConsole does, against a server whose session is
+ * `session` (null: nobody signed in). `server.signedIn` changes it; while `server.sessionHeld` is
+ * set, the session check waits for that promise before it answers.
+ */
 function renderConsole(path: string, session: SessionInfo | null) {
-  let signedIn = session;
+  const server: { signedIn: SessionInfo | null; sessionHeld?: Promise<void> } = { signedIn: session };
+  const unauthorized = () => jsonResponse(401, { message: messages.session.required });
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-    if (url === '/api/session')
-      return signedIn
-        ? jsonResponse(200, signedIn)
-        : jsonResponse(401, { message: messages.session.required });
+    if (url === '/api/session') {
+      await server.sessionHeld;
+      return server.signedIn ? jsonResponse(200, server.signedIn) : unauthorized();
+    }
+    if (!server.signedIn) return unauthorized();
     if (url === '/logout' && init?.method === 'POST') {
-      signedIn = null;
+      server.signedIn = null;
       return jsonResponse(200, { message: 'Signed out' });
     }
     if (url === '/api/admin') return jsonResponse(200, admins);
     return jsonResponse(404, { message: messages.generic.notFound });
   });
   vi.stubGlobal('fetch', fetchMock);
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient = createQueryClient({ onSessionEnded: () => leaveForSignIn(router, queryClient) });
   const router = createMemoryRouter(appRoutes(queryClient), { initialEntries: [path] });
   render(
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
-  return { router, fetchMock, queryClient };
+  return { router, fetchMock, queryClient, server };
 }
 
 describe('console routes', () => {
@@ -124,5 +132,39 @@ describe('console routes', () => {
     await router.navigate(-1);
     expect(router.state.location.pathname).toBe('/login');
     expect(screen.queryByRole('button', { name: 'Exit' })).not.toBeInTheDocument();
+  });
+
+  it('takes the user to sign in when the session ends while a page is open', async () => {
+    const { router, server, queryClient } = renderConsole('/dashboard', sessionOf('basic access'));
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
+    // Another tab logs out; this one's next check of the session (on window focus) finds none.
+    server.signedIn = null;
+    await queryClient.refetchQueries({ queryKey: sessionKeys.all });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Sign in with credentials' }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(screen.queryByRole('button', { name: 'Exit' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the notice of a navigation to sign in when a call answers 401 before it has arrived', async () => {
+    const { router, server, queryClient } = renderConsole('/dashboard', sessionOf('basic access'));
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
+    // A password change ends every session and leaves for /login with a notice (as
+    // ChangePasswordDialog does). The /login route checks the session first; meanwhile the
+    // dashboard's own poll answers 401.
+    let answerSessionCheck = () => {};
+    server.sessionHeld = new Promise((resolve) => (answerSessionCheck = resolve));
+    server.signedIn = null;
+    const notice = messages.admin.passwordChanged;
+    const leaving = router.navigate('/login', { replace: true, state: { notice } });
+    await waitFor(() => expect(router.state.navigation.location?.pathname).toBe('/login'));
+    await queryClient.refetchQueries({ queryKey: dashboardKeys.all });
+    expect(queryClient.getQueryState(dashboardKeys.all)?.status).toBe('error');
+
+    answerSessionCheck();
+    await leaving;
+    expect(await screen.findByRole('status')).toHaveTextContent(notice);
+    expect(router.state.location).toMatchObject({ pathname: '/login', state: { notice } });
   });
 });

@@ -5,7 +5,7 @@ import Toolbar from '@mui/material/Toolbar';
 import { useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { Suspense, useEffect, useState } from 'react';
-import { Navigate, Outlet, useLocation, useMatches, useNavigation } from 'react-router';
+import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { PageErrorBoundary } from '../../components/PageErrorBoundary';
 import { PageLoading } from '../../components/PageLoading';
 import { SiteFooter } from '../../components/SiteFooter';
@@ -91,8 +91,10 @@ export function ConsoleLayout() {
   }, [title]);
 
   // The session can end while a page is open (idle timeout, another tab's logout): a check on
-  // window focus then finds none. (During a navigation, such as logout's, the guard decides.)
-  if (session === null && navigation.state === 'idle') return <Navigate to="/login" replace />;
+  // window focus then finds none, and the query cache takes the user to sign in (leaveForSignIn).
+  // Nothing of the console shows meanwhile. During a navigation, such as logout's, the page stays
+  // until the next one replaces it.
+  if (session === null && navigation.state === 'idle') return null;
 
   const toggleMinimised = () => {
     storeMinimised(!minimised);
