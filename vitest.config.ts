@@ -1,7 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // API tests run against PGlite always, and against PostgreSQL as well when TEST_DATABASE_URL is
-// set (CI sets it): the same files, once per database.
+// set (CI sets it): the same files, once per database. A file that holds for one database only is
+// named `*.pglite.test.ts` or `*.postgres.test.ts` and belongs to that project alone; one group
+// of tests inside a shared file uses `describeOn` (apps/server/test/database-project.ts). So every
+// test runs in the project it is for, and no run has a skipped test.
 const serverTests = {
   include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
   environment: 'node' as const,
@@ -22,9 +25,25 @@ export default defineConfig({
     projects: [
       'apps/web/vitest.config.ts',
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'], environment: 'node' } },
-      { test: { name: 'server-pglite', ...serverTests, env: { TEST_DB: 'pglite' } } },
+      {
+        test: {
+          name: 'server-pglite',
+          ...serverTests,
+          exclude: [...configDefaults.exclude, '**/*.postgres.test.ts'],
+          env: { TEST_DB: 'pglite' },
+        },
+      },
       ...(process.env.TEST_DATABASE_URL
-        ? [{ test: { name: 'server-postgres', ...serverTests, env: { TEST_DB: 'postgres' } } }]
+        ? [
+            {
+              test: {
+                name: 'server-postgres',
+                ...serverTests,
+                exclude: [...configDefaults.exclude, '**/*.pglite.test.ts'],
+                env: { TEST_DB: 'postgres' },
+              },
+            },
+          ]
         : []),
     ],
   },

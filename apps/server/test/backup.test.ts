@@ -14,9 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import * as tar from 'tar';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { rowsOf } from '../src/db/rows.js';
+import { describeOn } from './database-project.js';
 import { signedInCookie } from './harness.js';
 import { repoRoot, runCli } from './process.js';
 import {
@@ -30,7 +31,6 @@ import {
 
 // The operator's backup: `npm run cli -- backup` against a server that runs and takes writes, then
 // `restore` into a new directory, compared row by row and byte by byte.
-const embedded = process.env.TEST_DB !== 'postgres';
 let site: ProcessSite;
 let work: string;
 beforeAll(async () => {
@@ -75,7 +75,7 @@ function cliProcess(args: string[], env: Record<string, string>) {
   );
 }
 
-describe.runIf(!embedded)('backup with PostgreSQL', () => {
+describeOn('postgres', 'backup with PostgreSQL', () => {
   it('refuses with a message that points at pg_dump', async () => {
     const result = await runCli(['backup', '--out', path.join(work, 'pg.tar')], site.env);
     expect(result.code).toBe(1);
@@ -84,7 +84,7 @@ describe.runIf(!embedded)('backup with PostgreSQL', () => {
   });
 });
 
-describe.runIf(embedded)('backup and restore of the embedded database', () => {
+describeOn('pglite', 'backup and restore of the embedded database', () => {
   it('takes a consistent backup while the server serves writes; restore brings back every acknowledged row and every media file byte-identical', async () => {
     // Media files of every kind the store holds, some of them large enough to take a while.
     const media = new Map<string, Buffer>();

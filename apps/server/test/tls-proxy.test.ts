@@ -16,22 +16,21 @@ import {
   type ServerProcess,
 } from './resilience/helpers.js';
 import { nginxMissing, proxyFetch, startBehindTlsProxy, type TlsProxy } from './tls-proxy.js';
-import { skipOutsideCi } from './environment-guard.js';
+import { requireOfMachine } from './environment-guard.js';
 
 // The deployment every real site has: Debian's nginx terminating TLS (a certificate this test makes)
 // in front of the real server process, configured with the README's own nginx block, the server
 // with TRUST_PROXY=true and an https PUBLIC_URL. Every call below goes through the proxy over TLS,
 // from 127.0.0.77 (nginx itself reaches the server from 127.0.0.1), each carrying a forged
 // X-Forwarded-For the proxy must replace.
-const missing = skipOutsideCi(nginxMissing());
-if (missing) console.warn(`[tls-proxy] skipped: ${missing}`);
+requireOfMachine(nginxMissing());
 
 const CLIENT_ADDRESS = '127.0.0.77';
 const FORGED = { 'x-forwarded-for': '198.51.100.23' };
 const TUS = { 'tus-resumable': '1.0.0' };
 const CHUNK = 8 * 1024 * 1024; // what the console's uploader sends per request
 
-describe.skipIf(!!missing)('behind a TLS-terminating nginx', () => {
+describe('behind a TLS-terminating nginx', () => {
   let site: ProcessSite;
   let proxy: TlsProxy;
   let server: ServerProcess;

@@ -2,12 +2,12 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rowsOf } from '../db/rows.js';
+import { describeOn } from '../../test/database-project.js';
 import { ManualClock, createTestApp, type TestApp } from '../../test/harness.js';
 import { BACKUP_JOB, runScheduledBackup } from './backup-job.js';
 
-const embedded = process.env.TEST_DB !== 'postgres';
 const clock = new ManualClock(new Date('2026-11-20T02:00:00Z'));
 let t: TestApp;
 let dir: string;
@@ -24,7 +24,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.runIf(embedded)('scheduled backups (embedded mode)', () => {
+describeOn('pglite', 'scheduled backups (embedded mode)', () => {
   it('is scheduled at BACKUP_CRON, writes into BACKUP_DIR and keeps the last BACKUP_KEEP', async () => {
     const schedule = rowsOf<{ cron: string }>(
       await t.ctx.db.execute(sql`select cron from pgboss.schedule where name = ${BACKUP_JOB}`),
@@ -46,7 +46,7 @@ describe.runIf(embedded)('scheduled backups (embedded mode)', () => {
   });
 });
 
-describe.runIf(!embedded)('scheduled backups with PostgreSQL', () => {
+describeOn('postgres', 'scheduled backups with PostgreSQL', () => {
   it('are not scheduled: PostgreSQL is backed up with its own tools', async () => {
     const schedule = rowsOf<{ cron: string }>(
       await t.ctx.db.execute(sql`select cron from pgboss.schedule where name = ${BACKUP_JOB}`),

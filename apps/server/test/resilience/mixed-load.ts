@@ -9,11 +9,11 @@ import { insertEnrolledParticipants, missingParticipants } from './helpers.js';
 
 /**
  * The mixed load of the resilience tests, one generator for every deployment it is run against
- * (one process on PGlite in `mixed-load.test.ts`; two web instances and a worker behind nginx in
- * `scale-out.test.ts`): staff signing in (password + a fresh TOTP code each time), paging the
- * participant grid, opening the dashboard, tablets running their calls (device sign-in, push token,
- * purge flag, today's videos, progress, thumbnails, views reported, summary) and, when given free
- * devices, staff adding participants. Every request is recorded with its times and outcome, and
+ * (one process on PGlite in `mixed-load.pglite.test.ts`; two web instances and a worker behind
+ * nginx in `scale-out.postgres.test.ts`): staff signing in (password + a fresh TOTP code each
+ * time), paging the participant grid, opening the dashboard, tablets running their calls (device
+ * sign-in, push token, purge flag, today's videos, progress, thumbnails, views reported, summary)
+ * and, when given free devices, staff adding participants. Every request is recorded with its times and outcome, and
  * every write the server acknowledged (participants added, views reported) is kept, to be looked
  * for in the database afterwards.
  */

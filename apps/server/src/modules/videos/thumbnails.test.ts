@@ -7,6 +7,7 @@ import { THUMBNAIL_PROCESSING } from '@pathway/contract';
 import { videos } from '../../db/schema.js';
 import { JobQueue } from '../../jobs/queue.js';
 import { jobDefinitions } from '../../jobs/registry.js';
+import { describeOn } from '../../../test/database-project.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { eventually, testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
 import { THUMBNAIL_JOB } from './thumbnail-job.js';
@@ -101,7 +102,7 @@ describe('thumbnail job', () => {
 
 // The embedded server reclaims at start the jobs a stopped process left active. On PostgreSQL a
 // lost job is retried when it expires (expireInSeconds, ten minutes for thumbnails) instead.
-describe.skipIf(process.env.TEST_DB === 'postgres')('thumbnail job after a crash', () => {
+describeOn('pglite', 'thumbnail job after a crash', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { buildApp } from '../../app.js';
 import { videoUploads } from '../../db/schema.js';
+import { describeOn } from '../../../test/database-project.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { testImage, testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
 import { waitUntil } from '../../../test/wait.js';
@@ -403,7 +404,7 @@ describe('a stopping server', () => {
 
 // Several web instances on one PostgreSQL database: a request on one instance that wants an upload
 // another instance is still writing asks it to let go, and waits for it, instead of racing it.
-describe.skipIf(process.env.TEST_DB !== 'postgres')('upload locks across instances', () => {
+describeOn('postgres', 'upload locks across instances', () => {
   it(
     'a resume on another instance stops the stale request first, then continues from its last byte',
     { timeout: 180_000 },

@@ -21,7 +21,7 @@ import {
   withDatabase,
   type ProcessSite,
 } from './helpers.js';
-import { skipOutsideCi } from '../environment-guard.js';
+import { requireOfMachine } from '../environment-guard.js';
 
 // DATA_DIR on a small tmpfs of its own (the embedded database, media and logs all on it), filled by
 // a file the test writes: every write that meets the full disk answers 503 with the contract's
@@ -45,6 +45,9 @@ beforeAll(() => {
   } catch (error) {
     mountRefused = String((error as { stderr?: Buffer }).stderr ?? (error as Error).message).trim();
   }
+  requireOfMachine(
+    mountRefused ? `cannot mount a tmpfs (${mountRefused}); run as root to test a full disk` : undefined,
+  );
 });
 afterAll(() => {
   if (!mountRefused) execFileSync('umount', ['-l', mountPoint]);
@@ -69,14 +72,8 @@ function fillDisk(file: string): number {
   return fs.statSync(file).size;
 }
 
-const skipReason = () =>
-  skipOutsideCi(
-    mountRefused ? `cannot mount a tmpfs here (${mountRefused}); run as root to test a full disk` : undefined,
-  );
-
-describe.skipIf(process.env.TEST_DB === 'postgres')('a full disk', () => {
+describe('a full disk', () => {
   it('answers 503 to every write, keeps serving reads, loses nothing, and writes again once space is freed', async (t) => {
-    if (skipReason()) return t.skip(skipReason());
     const dataDir = path.join(mountPoint, 'server');
     const site: ProcessSite = {
       dataDir,
@@ -251,8 +248,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('a full disk', () => {
     );
   }, 300_000);
 
-  it('refuses to start with a clear message when DATA_DIR has no room for the database to open', async (t) => {
-    if (skipReason()) return t.skip(skipReason());
+  it('refuses to start with a clear message when DATA_DIR has no room for the database to open', async () => {
     const dataDir = path.join(mountPoint, 'no-room');
     fs.mkdirSync(dataDir);
     const filler = path.join(mountPoint, 'no-room-filler');
@@ -269,7 +265,6 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('a full disk', () => {
   });
 
   it('a write-ahead-log write that fails stops the embedded database cleanly: no hang, 503, nothing lost', async (t) => {
-    if (skipReason()) return t.skip(skipReason());
     // Through the product's own database handle, on the same tmpfs. Writes that fit in pages
     // already allocated still produce write-ahead log; forcing segment switches makes PGlite create
     // a new WAL file, which meets the full disk (PostgreSQL would PANIC and restart here).

@@ -18,14 +18,13 @@ import { describeLoad, MIXED_LOAD_ENV, MixedLoad, prepareMixedLoad } from './mix
 // It runs once, in the PGlite project: the embedded database is the default deployment and the
 // tighter one (one connection for everything), and 60 s is too long to spend twice in CI. Speed is
 // not asserted here (npm run bench measures it); the figures are printed for the README.
-const enabled = process.env.TEST_DB === 'pglite';
 const DURATION_MS = 60_000;
 const PARTICIPANTS = 300;
 const ADMINS = 6;
 const GRID_LOOPS = 3;
 const TABLET_LOOPS = 3;
 
-describe.skipIf(!enabled)('mixed load for 60 s (PGlite project only)', () => {
+describe('mixed load for 60 s (PGlite project only)', () => {
   let site: ProcessSite;
   let server: ServerProcess;
   let admins: TestAdmin[];

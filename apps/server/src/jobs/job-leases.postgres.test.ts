@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { JobLeases } from './job-leases.js';
 
 // Leases are PostgreSQL sessions' advisory locks; the embedded database has one process and needs none.
-describe.skipIf(process.env.TEST_DB !== 'postgres')('job leases (PostgreSQL)', () => {
+describe('job leases (PostgreSQL)', () => {
   const logger = pino({ level: 'silent' });
   const open: JobLeases[] = [];
   const worker = () => {
