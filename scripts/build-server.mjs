@@ -60,14 +60,21 @@ export function serverBundleIsStale() {
   return builtAt < Math.max(...serverSources.map(newestMtime));
 }
 
-/** Bundles apps/server/src/main.ts with its dependencies, but for those in KEEP_EXTERNAL. */
+/**
+ * Bundles apps/server/src/main.ts (and the worker threads it starts) with their dependencies, but
+ * for those in KEEP_EXTERNAL.
+ */
 export async function buildServer() {
   // Imported here: a start with an up-to-date build does not load the bundler at all.
   const { build } = await import('esbuild');
   // No chunk of an earlier build stays beside the new one.
   await rm(path.dirname(serverBundle), { recursive: true, force: true });
   await build({
-    entryPoints: [path.join(root, 'apps/server/src/main.ts')],
+    entryPoints: [
+      path.join(root, 'apps/server/src/main.ts'),
+      // A worker thread's own entry, beside main.js where the server looks for it (backup.ts).
+      { in: path.join(root, 'apps/server/src/backup/pglite-copy.worker.mjs'), out: 'pglite-copy.worker' },
+    ],
     outdir: path.dirname(serverBundle),
     bundle: true,
     // What the server imports only when it needs it (the S3 store, the password dictionary) becomes

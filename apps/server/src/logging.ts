@@ -181,6 +181,13 @@ class DailyFileStream implements DestinationStream {
   flushSync(): void {
     this.destination?.flushSync();
   }
+
+  /** Writes out what waits and closes the day's file (a later line would open it again). */
+  end(): void {
+    this.destination?.end();
+    this.destination = undefined;
+    this.currentName = '';
+  }
 }
 
 export interface LoggerOptions {
@@ -213,13 +220,25 @@ export function createLogger(options: LoggerOptions): Logger {
   );
 }
 
+type LoggerStream = { flushSync?: () => void; end?: () => void } | undefined;
+
+function streamOf(logger: Logger): LoggerStream {
+  return (logger as unknown as Record<symbol, LoggerStream>)[pino.symbols.streamSym];
+}
+
 /**
  * Writes out the lines the batched destinations still hold (at exit pino does this itself): after
  * this, every line logged so far is in the log files.
  */
 export function flushLogs(logger: Logger): void {
-  const stream = (logger as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[
-    pino.symbols.streamSym
-  ];
-  stream?.flushSync?.();
+  streamOf(logger)?.flushSync?.();
+}
+
+/**
+ * Writes out and closes the logger's files, and drops its exit hooks. The server keeps its logger
+ * until it exits; a test process runs many apps one after another, and closes each one's logger
+ * with it.
+ */
+export function closeLogs(logger: Logger): void {
+  streamOf(logger)?.end?.();
 }

@@ -12,7 +12,7 @@ import type { AppContext } from '../src/context.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { participants } from '../src/db/schema.js';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.js';
-import { createLogger } from '../src/logging.js';
+import { closeLogs, createLogger } from '../src/logging.js';
 import { AdminService } from '../src/modules/admin/service.js';
 import { SESSION_COOKIE } from '../src/modules/auth/sessions.js';
 import { closeContext, createContext } from '../src/runtime.js';
@@ -129,6 +129,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await rememberParticipantDetails(ctx);
       await app.close();
       await closeContext(ctx);
+      closeLogs(logger);
       await drop();
       keepLogs(dataDir);
       rmSync(dataDir, { recursive: true, force: true });

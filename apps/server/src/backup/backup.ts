@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
@@ -12,6 +13,7 @@ import { HttpError } from '../lib/http-error.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { FileBlobStore } from '../storage/file-blob-store.js';
 import { PATHWAY_VERSION } from '../version.js';
+import { countRows } from './row-counts.js';
 
 /**
  * One backup is one tar file: `db/pgdata.tar.gz` (the embedded database, as PGlite dumps its data
@@ -45,24 +47,6 @@ export interface BackupResult {
   rows: number;
   media_files: number;
   created_at: string;
-}
-
-/** Every table of ours (public) and the migrations applied (drizzle), with its row count. */
-async function countRows(
-  query: (text: string) => Promise<{ rows: unknown[] }>,
-): Promise<Record<string, number>> {
-  const { rows: tables } = (await query(
-    `select table_schema as s, table_name as t from information_schema.tables
-     where table_type = 'BASE TABLE' and table_schema in ('public', 'drizzle') order by 1, 2`,
-  )) as { rows: { s: string; t: string }[] };
-  const counts: Record<string, number> = {};
-  for (const { s, t } of tables) {
-    const { rows } = (await query(`select count(*)::int as n from "${s}"."${t}"`)) as {
-      rows: { n: number }[];
-    };
-    counts[`${s}.${t}`] = Number(rows[0]!.n);
-  }
-  return counts;
 }
 
 async function sha256Of(file: string): Promise<string> {
@@ -107,6 +91,47 @@ async function snapshotMedia(mediaDir: string, target: string, receiving: Set<st
   }
 }
 
+/**
+ * Opens a database copy (a PGlite data-directory dump) and counts its rows, on a thread of its own
+ * (pglite-copy.worker.mjs). Starting a second PostgreSQL and counting are synchronous WebAssembly:
+ * on the server's thread they would stall every request meanwhile, and under a write load they
+ * interleaved with the requests for about a minute (the backup test, on 2 cores).
+ */
+async function countRowsOfCopy(dumpFile: string): Promise<Record<string, number>> {
+  // Beside this module in the sources; beside main.js, as .js, in the bundle `npm start` runs.
+  const entry = `./pglite-copy.worker.${import.meta.url.endsWith('.ts') ? 'mjs' : 'js'}`;
+  const worker = new Worker(new URL(entry, import.meta.url), { workerData: { dumpFile } });
+  const pending = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  // A thread that fails or ends fails the query under way (each is raced against this).
+  const failed = new Promise<never>((_, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`The backup's database copy closed (exit ${code})`)));
+  });
+  failed.catch(() => {});
+  const ready = new Promise<void>((resolve) => {
+    worker.on('message', (message: { ready?: true; id?: number; rows?: unknown[]; error?: string }) => {
+      if (message.ready) return resolve();
+      const query = pending.get(message.id!);
+      pending.delete(message.id!);
+      if (message.error !== undefined) query?.reject(new Error(message.error));
+      else query?.resolve(message.rows!);
+    });
+  });
+  try {
+    await Promise.race([ready, failed]);
+    return await countRows((text) => {
+      const id = nextId++;
+      const rows = new Promise<unknown[]>((resolve, reject) => pending.set(id, { resolve, reject }));
+      worker.postMessage({ id, text });
+      return Promise.race([rows, failed]).then((result) => ({ rows: result }));
+    });
+  } finally {
+    worker.removeAllListeners('exit');
+    await worker.terminate();
+  }
+}
+
 /** A sibling of `file` that `restore` never takes for a backup (it has no manifest yet). */
 function partialName(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.partial-${randomBytes(4).toString('hex')}`);
@@ -148,15 +173,7 @@ export async function createBackup(ctx: AppContext, outFile: string): Promise<Ba
     else await takeSnapshot();
 
     // The counts come from the copy itself, opened on its own: this also proves it opens.
-    const copy = await PGlite.create({
-      loadDataDir: new Blob([await fs.readFile(path.join(staging, DB_ENTRY))]),
-    });
-    let tables: Record<string, number>;
-    try {
-      tables = await countRows((text) => copy.query(text));
-    } finally {
-      await copy.close();
-    }
+    const tables = await countRowsOfCopy(path.join(staging, DB_ENTRY));
     const entries = [DB_ENTRY, ...(await listFiles(path.join(staging, 'media'))).map((f) => `media/${f}`)];
     const files: BackupManifest['files'] = [];
     for (const entry of entries) {

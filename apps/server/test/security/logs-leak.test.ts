@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, serializeRequest, type LoggerOptions } from '../../src/logging.js';
+import { closeLogs, createLogger, serializeRequest, type LoggerOptions } from '../../src/logging.js';
 import { totpCode } from '../../src/modules/auth/totp.js';
 import { createAdmin, createTestApp, type TestApp } from '../harness.js';
 import { addParticipant } from '../factories.js';
@@ -82,13 +82,14 @@ async function loggedLine(
   write: (logger: ReturnType<typeof createLogger>) => void,
 ) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-redaction-'));
+  const logger = createLogger({ level: 'info', logDir: dir, toStdout: false, ...options });
   try {
-    const logger = createLogger({ level: 'info', logDir: dir, toStdout: false, ...options });
     write(logger);
     // The file is written asynchronously: wait for the whole line.
     const text = await logWritten(dir, '"msg":"logged"}\n');
     return JSON.parse(text.trim()) as Record<string, Record<string, unknown>>;
   } finally {
+    closeLogs(logger);
     rmSync(dir, { recursive: true, force: true });
   }
 }
