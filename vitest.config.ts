@@ -15,12 +15,14 @@ const serverTests = {
   testTimeout: 300_000,
   hookTimeout: 300_000,
   // The files of a worker share one module graph instead of loading the server's (Fastify, Drizzle,
-  // zod, the S3 SDK...) again in a new process for each of ~60 files: the PGlite project went from
-  // 732 s to 518 s and from 1,440 s to 1,015 s of CPU on 2 cores. Each file still makes its own app,
-  // database and data directory (harness.ts), and closes them, its logger's files included.
+  // zod, the S3 SDK...) again in a new process for each of ~60 files: on 2 cores the PGlite project
+  // took 732 s and 1,440 s of CPU isolated (one run), 518-556 s and 1,008-1,015 s shared (two runs).
+  // Each file still makes its own app, database and data directory (harness.ts), and closes them,
+  // its logger's files included.
   isolate: false,
-  // Keeps every file's server logs and scans them for identifiable data and secrets at the end.
-  globalSetup: ['apps/server/test/security/log-scan.setup.ts'],
+  // Keeps every file's server logs and scans them for identifiable data and secrets at the end;
+  // builds the bundle `npm start` runs, for the tests that run it.
+  globalSetup: ['apps/server/test/security/log-scan.setup.ts', 'apps/server/test/server-bundle.setup.ts'],
 };
 
 /**

@@ -4,13 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/modules/auth/totp.js';
 import { keepLogs } from './harness.js';
-import {
-  buildServerBundle,
-  processDatabaseEnv,
-  removeDataDir,
-  runCli,
-  startServerProcess,
-} from './process.js';
+import { processDatabaseEnv, removeDataDir, runCli, startServerProcess } from './process.js';
 import { waitForOutput } from './resilience/helpers.js';
 
 // The operator's view: the real process, the real CLI through npm, real HTTP.
@@ -123,9 +117,9 @@ describe('operations', () => {
   it("npm start's built server starts ready on an empty data dir and tells the operator how to create the first admin", async () => {
     const emptyDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-ops-empty-'));
     const { env, drop } = await processDatabaseEnv();
-    // The bundle `npm start` runs, not the sources: a file the bundle cannot find (migrations,
-    // PGlite's WASM, a lazily imported module) fails here rather than on an operator's machine.
-    await buildServerBundle();
+    // The bundle `npm start` runs (built before the run, server-bundle.setup.ts), not the sources:
+    // a file the bundle cannot find (migrations, PGlite's WASM, a lazily imported module, a worker
+    // thread's entry) fails here rather than on an operator's machine.
     const server = await startServerProcess({ DATA_DIR: emptyDir, ...env }, 'bundle');
     try {
       // The hint is printed after the server is ready (once the workers have started): wait for it.
@@ -140,6 +134,14 @@ describe('operations', () => {
         body: JSON.stringify({ user_name: 'nobody', password: 'wrong password', mfa_token: '000000' }),
       });
       expect(signIn.status).toBe(401);
+      if (!env.DATABASE_URL) {
+        // An embedded backup opens its database copy in a worker thread (backup.ts, countRowsOfCopy).
+        const backup = await runCli(['backup', '--out', path.join(emptyDir, 'check.tar'), '--json'], {
+          DATA_DIR: emptyDir,
+        });
+        expect(backup.code, backup.stderr).toBe(0);
+        expect((JSON.parse(backup.stdout) as { tables: number }).tables).toBeGreaterThan(0);
+      }
       expect(await server.stop()).toBe(0);
     } finally {
       await server.stop();

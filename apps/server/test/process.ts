@@ -17,16 +17,24 @@ export interface ServerProcess {
 
 /**
  * What the process runs: the TypeScript sources through tsx (most tests), or the bundle that
- * `npm start` builds with esbuild and runs (apps/server/dist/bundle/main.js).
+ * `npm start` builds with esbuild and runs (apps/server/dist/bundle/main.js, built before the run
+ * by server-bundle.setup.ts).
  */
 export type ServerEntry = 'source' | 'bundle';
 
-/** Builds the bundle `npm start` runs, as `npm start` does (scripts/build-server.mjs). */
-export async function buildServerBundle(): Promise<void> {
+/**
+ * Builds the bundle `npm start` runs, as `npm start` does (scripts/build-server.mjs), when a source
+ * is newer than it. Only from a global setup (server-bundle.setup.ts), before any test file runs:
+ * a build replaces the whole directory, under any bundled server that is running.
+ */
+export async function buildServerBundleIfStale(): Promise<void> {
   // A path, not a module name: the build script is plain JavaScript outside the type-checked tree.
   const script = pathToFileURL(path.join(repoRoot, 'scripts/build-server.mjs')).href;
-  const { buildServer } = (await import(script)) as { buildServer: () => Promise<void> };
-  await buildServer();
+  const { buildServer, serverBundleIsStale } = (await import(script)) as {
+    buildServer: () => Promise<void>;
+    serverBundleIsStale: () => boolean;
+  };
+  if (serverBundleIsStale()) await buildServer();
 }
 
 /** `--role` of main.ts: web serves HTTP only, worker runs the jobs only, all (the default) both. */
