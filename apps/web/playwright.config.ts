@@ -1,10 +1,16 @@
+import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
 /**
  * Browser tests against the real server (started by e2e/global-setup.ts on a free port with a
  * fresh data directory), driving Debian's Chromium. No browser is ever downloaded.
  * Run from the repository root: `npm run test:e2e` (builds the console first).
+ *
+ * Debian's chromium-headless-shell (the same Chromium built for headless use only, as Playwright
+ * itself runs headless tests) when it is installed, as `.ci/run` does: on this suite it took
+ * 699 s instead of 841 s (2 cores, build included). Otherwise the full `chromium`.
  */
+const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path));
 export default defineConfig({
   testDir: './e2e',
   globalSetup: './e2e/global-setup.ts',
@@ -29,7 +35,7 @@ export default defineConfig({
       use: {
         ...devices['Desktop Chrome'],
         launchOptions: {
-          executablePath: '/usr/bin/chromium',
+          executablePath: CHROMIUM,
           args: [
             '--headless',
             '--no-sandbox',
