@@ -62,7 +62,9 @@ export async function measureGrid(env: ApiEnvironment, participants: number): Pr
   // Counted here: an embedded database cannot be opened while the server holds it.
   // An aggregate without GROUP BY returns exactly one row.
   const { n: behindCount } = (
-    await env.db.rows<{ n: number }>(`select count(*)::int as n from participants where days_behind > 2`)
+    await env.db.rows<{ n: number }>(
+      `select count(*)::int as n from participant_adherence where days_behind > 2`,
+    )
   )[0]!;
   return env.withServer(
     async (server, cpu) => {

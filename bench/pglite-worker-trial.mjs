@@ -12,8 +12,9 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 v8.setFlagsFromString('--wasm-tiering-budget=180000000');
-const PAGE = `select participant_id, first_name, last_name, date_of_birth, phone_number, address, days_behind, adherence, created_at
-  from participants where participant_id > $1 order by participant_id limit 100`;
+const PAGE = `select p.participant_id, first_name, last_name, date_of_birth, phone_number, address, days_behind, adherence, created_at
+  from participants p join participant_adherence a using (participant_id)
+  where p.participant_id > $1 order by p.participant_id limit 100`;
 if (!isMainThread) {
   const db = new PGlite(workerData.dir);
   await db.waitReady;

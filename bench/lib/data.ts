@@ -112,16 +112,19 @@ export async function addParticipants(db: BenchDatabase, from: number, to: numbe
     `insert into authorized_devices (authorized_device_id, name, uuid)
      select i, 'Tablet ' || i, 'b' || lpad(to_hex(i), 15, '0') from ${range} where i % 10 <> 0`,
     `insert into participants (participant_id, first_name, last_name, gender, date_of_birth, email, phone_number,
-                               address, language, authorized_device_id, days_behind, push_notification_id)
+                               address, language, authorized_device_id, push_notification_id)
      select i, (${textArray(FIRST_NAMES)})[1 + i % ${FIRST_NAMES.length}],
             (${textArray(LAST_NAMES)})[1 + (i * 7919) % ${LAST_NAMES.length}],
             case when i % 2 = 0 then 'female' else 'male' end,
             date '1938-01-01' + (i * 37) % 14000, 'participant' || i || '@example.org',
             '07' || lpad(((i::bigint * 7919) % 1000000000)::text, 9, '0'), i || ' Station Road, Leeds LS1 4AB', 'English',
             case when i % 10 <> 0 then i end,
-            case i % 4 when 0 then 0 when 1 then 0 when 2 then 1 + i % 2 else 3 + i % 9 end,
             case when i % 10 <> 0 then 'fcm-' || md5(i::text) else 'empty' end
      from ${range}`,
+    // Each participant's participant_adherence row is made by the insert's trigger, at 0 days behind.
+    `update participant_adherence set days_behind =
+       case participant_id % 4 when 0 then 0 when 1 then 0 when 2 then 1 + participant_id % 2 else 3 + participant_id % 9 end
+     where participant_id between ${from + 1} and ${to}`,
     `insert into fitness_participation_progress (participant_id, fitness_video_set_id, current_week, current_day,
                                                  started_date, last_seen_date, percentage_progress)
      select i, case when i % 3 = 0 then ${SHORT_SET.id} else ${LONG_SET.id} end, 1, 1,

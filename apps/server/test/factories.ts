@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../src/context.js';
-import { authorizedDevices, deviceTokens, participants } from '../src/db/schema.js';
+import type { Database } from '../src/db/client.js';
+import { authorizedDevices, deviceTokens, participantAdherence, participants } from '../src/db/schema.js';
 import { hashDeviceToken } from '../src/plugins/access.js';
 import { testLogRoot, type TestApp } from './harness.js';
 import { recordSecret } from './security/log-leaks.js';
@@ -72,12 +74,12 @@ export async function addParticipant(
 /** Many participants at once, straight into the table (for paging, sorting and filtering). */
 export async function insertParticipants(
   ctx: AppContext,
-  rows: Array<Partial<typeof participants.$inferInsert>>,
+  rows: Array<Partial<typeof participants.$inferInsert> & { days_behind?: number }>,
 ): Promise<number[]> {
   const inserted = await ctx.db
     .insert(participants)
     .values(
-      rows.map((r, i) => ({
+      rows.map(({ days_behind: _daysBehind, ...r }, i) => ({
         first_name: `First${i}`,
         last_name: `Last${i}`,
         date_of_birth: '1970-01-01',
@@ -87,7 +89,36 @@ export async function insertParticipants(
       })),
     )
     .returning({ participant_id: participants.participant_id });
-  return inserted.map((r) => r.participant_id);
+  const ids = inserted.map((r) => r.participant_id);
+  // Each participant's days_behind lives in participant_adherence (0 when inserted).
+  const behind = rows.flatMap((r, i) =>
+    r.days_behind ? [sql`(${ids[i]}::int, ${r.days_behind}::int)`] : [],
+  );
+  if (behind.length > 0) {
+    await ctx.db.execute(sql`
+      update participant_adherence a set days_behind = v.days_behind
+      from (values ${sql.join(behind, sql`, `)}) as v(participant_id, days_behind)
+      where a.participant_id = v.participant_id`);
+  }
+  return ids;
+}
+
+/** Sets how many days behind participants are, as the daily check or a tablet's view would. */
+export async function setDaysBehind(db: Database, ids: number | number[], daysBehind: number) {
+  await db
+    .update(participantAdherence)
+    .set({ days_behind: daysBehind })
+    .where(inArray(participantAdherence.participant_id, Array.isArray(ids) ? ids : [ids]));
+}
+
+/** A participant's days_behind as stored. */
+export async function daysBehindOf(db: Database, id: number): Promise<number> {
+  const [row] = await db
+    .select({ days_behind: participantAdherence.days_behind })
+    .from(participantAdherence)
+    .where(eq(participantAdherence.participant_id, id));
+  if (!row) throw new Error(`participant ${id} has no participant_adherence row`);
+  return row.days_behind;
 }
 
 /** A bearer token for a device paired with a participant, as the device sign-in would issue. */

@@ -88,6 +88,7 @@ describe('upgrade from release 0.1.0', () => {
     let tables: string[] = [];
     let before: Record<string, number> = {};
     let tabletUuid = '';
+    let daysBehind: Record<string, unknown>[] = [];
     const media = new Map<string, string>();
     try {
       tables = (
@@ -104,6 +105,10 @@ describe('upgrade from release 0.1.0', () => {
         (await baseline.query("select value from server_secrets where name = 'session-jwt'")).rows,
       ).toHaveLength(1);
       before = await counts(baseline.query, tables);
+      // 0.1.0 kept days_behind in participants; migration 0009 moves it to participant_adherence.
+      daysBehind = (await baseline.query('select participant_id, days_behind from participants order by 1'))
+        .rows;
+      expect(daysBehind.some((r) => Number(r.days_behind) > 0)).toBe(true);
       expect(before.participants).toBeGreaterThan(0);
       expect(before.videos).toBeGreaterThan(0);
       // The media files the demo's rows point at (videos, thumbnails, posters).
@@ -221,11 +226,24 @@ describe('upgrade from release 0.1.0', () => {
         if (grewByTheChecks.has(t)) expect(after[t], t).toBeGreaterThanOrEqual(before[t]!);
         else expect(after[t], t).toBe(before[t]);
       }
-      // The tally rebuilt or kept by the migrations agrees with the participants.
-      const tally = await upgraded.query(
-        'select (select count(*) from participants) = (select coalesce(sum(delta), 0) from participant_tally) as ok',
+      // Every participant's days_behind moved with them (nothing above changes it).
+      const moved = await upgraded.query(
+        'select participant_id, days_behind from participant_adherence order by 1',
       );
-      expect(tally.rows[0]!.ok).toBe(true);
+      expect(moved.rows).toEqual(daysBehind);
+      // The tally rebuilt or kept by the migrations agrees with the participants, class by class.
+      const tally = await upgraded.query(
+        `select adherence, with_programme, sum(delta)::int as n from participant_tally
+         group by 1, 2 having sum(delta) <> 0 order by 1, 2`,
+      );
+      const counted = await upgraded.query(
+        `select a.adherence, pp.participant_id is not null as with_programme, count(*)::int as n
+         from participants p
+         join participant_adherence a on a.participant_id = p.participant_id
+         left join fitness_participation_progress pp on pp.participant_id = p.participant_id
+         group by 1, 2 order by 1, 2`,
+      );
+      expect(tally.rows).toEqual(counted.rows);
     } finally {
       await upgraded.close();
     }

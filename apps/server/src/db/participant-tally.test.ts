@@ -1,7 +1,7 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
-import { insertParticipants } from '../../test/factories.js';
+import { insertParticipants, setDaysBehind } from '../../test/factories.js';
 import {
   makeEnrolledParticipant,
   makeProgress,
@@ -24,8 +24,10 @@ afterAll(() => t.close());
 async function counted(): Promise<ParticipantCounts> {
   const rows = rowsOf<{ adherence: 0 | 1 | 2; with_programme: boolean; n: number }>(
     await t.ctx.db.execute(sql`
-      select p.adherence, pp.participant_id is not null as with_programme, count(*)::int as n
-      from participants p left join fitness_participation_progress pp on pp.participant_id = p.participant_id
+      select a.adherence, pp.participant_id is not null as with_programme, count(*)::int as n
+      from participants p
+      join participant_adherence a on a.participant_id = p.participant_id
+      left join fitness_participation_progress pp on pp.participant_id = p.participant_id
       group by 1, 2`),
   );
   const counts: ParticipantCounts = { all: [0, 0, 0], withProgramme: [0, 0, 0] };
@@ -55,18 +57,9 @@ describe('the participant tally', () => {
       await makeProgress(t.ctx.db, id, set.fitness_video_set_id, { started_date: '2025-01-01' });
     await expectInStep('programmes chosen');
 
-    await t.ctx.db
-      .update(participants)
-      .set({ days_behind: 4 })
-      .where(inArray(participants.participant_id, ids.slice(0, 3)));
-    await t.ctx.db
-      .update(participants)
-      .set({ days_behind: 1 })
-      .where(eq(participants.participant_id, ids[6]!));
-    await t.ctx.db
-      .update(participants)
-      .set({ days_behind: 3 })
-      .where(eq(participants.participant_id, ids[3]!));
+    await setDaysBehind(t.ctx.db, ids.slice(0, 3), 4);
+    await setDaysBehind(t.ctx.db, ids[6]!, 1);
+    await setDaysBehind(t.ctx.db, ids[3]!, 3);
     await expectInStep('classes changed (and one unchanged)');
 
     await t.ctx.db.delete(participants).where(inArray(participants.participant_id, [ids[0]!, ids[7]!]));
@@ -77,10 +70,7 @@ describe('the participant tally', () => {
       perWeek: 7,
       started_date: '2025-01-01',
     });
-    await t.ctx.db
-      .update(participants)
-      .set({ days_behind: 2 })
-      .where(eq(participants.participant_id, other.participant.participant_id));
+    await setDaysBehind(t.ctx.db, other.participant.participant_id, 2);
     await expectInStep('another enrolled and behind');
 
     await new VideoSetService(t.ctx).remove(set.fitness_video_set_id);

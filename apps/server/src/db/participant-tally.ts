@@ -9,15 +9,18 @@ import { rowsOf } from './rows.js';
  * (never updating a shared counter row) means writers never wait for each other or deadlock.
  *
  * Who counts what:
- * - participants: an insert adds to (class, no programme); a change of days_behind that changes
- *   the class moves the participant, with or without a programme as they are; a delete (row
- *   trigger, before the cascade removes the programme) takes them out where they were.
+ * - participant_adherence (each participant's days_behind and class, made when they are inserted):
+ *   an insert adds to (class, no programme); a change of days_behind that changes the class moves
+ *   the participant, with or without a programme as they are.
+ * - participants: a delete (row trigger, before the cascade removes the programme and the
+ *   participant_adherence row) takes them out where they were.
  * - fitness_participation_progress: an insert or a delete moves its participant between "no
  *   programme" and "programme" in their class; a programme deleted because its participant is
  *   being deleted is skipped (the participant is already gone and was counted out).
  *
- * The triggers are a hand-written migration (drizzle/0001_participant_tally_triggers.sql): drizzle-kit
- * cannot express them from schema.ts. A change to them is a new migration that replaces them.
+ * The triggers are hand-written migrations (drizzle/0001_participant_tally_triggers.sql, moved to
+ * participant_adherence by 0009_participant_adherence.sql): drizzle-kit cannot express them from
+ * schema.ts. A change to them is a new migration that replaces them.
  */
 
 export interface ParticipantCounts {
@@ -28,7 +31,7 @@ export interface ParticipantCounts {
 }
 
 export async function participantCounts(db: Database): Promise<ParticipantCounts> {
-  // participants.adherence is a generated column (0, 1 or 2), so each row indexes the tuples in range.
+  // participant_adherence.adherence is a generated column (0, 1 or 2), so each row indexes the tuples in range.
   const rows = rowsOf<{ adherence: 0 | 1 | 2; with_programme: boolean; n: number }>(
     await db.execute(
       sql`select adherence, with_programme, sum(delta)::int as n from participant_tally group by 1, 2`,

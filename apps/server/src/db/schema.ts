@@ -195,11 +195,6 @@ export const participants = pgTable(
     last_ip_address: text('last_ip_address'),
     /** The last call of the participant's tablet of any kind, kept to the minute (see device-api). */
     tablet_last_contact_at: timestamp('tablet_last_contact_at', { withTimezone: true }),
-    days_behind: integer('days_behind').notNull().default(0),
-    /** Adherence class of days_behind (0 on track, 1 slightly behind, 2 behind), for the grid filter. */
-    adherence: integer('adherence')
-      .notNull()
-      .generatedAlwaysAs(sql`case when days_behind <= 0 then 0 when days_behind <= 2 then 1 else 2 end`),
     push_notification_id: text('push_notification_id').notNull().default('empty'),
     purge_cache: boolean('purge_cache').notNull().default(false),
     programme_referred_to: text('programme_referred_to'),
@@ -218,8 +213,6 @@ export const participants = pgTable(
     uniqueIndex('participants_device_key').on(t.authorized_device_id),
     // Every sortable column of the grid ends in participant_id, so any page is an index range
     // (keyset) and the count or offset of a filtered list is an index-only scan.
-    index('participants_days_behind_idx').on(t.days_behind, t.participant_id),
-    index('participants_adherence_idx').on(t.adherence, t.participant_id),
     index('participants_last_name_idx').on(t.last_name, t.participant_id),
     index('participants_first_name_idx').on(t.first_name, t.participant_id),
     index('participants_date_of_birth_idx').on(t.date_of_birth, t.participant_id),
@@ -228,6 +221,31 @@ export const participants = pgTable(
       sql`coalesce(${t.tablet_last_contact_at}, '1970-01-01T00:00:00Z'::timestamptz)`,
       t.participant_id,
     ),
+  ],
+);
+
+/**
+ * How far each participant is behind, one row per participant (made by a trigger on participants,
+ * removed with them). The daily check rewrites days_behind for most participants every day; in
+ * participants each new row version added an entry to all eight of its indexes (days_behind is
+ * indexed, so no update could be HOT), here it adds three small ones (issue 14, migration 0009).
+ */
+export const participantAdherence = pgTable(
+  'participant_adherence',
+  {
+    participant_id: integer('participant_id')
+      .primaryKey()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    days_behind: integer('days_behind').notNull().default(0),
+    /** Adherence class of days_behind (0 on track, 1 slightly behind, 2 behind), for the grid filter. */
+    adherence: integer('adherence')
+      .notNull()
+      .generatedAlwaysAs(sql`case when days_behind <= 0 then 0 when days_behind <= 2 then 1 else 2 end`),
+  },
+  (t) => [
+    // The grid's days-behind sort and its state filter, each a keyset range ending in participant_id.
+    index('participant_adherence_days_behind_idx').on(t.days_behind, t.participant_id),
+    index('participant_adherence_adherence_idx').on(t.adherence, t.participant_id),
   ],
 );
 

@@ -21,6 +21,7 @@ import {
   adherenceRuns,
   authorizedDevices,
   dailyViews,
+  participantAdherence,
   participants,
   participationProgress,
   pushOutbox,
@@ -307,9 +308,9 @@ export async function seedDemoParticipants(
       created_at: new Date(`${started}T09:30:00Z`),
     });
     await tx
-      .update(participants)
+      .update(participantAdherence)
       .set({ days_behind: behind })
-      .where(eq(participants.participant_id, participantId));
+      .where(eq(participantAdherence.participant_id, participantId));
     if (todaysCheck?.advanced) {
       reminders.push({
         participant_id: participantId,

@@ -26,8 +26,10 @@ describe('seed-demo', () => {
 
     // Every adherence state, newcomers without a programme, and people waiting for a tablet.
     const rows = await t.ctx.db.execute(sql`
-      select p.days_behind, p.authorized_device_id is not null as has_device, pp.participant_id is not null as has_progress
-      from participants p left join fitness_participation_progress pp on pp.participant_id = p.participant_id`);
+      select a.days_behind, p.authorized_device_id is not null as has_device, pp.participant_id is not null as has_progress
+      from participants p
+      join participant_adherence a on a.participant_id = p.participant_id
+      left join fitness_participation_progress pp on pp.participant_id = p.participant_id`);
     const people = rowsOf<{ days_behind: number; has_device: boolean; has_progress: boolean }>(rows);
     const states = new Set(people.filter((p) => p.has_progress).map((p) => adherenceOf(p.days_behind)));
     expect(states).toEqual(new Set(['onTrack', 'slightlybehind', 'behind']));

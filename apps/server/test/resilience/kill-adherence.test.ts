@@ -94,7 +94,10 @@ describe('SIGKILL during the daily adherence check', () => {
         ctx,
         sql`select count(*) as n from adherence_runs where run_date = ${today} and finished_at is not null`,
       ),
-      behindFour: await countOf(ctx, sql`select count(*) as n from participants where days_behind = 4`),
+      behindFour: await countOf(
+        ctx,
+        sql`select count(*) as n from participant_adherence where days_behind = 4`,
+      ),
       reminders: await countOf(ctx, sql`select count(*) as n from push_outbox where kind = 'missed-video'`),
       remindedParticipants: await countOf(
         ctx,

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../../db/rows.js';
-import { adherenceRuns, participants } from '../../db/schema.js';
+import { adherenceRuns } from '../../db/schema.js';
+import { daysBehindOf } from '../../../test/factories.js';
 import { ManualClock, createTestApp, type TestApp } from '../../../test/harness.js';
 import { waitUntil } from '../../../test/wait.js';
 import { makeEnrolledParticipant } from '../../../test/programme-factories.js';
@@ -64,12 +65,8 @@ describe('the adherence check job', () => {
       });
       expect(Number.isNaN(new Date(String(vacuumed.last_vacuum)).getTime())).toBe(false);
     }
-    const [p] = await t.ctx.db
-      .select()
-      .from(participants)
-      .where(eq(participants.participant_id, participant.participant_id));
     // Day 3 of a 7-a-week set: four unlocked, none seen.
-    expect(p!.days_behind).toBe(4);
+    expect(await daysBehindOf(t.ctx.db, participant.participant_id)).toBe(4);
   });
 
   it('lets only one of two simultaneous runs do the day', async () => {

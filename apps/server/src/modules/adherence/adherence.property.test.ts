@@ -10,7 +10,13 @@ import {
   type Position,
   type SetShape,
 } from '@pathway/contract';
-import { participants, participationProgress, pushOutbox, seenVideos } from '../../db/schema.js';
+import {
+  participantAdherence,
+  participants,
+  participationProgress,
+  pushOutbox,
+  seenVideos,
+} from '../../db/schema.js';
 import { ManualClock, createTestApp, type TestApp } from '../../../test/harness.js';
 import {
   makeDevice,
@@ -155,10 +161,14 @@ describe('the daily check in SQL', () => {
           const rows = await t.ctx.db
             .select({
               id: participants.participant_id,
-              days_behind: participants.days_behind,
+              days_behind: participantAdherence.days_behind,
               progress: participationProgress,
             })
             .from(participants)
+            .innerJoin(
+              participantAdherence,
+              eq(participantAdherence.participant_id, participants.participant_id),
+            )
             .innerJoin(
               participationProgress,
               eq(participationProgress.participant_id, participants.participant_id),

@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import {
   adherenceRuns,
+  participantAdherence,
   participants,
   participationProgress,
   pushOutbox,
   seenVideos,
 } from '../../db/schema.js';
+import { daysBehindOf } from '../../../test/factories.js';
 import { ManualClock, createTestApp, type TestApp } from '../../../test/harness.js';
 import {
   makeDevice,
@@ -67,7 +69,6 @@ async function enrol(
 }
 
 async function stateOf(id: number) {
-  const [p] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
   const [progress] = await t.ctx.db
     .select()
     .from(participationProgress)
@@ -78,7 +79,7 @@ async function stateOf(id: number) {
     .where(eq(pushOutbox.participant_id, id))
     .orderBy(asc(pushOutbox.push_id));
   return {
-    days_behind: p!.days_behind,
+    days_behind: await daysBehindOf(t.ctx.db, id),
     percentage: progress?.percentage_progress,
     position: progress ? [progress.current_week, progress.current_day] : null,
     pushes: pushes.map((x) => `${x.kind}:${x.dedupe_key}`),
@@ -88,6 +89,10 @@ async function stateOf(id: number) {
 async function snapshot() {
   return {
     participants: await t.ctx.db.select().from(participants).orderBy(asc(participants.participant_id)),
+    adherence: await t.ctx.db
+      .select()
+      .from(participantAdherence)
+      .orderBy(asc(participantAdherence.participant_id)),
     progress: await t.ctx.db
       .select()
       .from(participationProgress)

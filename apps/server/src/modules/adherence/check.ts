@@ -171,7 +171,7 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       from outcome o
       where p.fitness_participation_progress_id = o.progress_id
     ), participant_update as (
-      update participants pa set days_behind = o.days_behind
+      update participant_adherence pa set days_behind = o.days_behind
       from outcome o
       where pa.participant_id = o.participant_id and pa.days_behind <> o.days_behind
     ), reminders as (

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { averageVideosPerDay, watchedVideosChart } from '@pathway/contract';
-import { participants } from '../../db/schema.js';
+import { setDaysBehind } from '../../../test/factories.js';
 import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { makeEnrolledParticipant, makeParticipant, makeVideoSet } from '../../../test/programme-factories.js';
 import { recordViews } from '../progress/views.js';
@@ -64,10 +63,7 @@ describe('GET /api/dashboard', () => {
       [b, 2],
       [c, 5],
     ] as const) {
-      await t.ctx.db
-        .update(participants)
-        .set({ days_behind: behind })
-        .where(eq(participants.participant_id, p.participant.participant_id));
+      await setDaysBehind(t.ctx.db, p.participant.participant_id, behind);
     }
 
     const data = await dashboard();

@@ -9,6 +9,7 @@ import {
   seenVideos,
   videos,
 } from '../../db/schema.js';
+import { daysBehindOf } from '../../../test/factories.js';
 import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import {
   makeDevice,
@@ -287,8 +288,7 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       headers: auth,
     });
     expect(after.json()).toMatchObject({ percentage_progress: 16, last_seen_date: '2025-09-01' });
-    const [p] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
-    expect(p!.days_behind).toBe(0);
+    expect(await daysBehindOf(t.ctx.db, id)).toBe(0);
 
     // The next morning the check unlocks day 2, and call 4 lists both.
     clock.set(new Date('2025-09-02T05:00:00Z'));

@@ -14,16 +14,21 @@ import { isIsoDate, messages, type AdherenceState, type ParticipantSort } from '
 import type { Database } from '../../db/client.js';
 import { participantCounts } from '../../db/participant-tally.js';
 import { arrayRows } from '../../db/rows.js';
-import { authorizedDevices, participants, participationProgress } from '../../db/schema.js';
+import {
+  authorizedDevices,
+  participantAdherence,
+  participants,
+  participationProgress,
+} from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
 import type { AuditActor } from '../audit/service.js';
 
-/** participants.adherence, the generated class of days_behind. */
+/** participant_adherence.adherence, the generated class of days_behind. */
 const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };
 
 const SORT_COLUMNS = {
   participant_id: participants.participant_id,
-  days_behind: participants.days_behind,
+  days_behind: participantAdherence.days_behind,
   first_name: participants.first_name,
   last_name: participants.last_name,
   date_of_birth: participants.date_of_birth,
@@ -33,12 +38,17 @@ const SORT_COLUMNS = {
 
 const NEVER_CONTACTED = '1970-01-01T00:00:00.000Z';
 
+/** A participant id column: participants' own, or participant_adherence's (see idSourceOf). */
+type IdColumn = typeof participants.participant_id | typeof participantAdherence.participant_id;
+
 /**
  * Only a participant with a programme has an adherence state: one without is 0 days behind by
  * default, which would otherwise list them as "on track" (and disagree with the dashboard's cards,
  * which count participants with a programme only). The unique progress index answers it.
  */
-const hasProgramme = sql`exists (select 1 from ${participationProgress} pp where pp.participant_id = ${participants.participant_id})`;
+const hasProgrammeOf = (id: IdColumn) =>
+  sql`exists (select 1 from ${participationProgress} pp where pp.participant_id = ${id})`;
+const hasProgramme = hasProgrammeOf(participants.participant_id);
 
 /**
  * Only what the presenter shows: referral fields have their own route, and every value read
@@ -48,7 +58,7 @@ export const participantColumns = {
   participant_id: participants.participant_id,
   gender: participants.gender,
   language: participants.language,
-  days_behind: participants.days_behind,
+  days_behind: participantAdherence.days_behind,
   push_notification_id: participants.push_notification_id,
   purge_cache: participants.purge_cache,
   created_at: participants.created_at,
@@ -75,13 +85,15 @@ export const participantColumns = {
 const filteredByStateColumns = { ...participantColumns, has_programme: sql<boolean>`true` };
 
 /**
- * participantColumns read through the device join: the type of a grid row and of the participant
- * view, inferred from the selection (the join makes the device's columns nullable).
+ * participantColumns read through the device join (and the days-behind row every participant has):
+ * the type of a grid row and of the participant view, inferred from the selection (the join makes
+ * the device's columns nullable).
  */
 function selectWithDevice(db: Database, columns = participantColumns) {
   return db
     .select(columns)
     .from(participants)
+    .innerJoin(participantAdherence, eq(participantAdherence.participant_id, participants.participant_id))
     .leftJoin(
       authorizedDevices,
       eq(authorizedDevices.authorized_device_id, participants.authorized_device_id),
@@ -222,10 +234,17 @@ const asPlaceholder: Bind = (name) => sql.placeholder(name);
  * The conditions of a filter. `bind` gives each value's place in the SQL: the value itself, or a
  * placeholder of that name when the text is built once per shape (pageRecorded).
  */
-function filterConditions(filter: ListFilter, bind: Bind = asValue): SQL[] {
+function filterConditions(
+  filter: ListFilter,
+  bind: Bind = asValue,
+  id: IdColumn = participants.participant_id,
+): SQL[] {
   const conditions: SQL[] = [];
   if (filter.state)
-    conditions.push(eq(participants.adherence, bind('state', ADHERENCE_CODE[filter.state])), hasProgramme);
+    conditions.push(
+      eq(participantAdherence.adherence, bind('state', ADHERENCE_CODE[filter.state])),
+      hasProgrammeOf(id),
+    );
   const q = filter.q?.trim();
   if (q) {
     const pattern = bind('pattern', likePattern(q));
@@ -249,8 +268,7 @@ function filterConditions(filter: ListFilter, bind: Bind = asValue): SQL[] {
 }
 
 /** The keyset condition of a cursor, its value and id as the placeholders cursorValue and cursorId. */
-function keysetCondition(order: ListOrder): SQL {
-  const id = participants.participant_id;
+function keysetCondition(order: ListOrder, id: IdColumn): SQL {
   const after = order.order === 'asc' ? sql`>` : sql`<`;
   const cursorId = sql.placeholder('cursorId');
   if (order.sort === 'participant_id') return sql`${id} ${after} ${cursorId}`;
@@ -287,6 +305,20 @@ interface PageShape {
 }
 
 /**
+ * Where a page's ids come from. participants has no days_behind: a page sorted by it or filtered
+ * by adherence state reads participant_adherence, alone when nothing else is asked of participants
+ * (its (days_behind, id) or (adherence, id) index is then the page, an index range as before), or
+ * joined to participants for a search or another sort column.
+ */
+function idSourceOf(shape: PageShape): 'participants' | 'adherence' | 'joined' {
+  const needsAdherence = shape.sort === 'days_behind' || shape.state;
+  if (!needsAdherence) return 'participants';
+  const adherenceAlone =
+    shape.search === 'none' && (shape.sort === 'days_behind' || shape.sort === 'participant_id');
+  return adherenceAlone ? 'adherence' : 'joined';
+}
+
+/**
  * Page queries as Drizzle builds them, with placeholders for their values: one per shape (at most
  * 6 sorts x 2 orders x 2 ends x 2 x 3 x 2 x 2 x 2 = 1,152), built on first use. Building the query was
  * about 10 % of the grid page's server CPU (issue 14); filling in the values is a map over a
@@ -310,24 +342,36 @@ function pageQueryOf(db: Database, shape: PageShape) {
  */
 function pageQuery(db: Database, shape: PageShape, bind: Bind) {
   const column = SORT_COLUMNS[shape.sort];
-  const orderingIn = (direction: 'asc' | 'desc') => {
+  const source = idSourceOf(shape);
+  const id: IdColumn =
+    source === 'adherence' ? participantAdherence.participant_id : participants.participant_id;
+  const orderingIn = (direction: 'asc' | 'desc', by: IdColumn) => {
     const dir = direction === 'asc' ? asc : desc;
-    return shape.sort === 'participant_id'
-      ? [dir(participants.participant_id)]
-      : [dir(column), dir(participants.participant_id)];
+    return shape.sort === 'participant_id' ? [dir(by)] : [dir(column), dir(by)];
   };
-  const ordering = orderingIn(shape.order);
+  const ordering = orderingIn(shape.order, participants.participant_id);
   const filter: ListFilter = {
     state: shape.state ? 'onTrack' : undefined,
     q: shape.search === 'none' ? undefined : shape.search === 'id' ? '1' : 'x',
     searchIdentifiable: shape.searchIdentifiable,
   };
-  const conditions = filterConditions(filter, bind);
-  if (shape.cursor) conditions.push(keysetCondition(shape));
-  const idOrdering = shape.reversed ? orderingIn(shape.order === 'asc' ? 'desc' : 'asc') : ordering;
-  const ids = db
-    .select({ id: participants.participant_id })
-    .from(participants)
+  const conditions = filterConditions(filter, bind, id);
+  if (shape.cursor) conditions.push(keysetCondition(shape, id));
+  const idOrdering = orderingIn(shape.reversed ? (shape.order === 'asc' ? 'desc' : 'asc') : shape.order, id);
+  const idsFrom =
+    source === 'adherence'
+      ? db.select({ id }).from(participantAdherence).$dynamic()
+      : source === 'joined'
+        ? db
+            .select({ id })
+            .from(participants)
+            .innerJoin(
+              participantAdherence,
+              eq(participantAdherence.participant_id, participants.participant_id),
+            )
+            .$dynamic()
+        : db.select({ id }).from(participants).$dynamic();
+  const ids = idsFrom
     .where(and(...conditions))
     .orderBy(...idOrdering)
     .limit(sql.placeholder('limit'))
@@ -400,10 +444,18 @@ export class ParticipantRepository {
       const { all, withProgramme } = await participantCounts(this.db);
       return filter.state ? withProgramme[ADHERENCE_CODE[filter.state]] : all[0] + all[1] + all[2];
     }
-    const [row] = await this.db
+    const all = this.db
       .select({ n: sql<number>`count(*)::int` })
       .from(participants)
-      .where(and(...filterConditions(filter)));
+      .$dynamic();
+    // The state filter reads the class from participant_adherence; a search alone needs no join.
+    const counted = filter.state
+      ? all.innerJoin(
+          participantAdherence,
+          eq(participantAdherence.participant_id, participants.participant_id),
+        )
+      : all;
+    const [row] = await counted.where(and(...filterConditions(filter)));
     return row!.n;
   }
 

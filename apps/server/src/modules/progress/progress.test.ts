@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
-import { participants, participationProgress, pushOutbox, seenVideos } from '../../db/schema.js';
+import { participationProgress, pushOutbox, seenVideos } from '../../db/schema.js';
+import { daysBehindOf } from '../../../test/factories.js';
 import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import {
   makeDevice,
@@ -80,11 +81,7 @@ describe('choosing a video set', () => {
     expect(list).toHaveLength(1);
     expect(list[0].fitness_participation_progress_id).toBe(res.json().fitness_participation_progress_id);
     // On the first day one video is unlocked and none seen yet.
-    const [row] = await t.ctx.db
-      .select()
-      .from(participants)
-      .where(eq(participants.participant_id, p.participant_id));
-    expect(row!.days_behind).toBe(1);
+    expect(await daysBehindOf(t.ctx.db, p.participant_id)).toBe(1);
   });
 
   it('refuses a second set through POST, an unknown participant or set, and bad ids, changing nothing', async () => {

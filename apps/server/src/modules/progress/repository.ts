@@ -1,7 +1,14 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import { daysBehind, daysPassed, percentageProgress, shouldSeenByNow } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { participants, participationProgress, seenVideos, videoSets, videos } from '../../db/schema.js';
+import {
+  participantAdherence,
+  participants,
+  participationProgress,
+  seenVideos,
+  videoSets,
+  videos,
+} from '../../db/schema.js';
 
 export type ProgressRow = typeof participationProgress.$inferSelect;
 export type VideoSetRow = typeof videoSets.$inferSelect;
@@ -140,9 +147,15 @@ export async function refreshAdherence(
       eq(participationProgress.fitness_participation_progress_id, progress.fitness_participation_progress_id),
     )
     .returning();
+  // Most views leave the figure as it was: no new row version then.
   await db
-    .update(participants)
+    .update(participantAdherence)
     .set({ days_behind: behind })
-    .where(eq(participants.participant_id, participantId));
+    .where(
+      and(
+        eq(participantAdherence.participant_id, participantId),
+        ne(participantAdherence.days_behind, behind),
+      ),
+    );
   return updated;
 }

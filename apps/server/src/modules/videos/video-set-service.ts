@@ -9,7 +9,13 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { participants, participationProgress, videoSets, videoUploads, videos } from '../../db/schema.js';
+import {
+  participantAdherence,
+  participationProgress,
+  videoSets,
+  videoUploads,
+  videos,
+} from '../../db/schema.js';
 import { notFound } from '../../lib/http-error.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from './media-jobs.js';
 import { presentVideoSet } from './presenters.js';
@@ -79,9 +85,9 @@ export class VideoSetService {
         .where(eq(participationProgress.fitness_video_set_id, id));
       // Without progress nobody is behind: the figure must not linger until the daily check.
       await tx
-        .update(participants)
+        .update(participantAdherence)
         .set({ days_behind: 0 })
-        .where(inArray(participants.participant_id, onSet));
+        .where(inArray(participantAdherence.participant_id, onSet));
       // Videos, progress on the set and seen_videos of its videos follow by ON DELETE CASCADE.
       await tx.delete(videoSets).where(eq(videoSets.fitness_video_set_id, id));
       if (filesToDelete.length > 0)

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { participants, participationProgress } from '../../db/schema.js';
+import { daysBehindOf, setDaysBehind } from '../../../test/factories.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 
 let t: TestApp;
@@ -131,9 +131,9 @@ describe('video sets', () => {
         date_of_birth: '1950-01-01',
         phone_number: '+441234567890',
         address: '1 Street',
-        days_behind: 4,
       })
       .returning();
+    await setDaysBehind(t.ctx.db, person!.participant_id, 4);
     const [bystander] = await t.ctx.db
       .insert(participants)
       .values({
@@ -142,9 +142,9 @@ describe('video sets', () => {
         date_of_birth: '1952-01-01',
         phone_number: '+441234567891',
         address: '2 Street',
-        days_behind: 2,
       })
       .returning();
+    await setDaysBehind(t.ctx.db, bystander!.participant_id, 2);
     await t.ctx.db.insert(participationProgress).values([
       {
         participant_id: person!.participant_id,
@@ -176,15 +176,7 @@ describe('video sets', () => {
 
     const progress = await t.ctx.db.select().from(participationProgress);
     expect(progress.map((p) => p.participant_id)).toEqual([bystander!.participant_id]);
-    const [after] = await t.ctx.db
-      .select()
-      .from(participants)
-      .where(eq(participants.participant_id, person!.participant_id));
-    expect(after!.days_behind).toBe(0);
-    const [untouched] = await t.ctx.db
-      .select()
-      .from(participants)
-      .where(eq(participants.participant_id, bystander!.participant_id));
-    expect(untouched!.days_behind).toBe(2);
+    expect(await daysBehindOf(t.ctx.db, person!.participant_id)).toBe(0);
+    expect(await daysBehindOf(t.ctx.db, bystander!.participant_id)).toBe(2);
   });
 });
