@@ -358,27 +358,55 @@ function pageQuery(db: Database, shape: PageShape, bind: Bind) {
   const conditions = filterConditions(filter, bind, id);
   if (shape.cursor) conditions.push(keysetCondition(shape, id));
   const idOrdering = orderingIn(shape.reversed ? (shape.order === 'asc' ? 'desc' : 'asc') : shape.order, id);
-  const idsFrom =
+  const limit = sql.placeholder('limit');
+  const offset = shape.offset ? sql.placeholder('offset') : 0;
+  const columns = shape.state ? filteredByStateColumns : participantColumns;
+  if (source === 'participants') {
+    // The page's ids from participants' own indexes (an offset skips index entries only), then
+    // each row with its participant_adherence row.
+    const page = db
+      .select({ id })
+      .from(participants)
+      .where(and(...conditions))
+      .orderBy(...idOrdering)
+      .limit(limit)
+      .offset(offset);
+    return selectWithDevice(db, columns)
+      .where(inArray(participants.participant_id, page))
+      .orderBy(...ordering);
+  }
+  const selection = { id, days_behind: participantAdherence.days_behind };
+  const page = (
     source === 'adherence'
-      ? db.select({ id }).from(participantAdherence).$dynamic()
-      : source === 'joined'
-        ? db
-            .select({ id })
-            .from(participants)
-            .innerJoin(
-              participantAdherence,
-              eq(participantAdherence.participant_id, participants.participant_id),
-            )
-            .$dynamic()
-        : db.select({ id }).from(participants).$dynamic();
-  const ids = idsFrom
+      ? db.select(selection).from(participantAdherence).$dynamic()
+      : db
+          .select(selection)
+          .from(participants)
+          .innerJoin(
+            participantAdherence,
+            eq(participantAdherence.participant_id, participants.participant_id),
+          )
+          .$dynamic()
+  )
     .where(and(...conditions))
     .orderBy(...idOrdering)
-    .limit(sql.placeholder('limit'))
-    .offset(shape.offset ? sql.placeholder('offset') : 0);
-  return selectWithDevice(db, shape.state ? filteredByStateColumns : participantColumns)
-    .where(inArray(participants.participant_id, ids))
-    .orderBy(...ordering);
+    .limit(limit)
+    .offset(offset);
+  // The ids came with their days_behind: the rows need no second look-up of participant_adherence
+  // (each a join to plan and an index probe a row; about 1.5 ms of PostgreSQL CPU a page).
+  const ids = page.as('page_ids');
+  const dir = shape.order === 'asc' ? asc : desc;
+  return db
+    .select({ ...columns, days_behind: ids.days_behind })
+    .from(participants)
+    .innerJoin(ids, eq(ids.id, participants.participant_id))
+    .leftJoin(
+      authorizedDevices,
+      eq(authorizedDevices.authorized_device_id, participants.authorized_device_id),
+    )
+    .orderBy(
+      ...(shape.sort === 'days_behind' ? [dir(ids.days_behind), dir(participants.participant_id)] : ordering),
+    );
 }
 
 /**
