@@ -170,10 +170,10 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
         updated_at = ${nowText}::timestamptz
       from outcome o
       where p.fitness_participation_progress_id = o.progress_id
-    ), participant_update as (
-      update participant_adherence pa set days_behind = o.days_behind
+    ), adherence_update as (
+      update participant_adherence a set days_behind = o.days_behind
       from outcome o
-      where pa.participant_id = o.participant_id and pa.days_behind <> o.days_behind
+      where a.participant_id = o.participant_id and a.days_behind <> o.days_behind
     ), reminders as (
       insert into push_outbox (participant_id, title, body, kind, dedupe_key, created_at)
       select participant_id, ${r.newVideoTitle}, ${r.newVideoBody}, 'new-video',
