@@ -265,7 +265,11 @@ export const deviceTokens = pgTable(
     /** Kept to the minute; a token unused for DEVICE_TOKEN_IDLE_DAYS expires (and is pruned). */
     last_used_at: timestamp('last_used_at', { withTimezone: true }),
   },
-  (t) => [index('device_tokens_device_idx').on(t.authorized_device_id)],
+  (t) => [
+    index('device_tokens_device_idx').on(t.authorized_device_id),
+    // For the foreign key's cascade when a participant is deleted (no scan of the whole table).
+    index('device_tokens_participant_idx').on(t.participant_id),
+  ],
 );
 
 /**
@@ -295,6 +299,8 @@ export const deviceSignIns = pgTable(
   (t) => [
     index('device_sign_ins_created_at_idx').on(t.created_at),
     index('device_sign_ins_device_idx').on(t.authorized_device_id, t.created_at),
+    // For the foreign key's "set null" when a participant is deleted (no scan of the whole table).
+    index('device_sign_ins_participant_idx').on(t.participant_id),
   ],
 );
 
@@ -393,7 +399,7 @@ export const pushOutbox = pgTable(
     title: text('title').notNull(),
     body: text('body').notNull(),
     kind: text('kind').notNull(),
-    /** Makes reminders idempotent: one per participant, kind and day. */
+    /** Makes reminders idempotent: one per participant, kind and day (unique with participant_id). */
     dedupe_key: text('dedupe_key'),
     status: text('status').notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
@@ -405,7 +411,10 @@ export const pushOutbox = pgTable(
     next_attempt_at: timestamp('next_attempt_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('push_outbox_dedupe_key').on(t.dedupe_key),
+    // Leads with participant_id so a participant's messages (their screen, and the foreign key's
+    // "set null" when they are deleted) are found without reading the whole outbox. Rows whose
+    // participant_id or dedupe_key is null never conflict, as before for a null key.
+    uniqueIndex('push_outbox_participant_dedupe_key').on(t.participant_id, t.dedupe_key),
     index('push_outbox_status_idx').on(t.status),
   ],
 );

@@ -183,7 +183,7 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       select participant_id, ${r.missedTitle}, ${r.missedBody}, 'missed-video',
              'missed-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
       from outcome where missed > missed_before and has_device
-      on conflict (dedupe_key) do nothing
+      on conflict (participant_id, dedupe_key) do nothing
       returning kind
     )
     select

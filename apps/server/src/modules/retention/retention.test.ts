@@ -74,6 +74,23 @@ describe('retention', () => {
     ).toBe(2);
   });
 
+  it('removes tablet sign-in records older than AUDIT_RETENTION_DAYS, keeping younger ones', async () => {
+    await t.ctx.db.execute(sql`delete from device_sign_ins`);
+    await t.ctx.db.execute(sql`
+      insert into device_sign_ins (kind, device_uuid, ip_address, created_at) values
+        ('token issued', 'old-1', '10.0.0.1', ${daysAgo(2921)}::timestamptz),
+        ('push token changed', 'old-2', '10.0.0.1', ${daysAgo(3000)}::timestamptz),
+        ('token issued', 'kept-1', '10.0.0.1', ${daysAgo(2919)}::timestamptz),
+        ('token issued', 'kept-2', '10.0.0.1', now())`);
+
+    const result = await runRetention(t.ctx);
+    expect(result.device_sign_ins).toBe(2);
+    const left = rowsOf<{ device_uuid: string }>(
+      await t.ctx.db.execute(sql`select device_uuid from device_sign_ins order by device_uuid`),
+    );
+    expect(left.map((row) => row.device_uuid)).toEqual(['kept-1', 'kept-2']);
+  });
+
   it('removes ended and expired sessions, and quiet sign-in counters, but not live ones', async () => {
     const admin = await createAdmin(t.ctx);
     const id = admin.admin_user_id;

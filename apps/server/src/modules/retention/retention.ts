@@ -21,6 +21,7 @@ const SIGN_IN_FAILURES_KEPT_MS = DAY_MS;
 export interface PruneResult {
   log_files: number;
   audit_events: number;
+  device_sign_ins: number;
   sessions: number;
   sign_in_counters: number;
   push_messages: number;
@@ -84,6 +85,19 @@ export async function pruneAuditEvents(ctx: AppContext, now: Date, days: number)
     ctx,
     'audit_events',
     'audit_event_id',
+    sql`created_at < ${daysBefore(now, days)}::timestamptz`,
+  );
+}
+
+/**
+ * Tablet sign-in records (who used a device id, from where) are security records like the audit
+ * trail, kept as long: AUDIT_RETENTION_DAYS.
+ */
+export async function pruneDeviceSignIns(ctx: AppContext, now: Date, days: number): Promise<number> {
+  return deleteInBatches(
+    ctx,
+    'device_sign_ins',
+    'device_sign_in_id',
     sql`created_at < ${daysBefore(now, days)}::timestamptz`,
   );
 }
@@ -153,6 +167,7 @@ export async function runRetention(ctx: AppContext): Promise<PruneResult> {
   const result: PruneResult = {
     log_files: await pruneLogFiles(ctx.config.logDir, now, days.logDays),
     audit_events: await pruneAuditEvents(ctx, now, days.auditDays),
+    device_sign_ins: await pruneDeviceSignIns(ctx, now, days.auditDays),
     sessions: await pruneSessions(ctx, now),
     sign_in_counters: await pruneSignInCounters(ctx, now),
     push_messages: await prunePushMessages(ctx, now, days.pushDays),
