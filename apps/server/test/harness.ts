@@ -9,7 +9,7 @@ import { IDENTIFIABLE_FIELDS, type Role } from '@pathway/contract';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
-import { openDatabase, runMigrations, type DatabaseHandle } from '../src/db/client.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { participants } from '../src/db/schema.js';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.js';
 import { closeLogs, createLogger } from '../src/logging.js';
@@ -32,36 +32,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-let migratedDump: Promise<Blob> | undefined;
-
-/**
- * An empty PGlite database with every migration applied, made once per test worker and dumped
- * (the server projects share modules between the files of a worker). Each app's database starts
- * from the dump instead of running initdb and the migrations again: about 1.5 s less CPU per app
- * on a 2-core machine. createContext still runs the migrations on it, and finds nothing to do;
- * migrations on an empty data directory are exercised by this first database and by the process
- * tests, and on 0.1.0's data by upgrade.test.ts.
- */
-function migratedDatabaseDump(): Promise<Blob> {
-  migratedDump ??= (async () => {
-    const handle = await openDatabase({});
-    try {
-      await runMigrations(handle);
-      return await handle.pglite!.dumpDataDir('none');
-    } finally {
-      await handle.close();
-    }
-  })();
-  return migratedDump;
-}
-
 /**
  * A fresh database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new database on
  * the server at TEST_DATABASE_URL, dropped afterwards.
  */
 async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   if (process.env.TEST_DB !== 'postgres') {
-    const handle = await openDatabase({ fromDump: await migratedDatabaseDump() });
+    const handle = await openDatabase({});
     return { handle, drop: async () => {} };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;

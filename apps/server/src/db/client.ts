@@ -40,11 +40,6 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory; absent (with no url) means in memory (tests). */
   dataDir?: string;
-  /**
-   * In memory only: start from this dump of another database (PGlite's `dumpDataDir`) instead of
-   * an empty one. The tests start each file's database from one dump of a migrated database.
-   */
-  fromDump?: Blob;
   poolSize?: number;
   /** Embedded mode: told once if the database stops and cannot go on in this process. */
   onEmbeddedStop?: (reason: unknown) => void;
@@ -77,9 +72,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const created = options.dataDir !== undefined && !existsSync(path.join(options.dataDir, 'PG_VERSION'));
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   slowerWasmTierUp();
-  const instance = options.fromDump
-    ? new PGlite({ loadDataDir: options.fromDump })
-    : new PGlite(options.dataDir);
+  const instance = new PGlite(options.dataDir);
   await instance.waitReady;
   // initdb gives its files modes of its own (0750/0640): private like the rest of DATA_DIR.
   if (created) tightenTree(options.dataDir!);
