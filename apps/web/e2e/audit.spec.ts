@@ -23,6 +23,7 @@ test.describe('audit trail', () => {
       .getByRole('link', { name: 'Audit trail' })
       .click();
     await expect(page.getByRole('heading', { level: 1, name: 'Audit trail' })).toBeVisible();
+    await expect(page.getByText('Records are kept for 2,920 days (8 years), then removed.')).toBeVisible();
     const table = page.getByRole('table', { name: 'Audit trail' });
     for (const column of ['Time', 'Admin', 'Action', 'Participant', 'Detail', 'IP address']) {
       await expect(table.getByRole('columnheader', { name: column })).toBeVisible();

@@ -81,6 +81,12 @@ test.describe('authorised devices', () => {
       .filter({ hasText: device.uuid });
     await expect(row).toContainText(`Assigned to Holder ${participant.last_name}`);
     await expect(row.getByRole('button', { name: `Delete ${device.name}` })).toBeDisabled();
+    // The sign-in records below the devices say how long they are kept (as long as the audit trail).
+    await expect(
+      page
+        .getByRole('region', { name: 'Device sign-ins' })
+        .getByText('Records are kept for 2,920 days (8 years), then removed.'),
+    ).toBeVisible();
   });
 
   test('shows basic access only which participant holds a device', async ({ page, adminApi, signInAs }) => {

@@ -7,6 +7,7 @@ test.describe('server logs', () => {
     await page.getByRole('link', { name: 'Server Logs' }).click();
     const table = page.getByRole('table', { name: 'Server log files' });
     await expect(table.getByRole('columnheader', { name: 'Log Created Date' })).toBeVisible();
+    await expect(page.getByText('Log files are kept for 90 days, then removed.')).toBeVisible();
     await expectAccessible(page, 'server logs');
 
     const fileName = (await table.getByRole('cell').first().innerText()).trim();

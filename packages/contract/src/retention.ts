@@ -9,7 +9,10 @@ export const retentionPolicy = z
   .meta({ id: 'RetentionPolicy' });
 export type RetentionPolicy = z.infer<typeof retentionPolicy>;
 
-/** "90 days", "2,920 days (8 years)": the sentence the Server Logs and Audit trail screens show. */
+/**
+ * "90 days", "2,920 days (8 years)": the sentence the Server Logs and Audit trail screens (and the
+ * device sign-ins, kept as long as the audit trail) show.
+ */
 export function describeRetention(days: number): string {
   const text = `${days.toLocaleString('en-GB')} ${days === 1 ? 'day' : 'days'}`;
   const years = days / 365;

@@ -11,10 +11,13 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { describeRetention } from '@pathway/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { contactExact } from '../../lib/contactTime';
+import { retentionQuery } from '../../lib/retention';
+import { useCan } from '../../lib/session';
 import { deviceSignInsQuery } from './api';
 
 /**
@@ -26,6 +29,9 @@ export function DeviceSignInsSection() {
   const [page, setPage] = useState(0);
   const [perPage, setPerPage] = useState(25);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
+  const can = useCan();
+  // Kept as long as the audit trail; the policy is read with the audit trail's permission.
+  const retention = useQuery({ ...retentionQuery, enabled: can('audit.read') });
   const records = useQuery({
     ...deviceSignInsQuery(page + 1, perPage, flaggedOnly),
     placeholderData: keepPreviousData,
@@ -57,6 +63,8 @@ export function DeviceSignInsSection() {
         Every sign-in of the tablet app (a token handed out) and every change of its push token, newest first.
         The app sends its push token without a sign-in, so anyone holding a device ID can send one: changes
         are listed here.
+        {retention.data &&
+          ` Records are kept for ${describeRetention(retention.data.audit_retention_days)}, then removed.`}
       </Typography>
       <QueryState query={records} loadingLabel="Loading device sign-ins">
         {(data) => (
