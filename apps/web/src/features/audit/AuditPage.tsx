@@ -19,9 +19,8 @@ import { format } from 'date-fns';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
-import { describeRetention } from '@pathway/contract';
 import { saveBlob } from '../../lib/download';
-import { retentionQuery } from '../../lib/retention';
+import { auditRecordsKept, retentionQuery } from '../../lib/retention';
 import { auditQuery, fetchAuditExport } from './api';
 
 const columns = ['Time', 'Admin', 'Action', 'Participant', 'Detail', 'IP address'];
@@ -71,8 +70,7 @@ export function AuditPage() {
       >
         Every view and change of identifiable participant data, and every security event (sign-ins, lock-outs,
         changes to admin users, exports, server log access): who, what, when and from where.
-        {retention.data &&
-          ` Records are kept for ${describeRetention(retention.data.audit_retention_days)}, then removed.`}
+        {retention.data && auditRecordsKept(retention.data.audit_retention_days)}
       </PageHeader>
       <TextField
         select

@@ -11,12 +11,11 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { describeRetention } from '@pathway/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { contactExact } from '../../lib/contactTime';
-import { retentionQuery } from '../../lib/retention';
+import { auditRecordsKept, retentionQuery } from '../../lib/retention';
 import { useCan } from '../../lib/session';
 import { deviceSignInsQuery } from './api';
 
@@ -63,8 +62,7 @@ export function DeviceSignInsSection() {
         Every sign-in of the tablet app (a token handed out) and every change of its push token, newest first.
         The app sends its push token without a sign-in, so anyone holding a device ID can send one: changes
         are listed here.
-        {retention.data &&
-          ` Records are kept for ${describeRetention(retention.data.audit_retention_days)}, then removed.`}
+        {retention.data && auditRecordsKept(retention.data.audit_retention_days)}
       </Typography>
       <QueryState query={records} loadingLabel="Loading device sign-ins">
         {(data) => (
