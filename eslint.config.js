@@ -56,8 +56,9 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         // Each file is checked with the tsconfig that owns it (apps/*, packages/*, bench); the root
-        // vitest config belongs to none, so it gets the default project.
-        projectService: { allowDefaultProject: ['vitest.config.ts'] },
+        // vitest config and the build script's type declarations belong to none, so they get the
+        // default project.
+        projectService: { allowDefaultProject: ['vitest.config.ts', 'scripts/*.d.mts'] },
         tsconfigRootDir: import.meta.dirname,
       },
       globals: { ...globals.node },

@@ -14,6 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // relative to themselves (../../drizzle for migrations, ../../../web/dist for the console):
 // bundled, they read import.meta.url of this file, and the same relative paths still hold.
 export const serverBundle = path.join(root, 'apps/server/dist/bundle/main.js');
+/** The operators' CLI (`npm run cli`, scripts/cli.mjs), bundled beside the server and sharing its chunks. */
+export const cliBundle = path.join(root, 'apps/server/dist/bundle/cli.js');
 
 const serverSources = [
   path.join(root, 'apps/server/src'),
@@ -61,8 +63,8 @@ export function serverBundleIsStale() {
 }
 
 /**
- * Bundles apps/server/src/main.ts (and the worker threads it starts) with their dependencies, but
- * for those in KEEP_EXTERNAL.
+ * Bundles apps/server/src/main.ts and cli.ts (and the worker threads they start) with their
+ * dependencies, but for those in KEEP_EXTERNAL.
  */
 export async function buildServer() {
   // Imported here: a start with an up-to-date build does not load the bundler at all.
@@ -72,13 +74,14 @@ export async function buildServer() {
   await build({
     entryPoints: [
       path.join(root, 'apps/server/src/main.ts'),
+      path.join(root, 'apps/server/src/cli.ts'),
       // A worker thread's own entry, beside main.js where the server looks for it (backup.ts).
       { in: path.join(root, 'apps/server/src/backup/pglite-copy.worker.mjs'), out: 'pglite-copy.worker' },
     ],
     outdir: path.dirname(serverBundle),
     bundle: true,
-    // What the server imports only when it needs it (the S3 store, the password dictionary) becomes
-    // a chunk of its own, loaded then.
+    // Our own modules the server imports only when it needs them (the S3 stores) become chunks of
+    // their own, loaded then (a package imported that way stays in node_modules: see the plugin).
     splitting: true,
     // Beside main.js: every file of the build must sit two levels below apps/server (see above).
     chunkNames: '[name]-[hash]',
@@ -97,9 +100,15 @@ export async function buildServer() {
       {
         name: 'some-dependencies-stay-external',
         setup(context) {
-          // Bare imports are packages: bundled (ours, TypeScript sources, and every other one not kept out).
+          // Bare imports are packages: bundled (ours, TypeScript sources, and every other one not
+          // kept out). A package imported lazily (`import()`) stays out too and is loaded by Node as
+          // it is from the sources: bundled into a chunk, a CommonJS package exports only `default`
+          // where Node's loader also gives its named exports. The password dictionary
+          // (`common.dictionary`) and the FCM client (`{ JWT }`) came out undefined that way, and
+          // every new staff password and every push message failed under `npm start` (found when the
+          // process tests moved from the sources to this bundle).
           context.onResolve({ filter: /^[^./]/ }, (args) =>
-            KEEP_EXTERNAL.some((pattern) => pattern.test(args.path))
+            args.kind === 'dynamic-import' || KEEP_EXTERNAL.some((pattern) => pattern.test(args.path))
               ? { path: args.path, external: true }
               : undefined,
           );
@@ -107,6 +116,11 @@ export async function buildServer() {
       },
     ],
   });
+}
+
+/** Builds the bundle when a source is newer than it (`npm start`, and the test suites' setups). */
+export async function buildServerIfStale() {
+  if (serverBundleIsStale()) await buildServer();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -19,7 +19,7 @@ import { messages } from '@pathway/contract';
 import { rowsOf } from '../src/db/rows.js';
 import { describeOn } from './database-project.js';
 import { signedInCookie } from './harness.js';
-import { repoRoot, runCli } from './process.js';
+import { cliBundle, repoRoot, runCli } from './process.js';
 import {
   AcknowledgedWrites,
   insertDevices,
@@ -64,15 +64,11 @@ async function rowsByTable(site: ProcessSite): Promise<Map<string, Set<string>>>
 }
 
 function cliProcess(args: string[], env: Record<string, string>) {
-  return spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/cli.ts'), ...args],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, LOG_TO_STDOUT: 'false', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  return spawn(process.execPath, [cliBundle, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_TO_STDOUT: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 describeOn('postgres', 'backup with PostgreSQL', () => {

@@ -117,10 +117,8 @@ describe('operations', () => {
   it("npm start's built server starts ready on an empty data dir and tells the operator how to create the first admin", async () => {
     const emptyDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-ops-empty-'));
     const { env, drop } = await processDatabaseEnv();
-    // The bundle `npm start` runs (built before the run, server-bundle.setup.ts), not the sources:
-    // a file the bundle cannot find (migrations, PGlite's WASM, a lazily imported module, a worker
-    // thread's entry) fails here rather than on an operator's machine.
-    const server = await startServerProcess({ DATA_DIR: emptyDir, ...env }, 'bundle');
+    // The bundle `npm start` runs, as every process test does (process.ts).
+    const server = await startServerProcess({ DATA_DIR: emptyDir, ...env });
     try {
       // The hint is printed after the server is ready (once the workers have started): wait for it.
       await waitForOutput(server, /npm run cli -- create-admin/);

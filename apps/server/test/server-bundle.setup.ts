@@ -1,4 +1,4 @@
-import { buildServerBundleIfStale } from './process.js';
+import { buildServerIfStale } from '../../../scripts/build-server.mjs';
 
 /**
  * Global setup of the server test projects: the bundle `npm start` runs, built once before any file
@@ -7,5 +7,5 @@ import { buildServerBundleIfStale } from './process.js';
  * project running the same test.
  */
 export default async function setup() {
-  await buildServerBundleIfStale();
+  await buildServerIfStale();
 }

@@ -15,7 +15,7 @@ import {
   uniqueUserName,
   type TestAdmin,
 } from './fixtures';
-import { repoRoot, tsxArgs, waitForPort, waitForReady } from './global-setup';
+import { repoRoot, serverBundle, waitForPort, waitForReady } from './global-setup';
 
 /**
  * Staff account recovery and the security screens of issue 12: a full-access admin resets another
@@ -275,7 +275,7 @@ test.describe('security screens', () => {
       LOG_TO_STDOUT: 'true',
     };
     delete env.DATABASE_URL;
-    const server = spawn(process.execPath, [...tsxArgs, 'apps/server/src/main.ts'], {
+    const server = spawn(process.execPath, [serverBundle], {
       cwd: repoRoot,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

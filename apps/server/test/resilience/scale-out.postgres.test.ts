@@ -108,7 +108,6 @@ describe('two web instances and a worker behind nginx, on PostgreSQL and S3 (Pos
     ({ proxy, servers: webs } = await startBehindTlsProxy(2, (port, origin) =>
       startServerProcess(
         { ...env, DATA_DIR: processDir(`web${++n}`), PORT: String(port), PUBLIC_URL: origin },
-        'source',
         'web',
       ),
     ));

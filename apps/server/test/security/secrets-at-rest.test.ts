@@ -29,7 +29,7 @@ import { newTotpSecret, totpCode } from '../../src/modules/auth/totp.js';
 import { createContext } from '../../src/runtime.js';
 import { createAdmin, createTestApp, type TestApp } from '../harness.js';
 import { saveAsVideoAndAwaitThumbnail, testVideo } from '../media-helpers.js';
-import { processDatabaseEnv, repoRoot, runCli, startServerProcess } from '../process.js';
+import { processDatabaseEnv, repoRoot, runCli, serverBundle, startServerProcess } from '../process.js';
 
 // Issue 12, secrets at rest: a copy of the database (or of DATA_DIR) must not let anyone compute
 // TOTP codes or mint a session cookie; the key lives outside the database, older rows are sealed
@@ -345,22 +345,11 @@ function filesUnder(root: string): string[] {
  * might: sh sets the umask and then becomes node (exec), so the child is the server itself.
  */
 function startWithUmask000(env: Record<string, string>) {
-  const child = spawn(
-    '/bin/sh',
-    [
-      '-c',
-      'umask 000; exec "$0" "$@"',
-      process.execPath,
-      '--import',
-      'tsx',
-      path.join(repoRoot, 'apps/server/src/main.ts'),
-    ],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_TO_STDOUT: 'true', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn('/bin/sh', ['-c', 'umask 000; exec "$0" "$@"', process.execPath, serverBundle], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_TO_STDOUT: 'true', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));

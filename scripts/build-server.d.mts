@@ -1,0 +1,7 @@
+// Types of build-server.mjs (plain JavaScript run by Node without a build step) for the TypeScript
+// that imports it: the test suites' setups.
+export declare const serverBundle: string;
+export declare const cliBundle: string;
+export declare function serverBundleIsStale(): boolean;
+export declare function buildServer(): Promise<void>;
+export declare function buildServerIfStale(): Promise<void>;
