@@ -3,7 +3,8 @@
 // (apps/server/dist/bundle/cli.js, plain JavaScript) when that bundle is up to date with the
 // sources, and from the TypeScript sources through tsx otherwise. It never builds: a build replaces
 // the bundle's directory, under a server that may be running from it. Bundled, a command costs
-// about two seconds of CPU less (`help`: 2.7-3.2 s through tsx, 0.8-0.9 s bundled, 2026-11-27).
+// over two seconds of CPU less (`npm run cli -- help`: 3.1-3.7 s from the sources, 0.9 s bundled,
+// user + system time, 2026-11-27).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -4,11 +4,11 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { serverBundle } from '../../../scripts/build-server.mjs';
+import { cliBundle, serverBundle } from '../../../scripts/build-server.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** What `npm start` and `npm run cli` run, built before the run (server-bundle.setup.ts). */
-export { cliBundle, serverBundle } from '../../../scripts/build-server.mjs';
+export { cliBundle, serverBundle };
 
 export interface ServerProcess {
   port: number;
