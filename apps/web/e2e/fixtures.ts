@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, request, type APIRequestContext, type Page } from '@playwright/test';
-import type { CreatedAdminUser, Role } from '@pathway/contract';
+import { limits, type CreatedAdminUser, type Role } from '@pathway/contract';
 import * as OTPAuth from 'otpauth';
 import { e2eEnv, type BootstrapAdmin } from './env';
 
@@ -53,13 +53,19 @@ export interface TestAdmin {
   lastStep?: number;
 }
 
-/** The admin's current code, waiting for the next 30 s step if this one has been used already. */
+/**
+ * The admin's next unused code. The server accepts each 30 s step once and one step of drift
+ * either side of its clock (`limits.totpDriftSteps`), so a second code within the same step is the
+ * next step's, what a phone whose clock runs a little ahead shows, and is accepted at once; only a
+ * code beyond the drift window waits for the clock to come within it.
+ */
 export async function nextCode(admin: TestAdmin): Promise<string> {
   const period = admin.totp.period * 1000;
-  let step = Math.floor(Date.now() / period);
-  if (admin.lastStep !== undefined && step <= admin.lastStep) {
-    await new Promise((resolve) => setTimeout(resolve, (admin.lastStep! + 1) * period - Date.now() + 200));
-    step = Math.floor(Date.now() / period);
+  const step = Math.max(Math.floor(Date.now() / period), (admin.lastStep ?? -1) + 1);
+  const acceptedFrom = (step - limits.totpDriftSteps) * period;
+  if (Date.now() < acceptedFrom) {
+    // 200 ms past the boundary, so that the server's clock has crossed it too.
+    await new Promise((resolve) => setTimeout(resolve, acceptedFrom - Date.now() + 200));
   }
   admin.lastStep = step;
   return admin.totp.generate({ timestamp: step * period });
