@@ -12,6 +12,8 @@ export const limits = {
   participantsPerRequest: 100,
   participantsDefaultPerPage: 25,
   participantsMaxPerPage: 500,
+  /** The page sizes the console's grid offers; the server keeps a prepared statement for each. */
+  participantsPageSizes: [10, 25, 50, 100] as number[],
   chartWindowDays: 7,
   sessionIdleMinutes: 30,
   sessionMaxHours: 12,

@@ -26,10 +26,12 @@ const nodePgTypes = {
 export async function arrayRows(
   db: Database,
   query: { sql: string; params: unknown[] },
+  name?: string,
 ): Promise<unknown[][] | null> {
   const client = (db as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
     const result = await client.query({
+      name,
       text: query.sql,
       values: query.params,
       rowMode: 'array',

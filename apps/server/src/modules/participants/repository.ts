@@ -10,7 +10,7 @@ import {
   type Placeholder,
   type SQL,
 } from 'drizzle-orm';
-import { isIsoDate, messages, type AdherenceState, type ParticipantSort } from '@pathway/contract';
+import { isIsoDate, limits, messages, type AdherenceState, type ParticipantSort } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participantCounts } from '../../db/participant-tally.js';
 import { arrayRows } from '../../db/rows.js';
@@ -302,6 +302,11 @@ interface PageShape {
   cursor: boolean;
   /** An offset other than 0 (Drizzle writes none for 0). */
   offset: boolean;
+  /**
+   * The page size written into the text, for a page of one of the console's sizes read from the
+   * start of its range (no offset, not reversed); otherwise a parameter. See statementName.
+   */
+  literalLimit: number | undefined;
 }
 
 /**
@@ -327,7 +332,7 @@ function idSourceOf(shape: PageShape): 'participants' | 'adherence' | 'joined' {
 const pageQueries = new Map<string, { sql: string; params: unknown[] }>();
 
 function pageQueryOf(db: Database, shape: PageShape) {
-  const key = `${shape.sort} ${shape.order} ${shape.reversed} ${shape.state} ${shape.search} ${shape.searchIdentifiable} ${shape.cursor} ${shape.offset}`;
+  const key = `${shape.sort} ${shape.order} ${shape.reversed} ${shape.state} ${shape.search} ${shape.searchIdentifiable} ${shape.cursor} ${shape.offset} ${shape.literalLimit}`;
   let built = pageQueries.get(key);
   if (!built) {
     built = pageQuery(db, shape, asPlaceholder).toSQL();
@@ -358,7 +363,11 @@ function pageQuery(db: Database, shape: PageShape, bind: Bind) {
   const conditions = filterConditions(filter, bind, id);
   if (shape.cursor) conditions.push(keysetCondition(shape, id));
   const idOrdering = orderingIn(shape.reversed ? (shape.order === 'asc' ? 'desc' : 'asc') : shape.order, id);
-  const limit = sql.placeholder('limit');
+  // Drizzle writes an SQL chunk where it would write a placeholder; its types only name the latter.
+  const limit =
+    shape.literalLimit === undefined
+      ? sql.placeholder('limit')
+      : (sql.raw(String(shape.literalLimit)) as unknown as ReturnType<typeof sql.placeholder<'limit'>>);
   const offset = shape.offset ? sql.placeholder('offset') : 0;
   const columns = shape.state ? filteredByStateColumns : participantColumns;
   if (source === 'participants') {
@@ -459,6 +468,29 @@ function composedPage(
   };
 }
 
+/**
+ * A name for the page statement of a console page size (with or without its audit record and
+ * total), so that PostgreSQL prepares it once per connection instead of parsing and planning it on
+ * every page: planning was a third of PostgreSQL's CPU per grid page (perf, issue 14). The size is
+ * in the text because a generic plan of `limit $n` assumes a tenth of the table and reads it
+ * all (a hash join over every participant); with `limit 100` the generic plan is the custom one's
+ * index walk, and PostgreSQL still keeps planning each execution when it estimates its custom
+ * plans cheaper. Other pages (other sizes, offsets, reversed reads) stay unnamed, and the names
+ * are capped, so no request can make a connection hold statements without bound.
+ */
+const statementNames = new Map<string, string>();
+const MAX_NAMED_PAGE_STATEMENTS = 100;
+
+function statementName(shape: PageShape, text: string): string | undefined {
+  if (shape.literalLimit === undefined) return undefined;
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < MAX_NAMED_PAGE_STATEMENTS) {
+    name = `participants.page.${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 export class ParticipantRepository {
   constructor(private readonly db: Database) {}
 
@@ -527,6 +559,8 @@ export class ParticipantRepository {
       searchIdentifiable: filter.searchIdentifiable,
       cursor: cursor !== undefined,
       offset: idOffset > 0,
+      literalLimit:
+        idOffset === 0 && !reversed && limits.participantsPageSizes.includes(idLimit) ? idLimit : undefined,
     };
     // The filter's values by name, as filterConditions binds them.
     const values: Record<string, unknown> = { limit: idLimit, offset: idOffset };
@@ -545,14 +579,16 @@ export class ParticipantRepository {
     const tally =
       !withTotal || filter.q?.trim() ? undefined : filter.state ? ADHERENCE_CODE[filter.state] : 'all';
     if (tally !== undefined) {
-      const rows = await arrayRows(this.db, composedPage(built, audit, tally));
+      const composed = composedPage(built, audit, tally);
+      const rows = await arrayRows(this.db, composed, statementName(shape, composed.sql));
       if (rows) {
         const total = rows.length > 0 ? (rows[0]![0] as number) : 0;
         const pageRows = rows.filter((r) => r[1] !== null).map((r) => participantRowOf(r.slice(1)));
         return { rows: pageRows, audited: audit !== undefined, total };
       }
     } else {
-      const rows = await arrayRows(this.db, audit ? composedPage(built, audit, undefined) : built);
+      const query = audit ? composedPage(built, audit, undefined) : built;
+      const rows = await arrayRows(this.db, query, statementName(shape, query.sql));
       if (rows) return { rows: rows.map(participantRowOf), audited: audit !== undefined };
     }
     // A transaction has no driver of its own: Drizzle runs the same query, values filled in.

@@ -6,6 +6,7 @@ import type { GridFilterModel, GridPaginationModel, GridSortModel } from '@mui/x
 import {
   PARTICIPANT_SORTS,
   isAdherenceState,
+  limits,
   stateFromHash,
   type AdherenceState,
   type ParticipantSort,
@@ -17,7 +18,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { participantListQuery } from '../api';
 import { toRow } from './gridRow';
 
-export const PAGE_SIZES = [10, 25, 50, 100];
+export const PAGE_SIZES = limits.participantsPageSizes;
 /** The console asks for 100 rows at a time (spec §9). */
 const DEFAULT_PAGE_SIZE = 100;
 
