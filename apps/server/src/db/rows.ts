@@ -21,7 +21,9 @@ const nodePgTypes = {
  * the largest share of the request's JavaScript (a grid page is 100 rows of 21 values). Values
  * come typed as Drizzle reads these columns: integers and booleans as such, timestamps with time
  * zone as Dates, dates as text. Null when `db` gives no driver of its own (a transaction): the
- * caller then runs the builder itself.
+ * caller then runs the builder itself. With a `name`, PostgreSQL runs it as a statement prepared
+ * once per connection (only for a text of bounded variety whose generic plan is sound; see the
+ * participants page); PGlite runs it as it is.
  */
 export async function arrayRows(
   db: Database,
