@@ -59,11 +59,10 @@ export interface Timing {
   samples: number[];
 }
 
-/** Runs `call` sequentially (one client), after a few unmeasured warm-up calls; times in ms. */
 /**
  * Requests made before a measured run of sequential calls: a server in service has run its hot
  * calls many times, so its code is compiled and its caches are warm. Measured from cold, tablet
- * call 1's first hundred calls cost the server 2.57 ms of CPU each, warmed up 1.82 ms (2026-11-27).
+ * call 1's first 109 calls cost the server 2.57 ms of CPU each; warmed up, 1.82 ms (2026-11-27).
  */
 export const WARM_UP_REQUESTS = 300;
 
@@ -71,6 +70,7 @@ export async function warmUp(call: () => Promise<unknown>, times = WARM_UP_REQUE
   for (let i = 0; i < times; i += 1) await call();
 }
 
+/** Runs `call` sequentially (one client), after a few unmeasured warm-up calls; times in ms. */
 export async function timeSequential(
   times: number,
   call: (i: number) => Promise<unknown>,
