@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@pathway/contract';
 import { PUSH_DELIVER_JOB } from '../../src/push/delivery.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { FakeFcm } from '../fake-fcm.js';
@@ -18,8 +19,9 @@ import { waitUntil } from '../wait.js';
 
 // SIGKILL in the middle of a push fan-out (FCM answering slowly, 8 sends in flight), restart:
 // every message reaches FCM, and the only ones sent twice are those the process had sent without
-// recording FCM's answer when it died (the product's guarantee is at-least-once; FCM v1 has no idempotency key,
-// so a send whose answer was never recorded cannot be told from one that never left).
+// recording FCM's answer when it died (the product's guarantee is at-least-once; FCM v1 has no
+// idempotency key, so a send whose answer was never recorded cannot be told from one that never
+// left).
 const MESSAGES = 400;
 const KILL_AT = 120;
 /** Sends in flight at once (CONCURRENCY in src/push/delivery.ts). */
@@ -85,7 +87,9 @@ describe('SIGKILL during a push fan-out', () => {
       async (ctx) =>
         new Set(
           rowsOf<{ token: string }>(
-            await ctx.db.execute(sql`select target_token as token from push_outbox where status = 'sending'`),
+            await ctx.db.execute(
+              sql`select target_token as token from push_outbox where status = ${messages.push.sending}`,
+            ),
           ).map((row) => row.token),
         ),
     );
@@ -121,8 +125,14 @@ describe('SIGKILL during a push fan-out', () => {
     }
 
     const outcome = await withDatabase(site, async (ctx) => ({
-      sent: await countOf(ctx, sql`select count(*) as n from push_outbox where status = 'sent'`),
-      other: await countOf(ctx, sql`select count(*) as n from push_outbox where status <> 'sent'`),
+      sent: await countOf(
+        ctx,
+        sql`select count(*) as n from push_outbox where status = ${messages.push.sent}`,
+      ),
+      other: await countOf(
+        ctx,
+        sql`select count(*) as n from push_outbox where status <> ${messages.push.sent}`,
+      ),
       activeJobs: await countOf(
         ctx,
         sql`select count(*) as n from pgboss.job where name = ${PUSH_DELIVER_JOB} and state = 'active'`,
