@@ -34,7 +34,11 @@ interface CheckFigures {
  * set-based statements whatever the number of participants. Claiming the day in adherence_runs
  * comes first, so a second run that day (or a concurrent one) does nothing; everything else
  * commits with it or not at all, so a crash half-way leaves nothing to undo and the retry does
- * the whole day once. Reminders carry a per-participant, per-day dedupe key as a second guard.
+ * the whole day once. Reminders carry a per-participant, per-day dedupe key, unique in the outbox,
+ * as a second guard: a day's keys are written only in the transaction that claims the day (here, or
+ * by the demo seed), so a duplicate would mean the claim failed, and it fails the check instead of
+ * being skipped in silence (a plain insert: ON CONFLICT's extra descent of the key's index before
+ * each of up to 200k reminders was a tenth of the check's CPU, issue 14).
  *
  * The arithmetic mirrors `dailyCheck` of packages/contract/src/programme.ts, and is tested
  * against it on random schedules.
@@ -183,7 +187,6 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       select participant_id, ${r.missedTitle}, ${r.missedBody}, 'missed-video',
              'missed-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
       from outcome where missed > missed_before and has_device
-      on conflict (participant_id, dedupe_key) do nothing
       returning kind
     )
     select
