@@ -200,6 +200,7 @@ async function captureDriverCalls(env: ApiEnvironment, work: () => Promise<unkno
     query: (...args: unknown[]) => Promise<unknown>;
   };
   const original = driver.query;
+  const ownBefore = Object.hasOwn(driver, 'query');
   const calls: DriverCall[] = [];
   driver.query = function (this: unknown, ...args: unknown[]) {
     // A copy of a query object (pg's { name, text, values, rowMode }): the driver keeps its own.
@@ -209,7 +210,9 @@ async function captureDriverCalls(env: ApiEnvironment, work: () => Promise<unkno
   try {
     await work();
   } finally {
-    driver.query = original;
+    // Back as it was: the method of the driver's prototype (pg's Pool, PGlite), not a copy of it.
+    if (ownBefore) driver.query = original;
+    else delete (driver as { query?: unknown }).query;
   }
   return { calls, replay: (call: DriverCall) => original.apply(driver, call) };
 }
