@@ -7,6 +7,7 @@ export * from './auth.js';
 export * from './admin.js';
 export * from './logs.js';
 export * from './participants.js';
+export * from './life-cycle-names.js';
 export * from './devices.js';
 export * from './push.js';
 export * from './audit.js';

@@ -10,8 +10,11 @@ export const PERMISSIONS = [
   /** See, search, sort, export and change participants' identifiable and referral fields; the
    *  names of device holders, the whole uuid of an assigned device, push message texts. */
   'participants.identifiable',
-  /** Add and delete participants. */
+  /** Add (one by one or imported from CSV), discharge, re-refer and delete participants. */
   'participants.manage',
+  /** Records due for review after the retention period, their destruction, and the subject
+   *  access download (everything held about one participant). */
+  'records.manage',
   /** Put a participant on a tablet, or give an assigned tablet a new uuid. */
   'devices.assign',
   /** Device sign-in records (they hold addresses). */

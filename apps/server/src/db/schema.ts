@@ -206,11 +206,32 @@ export const participants = pgTable(
     diabetes: boolean('diabetes'),
     registered_deaf: boolean('registered_deaf'),
     notes: text('notes'),
+    /** NHS number, 10 digits without spaces (modulus 11 checked by the contract); unique when set. */
+    nhs_number: text('nhs_number'),
+    /** active, or completed / withdrawn after a discharge (contract PARTICIPANT_STATUSES). */
+    status: text('status').notNull().default('active'),
+    /** The day a discharge ended the participation (retention counts from it); null while active. */
+    discharged_on: date('discharged_on', { mode: 'string' }),
+    /** With status withdrawn: one of the contract's WITHDRAWAL_REASONS. */
+    discharge_reason: text('discharge_reason'),
+    /** Free text given with the discharge (identifiable, like notes). */
+    discharge_note: text('discharge_note'),
     created_at: createdAt(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('participants_device_key').on(t.authorized_device_id),
+    uniqueIndex('participants_nhs_number_key').on(t.nhs_number),
+    check('participants_status_check', sql`${t.status} in ('active', 'completed', 'withdrawn')`),
+    check(
+      'participants_discharge_check',
+      sql`(${t.status} = 'active') = (${t.discharged_on} is null) and (${t.discharge_reason} is null or ${t.status} = 'withdrawn')`,
+    ),
+    // The grid's status filter and the retention review (discharged longest ago first).
+    index('participants_status_idx').on(t.status, t.participant_id),
+    index('participants_discharged_on_idx')
+      .on(t.discharged_on)
+      .where(sql`${t.discharged_on} is not null`),
     // Every sortable column of the grid ends in participant_id, so any page is an index range
     // (keyset) and the count or offset of a filtered list is an index-only scan.
     index('participants_last_name_idx').on(t.last_name, t.participant_id),
@@ -449,3 +470,73 @@ export const adherenceRuns = pgTable('adherence_runs', {
   finished_at: timestamp('finished_at', { withTimezone: true }),
   participants_checked: integer('participants_checked'),
 });
+
+/**
+ * Every contact attempt staff made with a participant (the follow-up contact log). Append-only: a
+ * correction is a new entry. Kept with the participant's record and destroyed with it.
+ */
+export const participantContacts = pgTable(
+  'participant_contacts',
+  {
+    contact_id: bigserial('contact_id', { mode: 'number' }).primaryKey(),
+    participant_id: integer('participant_id')
+      .notNull()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    /** contract CONTACT_METHODS */
+    method: text('method').notNull(),
+    /** contract CONTACT_OUTCOMES */
+    outcome: text('outcome').notNull(),
+    /** Identifiable free text: full access only. */
+    note: text('note'),
+    /** The participant leaves the worklist until this day unless a new reason appears. */
+    next_followup_on: date('next_followup_on', { mode: 'string' }),
+    /** The follow-up reasons that applied when the contact was recorded (for the snooze rule). */
+    reasons: text('reasons')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    admin_user_id: integer('admin_user_id'),
+    admin_user_name: text('admin_user_name').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check(
+      'participant_contacts_method_check',
+      sql`${t.method} in ('phone', 'text', 'email', 'in_person', 'letter')`,
+    ),
+    check(
+      'participant_contacts_outcome_check',
+      sql`${t.outcome} in ('reached', 'no_answer', 'left_message', 'wrong_number', 'declined')`,
+    ),
+    index('participant_contacts_participant_idx').on(t.participant_id, t.created_at),
+  ],
+);
+
+/**
+ * Which tablet a participant had and when: a row per assignment, closed when the device is
+ * detached (edit, discharge, deletion of the device). Kept with the participant's record (the
+ * subject access download) and destroyed with it; the uuid and name are copied because a device
+ * outlives its assignments and may be deleted.
+ */
+export const deviceAssignments = pgTable(
+  'device_assignments',
+  {
+    device_assignment_id: bigserial('device_assignment_id', { mode: 'number' }).primaryKey(),
+    participant_id: integer('participant_id')
+      .notNull()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    authorized_device_id: integer('authorized_device_id').references(
+      () => authorizedDevices.authorized_device_id,
+      { onDelete: 'set null' },
+    ),
+    device_uuid: text('device_uuid').notNull(),
+    device_name: text('device_name').notNull(),
+    assigned_at: timestamp('assigned_at', { withTimezone: true }).notNull().defaultNow(),
+    unassigned_at: timestamp('unassigned_at', { withTimezone: true }),
+    assigned_by: integer('assigned_by'),
+  },
+  (t) => [
+    index('device_assignments_participant_idx').on(t.participant_id, t.assigned_at),
+    index('device_assignments_device_idx').on(t.authorized_device_id),
+  ],
+);

@@ -1,0 +1,47 @@
+// Without zod, like participant-names.ts: the names the life cycle, follow-up and reports share
+// (API values and database values alike). Their schemas and messages live with each feature.
+
+/** A participation: active until a discharge ends it as completed or withdrawn (re-referral makes it active again). */
+export const PARTICIPANT_STATUSES = ['active', 'completed', 'withdrawn'] as const;
+export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
+
+/** How a discharge ends a participation. */
+export const DISCHARGE_OUTCOMES = ['completed', 'withdrawn'] as const;
+export type DischargeOutcome = (typeof DISCHARGE_OUTCOMES)[number];
+
+/** Why a participant withdrew (required with outcome `withdrawn`). */
+export const WITHDRAWAL_REASONS = [
+  'moved_away',
+  'health_reasons',
+  'lost_interest',
+  'not_contactable',
+  'other',
+] as const;
+export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number];
+
+export const WITHDRAWAL_REASON_LABELS: Record<WithdrawalReason, string> = {
+  moved_away: 'Moved away',
+  health_reasons: 'Health reasons',
+  lost_interest: 'Lost interest',
+  not_contactable: 'Not contactable',
+  other: 'Other',
+};
+
+/** How staff tried to reach a participant (the contact log). */
+export const CONTACT_METHODS = ['phone', 'text', 'email', 'in_person', 'letter'] as const;
+export type ContactMethod = (typeof CONTACT_METHODS)[number];
+
+/** What came of a contact attempt. */
+export const CONTACT_OUTCOMES = ['reached', 'no_answer', 'left_message', 'wrong_number', 'declined'] as const;
+export type ContactOutcome = (typeof CONTACT_OUTCOMES)[number];
+
+/** Why a participant is on the follow-up worklist, most urgent first. */
+export const FOLLOWUP_REASONS = [
+  'behind',
+  'tablet_silent',
+  'reminders_failing',
+  'slightly_behind',
+  'programme_finished',
+  'not_started',
+] as const;
+export type FollowupReason = (typeof FOLLOWUP_REASONS)[number];
