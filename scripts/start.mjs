@@ -22,7 +22,15 @@ const webSources = [
 const builtAt = existsSync(webDist) ? statSync(webDist).mtimeMs : 0;
 if (builtAt < Math.max(...webSources.map(newestMtime))) {
   console.error('Building the console...');
-  const build = spawnSync('npm', ['run', 'build', '-w', '@pathway/web'], { cwd: root, stdio: 'inherit' });
+  // Warnings and errors only: the list of files Vite wrote says nothing an operator needs.
+  const build = spawnSync(
+    'npm',
+    ['run', '--silent', 'build', '-w', '@pathway/web', '--', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

@@ -69,6 +69,12 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /**
+   * How stdout's log lines look: `pretty` (one readable line each, for a person at a terminal) or
+   * `json` (for a platform's collector). Unset: pretty on a terminal, JSON when piped. The daily
+   * files are always JSON.
+   */
+  LOG_FORMAT: z.enum(['pretty', 'json'], { error: 'LOG_FORMAT must be pretty or json' }).optional(),
   MAX_UPLOAD_BYTES: z.coerce
     .number()
     .int()
@@ -155,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     loginLimits: { perAddress: e.LOGIN_LIMIT_PER_ADDRESS, overall: e.LOGIN_LIMIT_OVERALL },
     logLevel: e.LOG_LEVEL,
     logToStdout: e.LOG_TO_STDOUT,
+    logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     logDir: path.join(dataDir, 'logs'),
     mediaDir: path.join(dataDir, 'media'),
     maxUploadBytes: e.MAX_UPLOAD_BYTES,

@@ -2,6 +2,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 /**
  * Fields that must never reach a log line: credentials and tokens, then every identifiable
@@ -194,8 +195,26 @@ export interface LoggerOptions {
   level: string;
   logDir?: string;
   toStdout: boolean;
+  /** stdout's lines: JSON (the default), or pretty for a person at a terminal. */
+  stdoutFormat?: 'pretty' | 'json';
   /** The fields to redact besides credentials: the contract's IDENTIFIABLE_FIELDS unless a test plants others. */
   identifiableFields?: readonly string[];
+}
+
+/**
+ * Readable lines for a person at a terminal: time, level and message, then the fields, with the
+ * same redaction as the JSON (pino redacts before any stream sees a line). Written synchronously:
+ * a terminal's reader is the bottleneck here, not the server, and nothing is lost at exit.
+ */
+function prettyStdout(): DestinationStream {
+  return pinoPretty({
+    destination: 1,
+    sync: true,
+    colorize: Boolean(process.stdout.isTTY),
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,service',
+    singleLine: true,
+  });
 }
 
 export function createLogger(options: LoggerOptions): Logger {
@@ -203,7 +222,10 @@ export function createLogger(options: LoggerOptions): Logger {
   if (options.logDir)
     streams.push({ level: options.level as pino.Level, stream: new DailyFileStream(options.logDir) });
   if (options.toStdout)
-    streams.push({ level: options.level as pino.Level, stream: new BatchedDestination(1) });
+    streams.push({
+      level: options.level as pino.Level,
+      stream: options.stdoutFormat === 'pretty' ? prettyStdout() : new BatchedDestination(1),
+    });
   return pino(
     {
       level: options.level,

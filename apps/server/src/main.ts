@@ -37,6 +37,7 @@ async function main() {
     level: config.logLevel,
     logDir: config.logDir,
     toStdout: config.logToStdout,
+    stdoutFormat: config.logFormat,
   });
   if (tightened > 0) {
     logger.info(

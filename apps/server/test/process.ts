@@ -46,6 +46,12 @@ export function spawnServerProcess(
   return spawnProcess(env, role, /"port":(\d+),"storage"/);
 }
 
+/** The same with stdout's lines for a person (`LOG_FORMAT=pretty`): ready once it says so. */
+export function startPrettyServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return spawnProcess({ ...env, LOG_FORMAT: 'pretty' }, 'all', /Pathway is ready on http:\/\/localhost:(\d+)/)
+    .ready;
+}
+
 export type WorkerProcess = Omit<ServerProcess, 'port' | 'url'>;
 
 /** `--role worker` (PostgreSQL only): runs the jobs, serves no HTTP; ready once it says it runs. */
