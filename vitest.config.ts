@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import DatabaseProjectsReporter from './apps/server/test/database-projects-reporter.js';
 
 // API tests run against PGlite always, and against PostgreSQL as well when TEST_DATABASE_URL is
 // set (CI sets it): the same files, once per database. A file that holds for one database only is
@@ -64,6 +65,9 @@ class SlowFilesFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     sequence: { sequencer: SlowFilesFirst },
+    // Vitest's own report, then what each database project ran (the PostgreSQL one only with
+    // TEST_DATABASE_URL), for the summary `npm test` ends with.
+    reporters: ['default', new DatabaseProjectsReporter()],
     // Most server test time is waiting (ffmpeg, servers, databases, real processes): three files at
     // a time on 2 cores take the suite from 13 to about 8 minutes without starving any of them.
     maxWorkers: 3,

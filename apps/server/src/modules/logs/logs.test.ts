@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@pathway/contract';
 import { auditEvents } from '../../db/schema.js';
 import { createTestApp, signedInCookie, type TestAdmin, type TestApp } from '../../../test/harness.js';
 import { logWritten } from '../../../test/wait.js';
@@ -57,8 +58,14 @@ describe('server logs', () => {
     ];
     for (const name of attempts) {
       const res = await get(`/api/logs/download/${name}`);
-      expect([400, 404]).toContain(res.statusCode);
-      expect(res.json().message).toBeTruthy();
+      // A name the pattern allows but no file has is not found; a NUL byte is refused before any
+      // route sees it; any other name is refused as a name.
+      if (name === 'pathway-1999-01-01.log') expect(res.json()).toEqual({ message: messages.logs.notFound });
+      else {
+        expect(res.statusCode).toBe(400);
+        const expected = name.includes('%00') ? messages.generic.unstorableText : messages.logs.badName;
+        expect(res.json<{ message: string }>().message).toContain(expected);
+      }
       expect(res.body).not.toContain('outside the log folder');
     }
     const traversal = await get('/api/logs/download/../../secret.log');
