@@ -227,7 +227,7 @@ function secretsKeySource(
   if (e.DATABASE_URL) {
     throw new Error(
       'Invalid configuration:\n  DATABASE_URL is set but neither SECRETS_KEY nor SECRETS_KEY_FILE is: every instance ' +
-        `sharing the database must use the same secrets key (${SECRETS_KEY_FORMAT}); see the README, Secrets at rest`,
+        `sharing the database must use the same secrets key (${SECRETS_KEY_FORMAT}); see docs/security.md, Secrets at rest`,
     );
   }
   return { kind: 'default-file', path: defaultKeyFile(dataDir) };

@@ -19,7 +19,7 @@ import { nginxMissing, proxyFetch, startBehindTlsProxy, type TlsProxy } from './
 import { requireOfMachine } from './environment-guard.js';
 
 // The deployment every real site has: Debian's nginx terminating TLS (a certificate this test makes)
-// in front of the real server process, configured with the README's own nginx block, the server
+// in front of the real server process, configured with the documented nginx block (docs/operations.md), the server
 // with TRUST_PROXY=true and an https PUBLIC_URL. Every call below goes through the proxy over TLS,
 // from 127.0.0.77 (nginx itself reaches the server from 127.0.0.1), each carrying a forged
 // X-Forwarded-For the proxy must replace.
@@ -199,7 +199,7 @@ describe('behind a TLS-terminating nginx', () => {
     );
     expect(ips).toEqual([CLIENT_ADDRESS]);
     console.info(
-      `[tls-proxy] nginx (README config) over TLS: Secure cookie, ${requests.length} requests logged from ${CLIENT_ADDRESS}, ` +
+      `[tls-proxy] nginx (documented config) over TLS: Secure cookie, ${requests.length} requests logged from ${CLIENT_ADDRESS}, ` +
         `upload through /companion in 8 MiB requests, https media and thumbnail URLs, Range 206`,
     );
   });

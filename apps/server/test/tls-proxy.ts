@@ -33,22 +33,24 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The nginx configuration the README gives operators, exactly: the fenced block between
- * `<!-- nginx:begin -->` and `<!-- nginx:end -->`. The test runs this text, so the README cannot
+ * The nginx configuration docs/operations.md gives operators, exactly: the fenced block between
+ * `<!-- nginx:begin -->` and `<!-- nginx:end -->`. The test runs this text, so the documentation cannot
  * drift from what was tested.
  */
-export function readmeNginxSnippet(): string {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const block = readme.match(/<!-- nginx:begin -->\s*```nginx\n([\s\S]*?)```\s*<!-- nginx:end -->/);
+export function documentedNginxSnippet(): string {
+  const doc = readFileSync(path.join(repoRoot, 'docs/operations.md'), 'utf8');
+  const block = doc.match(/<!-- nginx:begin -->\s*```nginx\n([\s\S]*?)```\s*<!-- nginx:end -->/);
   if (!block)
-    throw new Error('README.md has no nginx block between <!-- nginx:begin --> and <!-- nginx:end -->');
+    throw new Error(
+      'docs/operations.md has no nginx block between <!-- nginx:begin --> and <!-- nginx:end -->',
+    );
   return block[1]!;
 }
 
 /**
- * The README's snippet with only the deployment-specific lines replaced: the upstream servers (one
- * line per web instance, each with the parameters the README gives its own), the listening
- * address and the certificate paths. Every other directive is the README's.
+ * The documented snippet with only the deployment-specific lines replaced: the upstream servers (one
+ * line per web instance, each with the parameters the documentation gives its own), the listening
+ * address and the certificate paths. Every other directive is the documentation's.
  */
 export function proxyServerConfig(options: {
   upstreams: string[];
@@ -56,12 +58,12 @@ export function proxyServerConfig(options: {
   cert: string;
   key: string;
 }): string {
-  const snippet = readmeNginxSnippet();
+  const snippet = documentedNginxSnippet();
   const replace = (text: string, pattern: RegExp, by: string) => {
-    if (!pattern.test(text)) throw new Error(`the README's nginx block has no line matching ${pattern}`);
+    if (!pattern.test(text)) throw new Error(`the documented nginx block has no line matching ${pattern}`);
     return text.replace(pattern, by);
   };
-  // The README's `server 127.0.0.1:<port> <parameters>;` lines, one after another.
+  // The documented `server 127.0.0.1:<port> <parameters>;` lines, one after another.
   const serverLines =
     /^ {4}server 127\.0\.0\.1:\d+((?: [^;\n]+)?);\n(?: {4}server 127\.0\.0\.1:\d+[^;\n]*;\n)*/m;
   const parameters = serverLines.exec(snippet)?.[1] ?? '';
@@ -165,7 +167,7 @@ export async function startTlsProxy(upstreams: string[]): Promise<TlsProxy> {
   const conf = path.join(dir, 'nginx.conf');
   writeFileSync(
     conf,
-    `# Test scaffolding around the README's server block: where nginx keeps its files.
+    `# Test scaffolding around the documented server block: where nginx keeps its files.
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 worker_processes 1;
 pid ${dir}/nginx.pid;

@@ -231,7 +231,7 @@ export const messages = {
   },
   backup: {
     postgres:
-      "The database is PostgreSQL: back it up with its own tools (pg_dump, or your provider's snapshots); see the README. `backup` covers the embedded database only.",
+      "The database is PostgreSQL: back it up with its own tools (pg_dump, or your provider's snapshots); see docs/operations.md, Backup and restore. `backup` covers the embedded database only.",
     targetExists: 'The backup file already exists; choose a new name (a backup never overwrites one)',
     notEmpty:
       'DATA_DIR is not empty: restore fills an empty (or new) data directory only, so nothing is overwritten. Stop the server and point DATA_DIR at a new directory.',

@@ -32,7 +32,7 @@ import { requireOfMachine } from '../environment-guard.js';
 
 // The scaled-out deployment: two `--role web` instances and one `--role worker` process on one
 // PostgreSQL database and one S3 bucket (Ceph radosgw on loopback), behind Debian's nginx
-// terminating TLS and balancing over both web instances with the README's own nginx block
+// terminating TLS and balancing over both web instances with the documented nginx block
 // (upstream with two servers, passive health checks, proxy_next_upstream). The mixed load of
 // mixed-load.ts runs through the proxy with staff adding participants meanwhile, a real video is
 // uploaded through the proxy into the bucket (its 8 MiB tus requests balanced over both

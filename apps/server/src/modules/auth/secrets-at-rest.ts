@@ -32,7 +32,7 @@ const PLAIN_SESSION_KEY = 'session-jwt';
 /** Serialises start-up sealing and rotation across instances (any fixed number; see db/client.ts). */
 const SECRETS_LOCK = 7_311_003;
 
-const README = 'See the README, Secrets at rest.';
+const README = 'See docs/security.md, Secrets at rest.';
 
 /** A problem with the secrets key that must stop the start (or the command): the message says what to set. */
 export class SecretsKeyError extends Error {
