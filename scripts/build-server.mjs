@@ -1,8 +1,8 @@
 // Builds the server once into ES modules, so `npm start` runs plain JavaScript instead of
 // transpiling every TypeScript file of the server and the contract at each start, and loads its
 // dependencies as a few large files instead of resolving and reading about a thousand of them one
-// by one (Node's module loader was about a third of the start-up CPU, issue 14). Dependencies that
-// find files beside their own code stay in node_modules, loaded as they are (see KEEP_EXTERNAL).
+// by one, a large part of a start's CPU. Dependencies that find files beside their own code stay
+// in node_modules, loaded as they are (see KEEP_EXTERNAL).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';

@@ -2,9 +2,8 @@
 // `npm run cli -- <command>`: runs the operators' CLI from the bundle `npm start` builds
 // (apps/server/dist/bundle/cli.js, plain JavaScript) when that bundle is up to date with the
 // sources, and from the TypeScript sources through tsx otherwise. It never builds: a build replaces
-// the bundle's directory, under a server that may be running from it. Bundled, a command costs
-// over two seconds of CPU less (`npm run cli -- help`: 3.1-3.7 s from the sources, 0.9 s bundled,
-// user + system time, 2026-11-27).
+// the bundle's directory, under a server that may be running from it. Bundled, a command needs no
+// transpiling and loads a few files, so it starts in a fraction of the CPU (docs/operations.md).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -39,10 +39,9 @@ if (serverBundleIsStale()) {
   await buildServer();
 }
 
-// The server runs in this process: a second Node process (its start, about 0.1 s of CPU, and the
-// signals passed on to it) bought nothing. It sees the arguments it would have been given
-// (none: `npm start` runs the default role), handles SIGTERM and SIGINT itself and exits with its
-// own code.
+// The server runs in this process: a second Node process (another start, and signals to pass on)
+// bought nothing. It sees the arguments it would have been given (none: `npm start` runs the
+// default role), handles SIGTERM and SIGINT itself and exits with its own code.
 process.chdir(root);
 process.argv = [process.argv[0], serverBundle];
 await import(pathToFileURL(serverBundle).href);

@@ -59,8 +59,8 @@ async function encodeClip(ctx: AppContext, file: string, hue: number, text: stri
     '-f',
     'lavfi',
     '-i',
-    // 15 frames a second: enough for a moving test pattern, and a third less encoding than 25 (0.46 s
-    // of CPU a clip instead of 0.72 s; 32 clips a seed).
+    // 15 frames a second: enough for a moving test pattern, and a third less encoding than 25, for
+    // the 32 clips of a seed.
     'testsrc2=size=480x270:rate=15:duration=5',
     '-f',
     'lavfi',

@@ -44,8 +44,8 @@ function simplify(schema: unknown): unknown {
  * of the request's JavaScript.
  */
 export function compileSerializer(schema: ZodType): (data: unknown) => string {
-  // Compiled on first use, not at start: building the JSON Schema and the serializer's code was
-  // about 5 % of the start-up CPU (issue 14), for answers a process may never send.
+  // Compiled on first use, not at start: building the JSON Schema and the serializer's code is
+  // start-up work for answers a process may never send.
   let write: ((data: unknown) => string) | undefined;
   return (data) => {
     if (!write) {

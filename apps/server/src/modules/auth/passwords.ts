@@ -3,7 +3,7 @@ import { messages } from '@pathway/contract';
 import { HttpError } from '../../lib/http-error.js';
 import { WorkLimit } from '../../lib/work-limit.js';
 
-// OWASP's argon2id baseline (19 MiB, 2 passes); login stays well under 100 ms on this hardware.
+// OWASP's argon2id baseline (19 MiB, 2 passes).
 const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /**
