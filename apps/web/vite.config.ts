@@ -11,14 +11,15 @@ const toServer: ProxyOptions = { target: apiTarget };
 /**
  * MUI X's data grid lists every MUI component any grid edition may draw (its "base slots") in one
  * module, so the free DataGrid bundles some it never renders: the tabs and toggle buttons of the
- * Premium panels, and a switch. They are 7 KB gzipped of the participant list's first download
- * (issue 14). Here that module gets an empty stand-in for them. The build fails if the installed
- * grid starts using one of those slots, so an upgrade cannot silently draw a stand-in.
+ * Premium panels, and a switch, all in the participant list's first download, whose size goal
+ * bench/sys-bundle.ts measures (docs/performance.md). Here that module gets an empty stand-in for
+ * them. The build fails if the installed grid starts using one of those slots, so an upgrade cannot
+ * silently draw a stand-in.
  *
  * The grid also draws an Autocomplete, but only in the filter panel's "is any of" inputs, which the
  * Participants grid never offers (its one filterable column has the "is" operator only). That
- * slot gets the real Autocomplete loaded when first drawn (7.9 KB gzipped of the list's first
- * download), so it still works if a grid offers those inputs.
+ * slot gets the real Autocomplete loaded when first drawn, not in the list's first download, so it
+ * still works if a grid offers those inputs.
  */
 function dataGridUnusedSlots(): Plugin {
   const gridMaterial = /@mui[\\/]x-data-grid[\\/]esm[\\/]material[\\/]index\.js$/;

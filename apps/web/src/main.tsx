@@ -12,7 +12,7 @@ import { fetchSession } from './lib/sessionRequests';
 // form's MUI parts). The console behind it (router, query cache, route guards, layout, pages) is
 // a chunk of its own, loaded when it is wanted: at once for any other address (its guards send
 // a visitor without a session to /login, which it then shows itself), or after signing in here.
-// bench/sys-bundle.ts measures both downloads (issue 14: the sign-in route ≤ 120 KB gzipped).
+// bench/sys-bundle.ts measures both downloads (the sign-in route's goal: docs/performance.md).
 
 const root = createRoot(document.getElementById('root')!);
 

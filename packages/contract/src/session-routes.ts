@@ -1,6 +1,6 @@
 /**
  * Method and path of the sign-in page's three calls, without their schemas: that page loads
- * before the console and carries no zod (bench/sys-bundle.ts, issue 14's budget), so it calls
+ * before the console and carries no zod (its size goal: bench/sys-bundle.ts), so it calls
  * these. Their entries, with the schemas, are in session-endpoints.ts, made from these.
  */
 export const SESSION_ROUTES = {

@@ -3,7 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 // Lazy pages are compiled on their first import, which takes more than the default second on a
-// busy machine (the dashboard's chart library took over 5 s under a load average of 12).
+// busy machine (docs/testing.md).
 configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
