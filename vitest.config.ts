@@ -16,8 +16,8 @@ const serverTests = {
   testTimeout: 300_000,
   hookTimeout: 300_000,
   // The files of a worker share one module graph instead of loading the server's (Fastify, Drizzle,
-  // zod, the S3 SDK...) again in a new process for each of ~60 files: on 2 cores the PGlite project
-  // took 732 s and 1,440 s of CPU isolated (one run), 518-556 s and 1,008-1,015 s shared (two runs).
+  // zod, the S3 SDK...) again in a new process for each file, which costs far more time and CPU
+  // (docs/testing.md).
   // Each file still makes its own app, database and data directory (harness.ts), and closes them,
   // its logger's files included.
   isolate: false,
@@ -69,7 +69,7 @@ export default defineConfig({
     // TEST_DATABASE_URL), for the summary `npm test` ends with.
     reporters: ['default', new DatabaseProjectsReporter()],
     // Most server test time is waiting (ffmpeg, servers, databases, real processes): three files at
-    // a time on 2 cores take the suite from 13 to about 8 minutes without starving any of them.
+    // a time keep 2 cores busy without starving any of them (docs/testing.md).
     maxWorkers: 3,
     projects: [
       'apps/web/vitest.config.ts',

@@ -7,8 +7,8 @@ import { defineConfig, devices } from '@playwright/test';
  * Run from the repository root: `npm run test:e2e` (builds the console first).
  *
  * Debian's chromium-headless-shell (the same Chromium built for headless use only, as Playwright
- * itself runs headless tests) when it is installed, as `.ci/run` does: on this suite it took
- * 699 s instead of 841 s (2 cores, build included). Otherwise the full `chromium`.
+ * itself runs headless tests) when it is installed, as `.ci/run` does: the suite runs faster on it
+ * (docs/testing.md). Otherwise the full `chromium`.
  */
 const CHROMIUM = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => existsSync(path));
 export default defineConfig({
@@ -20,9 +20,8 @@ export default defineConfig({
   retries: 0,
   timeout: 120_000,
   // How long a screen may take to reach the state a test waits for: a bound, never a pause (a
-  // passing test does not wait it out). 20 s was once too short on 2 cores under stress --cpu 2
-  // with a second test run beside the suite: the server answered the console's scripts after
-  // 12 s and the signed-in shell was still loading at 20 s.
+  // passing test does not wait it out). Generous for a 2-core machine under `stress --cpu 2` with
+  // other work beside the suite (docs/testing.md).
   expect: { timeout: 45_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
