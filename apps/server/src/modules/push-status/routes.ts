@@ -10,7 +10,6 @@ import { presentPushMessage, recentPushMessages } from './service.js';
 export async function pushStatusRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.withTypeProvider<ZodTypeProvider>().route({
     ...routeOf(api.pushMessages.ofParticipant),
-    config: { access: 'staff' },
     handler: async (request) => {
       const identifiable = can(staffOf(request).role, 'participants.identifiable');
       const rows = await recentPushMessages(ctx.db, request.params.id);
