@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { api, can } from '@pathway/contract';
+import { FIELD_PERMISSIONS, api, can } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { staffOf } from '../../plugins/access.js';
@@ -11,7 +11,7 @@ export async function pushStatusRoutes(app: FastifyInstance, { ctx }: { ctx: App
   app.withTypeProvider<ZodTypeProvider>().route({
     ...routeOf(api.pushMessages.ofParticipant),
     handler: async (request) => {
-      const identifiable = can(staffOf(request).role, 'participants.identifiable');
+      const identifiable = can(staffOf(request).role, FIELD_PERMISSIONS.identifiable);
       const rows = await recentPushMessages(ctx.db, request.params.id);
       return rows.map((row) => presentPushMessage(row, identifiable));
     },
