@@ -1,7 +1,9 @@
-import type { RouteOptions } from 'fastify';
+import Fastify, { type RouteOptions } from 'fastify';
 import { ROLES, api, can, deviceApi, messages, type Endpoint } from '@pathway/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signedInCookie, type TestApp } from '../../test/harness.js';
+import { requireDeclaredAccess } from '../plugins/access.js';
+import { routeOf } from './endpoint-route.js';
 
 let t: TestApp;
 /** What each route of the app declares, by `METHOD url`, as Fastify is told of it. */
@@ -95,5 +97,37 @@ describe("the contract's endpoint table", () => {
     }
     // Basic access holds none of these permissions: every guarded route refuses it.
     expect(guarded.every(([, entry]) => !can('basic access', entry.permission!))).toBe(true);
+  });
+
+  it('stops the start when a table route declares access of its own, as a branch written the old way would', async () => {
+    const handler = async () => ({});
+    const register = async (route: RouteOptions) => {
+      const app = Fastify();
+      requireDeclaredAccess(app);
+      try {
+        app.route(route);
+        await app.ready();
+      } finally {
+        await app.close();
+      }
+    };
+    // The old style: routeOf's config replaced by one written by hand (without the permission).
+    const { method, url } = routeOf(api.admins.list);
+    await expect(register({ method, url, config: { access: 'staff' }, handler })).rejects.toThrow(
+      /other access than its entry .*staff admins\.manage/,
+    );
+    // A permission on a route outside the table.
+    await expect(
+      register({
+        method: 'GET',
+        url: '/not-in-the-table',
+        // The type refuses a permission by hand; the start-up check is for what gets past it.
+        config: { access: 'staff', permission: 'logs.read' as never },
+        handler,
+      }),
+    ).rejects.toThrow(/not in the contract's route table/);
+    await expect(register({ method, url, config: routeOf(api.admins.list).config, handler })).resolves.toBe(
+      undefined,
+    );
   });
 });
