@@ -1,94 +1,125 @@
 /**
- * Method and path of every staff-console route, without their schemas: what the console needs at
- * run time to call a route. The entries with their schemas (endpoints.ts) are made from these, and
- * `apiRoutes` (api-route-refs.ts) gives the console these objects typed by those entries, so the
- * console's pages call the API without loading zod or a single schema (issue 14's bundle budget).
+ * Every staff-console route, declared once: its method, its path and who may call it (`access`,
+ * and `permission` where not every signed-in admin may), without its schemas. The entries with
+ * their schemas (endpoints.ts) are made from these; the server registers and guards each route
+ * from its entry (`routeOf`, apps/server/src/lib/endpoint-route.ts); `apiRoutes`
+ * (api-route-refs.ts) gives the console these objects typed by those entries, so the console's
+ * pages call the API, and ask whether the signed-in role may call it (`canCall`), without loading
+ * zod or a single schema (issue 14's bundle budget). Who may call a route changes here and nowhere
+ * else.
  */
+import type { RouteDeclaration } from './endpoint.js';
 import { SESSION_ROUTES } from './session-routes.js';
 
 export const API_ROUTES = {
   auth: {
     ...SESSION_ROUTES,
-    changeOwnPassword: { method: 'POST', path: '/api/account/password' },
+    changeOwnPassword: { method: 'POST', path: '/api/account/password', access: 'staff' },
   },
   lockouts: {
-    list: { method: 'GET', path: '/api/lockouts' },
-    lift: { method: 'DELETE', path: '/api/lockouts/:user_name' },
+    list: { method: 'GET', path: '/api/lockouts', access: 'staff', permission: 'admins.manage' },
+    lift: {
+      method: 'DELETE',
+      path: '/api/lockouts/:user_name',
+      access: 'staff',
+      permission: 'admins.manage',
+    },
   },
   admins: {
-    list: { method: 'GET', path: '/api/admin' },
-    create: { method: 'POST', path: '/api/admin' },
-    update: { method: 'PATCH', path: '/api/admin/:user_name' },
-    remove: { method: 'DELETE', path: '/api/admin/:user_name' },
-    resetAuthenticator: { method: 'POST', path: '/api/admin/:user_name/reset-authenticator' },
-    resetPassword: { method: 'POST', path: '/api/admin/:user_name/reset-password' },
+    list: { method: 'GET', path: '/api/admin', access: 'staff', permission: 'admins.manage' },
+    create: { method: 'POST', path: '/api/admin', access: 'staff', permission: 'admins.manage' },
+    update: { method: 'PATCH', path: '/api/admin/:user_name', access: 'staff', permission: 'admins.manage' },
+    remove: { method: 'DELETE', path: '/api/admin/:user_name', access: 'staff', permission: 'admins.manage' },
+    resetAuthenticator: {
+      method: 'POST',
+      path: '/api/admin/:user_name/reset-authenticator',
+      access: 'staff',
+      permission: 'admins.manage',
+    },
+    resetPassword: {
+      method: 'POST',
+      path: '/api/admin/:user_name/reset-password',
+      access: 'staff',
+      permission: 'admins.manage',
+    },
   },
   logs: {
-    list: { method: 'GET', path: '/api/logs/getloglist' },
-    read: { method: 'GET', path: '/api/logs/download/:fileName' },
+    list: { method: 'GET', path: '/api/logs/getloglist', access: 'staff', permission: 'logs.read' },
+    read: { method: 'GET', path: '/api/logs/download/:fileName', access: 'staff', permission: 'logs.read' },
   },
   devices: {
-    list: { method: 'GET', path: '/api/authorizeddevices' },
-    signIns: { method: 'GET', path: '/api/devicesignins' },
-    available: { method: 'GET', path: '/api/authorizeddevices/available' },
-    byUuid: { method: 'GET', path: '/api/authorizeddevices/:uuid' },
-    create: { method: 'POST', path: '/api/authorizeddevices' },
-    update: { method: 'PATCH', path: '/api/authorizeddevices/id/:id' },
-    remove: { method: 'DELETE', path: '/api/authorizeddevices/id/:id' },
+    list: { method: 'GET', path: '/api/authorizeddevices', access: 'staff' },
+    signIns: { method: 'GET', path: '/api/devicesignins', access: 'staff', permission: 'devices.signins' },
+    available: { method: 'GET', path: '/api/authorizeddevices/available', access: 'staff' },
+    byUuid: { method: 'GET', path: '/api/authorizeddevices/:uuid', access: 'staff' },
+    create: { method: 'POST', path: '/api/authorizeddevices', access: 'staff' },
+    update: { method: 'PATCH', path: '/api/authorizeddevices/id/:id', access: 'staff' },
+    remove: { method: 'DELETE', path: '/api/authorizeddevices/id/:id', access: 'staff' },
   },
   participants: {
-    list: { method: 'GET', path: '/api/participant' },
-    export: { method: 'GET', path: '/api/participant/export' },
-    get: { method: 'GET', path: '/api/participant/:id' },
-    referral: { method: 'GET', path: '/api/participant/:id/referral' },
-    create: { method: 'POST', path: '/api/participant' },
-    update: { method: 'PATCH', path: '/api/participant/:id' },
-    remove: { method: 'DELETE', path: '/api/participant/:id' },
-    message: { method: 'POST', path: '/api/pushNotifications' },
+    list: { method: 'GET', path: '/api/participant', access: 'staff' },
+    export: { method: 'GET', path: '/api/participant/export', access: 'staff' },
+    get: { method: 'GET', path: '/api/participant/:id', access: 'staff' },
+    referral: {
+      method: 'GET',
+      path: '/api/participant/:id/referral',
+      access: 'staff',
+      permission: 'participants.identifiable',
+    },
+    create: { method: 'POST', path: '/api/participant', access: 'staff', permission: 'participants.manage' },
+    update: { method: 'PATCH', path: '/api/participant/:id', access: 'staff-or-device' },
+    remove: {
+      method: 'DELETE',
+      path: '/api/participant/:id',
+      access: 'staff',
+      permission: 'participants.manage',
+    },
+    message: { method: 'POST', path: '/api/pushNotifications', access: 'staff' },
   },
   pushMessages: {
-    ofParticipant: { method: 'GET', path: '/api/pushNotifications/participant/:id' },
+    ofParticipant: { method: 'GET', path: '/api/pushNotifications/participant/:id', access: 'staff' },
   },
   progress: {
-    ofParticipant: { method: 'GET', path: '/api/participationprogress/participant/:id' },
+    ofParticipant: { method: 'GET', path: '/api/participationprogress/participant/:id', access: 'staff' },
     summary: {
       method: 'GET',
       path: '/api/participationprogress/summary/:videoSetId/participant/:participantId',
+      access: 'staff',
     },
-    create: { method: 'POST', path: '/api/participationprogress' },
-    update: { method: 'PATCH', path: '/api/participationprogress/:id' },
-    moveForward: { method: 'POST', path: '/api/video/progress/forward/:id' },
-    moveBackward: { method: 'POST', path: '/api/video/progress/backward/:id' },
-    forwardOneDay: { method: 'PATCH', path: '/api/participant/:id/progress' },
+    create: { method: 'POST', path: '/api/participationprogress', access: 'staff' },
+    update: { method: 'PATCH', path: '/api/participationprogress/:id', access: 'staff' },
+    moveForward: { method: 'POST', path: '/api/video/progress/forward/:id', access: 'staff' },
+    moveBackward: { method: 'POST', path: '/api/video/progress/backward/:id', access: 'staff' },
+    forwardOneDay: { method: 'PATCH', path: '/api/participant/:id/progress', access: 'staff' },
   },
   videoSets: {
-    list: { method: 'GET', path: '/api/videoset' },
-    create: { method: 'POST', path: '/api/videoset' },
-    get: { method: 'GET', path: '/api/videoset/:id' },
-    rename: { method: 'PATCH', path: '/api/videoset/:id' },
-    deletionImpact: { method: 'GET', path: '/api/videoset/:id/deletion-impact' },
-    remove: { method: 'DELETE', path: '/api/videoset/:id' },
-    videos: { method: 'GET', path: '/api/videoset/:id/videos' },
+    list: { method: 'GET', path: '/api/videoset', access: 'staff' },
+    create: { method: 'POST', path: '/api/videoset', access: 'staff' },
+    get: { method: 'GET', path: '/api/videoset/:id', access: 'staff' },
+    rename: { method: 'PATCH', path: '/api/videoset/:id', access: 'staff' },
+    deletionImpact: { method: 'GET', path: '/api/videoset/:id/deletion-impact', access: 'staff' },
+    remove: { method: 'DELETE', path: '/api/videoset/:id', access: 'staff' },
+    videos: { method: 'GET', path: '/api/videoset/:id/videos', access: 'staff' },
   },
   videos: {
-    uploadSettings: { method: 'GET', path: '/api/video/upload-settings' },
-    thumbsOfSet: { method: 'GET', path: '/api/video/thumbs/:videoSetId' },
-    get: { method: 'GET', path: '/api/video/:video_id' },
-    create: { method: 'POST', path: '/api/video' },
-    update: { method: 'PATCH', path: '/api/video/:video_id' },
-    deletionImpact: { method: 'GET', path: '/api/video/:video_id/deletion-impact' },
-    remove: { method: 'DELETE', path: '/api/video/:video_id' },
-    reextractThumbnail: { method: 'POST', path: '/api/video/thumbs/reextract' },
-    requestThumbnail: { method: 'GET', path: '/thumbs' },
+    uploadSettings: { method: 'GET', path: '/api/video/upload-settings', access: 'staff' },
+    thumbsOfSet: { method: 'GET', path: '/api/video/thumbs/:videoSetId', access: 'staff-or-device' },
+    get: { method: 'GET', path: '/api/video/:video_id', access: 'staff' },
+    create: { method: 'POST', path: '/api/video', access: 'staff' },
+    update: { method: 'PATCH', path: '/api/video/:video_id', access: 'staff' },
+    deletionImpact: { method: 'GET', path: '/api/video/:video_id/deletion-impact', access: 'staff' },
+    remove: { method: 'DELETE', path: '/api/video/:video_id', access: 'staff' },
+    reextractThumbnail: { method: 'POST', path: '/api/video/thumbs/reextract', access: 'staff' },
+    requestThumbnail: { method: 'GET', path: '/thumbs', access: 'staff' },
   },
   audit: {
-    list: { method: 'GET', path: '/api/audit' },
-    export: { method: 'GET', path: '/api/audit/export' },
+    list: { method: 'GET', path: '/api/audit', access: 'staff', permission: 'audit.read' },
+    export: { method: 'GET', path: '/api/audit/export', access: 'staff', permission: 'audit.read' },
   },
   dashboard: {
-    get: { method: 'GET', path: '/api/dashboard' },
+    get: { method: 'GET', path: '/api/dashboard', access: 'staff' },
   },
   retention: {
-    policy: { method: 'GET', path: '/api/retention' },
+    policy: { method: 'GET', path: '/api/retention', access: 'staff', permission: 'audit.read' },
   },
-} as const;
+} as const satisfies Record<string, Record<string, RouteDeclaration>>;

@@ -26,6 +26,8 @@ export const deviceApi = {
   register: endpoint({
     method: 'GET',
     path: '/uuid/:deviceId',
+    // No token yet: this call hands one out (rate limited instead).
+    access: 'public',
     params: deviceIdParam,
     responses: { 200: deviceRegistration },
     errors: [...DEVICE_ERRORS, 429],
@@ -40,6 +42,8 @@ export const deviceApi = {
   savePushToken: endpoint({
     method: 'PATCH',
     path: '/uuid/:deviceId',
+    // The app sends no token with this call (see the description).
+    access: 'public',
     params: deviceIdParam,
     body: pushTokenBody,
     responses: { 200: okResponse },
@@ -53,6 +57,7 @@ export const deviceApi = {
   todaysVideos: endpoint({
     method: 'GET',
     path: '/api/videoset/today/:videoSetId/participant/:participantId',
+    access: 'device',
     params: deviceSetParams,
     responses: { 200: z.array(deviceTodayVideo) },
     errors: DEVICE_ERRORS,
@@ -64,6 +69,7 @@ export const deviceApi = {
   progress: endpoint({
     method: 'GET',
     path: '/api/participationprogress/:progressId',
+    access: 'device',
     params: deviceProgressParams,
     responses: { 200: deviceProgress },
     errors: DEVICE_ERRORS,
@@ -73,6 +79,7 @@ export const deviceApi = {
   summary: endpoint({
     method: 'GET',
     path: '/api/summary/:videoSetId/participant/:participantId',
+    access: 'device',
     params: deviceSetParams,
     responses: { 200: progressSummary },
     errors: DEVICE_ERRORS,
@@ -82,6 +89,7 @@ export const deviceApi = {
   reportViews: endpoint({
     method: 'POST',
     path: '/api/videoset/view/:videoSetId/participant/:participantId',
+    access: 'device',
     params: deviceSetParams,
     body: viewReportBody,
     responses: { 200: okResponse },

@@ -70,11 +70,12 @@ import {
   videoThumbs,
 } from './videos.js';
 
-// The staff console's routes, each written once: the server registers each route from its entry
-// here (apps/server/src/lib/endpoint-route.ts adds the shared error answers and the OpenAPI text),
-// and the console's client (apps/web/src/lib/api.ts, `call(endpoint, { params, query, body })`)
-// takes its request and answer types from the same entry. Access (`config: { access, permission }`)
-// stays with the route on the server, next to the code that enforces it.
+// The staff console's routes, each written once: method, path, access and permission come from
+// the route table (API_ROUTES, api-routes.ts), which each entry spreads; here each gains its
+// schemas and OpenAPI text. The server registers and guards each route from its entry
+// (apps/server/src/lib/endpoint-route.ts adds its access, the shared error answers and the OpenAPI
+// text), and the console's client (apps/web/src/lib/api.ts, `call(apiRoutes.x.y, { params, query,
+// body })`) takes its request and answer types from the same entry.
 
 /** The usual refusals of a staff route: bad input, no session, not allowed, not found, conflict. */
 const STAFF_ERRORS = [400, 401, 403, 404, 409] as const;

@@ -28,6 +28,20 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * The permissions that govern part of a route's data rather than who may call the route (who may
+ * call a route is its entry's `permission`, api-routes.ts): the server's services and presenters
+ * ask them per field, and the console shows or hides those fields and the controls that change
+ * them by these names, never by writing a permission.
+ */
+export const FIELD_PERMISSIONS = {
+  /** Participants' identifiable fields (IDENTIFIABLE_FIELDS) in answers, and changing them. */
+  identifiable: 'participants.identifiable',
+  /** A participant's device (`unique_device_id`), and a new uuid for an assigned device. */
+  deviceAssignment: 'devices.assign',
+} as const satisfies Record<string, Permission>;
+export type FieldPermission = keyof typeof FIELD_PERMISSIONS;
+
 /** Who may do what: adding a role is a row here (and its name in role-names.ts). */
 const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   'basic access': new Set<Permission>(),

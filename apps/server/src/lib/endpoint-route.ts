@@ -1,4 +1,32 @@
-import { errorResponse, type Endpoint, type ErrorStatus } from '@pathway/contract';
+import type { FastifyContextConfig } from 'fastify';
+import {
+  errorResponse,
+  type Access,
+  type Endpoint,
+  type ErrorStatus,
+  type Permission,
+} from '@pathway/contract';
+
+declare const fromRouteTable: unique symbol;
+/**
+ * A permission as a route's entry in the contract's route table declares it. Only `routeOf()` makes
+ * one, and a route's `config.permission` is of this type, so a permission written by hand in a
+ * route file (`config: { access: 'staff', permission: '...' }`, the style before the table carried
+ * them) does not compile: who may call a table route is said in its entry alone.
+ */
+export type TablePermission = Permission & { readonly [fromRouteTable]: true };
+
+/** Route options besides access (rate limits, the sign-in routes' marks), for `routeOf`'s second argument. */
+export type ExtraConfig = Omit<FastifyContextConfig, 'access' | 'permission'> & {
+  access?: never;
+  permission?: never;
+};
+
+/** The access part of a table route's `config`, from its entry. */
+export interface TableAccess {
+  access: Access;
+  permission?: TablePermission;
+}
 
 /** The refusals a route declares, each with the one error body `{ message }`. */
 export type ErrorResponses<C extends readonly ErrorStatus[]> = { [S in C[number]]: typeof errorResponse };
@@ -26,13 +54,17 @@ export interface EndpointSchema<E extends Endpoint> {
 }
 
 /**
- * Method, URL and schema of a route from its entry in the contract's endpoint table, to spread
- * into `r.route({ ...routeOf(api.x.y), config: { access }, handler })`: the route validates with
- * the entry's schemas and the client is typed by the same entry, so neither restates the other.
+ * Method, URL, schema and access of a route from its entry in the contract's endpoint table, to
+ * spread into `r.route({ ...routeOf(api.x.y), handler })`: the route validates with the entry's
+ * schemas, is guarded by the entry's `access` and `permission` (as `config`, which the access
+ * plugin enforces and documents), and the client is typed by the same entry, so neither restates
+ * the other. Other route options go in `extra` (`routeOf(api.auth.login, { rateLimit })`); access
+ * and permission cannot.
  */
-export function routeOf<const E extends Endpoint>(
+export function routeOf<const E extends Endpoint, const X extends ExtraConfig = Record<never, never>>(
   endpoint: E,
-): { method: E['method']; url: E['path']; schema: EndpointSchema<E> } {
+  extra?: X,
+): { method: E['method']; url: E['path']; schema: EndpointSchema<E>; config: X & TableAccess } {
   const schema = {
     tags: [...endpoint.tags],
     summary: endpoint.summary,
@@ -43,7 +75,17 @@ export function routeOf<const E extends Endpoint>(
     ...(endpoint.produces && { produces: [...endpoint.produces] }),
     response: { ...endpoint.responses, ...errorResponses(endpoint.errors) },
   };
+  const config = {
+    ...extra,
+    access: endpoint.access,
+    ...(endpoint.permission !== undefined && { permission: endpoint.permission as TablePermission }),
+  } as X & TableAccess;
   // The object is built from the entry's own fields; TypeScript cannot follow a generic entry's
   // optional fields through the spreads, so the precise type is stated once here.
-  return { method: endpoint.method, url: endpoint.path, schema: schema as unknown as EndpointSchema<E> };
+  return {
+    method: endpoint.method,
+    url: endpoint.path,
+    schema: schema as unknown as EndpointSchema<E>,
+    config,
+  };
 }

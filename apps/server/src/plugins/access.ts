@@ -2,23 +2,31 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PERMISSIONS, ROLES, can, messages, rolesWith, type Permission } from '@pathway/contract';
+import {
+  ACCESS_LEVELS,
+  API_ROUTES,
+  PERMISSIONS,
+  ROLES,
+  can,
+  deviceApi,
+  messages,
+  rolesWith,
+  type Access,
+  type RouteDeclaration,
+} from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { deviceTokens, participants } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
+import type { TablePermission } from '../lib/endpoint-route.js';
 import { HttpError } from '../lib/http-error.js';
 import { SESSION_COOKIE, type StaffSession } from '../lib/staff-session.js';
 
 /**
- * Who may call a route. Every route of the API declares one (the app refuses to start otherwise):
- * - public: anyone; - staff: any signed-in admin, and with a `permission` only the admins whose
- *   role has it (the contract's `can()`);
- * - device: the tablet app with a bearer token of a device still assigned to its participant;
- * - staff-or-device: a path both share (the tablet's PATCH of its participant): a request with an
- *   Authorization header is judged as a device, any other as staff. The handler checks which.
+ * Who may call a route (the contract's `Access`). A route of the contract's table takes its access
+ * and permission from its entry (`routeOf`); a route outside it (uploads, media, health) declares
+ * `config: { access }`. Inside the API scope a route without one is refused at start-up.
  */
-export type Access = 'public' | 'staff' | 'device' | 'staff-or-device';
-const ACCESS_LEVELS: readonly string[] = ['public', 'staff', 'device', 'staff-or-device'] satisfies Access[];
+export type { Access };
 
 export interface DeviceCaller {
   participantId: number;
@@ -28,8 +36,11 @@ export interface DeviceCaller {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
-    /** With access 'staff' only: the permission a caller's role must have. */
-    permission?: Permission;
+    /**
+     * With access 'staff' only: the permission a caller's role must have. Set by `routeOf()` from
+     * the route's entry in the contract's table, never by hand (see TablePermission).
+     */
+    permission?: TablePermission;
   }
   interface FastifyRequest {
     staff: StaffSession | null;
@@ -110,6 +121,16 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
   });
 });
 
+/** The table's routes by `METHOD path`: a route registered at one of these must declare what its entry says. */
+const TABLE_ROUTES = new Map<string, RouteDeclaration>(
+  [
+    ...Object.values(API_ROUTES as Record<string, Record<string, RouteDeclaration>>).flatMap((group) =>
+      Object.values(group),
+    ),
+    ...Object.values<RouteDeclaration>(deviceApi),
+  ].map((entry) => [`${entry.method} ${entry.path}`, entry]),
+);
+
 const ACCESS_DESCRIPTIONS: Record<Access, string> = {
   public: 'Access: anyone.',
   staff: `Access: any signed-in admin (${ROLES.join(', ')}).`,
@@ -130,11 +151,24 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     if (!access) throw new Error(`${name} declares no access level`);
     // Checked here as well as by the type: a route that still says 'full' (the level that became
     // permissions) would otherwise be served to any signed-in admin.
-    if (!ACCESS_LEVELS.includes(access)) {
+    if (!(ACCESS_LEVELS as readonly string[]).includes(access)) {
       throw new Error(`${name} declares an unknown access level '${String(access)}'`);
     }
     if (permission !== undefined && (access !== 'staff' || !PERMISSIONS.includes(permission))) {
       throw new Error(`${name} declares permission '${String(permission)}' (only with access 'staff')`);
+    }
+    // Who may call a route of the table is said by its entry alone: a route file that declares its
+    // own access over routeOf's (a branch written before the table carried access) stops the start.
+    // Fastify reports a GET's HEAD twin as HEAD.
+    const entry = TABLE_ROUTES.get(`${route.method === 'HEAD' ? 'GET' : String(route.method)} ${route.url}`);
+    if (entry && (entry.access !== access || entry.permission !== permission)) {
+      const says = `${entry.access}${entry.permission ? ` ${entry.permission}` : ''}`;
+      throw new Error(
+        `${name} declares other access than its entry in the contract's route table (${says}): register it with routeOf(), without config.access or config.permission`,
+      );
+    }
+    if (!entry && permission !== undefined) {
+      throw new Error(`${name} declares a permission but is not in the contract's route table`);
     }
     const security: Record<string, string[]>[] =
       access === 'public'

@@ -1,14 +1,25 @@
 /**
- * The authorization matrix: every route of the app, written by hand, with the access it must
- * declare. The test (authorization.test.ts) lists the routes the app really has and fails on a
- * route missing here, a row naming a route that no longer exists, or a route declaring other
- * access than its row says; then calls every route as every kind of caller. What each caller must
- * get follows from the row's declaration and the contract's permission table (`can()`), so changing
- * who may call a route means changing this table or that one, in review.
+ * The authorization matrix: every route of the app, with the access it must declare. A route of
+ * the contract's route table (API_ROUTES, deviceApi) is named by its entry, which says who may call
+ * it; the routes outside the table (the docs, the console's files, uploads, media, health) are
+ * written here by hand. The test (authorization.test.ts) lists the routes the app really has and
+ * fails on a route missing here, a row naming a route that no longer exists, or a route declaring
+ * other access than its row says; then calls every route as every kind of caller. What each caller
+ * must get follows from the declaration and the contract's permission table (`can()`), so changing
+ * who may call a route means changing the route table, this table or the permission table, in review.
  *
  * A HEAD route follows the GET row of the same URL (Fastify adds one beside every GET).
  */
-import { BASIC_ACCESS, FULL_ACCESS, can, type Permission, type Role } from '@pathway/contract';
+import {
+  API_ROUTES,
+  BASIC_ACCESS,
+  FULL_ACCESS,
+  can,
+  deviceApi,
+  type Permission,
+  type Role,
+  type RouteDeclaration,
+} from '@pathway/contract';
 
 /** The signed-in callers, one per role (a new role adds one here and its session in world.ts). */
 export const CALLER_ROLES = { basic: BASIC_ACCESS, full: FULL_ACCESS } as const satisfies Record<
@@ -32,16 +43,10 @@ export type Declared =
   | { access: 'public' | 'device' | 'staff-or-device'; permission?: undefined }
   | { access: 'staff'; permission?: Permission };
 
-/** Anyone at all: the console's files, sign-in, health, media capability URLs, the tablet's first calls. */
+/** Anyone at all (routes outside the table): the console's files, the docs, health, media capability URLs. */
 const ANYONE: Declared = { access: 'public' };
-/** Any signed-in admin, whatever their role. */
+/** Any signed-in admin, whatever their role (the tus upload routes). */
 const STAFF: Declared = { access: 'staff' };
-/** Signed-in admins whose role has the permission. */
-const needs = (permission: Permission): Declared => ({ access: 'staff', permission });
-/** The tablet app with the bearer token of an assigned device. */
-const DEVICE: Declared = { access: 'device' };
-/** A path the console and the tablet share. */
-const STAFF_OR_DEVICE: Declared = { access: 'staff-or-device' };
 
 /** What each caller gets from a route declaring this. */
 export function expectedFor(declared: Declared): Expected {
@@ -93,11 +98,21 @@ export interface Call {
   headers?: Record<string, string>;
 }
 
-interface RowDeclaration {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD';
-  url: string;
-  /** The access the route must declare. */
-  who: Declared;
+type RowDeclaration = RowCall &
+  (
+    | {
+        /** A route of the contract's table: its method, path and access are its entry's. */
+        route: RouteDeclaration;
+      }
+    | {
+        method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD';
+        url: string;
+        /** The access the route must declare. */
+        who: Declared;
+      }
+  );
+
+interface RowCall {
   /** A request the route would accept from an allowed caller, so access is what is tested. */
   call: (w: World, caller: Caller) => Promise<Call> | Call;
   /** The route exists only when the console is built (apps/web/dist), as in CI and production. */
@@ -106,7 +121,9 @@ interface RowDeclaration {
   endsSession?: boolean;
 }
 
-export interface MatrixRow extends Omit<RowDeclaration, 'who'> {
+export interface MatrixRow extends RowCall {
+  method: string;
+  url: string;
   declared: Declared;
   /** What each caller must get, from the declaration and the permission table. */
   who: Expected;
@@ -151,17 +168,13 @@ const ROWS: RowDeclaration[] = [
 
   // ---- sign-in ----
   {
-    method: 'POST',
-    url: '/login',
-    who: ANYONE,
+    route: API_ROUTES.auth.login,
     call: async (w) => ({ url: '/login', payload: await w.freshLogin() }),
   },
-  { method: 'POST', url: '/logout', who: ANYONE, endsSession: true, call: () => ({ url: '/logout' }) },
-  { method: 'GET', url: '/api/session', who: STAFF, call: () => ({ url: '/api/session' }) },
+  { route: API_ROUTES.auth.logout, endsSession: true, call: () => ({ url: '/logout' }) },
+  { route: API_ROUTES.auth.session, call: () => ({ url: '/api/session' }) },
   {
-    method: 'POST',
-    url: '/api/account/password',
-    who: STAFF,
+    route: API_ROUTES.auth.changeOwnPassword,
     // A wrong current password counts against the caller's user name (and a right one would end
     // every session of theirs): each call gets a session of its own. Refused with 400, let through.
     endsSession: true,
@@ -175,25 +188,19 @@ const ROWS: RowDeclaration[] = [
     }),
   },
   {
-    method: 'GET',
-    url: '/api/lockouts',
-    who: needs('admins.manage'),
+    route: API_ROUTES.lockouts.list,
     call: () => ({ url: '/api/lockouts' }),
   },
   {
-    method: 'DELETE',
-    url: '/api/lockouts/:user_name',
-    who: needs('admins.manage'),
+    route: API_ROUTES.lockouts.lift,
     // No lock to lift: 404, which still shows the caller was let through.
     call: (w) => ({ url: `/api/lockouts/${encodeURIComponent(`nobody.${w.freshUuid()}`)}` }),
   },
 
   // ---- admin users, logs, audit ----
-  { method: 'GET', url: '/api/admin', who: needs('admins.manage'), call: () => ({ url: '/api/admin' }) },
+  { route: API_ROUTES.admins.list, call: () => ({ url: '/api/admin' }) },
   {
-    method: 'POST',
-    url: '/api/admin',
-    who: needs('admins.manage'),
+    route: API_ROUTES.admins.create,
     call: (w) => ({
       url: '/api/admin',
       payload: {
@@ -206,129 +213,93 @@ const ROWS: RowDeclaration[] = [
     }),
   },
   {
-    method: 'PATCH',
-    url: '/api/admin/:user_name',
-    who: needs('admins.manage'),
+    route: API_ROUTES.admins.update,
     call: async (w) => ({
       url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}`,
       payload: { first_name: 'Renamed' },
     }),
   },
   {
-    method: 'DELETE',
-    url: '/api/admin/:user_name',
-    who: needs('admins.manage'),
+    route: API_ROUTES.admins.remove,
     call: async (w) => ({ url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}` }),
   },
   {
-    method: 'POST',
-    url: '/api/admin/:user_name/reset-authenticator',
-    who: needs('admins.manage'),
+    route: API_ROUTES.admins.resetAuthenticator,
     call: async (w) => ({
       url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}/reset-authenticator`,
     }),
   },
   {
-    method: 'POST',
-    url: '/api/admin/:user_name/reset-password',
-    who: needs('admins.manage'),
+    route: API_ROUTES.admins.resetPassword,
     call: async (w) => ({
       url: `/api/admin/${encodeURIComponent(await w.freshAdminUserName())}/reset-password`,
       payload: { new_password: 'a reset passphrase for matrix' },
     }),
   },
   {
-    method: 'GET',
-    url: '/api/logs/getloglist',
-    who: needs('logs.read'),
+    route: API_ROUTES.logs.list,
     call: () => ({ url: '/api/logs/getloglist' }),
   },
-  { method: 'GET', url: '/api/retention', who: needs('audit.read'), call: () => ({ url: '/api/retention' }) },
+  { route: API_ROUTES.retention.policy, call: () => ({ url: '/api/retention' }) },
   {
-    method: 'GET',
-    url: '/api/logs/download/:fileName',
-    who: needs('logs.read'),
+    route: API_ROUTES.logs.read,
     call: (w) => ({ url: `/api/logs/download/${w.logFileName}` }),
   },
-  { method: 'GET', url: '/api/audit', who: needs('audit.read'), call: () => ({ url: '/api/audit' }) },
+  { route: API_ROUTES.audit.list, call: () => ({ url: '/api/audit' }) },
   {
-    method: 'GET',
-    url: '/api/audit/export',
-    who: needs('audit.read'),
+    route: API_ROUTES.audit.export,
     call: () => ({ url: '/api/audit/export' }),
   },
 
   // ---- devices ----
   {
-    method: 'GET',
-    url: '/api/authorizeddevices',
-    who: STAFF,
+    route: API_ROUTES.devices.list,
     call: () => ({ url: '/api/authorizeddevices' }),
   },
   {
-    method: 'GET',
-    url: '/api/authorizeddevices/available',
-    who: STAFF,
+    route: API_ROUTES.devices.available,
     call: () => ({ url: '/api/authorizeddevices/available' }),
   },
   {
-    method: 'GET',
-    url: '/api/authorizeddevices/:uuid',
-    who: STAFF,
+    route: API_ROUTES.devices.byUuid,
     call: (w) => ({ url: `/api/authorizeddevices/${w.deviceUuid}` }),
   },
   {
-    method: 'POST',
-    url: '/api/authorizeddevices',
-    who: STAFF,
+    route: API_ROUTES.devices.create,
     call: (w) => ({ url: '/api/authorizeddevices', payload: { name: 'Matrix tablet', uuid: w.freshUuid() } }),
   },
   {
-    method: 'PATCH',
-    url: '/api/authorizeddevices/id/:id',
-    who: STAFF,
+    route: API_ROUTES.devices.update,
     call: async (w) => ({
       url: `/api/authorizeddevices/id/${(await w.freshDevice()).id}`,
       payload: { name: 'Renamed tablet' },
     }),
   },
   {
-    method: 'DELETE',
-    url: '/api/authorizeddevices/id/:id',
-    who: STAFF,
+    route: API_ROUTES.devices.remove,
     call: async (w) => ({ url: `/api/authorizeddevices/id/${(await w.freshDevice()).id}` }),
   },
   {
-    method: 'GET',
-    url: '/api/devicesignins',
-    who: needs('devices.signins'),
+    route: API_ROUTES.devices.signIns,
     call: () => ({ url: '/api/devicesignins' }),
   },
 
   // ---- participants ----
-  { method: 'GET', url: '/api/participant', who: STAFF, call: () => ({ url: '/api/participant' }) },
+  { route: API_ROUTES.participants.list, call: () => ({ url: '/api/participant' }) },
   {
-    method: 'GET',
-    url: '/api/participant/export',
-    who: STAFF,
+    route: API_ROUTES.participants.export,
     call: () => ({ url: '/api/participant/export?state=behind&sort=days_behind&order=desc' }),
   },
   {
-    method: 'GET',
-    url: '/api/participant/:id',
-    who: STAFF,
+    route: API_ROUTES.participants.get,
     call: (w) => ({ url: `/api/participant/${w.participantId}` }),
   },
   {
-    method: 'GET',
-    url: '/api/participant/:id/referral',
-    who: needs('participants.identifiable'),
+    route: API_ROUTES.participants.referral,
     call: (w) => ({ url: `/api/participant/${w.participantId}/referral` }),
   },
   {
-    method: 'POST',
-    url: '/api/participant',
-    who: needs('participants.manage'),
+    route: API_ROUTES.participants.create,
     call: async (w) => ({
       url: '/api/participant',
       payload: {
@@ -353,9 +324,7 @@ const ROWS: RowDeclaration[] = [
     }),
   },
   {
-    method: 'PATCH',
-    url: '/api/participant/:id',
-    who: STAFF_OR_DEVICE,
+    route: API_ROUTES.participants.update,
     // Each caller sends what its role may change: the tablet only purge_cache, basic access no identifiable field.
     call: (w, caller) => ({
       url: `/api/participant/${w.participantId}`,
@@ -363,104 +332,74 @@ const ROWS: RowDeclaration[] = [
     }),
   },
   {
-    method: 'DELETE',
-    url: '/api/participant/:id',
-    who: needs('participants.manage'),
+    route: API_ROUTES.participants.remove,
     call: async (w) => ({ url: `/api/participant/${await w.freshParticipantId()}` }),
   },
   {
-    method: 'POST',
-    url: '/api/pushNotifications',
-    who: STAFF,
+    route: API_ROUTES.participants.message,
     call: (w) => ({
       url: '/api/pushNotifications',
       payload: { title: 'Hello', body: 'Time for today', uuid: w.deviceUuid },
     }),
   },
   {
-    method: 'GET',
-    url: '/api/pushNotifications/participant/:id',
-    who: STAFF,
+    route: API_ROUTES.pushMessages.ofParticipant,
     call: (w) => ({ url: `/api/pushNotifications/participant/${w.participantId}` }),
   },
-  { method: 'GET', url: '/api/dashboard', who: STAFF, call: () => ({ url: '/api/dashboard' }) },
+  { route: API_ROUTES.dashboard.get, call: () => ({ url: '/api/dashboard' }) },
 
   // ---- video sets and videos ----
-  { method: 'GET', url: '/api/videoset', who: STAFF, call: () => ({ url: '/api/videoset' }) },
+  { route: API_ROUTES.videoSets.list, call: () => ({ url: '/api/videoset' }) },
   {
-    method: 'POST',
-    url: '/api/videoset',
-    who: STAFF,
+    route: API_ROUTES.videoSets.create,
     call: () => ({
       url: '/api/videoset',
       payload: { set_name: 'Matrix set', number_of_weeks: 1, videos_in_week: 1 },
     }),
   },
-  { method: 'GET', url: '/api/videoset/:id', who: STAFF, call: (w) => ({ url: `/api/videoset/${w.setId}` }) },
+  { route: API_ROUTES.videoSets.get, call: (w) => ({ url: `/api/videoset/${w.setId}` }) },
   {
-    method: 'PATCH',
-    url: '/api/videoset/:id',
-    who: STAFF,
+    route: API_ROUTES.videoSets.rename,
     call: (w) => ({ url: `/api/videoset/${w.setId}`, payload: { set_name: 'Renamed set' } }),
   },
   {
-    method: 'DELETE',
-    url: '/api/videoset/:id',
-    who: STAFF,
+    route: API_ROUTES.videoSets.remove,
     call: async (w) => ({ url: `/api/videoset/${await w.freshSetId()}` }),
   },
   {
-    method: 'GET',
-    url: '/api/videoset/:id/deletion-impact',
-    who: STAFF,
+    route: API_ROUTES.videoSets.deletionImpact,
     call: (w) => ({ url: `/api/videoset/${w.setId}/deletion-impact` }),
   },
   {
-    method: 'GET',
-    url: '/api/videoset/:id/videos',
-    who: STAFF,
+    route: API_ROUTES.videoSets.videos,
     call: (w) => ({ url: `/api/videoset/${w.setId}/videos` }),
   },
   {
-    method: 'GET',
-    url: '/api/video/upload-settings',
-    who: STAFF,
+    route: API_ROUTES.videos.uploadSettings,
     call: () => ({ url: '/api/video/upload-settings' }),
   },
   {
-    method: 'GET',
-    url: '/api/video/thumbs/:videoSetId',
-    who: STAFF_OR_DEVICE,
+    route: API_ROUTES.videos.thumbsOfSet,
     call: (w) => ({ url: `/api/video/thumbs/${w.setId}` }),
   },
   {
-    method: 'GET',
-    url: '/api/video/:video_id',
-    who: STAFF,
+    route: API_ROUTES.videos.get,
     call: (w) => ({ url: `/api/video/${w.videoId}` }),
   },
   {
-    method: 'PATCH',
-    url: '/api/video/:video_id',
-    who: STAFF,
+    route: API_ROUTES.videos.update,
     call: (w) => ({ url: `/api/video/${w.videoId}`, payload: { title: 'Renamed video' } }),
   },
   {
-    method: 'GET',
-    url: '/api/video/:video_id/deletion-impact',
-    who: STAFF,
+    route: API_ROUTES.videos.deletionImpact,
     call: (w) => ({ url: `/api/video/${w.videoId}/deletion-impact` }),
   },
   {
-    method: 'DELETE',
-    url: '/api/video/:video_id',
-    who: STAFF,
+    route: API_ROUTES.videos.remove,
     call: async (w) => ({ url: `/api/video/${await w.freshVideoId()}` }),
   },
   {
-    method: 'POST',
-    url: '/api/video',
-    who: STAFF,
+    route: API_ROUTES.videos.create,
     call: async (w) => ({
       url: '/api/video',
       payload: {
@@ -474,15 +413,13 @@ const ROWS: RowDeclaration[] = [
     }),
   },
   {
-    method: 'POST',
-    url: '/api/video/thumbs/reextract',
-    who: STAFF,
+    route: API_ROUTES.videos.reextractThumbnail,
     call: (w) => ({
       url: '/api/video/thumbs/reextract',
       payload: { video_id: w.videoId, file_location_path: w.videoLocation },
     }),
   },
-  { method: 'GET', url: '/thumbs', who: STAFF, call: (w) => ({ url: `/thumbs?videoId=${w.videoId}` }) },
+  { route: API_ROUTES.videos.requestThumbnail, call: (w) => ({ url: `/thumbs?videoId=${w.videoId}` }) },
 
   // ---- uploads (tus) and media ----
   {
@@ -528,95 +465,69 @@ const ROWS: RowDeclaration[] = [
 
   // ---- progress (console) ----
   {
-    method: 'GET',
-    url: '/api/participationprogress/participant/:id',
-    who: STAFF,
+    route: API_ROUTES.progress.ofParticipant,
     call: (w) => ({ url: `/api/participationprogress/participant/${w.participantId}` }),
   },
   {
-    method: 'GET',
-    url: '/api/participationprogress/summary/:videoSetId/participant/:participantId',
-    who: STAFF,
+    route: API_ROUTES.progress.summary,
     call: (w) => ({ url: `/api/participationprogress/summary/${w.setId}/participant/${w.participantId}` }),
   },
   {
-    method: 'POST',
-    url: '/api/participationprogress',
-    who: STAFF,
+    route: API_ROUTES.progress.create,
     call: async (w) => ({
       url: '/api/participationprogress',
       payload: { participant_id: await w.freshParticipantId(), fitness_video_set_id: w.setId },
     }),
   },
   {
-    method: 'PATCH',
-    url: '/api/participationprogress/:id',
-    who: STAFF,
+    route: API_ROUTES.progress.update,
     call: (w) => ({ url: `/api/participationprogress/${w.progressId}`, payload: { video_stopped_at: '12' } }),
   },
   {
-    method: 'POST',
-    url: '/api/video/progress/forward/:id',
-    who: STAFF,
+    route: API_ROUTES.progress.moveForward,
     call: (w) => ({
       url: `/api/video/progress/forward/${w.participantId}`,
       payload: { week: '1', day: '2' },
     }),
   },
   {
-    method: 'POST',
-    url: '/api/video/progress/backward/:id',
-    who: STAFF,
+    route: API_ROUTES.progress.moveBackward,
     call: (w) => ({
       url: `/api/video/progress/backward/${w.participantId}`,
       payload: { week: '1', day: '1' },
     }),
   },
   {
-    method: 'PATCH',
-    url: '/api/participant/:id/progress',
-    who: STAFF,
+    route: API_ROUTES.progress.forwardOneDay,
     call: (w) => ({ url: `/api/participant/${w.participantId}/progress`, payload: {} }),
   },
 
   // ---- the tablet app (device API) ----
   {
-    method: 'GET',
-    url: '/uuid/:deviceId',
-    who: ANYONE,
+    route: deviceApi.register,
     call: (w) => ({ url: `/uuid/${w.otherDeviceUuid}` }),
   },
   {
-    method: 'PATCH',
-    url: '/uuid/:deviceId',
-    who: ANYONE,
+    route: deviceApi.savePushToken,
     call: (w) => ({
       url: `/uuid/${w.otherDeviceUuid}`,
       payload: { push_notification_id: 'fcm-token-from-the-matrix' },
     }),
   },
   {
-    method: 'GET',
-    url: '/api/videoset/today/:videoSetId/participant/:participantId',
-    who: DEVICE,
+    route: deviceApi.todaysVideos,
     call: (w) => ({ url: `/api/videoset/today/${w.setId}/participant/${w.participantId}` }),
   },
   {
-    method: 'GET',
-    url: '/api/participationprogress/:progressId',
-    who: DEVICE,
+    route: deviceApi.progress,
     call: (w) => ({ url: `/api/participationprogress/${w.progressId}` }),
   },
   {
-    method: 'GET',
-    url: '/api/summary/:videoSetId/participant/:participantId',
-    who: DEVICE,
+    route: deviceApi.summary,
     call: (w) => ({ url: `/api/summary/${w.setId}/participant/${w.participantId}` }),
   },
   {
-    method: 'POST',
-    url: '/api/videoset/view/:videoSetId/participant/:participantId',
-    who: DEVICE,
+    route: deviceApi.reportViews,
     call: (w) => ({
       url: `/api/videoset/view/${w.setId}/participant/${w.participantId}`,
       payload: { day: '1', week: '1', videoIds: [w.videoId] },
@@ -624,11 +535,21 @@ const ROWS: RowDeclaration[] = [
   },
 ];
 
-export const AUTHORIZATION_MATRIX: MatrixRow[] = ROWS.map((row) => ({
-  ...row,
-  declared: row.who,
-  who: expectedFor(row.who),
-}));
+/** What a table route declares: its entry's access and permission. */
+function declaredBy(entry: RouteDeclaration): Declared {
+  return entry.access === 'staff'
+    ? { access: 'staff', permission: entry.permission }
+    : { access: entry.access };
+}
+
+export const AUTHORIZATION_MATRIX: MatrixRow[] = ROWS.map((row) => {
+  const { call, onlyWithConsoleBuild, endsSession } = row;
+  const [method, url, declared] =
+    'route' in row
+      ? [row.route.method, row.route.path, declaredBy(row.route)]
+      : [row.method, row.url, row.who];
+  return { method, url, call, onlyWithConsoleBuild, endsSession, declared, who: expectedFor(declared) };
+});
 
 /** The row that governs a route of the app; a HEAD route follows the GET row of its URL. */
 export function rowFor(method: string, url: string): MatrixRow | undefined {

@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { redirect } from 'react-router';
-import type { Permission } from '@pathway/contract';
-import { sessionQuery, useCan, useSession } from '../lib/session';
+import type { RouteRef } from '@pathway/contract';
+import { sessionQuery, useCanCall, useSession } from '../lib/session';
 import { NotAllowedPage } from './pages/NotAllowedPage';
 
 /** Asks the server, never the cookie (it is HttpOnly), and never trusts an answer held in memory. */
@@ -31,13 +31,13 @@ export function skipLoginWhenSignedIn(queryClient: QueryClient) {
 }
 
 /**
- * Mirrors the server's permissions: an admin whose role lacks a page's permission and opens it by
- * its address is told so (the server refuses the page's calls anyway).
+ * Mirrors the server's permissions: an admin whose role may not call the route a page loads, and
+ * who opens it by its address, is told so (the server refuses the page's calls anyway).
  */
-export function PageAccessGate({ permission, children }: { permission?: Permission; children: ReactNode }) {
+export function PageAccessGate({ route, children }: { route: RouteRef; children: ReactNode }) {
   const session = useSession();
-  const can = useCan();
+  const canCall = useCanCall();
   if (!session) return null;
-  if (permission !== undefined && !can(permission)) return <NotAllowedPage />;
+  if (!canCall(route)) return <NotAllowedPage />;
   return children;
 }

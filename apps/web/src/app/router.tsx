@@ -13,7 +13,7 @@ import { consoleRoutes, logViewerRoute, type ConsoleRoute } from './routes';
 function pageElement(route: ConsoleRoute) {
   const Page = route.page;
   return (
-    <PageAccessGate permission={route.permission}>
+    <PageAccessGate route={route.route}>
       <Page />
     </PageAccessGate>
   );

@@ -6,7 +6,7 @@ import OndemandVideoOutlinedIcon from '@mui/icons-material/OndemandVideoOutlined
 import PolicyOutlinedIcon from '@mui/icons-material/PolicyOutlined';
 import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
-import type { Permission } from '@pathway/contract';
+import { apiRoutes, type RouteRef } from '@pathway/contract';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { LOG_VIEWER_PATH } from '../features/server-logs/paths';
 
@@ -15,8 +15,12 @@ export interface ConsoleRoute {
   path: string;
   /** The route name shown in the top bar and the window title. */
   title: string;
-  /** Who may open the page besides being signed in (spec §6); none: any signed-in admin. */
-  permission?: Permission;
+  /**
+   * The route the page loads (or, for a page that makes something, the route it sends to): the
+   * page, and its sidebar entry, are offered to whoever may call it (`canCall`), so who may open a
+   * page follows from the route's entry in the contract's table (spec §6).
+   */
+  route: RouteRef;
   page: LazyExoticComponent<ComponentType>;
   /** An entry in the sidebar, in the order of this list. */
   nav?: { label: string; icon: typeof SvgIcon };
@@ -31,65 +35,70 @@ function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, nam
 
 /**
  * Every page of the console. A feature adds its page here: the router, the sidebar, the top bar
- * title and the permission guard all follow from this list.
+ * title and the access guard (by the page's `route`) all follow from this list.
  */
 export const consoleRoutes: ConsoleRoute[] = [
   {
     path: '/dashboard',
     title: 'Dashboard',
+    route: apiRoutes.dashboard.get,
     page: lazyPage(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
     nav: { label: 'Dashboard', icon: DashboardOutlinedIcon },
   },
   {
     path: '/participants',
     title: 'Participants',
+    route: apiRoutes.participants.list,
     page: lazyPage(() => import('../features/participants/ParticipantsPage'), 'ParticipantsPage'),
     nav: { label: 'Participants', icon: GroupOutlinedIcon },
   },
   {
     path: '/addparticipant',
     title: 'Add participant',
-    // Adding a participant is full access only (spec §6); the server refuses it to basic access.
-    permission: 'participants.manage',
+    // Adding a participant is full access only (spec §6): offered to whoever may send it.
+    route: apiRoutes.participants.create,
     page: lazyPage(() => import('../features/participants/AddParticipantPage'), 'AddParticipantPage'),
     section: '/participants',
   },
   {
     path: '/videoset',
     title: 'Video Sets',
+    route: apiRoutes.videoSets.list,
     page: lazyPage(() => import('../features/video-sets/VideoSetsPage'), 'VideoSetsPage'),
     nav: { label: 'Video Sets', icon: OndemandVideoOutlinedIcon },
   },
   {
     path: '/video/:fitness_video_set_id',
     title: 'Manage videos',
+    route: apiRoutes.videoSets.get,
     page: lazyPage(() => import('../features/video-sets/ManageVideosPage'), 'ManageVideosPage'),
     section: '/videoset',
   },
   {
     path: '/authoriseddevices',
     title: 'Authorised devices',
+    route: apiRoutes.devices.list,
     page: lazyPage(() => import('../features/devices/AuthorisedDevicesPage'), 'AuthorisedDevicesPage'),
     nav: { label: 'Authorised devices', icon: TabletAndroidOutlinedIcon },
   },
   {
     path: '/adminusers',
     title: 'Admin Users',
-    permission: 'admins.manage',
+    route: apiRoutes.admins.list,
     page: lazyPage(() => import('../features/admin-users/AdminUsersPage'), 'AdminUsersPage'),
     nav: { label: 'Admin Users', icon: AdminPanelSettingsOutlinedIcon },
   },
   {
     path: '/serverlogs',
     title: 'Server Logs',
-    permission: 'logs.read',
+    route: apiRoutes.logs.list,
     page: lazyPage(() => import('../features/server-logs/ServerLogsPage'), 'ServerLogsPage'),
     nav: { label: 'Server Logs', icon: DescriptionOutlinedIcon },
   },
   {
     path: '/audit',
     title: 'Audit trail',
-    permission: 'audit.read',
+    route: apiRoutes.audit.list,
     page: lazyPage(() => import('../features/audit/AuditPage'), 'AuditPage'),
     nav: { label: 'Audit trail', icon: PolicyOutlinedIcon },
   },
@@ -99,6 +108,6 @@ export const consoleRoutes: ConsoleRoute[] = [
 export const logViewerRoute: ConsoleRoute = {
   path: LOG_VIEWER_PATH,
   title: 'Server log',
-  permission: 'logs.read',
+  route: apiRoutes.logs.read,
   page: lazyPage(() => import('../features/server-logs/LogViewerPage'), 'LogViewerPage'),
 };

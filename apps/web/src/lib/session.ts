@@ -1,4 +1,12 @@
-import { apiRoutes, can, type Permission, type SessionInfo } from '@pathway/contract';
+import {
+  FIELD_PERMISSIONS,
+  apiRoutes,
+  can,
+  type FieldPermission,
+  type Role,
+  type RouteRef,
+  type SessionInfo,
+} from '@pathway/contract';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
@@ -30,12 +38,38 @@ export function useSession(): SessionInfo | null | undefined {
 }
 
 /**
- * What the signed-in admin's role may do (the contract's permission table), to show only what the
- * server would allow; the server enforces every permission itself. Nobody signed in may do nothing.
+ * Whether a role may call a route, by the route's own `access` and `permission` (its entry in the
+ * contract's route table), as the server decides it. Nobody signed in may call only public routes;
+ * the tablet's routes are not the console's.
  */
-export function useCan(): (permission: Permission) => boolean {
+export function canCall(role: Role | undefined, route: Pick<RouteRef, 'access' | 'permission'>): boolean {
+  if (route.access === 'public') return true;
+  if (role === undefined || route.access === 'device') return false;
+  return route.permission === undefined || can(role, route.permission);
+}
+
+/**
+ * What the signed-in admin may do, asked by the route an action or page calls:
+ * `canCall(apiRoutes.participants.remove)`. The console shows only what the server would allow and
+ * never names a permission for it: a route's permission is written once, in its entry, so a button
+ * cannot be shown by one permission while the server checks another. The server enforces it.
+ */
+export function useCanCall(): (route: Pick<RouteRef, 'access' | 'permission'>) => boolean {
   const role = useSession()?.role;
-  return useCallback((permission: Permission) => role !== undefined && can(role, permission), [role]);
+  return useCallback((route: Pick<RouteRef, 'access' | 'permission'>) => canCall(role, route), [role]);
+}
+
+/**
+ * Whether the signed-in admin's role opens a kind of field (the contract's FIELD_PERMISSIONS: the
+ * identifiable fields, a participant's device), for what is about fields inside a route's answer or
+ * body rather than the route itself. Nobody signed in opens none.
+ */
+export function useFieldAccess(): (field: FieldPermission) => boolean {
+  const role = useSession()?.role;
+  return useCallback(
+    (field: FieldPermission) => role !== undefined && can(role, FIELD_PERMISSIONS[field]),
+    [role],
+  );
 }
 
 /**

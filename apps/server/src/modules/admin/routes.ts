@@ -10,17 +10,14 @@ import { AdminService } from './service.js';
 export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const admins = new AdminService(ctx.db, ctx.secrets);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const config = { access: 'staff', permission: 'admins.manage' } as const;
 
   r.route({
     ...routeOf(api.admins.list),
-    config,
     handler: async () => admins.list(),
   });
 
   r.route({
     ...routeOf(api.admins.create),
-    config,
     handler: async (request, reply) => {
       const created = await admins.create(request.body, actorOf(request));
       request.log.info(
@@ -33,7 +30,6 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.admins.update),
-    config,
     handler: async (request) => {
       const updated = await admins.update(request.params.user_name, request.body, actorOf(request));
       request.log.info(
@@ -46,7 +42,6 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.admins.remove),
-    config,
     handler: async (request) => {
       await admins.remove(request.params.user_name, actorOf(request));
       request.log.info({ by: request.staff!.adminUserId }, 'admin user deleted');
@@ -56,7 +51,6 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.admins.resetAuthenticator),
-    config,
     handler: async (request) => {
       const reset = await admins.resetAuthenticator(request.params.user_name, actorOf(request));
       request.log.info(
@@ -69,7 +63,6 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.admins.resetPassword),
-    config,
     handler: async (request) => {
       const admin = await admins.resetPassword(
         request.params.user_name,

@@ -51,9 +51,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.route({
-    ...routeOf(api.auth.login),
-    config: {
-      access: 'public',
+    ...routeOf(api.auth.login, {
       sessionRoute: true,
       browserForm: true,
       rateLimit: {
@@ -61,7 +59,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         timeWindow: LOGIN_WINDOW_MS,
         errorResponseBuilder: tooMany,
       },
-    },
+    }),
     // After the per-address limit (added by the plugin on onRequest), so one address's flood
     // is refused before it counts against everyone's ceiling.
     preValidation: async (request, reply) => {
@@ -105,8 +103,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.route({
-    ...routeOf(api.auth.logout),
-    config: { access: 'public', sessionRoute: true },
+    ...routeOf(api.auth.logout, { sessionRoute: true }),
     handler: async (request, reply) => {
       const session = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
       if (session) await ctx.sessions.end(session.sessionId);
@@ -116,9 +113,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.route({
-    ...routeOf(api.auth.changeOwnPassword),
-    config: {
-      access: 'staff',
+    ...routeOf(api.auth.changeOwnPassword, {
       rateLimit: routeRateLimit(
         {
           max: PASSWORD_CHANGES_PER_WINDOW,
@@ -127,7 +122,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         },
         messages.admin.tooManyWrongAttempts,
       ),
-    },
+    }),
     handler: async (request, reply) => {
       await logins.changeOwnPassword(request.staff!, request.body, request.ip);
       request.log.info({ admin_user_id: request.staff!.adminUserId }, 'admin changed own password');
@@ -138,7 +133,6 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   r.route({
     ...routeOf(api.auth.session),
-    config: { access: 'staff' },
     handler: async (request) => presentSession(request.staff!),
   });
 }
@@ -149,13 +143,11 @@ export async function lockoutRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.route({
     ...routeOf(api.lockouts.list),
-    config: { access: 'staff', permission: 'admins.manage' },
     handler: async () => logins.lockouts(),
   });
 
   r.route({
     ...routeOf(api.lockouts.lift),
-    config: { access: 'staff', permission: 'admins.manage' },
     handler: async (request) => {
       await logins.unlock(request.params.user_name, actorOf(request));
       return { message: messages.admin.unlocked };

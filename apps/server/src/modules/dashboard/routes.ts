@@ -8,7 +8,6 @@ import { dashboardData } from './service.js';
 export async function dashboardRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.withTypeProvider<ZodTypeProvider>().route({
     ...routeOf(api.dashboard.get),
-    config: { access: 'staff' },
     handler: async () => dashboardData(ctx),
   });
 }

@@ -40,8 +40,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     );
 
   r.route({
-    ...routeOf(deviceApi.register),
-    config: { access: 'public', ...limited('device-sign-in') },
+    ...routeOf(deviceApi.register, limited('device-sign-in')),
     onRequest: perDevice('device-sign-in'),
     handler: async (request, reply) => {
       // Written as JSON by the service (presenters.ts), the set's video list kept per version.
@@ -56,8 +55,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   });
 
   r.route({
-    ...routeOf(deviceApi.savePushToken),
-    config: { access: 'public', ...limited('device-push-token') },
+    ...routeOf(deviceApi.savePushToken, limited('device-push-token')),
     onRequest: perDevice('device-push-token'),
     handler: async (request) => {
       await service.savePushToken(request.params.deviceId, request.body.push_notification_id, request.ip);
@@ -67,7 +65,6 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
 
   r.route({
     ...routeOf(deviceApi.todaysVideos),
-    config: { access: 'device' },
     handler: async (request) => {
       const { set, videos } = await service.todaysVideos(
         caller(request),
@@ -87,21 +84,18 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
 
   r.route({
     ...routeOf(deviceApi.progress),
-    config: { access: 'device' },
     handler: async (request) =>
       presentDeviceProgress(await service.progressById(caller(request), request.params.progressId)),
   });
 
   r.route({
     ...routeOf(deviceApi.summary),
-    config: { access: 'device' },
     handler: async (request) =>
       service.summary(caller(request), request.params.videoSetId, request.params.participantId),
   });
 
   r.route({
     ...routeOf(deviceApi.reportViews),
-    config: { access: 'device' },
     handler: async (request) => {
       const { newlySeen } = await service.reportViews(
         caller(request),

@@ -15,31 +15,26 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   r.route({
     ...routeOf(api.devices.list),
-    config: { access: 'staff' },
     handler: async (request) => devices.list(staffOf(request).role, actorOf(request)),
   });
 
   r.route({
     ...routeOf(api.devices.signIns),
-    config: { access: 'staff', permission: 'devices.signins' },
     handler: async (request) => listDeviceSignIns(ctx.db, audit, actorOf(request), request.query),
   });
 
   r.route({
     ...routeOf(api.devices.available),
-    config: { access: 'staff' },
     handler: async () => devices.available(),
   });
 
   r.route({
     ...routeOf(api.devices.byUuid),
-    config: { access: 'staff' },
     handler: async (request) => devices.byUuid(request.params.uuid, staffOf(request).role, actorOf(request)),
   });
 
   r.route({
     ...routeOf(api.devices.create),
-    config: { access: 'staff' },
     handler: async (request, reply) => {
       const device = await devices.create(request.body);
       request.log.info(
@@ -52,7 +47,6 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   r.route({
     ...routeOf(api.devices.update),
-    config: { access: 'staff' },
     handler: async (request) => {
       const device = await devices.update(request.params.id, request.body, staffOf(request).role);
       request.log.info(
@@ -65,7 +59,6 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   r.route({
     ...routeOf(api.devices.remove),
-    config: { access: 'staff' },
     handler: async (request) => {
       await devices.remove(request.params.id);
       request.log.info(

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
+  FIELD_PERMISSIONS,
   can,
   NO_DEVICE,
   maskDeviceUuid,
@@ -35,7 +36,7 @@ interface DeviceRow {
  */
 export function presentDevice(row: DeviceRow, role: Role): AuthorisedDeviceView {
   const assigned = row.participant_id !== null;
-  const identifiable = can(role, 'participants.identifiable');
+  const identifiable = can(role, FIELD_PERMISSIONS.identifiable);
   const uuid = assigned && !identifiable ? maskDeviceUuid(row.uuid) : row.uuid;
   const device: AuthorisedDevice = {
     authorized_device_id: row.authorized_device_id,
@@ -136,7 +137,11 @@ export class DeviceService {
     try {
       return await this.db.transaction(async (tx) => {
         const current = await this.lock(tx, id);
-        if (body.uuid !== undefined && body.uuid !== current.uuid && !can(role, 'devices.assign')) {
+        if (
+          body.uuid !== undefined &&
+          body.uuid !== current.uuid &&
+          !can(role, FIELD_PERMISSIONS.deviceAssignment)
+        ) {
           // A new uuid ends the tablet's sign-in: for an assigned device that is full access only.
           const [holder] = await tx
             .select({ participant_id: participants.participant_id })
@@ -196,7 +201,7 @@ export class DeviceService {
     actor: AuditActor,
     action: 'device.list' | 'device.read',
   ) {
-    if (!can(role, 'participants.identifiable')) return;
+    if (!can(role, FIELD_PERMISSIONS.identifiable)) return;
     const ids = rows.flatMap((r) => (r.participant_id === null ? [] : [r.participant_id]));
     if (ids.length === 0) return;
     await this.audit.record(actor, {

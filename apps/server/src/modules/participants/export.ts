@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import {
+  FIELD_PERMISSIONS,
   ADHERENCE_LABELS,
   can,
   IDENTIFIABLE_SORTS,
@@ -38,7 +39,7 @@ export async function exportParticipants(
   query: ParticipantExportQuery,
   staff: Staff,
 ): Promise<ParticipantExport> {
-  const full = can(staff.role, 'participants.identifiable');
+  const full = can(staff.role, FIELD_PERMISSIONS.identifiable);
   if (!full && IDENTIFIABLE_SORTS.includes(query.sort)) throw forbidden(messages.participant.sortForbidden);
   const repo = new ParticipantRepository(db);
   const filter: ListFilter = { state: query.state, q: query.q, searchIdentifiable: full };

@@ -1,4 +1,5 @@
 import {
+  FIELD_PERMISSIONS,
   NO_DEVICE,
   adherenceOf,
   can,
@@ -21,7 +22,7 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
   const tablet_last_contact_at = row.tablet_last_contact_at?.toISOString() ?? null;
   const gender = row.gender === 'male' || row.gender === 'female' ? row.gender : null;
   const adherence_state = row.has_programme ? adherenceOf(row.days_behind) : null;
-  if (!can(role, 'participants.identifiable')) {
+  if (!can(role, FIELD_PERMISSIONS.identifiable)) {
     const basic: ParticipantBasic = {
       participant_id: row.participant_id,
       gender,

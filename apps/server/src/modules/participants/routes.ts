@@ -20,7 +20,6 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   r.route({
     ...routeOf(api.participants.list),
-    config: { access: 'staff' },
     // A page of 100 participants: compiled once from the same schema instead of checked by zod.
     serializerCompiler: compiledOkSerializer(api.participants.list.responses[200]),
     handler: async (request) => service.list(request.query, staffActor(request)),
@@ -28,19 +27,16 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   r.route({
     ...routeOf(api.participants.get),
-    config: { access: 'staff' },
     handler: async (request) => service.get(request.params.id, staffActor(request)),
   });
 
   r.route({
     ...routeOf(api.participants.referral),
-    config: { access: 'staff', permission: 'participants.identifiable' },
     handler: async (request) => service.referral(request.params.id, staffActor(request)),
   });
 
   r.route({
     ...routeOf(api.participants.create),
-    config: { access: 'staff', permission: 'participants.manage' },
     handler: async (request, reply) => {
       const created = await service.create(request.body, staffActor(request));
       request.log.info(
@@ -52,9 +48,8 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   });
 
   r.route({
+    // Staff or device: the tablet clears purge_cache on this path with its bearer token (device API call 3).
     ...routeOf(api.participants.update),
-    // The tablet clears purge_cache on this path with its bearer token (device API call 3).
-    config: { access: 'staff-or-device' },
     handler: async (request, reply) => {
       if (request.device) {
         await service.updateFromDevice(request.params.id, request.body, request.device);
@@ -71,7 +66,6 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   r.route({
     ...routeOf(api.participants.remove),
-    config: { access: 'staff', permission: 'participants.manage' },
     handler: async (request) => {
       await service.remove(request.params.id, staffActor(request));
       request.log.info(
@@ -84,7 +78,6 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   r.route({
     ...routeOf(api.participants.message),
-    config: { access: 'staff' },
     handler: async (request) => {
       await service.message(request.body, staffActor(request));
       // Delivered now rather than at the outbox's next sweep (every minute).

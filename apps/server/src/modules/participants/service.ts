@@ -1,5 +1,6 @@
 import { eq, getTableColumns } from 'drizzle-orm';
 import {
+  FIELD_PERMISSIONS,
   CONTACT_FIELDS,
   can,
   IDENTIFIABLE_FIELDS,
@@ -101,7 +102,7 @@ export class ParticipantService {
 
   /** A page of the grid; a full-access read is recorded with every participant it returned. */
   async list(query: ParticipantListQuery, staff: Staff): Promise<ParticipantPage> {
-    const full = can(staff.role, 'participants.identifiable');
+    const full = can(staff.role, FIELD_PERMISSIONS.identifiable);
     if (!full && IDENTIFIABLE_SORTS.includes(query.sort)) throw forbidden(messages.participant.sortForbidden);
     const order = { sort: query.sort, order: query.order };
     const filter = { state: query.state, q: query.q, searchIdentifiable: full };
@@ -167,7 +168,7 @@ export class ParticipantService {
   async get(id: number, staff: Staff): Promise<ParticipantView> {
     const row = await this.repo.findById(id);
     if (!row) throw notFound(messages.participant.notFound);
-    if (can(staff.role, 'participants.identifiable')) {
+    if (can(staff.role, FIELD_PERMISSIONS.identifiable)) {
       await this.audit.record(staff, {
         action: 'participant.read',
         participantId: id,
@@ -224,13 +225,13 @@ export class ParticipantService {
     const sent = sentKeys(body);
     if (sent.length === 0) throw badRequest(messages.participant.nothingToChange);
     if (
-      !can(staff.role, 'participants.identifiable') &&
+      !can(staff.role, FIELD_PERMISSIONS.identifiable) &&
       sent.some((k) => (IDENTIFIABLE_FIELDS as readonly string[]).includes(k))
     ) {
       throw forbidden(messages.participant.identifiableForbidden);
     }
     // Moving a participant onto a device would let its holder read their name through call 1.
-    if (!can(staff.role, 'devices.assign') && body.unique_device_id !== undefined) {
+    if (!can(staff.role, FIELD_PERMISSIONS.deviceAssignment) && body.unique_device_id !== undefined) {
       throw forbidden(messages.device.assignFullAccessOnly);
     }
     try {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { api, can } from '@pathway/contract';
+import { FIELD_PERMISSIONS, api, can } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { staffOf } from '../../plugins/access.js';
@@ -10,9 +10,8 @@ import { presentPushMessage, recentPushMessages } from './service.js';
 export async function pushStatusRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.withTypeProvider<ZodTypeProvider>().route({
     ...routeOf(api.pushMessages.ofParticipant),
-    config: { access: 'staff' },
     handler: async (request) => {
-      const identifiable = can(staffOf(request).role, 'participants.identifiable');
+      const identifiable = can(staffOf(request).role, FIELD_PERMISSIONS.identifiable);
       const rows = await recentPushMessages(ctx.db, request.params.id);
       return rows.map((row) => presentPushMessage(row, identifiable));
     },

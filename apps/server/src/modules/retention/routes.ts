@@ -7,7 +7,6 @@ import { routeOf } from '../../lib/endpoint-route.js';
 export async function retentionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   app.withTypeProvider<ZodTypeProvider>().route({
     ...routeOf(api.retention.policy),
-    config: { access: 'staff', permission: 'audit.read' },
     handler: async () => ({
       log_retention_days: ctx.config.retention.logDays,
       audit_retention_days: ctx.config.retention.auditDays,

@@ -23,13 +23,11 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videoSets.list),
-    config: { access: 'staff' },
     handler: async () => sets.list(),
   });
 
   r.route({
     ...routeOf(api.videoSets.create),
-    config: { access: 'staff' },
     handler: async (request, reply) => {
       const created = await sets.create(request.body);
       request.log.info(
@@ -42,13 +40,11 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videoSets.get),
-    config: { access: 'staff' },
     handler: async (request) => sets.get(request.params.id),
   });
 
   r.route({
     ...routeOf(api.videoSets.rename),
-    config: { access: 'staff' },
     handler: async (request) => {
       const updated = await sets.rename(request.params.id, request.body);
       request.log.info(
@@ -61,13 +57,11 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videoSets.deletionImpact),
-    config: { access: 'staff' },
     handler: async (request) => sets.deletionImpact(request.params.id),
   });
 
   r.route({
     ...routeOf(api.videoSets.remove),
-    config: { access: 'staff' },
     handler: async (request) => {
       const deleted = await sets.remove(request.params.id);
       request.log.info(
@@ -85,7 +79,6 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videoSets.videos),
-    config: { access: 'staff' },
     handler: async (request) => library.listBySet(request.params.id, publicOrigin(request, ctx.config)),
   });
 
@@ -93,7 +86,6 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videos.uploadSettings),
-    config: { access: 'staff' },
     handler: async () => ({
       endpoint: UPLOAD_ENDPOINT,
       max_upload_bytes: ctx.config.maxUploadBytes,
@@ -103,7 +95,6 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videos.thumbsOfSet),
-    config: { access: 'staff-or-device' },
     handler: async (request) => {
       // A tablet sees the thumbnails of its own participant's programme only; another set is
       // answered as if it did not exist, so a token cannot be used to walk the library.
@@ -115,13 +106,11 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videos.get),
-    config: { access: 'staff' },
     handler: async (request) => library.get(request.params.video_id, publicOrigin(request, ctx.config)),
   });
 
   r.route({
     ...routeOf(api.videos.create),
-    config: { access: 'staff' },
     handler: async (request, reply) => {
       const created = await library.create(request.body, origins(request));
       request.log.info(
@@ -134,7 +123,6 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videos.update),
-    config: { access: 'staff' },
     handler: async (request) => {
       const updated = await library.update(request.params.video_id, request.body, origins(request));
       request.log.info({ video_id: updated.video_id, by: by(request) }, 'video changed');
@@ -144,13 +132,11 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videos.deletionImpact),
-    config: { access: 'staff' },
     handler: async (request) => library.deletionImpact(request.params.video_id),
   });
 
   r.route({
     ...routeOf(api.videos.remove),
-    config: { access: 'staff' },
     handler: async (request) => {
       const impact = await library.remove(request.params.video_id);
       request.log.info(
@@ -167,7 +153,6 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videos.reextractThumbnail),
-    config: { access: 'staff' },
     handler: async (request, reply) => {
       await library.reextractThumbnail(
         request.body.video_id,
@@ -181,7 +166,6 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.videos.requestThumbnail),
-    config: { access: 'staff' },
     handler: async (request) => {
       const { videoId, videoUrl } = request.query;
       const result = await library.requestThumbnail(videoId, videoUrl, origins(request));

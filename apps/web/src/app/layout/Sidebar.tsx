@@ -14,7 +14,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Logo } from '../../components/Logo';
 import { visuallyHidden } from '../../lib/a11y';
-import { useCan, useSession } from '../../lib/session';
+import { useCanCall, useSession } from '../../lib/session';
 import { consoleRoutes } from '../routes';
 
 interface SidebarProps {
@@ -85,8 +85,8 @@ export function Sidebar({
   onLogout,
 }: SidebarProps) {
   const session = useSession();
-  const can = useCan();
-  const entries = consoleRoutes.filter((r) => r.nav && (r.permission === undefined || can(r.permission)));
+  const canCall = useCanCall();
+  const entries = consoleRoutes.filter((r) => r.nav && canCall(r.route));
 
   return (
     <Box

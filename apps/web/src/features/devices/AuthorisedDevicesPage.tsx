@@ -14,13 +14,13 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { AuthorisedDeviceView } from '@pathway/contract';
+import { apiRoutes, type AuthorisedDeviceView } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { contactExact } from '../../lib/contactTime';
-import { useCan } from '../../lib/session';
+import { useCanCall } from '../../lib/session';
 import { devicesQuery } from './api';
 import { DeviceSignInsSection } from './DeviceSignInsSection';
 import { DeleteDeviceDialog } from './DeleteDeviceDialog';
@@ -40,7 +40,7 @@ function holder(device: AuthorisedDeviceView): string {
 
 export function AuthorisedDevicesPage() {
   const devices = useQuery(devicesQuery);
-  const can = useCan();
+  const canCall = useCanCall();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const close = () => setDialog(null);
 
@@ -139,7 +139,7 @@ export function AuthorisedDevicesPage() {
         )}
       </QueryState>
 
-      {can('devices.signins') && <DeviceSignInsSection />}
+      {canCall(apiRoutes.devices.signIns) && <DeviceSignInsSection />}
 
       {dialog?.kind === 'add' && <DeviceFormDialog onClose={close} />}
       {dialog?.kind === 'edit' && <DeviceFormDialog device={dialog.device} onClose={close} />}

@@ -11,12 +11,13 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { apiRoutes } from '@pathway/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { contactExact } from '../../lib/contactTime';
 import { auditRecordsKept, retentionQuery } from '../../lib/retention';
-import { useCan } from '../../lib/session';
+import { useCanCall } from '../../lib/session';
 import { deviceSignInsQuery } from './api';
 
 /**
@@ -28,9 +29,9 @@ export function DeviceSignInsSection() {
   const [page, setPage] = useState(0);
   const [perPage, setPerPage] = useState(25);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
-  const can = useCan();
-  // Kept as long as the audit trail; the policy is read with the audit trail's permission.
-  const retention = useQuery({ ...retentionQuery, enabled: can('audit.read') });
+  const canCall = useCanCall();
+  // Kept as long as the audit trail: said when the role may read the retention policy.
+  const retention = useQuery({ ...retentionQuery, enabled: canCall(apiRoutes.retention.policy) });
   const records = useQuery({
     ...deviceSignInsQuery(page + 1, perPage, flaggedOnly),
     placeholderData: keepPreviousData,

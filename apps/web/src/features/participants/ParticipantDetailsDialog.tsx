@@ -8,13 +8,13 @@ import Divider from '@mui/material/Divider';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { NO_DEVICE, hasContactData, type ParticipantView, type Referral } from '@pathway/contract';
+import { NO_DEVICE, apiRoutes, hasContactData, type ParticipantView, type Referral } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { format, isValid, parseISO } from 'date-fns';
 import { useState, type ReactNode } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { contactAgo, contactExact } from '../../lib/contactTime';
-import { useCan } from '../../lib/session';
+import { useCanCall, useFieldAccess } from '../../lib/session';
 import { participantQuery, referralQuery } from './api';
 import { ChangeDeviceDialog } from './ChangeDeviceDialog';
 import { deviceLabel } from './deviceLabel';
@@ -125,7 +125,10 @@ export function ParticipantDetailsDialog({
   participant: ParticipantView;
   onClose: () => void;
 }) {
-  const can = useCan();
+  const canCall = useCanCall();
+  const opens = useFieldAccess();
+  // A device is a field of the participant's update that only some roles may change (no route of its own).
+  const assignsDevices = opens('deviceAssignment');
   const [changingDevice, setChangingDevice] = useState(false);
   // The list's row until something changes; then the participant as the server has it now.
   const current = useQuery({
@@ -226,13 +229,13 @@ export function ParticipantDetailsDialog({
               : 'No device assigned'}
           </Typography>
           {/* Only full access assigns devices (the server refuses the rest). */}
-          {can('devices.assign') && (
+          {assignsDevices && (
             <Button variant="outlined" onClick={() => setChangingDevice(true)}>
               {hasDevice ? 'Change device' : 'Assign a device'}
             </Button>
           )}
         </section>
-        {can('participants.identifiable') && (
+        {canCall(apiRoutes.participants.referral) && (
           <>
             <Divider sx={{ my: 2.5 }} />
             <ReferralSection participantId={participant.participant_id} />
@@ -244,7 +247,7 @@ export function ParticipantDetailsDialog({
           Close
         </Button>
       </DialogActions>
-      {can('devices.assign') && changingDevice && (
+      {assignsDevices && changingDevice && (
         <ChangeDeviceDialog participant={participant} onClose={() => setChangingDevice(false)} />
       )}
     </Dialog>

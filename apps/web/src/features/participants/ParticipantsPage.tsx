@@ -6,8 +6,9 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid } from '@mui/x-data-grid';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { apiRoutes } from '@pathway/contract';
 import { PageHeader } from '../../components/PageHeader';
-import { useCan } from '../../lib/session';
+import { useCanCall, useFieldAccess } from '../../lib/session';
 import { useUpdateParticipant } from './api';
 import { useParticipantExport } from './ExportParticipants';
 import {
@@ -27,8 +28,9 @@ const NoticeSnackbar = lazy(async () => ({
 
 /** Participants (spec §2): the list, with its filter, search, sort, inline edits and the row modals. */
 export function ParticipantsPage() {
-  const can = useCan();
-  const seesIdentifiable = can('participants.identifiable');
+  const canCall = useCanCall();
+  // Which fields the list answers is the server's per-field rule, not a route's permission.
+  const seesIdentifiable = useFieldAccess()('identifiable');
   const listState = useParticipantListState();
   const { state, list, participantOf } = listState;
   const { apiRef, returnFocus } = useGridFocusReturn();
@@ -55,8 +57,8 @@ export function ParticipantsPage() {
   }
 
   const columns = useMemo(
-    () => participantColumns({ seesIdentifiable, openDialog }),
-    [seesIdentifiable, openDialog],
+    () => participantColumns({ seesIdentifiable, canCall, openDialog }),
+    [seesIdentifiable, canCall, openDialog],
   );
 
   /**
@@ -94,7 +96,7 @@ export function ParticipantsPage() {
         actions={
           <>
             {exporter.button}
-            {can('participants.manage') && (
+            {canCall(apiRoutes.participants.create) && (
               <Button
                 component={RouterLink}
                 to="/addparticipant"

@@ -10,7 +10,7 @@ import {
   type GridColDef,
   type GridRowParams,
 } from '@mui/x-data-grid';
-import { NO_DEVICE, type AdherenceState } from '@pathway/contract';
+import { NO_DEVICE, apiRoutes, type AdherenceState, type RouteRef } from '@pathway/contract';
 import { Suspense, lazy, type ReactElement } from 'react';
 import { contactAgo, contactExact } from '../../../lib/contactTime';
 import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
@@ -63,42 +63,70 @@ function ownFieldColumns(seesIdentifiable: boolean): GridColDef<GridRow>[] {
   });
 }
 
-/** The row's actions, in order: each opens one of the page's modals (basic access sees fewer). */
+/**
+ * The row's actions, in order: each opens one of the page's modals, and is offered to whoever may
+ * call the route that modal sends to or loads (`route`), as the server decides it.
+ */
 const ACTIONS: Array<{
   kind: ParticipantDialogKind;
   icon: ReactElement;
   label: (who: string) => string;
-  /** Only for full access; only for a participant with a device. */
-  fullAccess?: boolean;
+  /** The route the action's modal calls: the action is shown when the role may call it. */
+  route: RouteRef;
+  /** It changes identifiable fields: also needs the role to open them (the update's per-field rule). */
+  identifiable?: boolean;
+  /** Only for a participant with a device. */
   needsDevice?: boolean;
 }> = [
-  { kind: 'details', icon: <VisibilityOutlinedIcon />, label: (who) => `View details of ${who}` },
-  { kind: 'edit', icon: <EditOutlinedIcon />, label: (who) => `Edit ${who}`, fullAccess: true },
+  {
+    kind: 'details',
+    icon: <VisibilityOutlinedIcon />,
+    label: (who) => `View details of ${who}`,
+    route: apiRoutes.participants.get,
+  },
+  {
+    kind: 'edit',
+    icon: <EditOutlinedIcon />,
+    label: (who) => `Edit ${who}`,
+    route: apiRoutes.participants.update,
+    identifiable: true,
+  },
   {
     kind: 'referral',
     icon: <AssignmentOutlinedIcon />,
     label: (who) => `Edit referral of ${who}`,
-    fullAccess: true,
+    route: apiRoutes.participants.referral,
   },
   {
     kind: 'progress',
     icon: <FastForwardOutlinedIcon />,
     label: (who) => `Progress ${who} one day forward`,
+    route: apiRoutes.progress.forwardOneDay,
     needsDevice: true,
   },
-  { kind: 'message', icon: <SmsOutlinedIcon />, label: (who) => `Message ${who}`, needsDevice: true },
+  {
+    kind: 'message',
+    icon: <SmsOutlinedIcon />,
+    label: (who) => `Message ${who}`,
+    route: apiRoutes.participants.message,
+    needsDevice: true,
+  },
   {
     kind: 'delete',
     icon: <DeleteOutlineIcon color="error" />,
     label: (who) => `Delete ${who}`,
-    fullAccess: true,
+    route: apiRoutes.participants.remove,
   },
 ];
 
 function actionsColumn(
   seesIdentifiable: boolean,
+  canCall: (route: RouteRef) => boolean,
   openDialog: (kind: ParticipantDialogKind, participantId: number) => void,
 ): GridColDef<GridRow> {
+  const offered = ACTIONS.filter(
+    (action) => canCall(action.route) && (seesIdentifiable || !action.identifiable),
+  );
   return {
     field: 'actions',
     type: 'actions',
@@ -107,16 +135,16 @@ function actionsColumn(
     getActions: ({ row }: GridRowParams<GridRow>) => {
       const who = `participant ${row.participant_id}`;
       const hasDevice = row.unique_device_id !== NO_DEVICE;
-      return ACTIONS.filter(
-        (action) => (seesIdentifiable || !action.fullAccess) && (hasDevice || !action.needsDevice),
-      ).map((action) => (
-        <GridActionsCellItem
-          key={action.kind}
-          icon={action.icon}
-          label={action.label(who)}
-          onClick={() => openDialog(action.kind, row.participant_id)}
-        />
-      ));
+      return offered
+        .filter((action) => hasDevice || !action.needsDevice)
+        .map((action) => (
+          <GridActionsCellItem
+            key={action.kind}
+            icon={action.icon}
+            label={action.label(who)}
+            onClick={() => openDialog(action.kind, row.participant_id)}
+          />
+        ));
     },
   };
 }
@@ -124,9 +152,12 @@ function actionsColumn(
 /** The grid's columns (spec §2): contact columns and their inline editing for full access only. */
 export function participantColumns({
   seesIdentifiable,
+  canCall,
   openDialog,
 }: {
   seesIdentifiable: boolean;
+  /** Whether the signed-in role may call a route (`useCanCall()`): each action asks for its own. */
+  canCall: (route: RouteRef) => boolean;
   openDialog: (kind: ParticipantDialogKind, participantId: number) => void;
 }): GridColDef<GridRow>[] {
   return [
@@ -175,6 +206,6 @@ export function participantColumns({
       sortable: false,
       valueFormatter: (value: string) => (value === NO_DEVICE ? '' : value),
     },
-    actionsColumn(seesIdentifiable, openDialog),
+    actionsColumn(seesIdentifiable, canCall, openDialog),
   ];
 }
