@@ -45,6 +45,8 @@ export const API_ROUTES = {
     update: { method: 'PATCH', path: '/api/participant/:id' },
     remove: { method: 'DELETE', path: '/api/participant/:id' },
     message: { method: 'POST', path: '/api/pushNotifications' },
+    // Bulk referrals from CSV (issue 32)
+    import: { method: 'POST', path: '/api/participant/import' },
   },
   pushMessages: {
     ofParticipant: { method: 'GET', path: '/api/pushNotifications/participant/:id' },

@@ -19,6 +19,7 @@ export interface EndpointSchema<E extends Endpoint> {
   summary: string;
   description?: string;
   produces?: string[];
+  consumes?: string[];
   params: Part<E, 'params'>;
   querystring: Part<E, 'query'>;
   body: Part<E, 'body'>;
@@ -41,6 +42,7 @@ export function routeOf<const E extends Endpoint>(
     ...(endpoint.query && { querystring: endpoint.query }),
     ...(endpoint.body && { body: endpoint.body }),
     ...(endpoint.produces && { produces: [...endpoint.produces] }),
+    ...(endpoint.consumes && { consumes: [...endpoint.consumes] }),
     response: { ...endpoint.responses, ...errorResponses(endpoint.errors) },
   };
   // The object is built from the entry's own fields; TypeScript cannot follow a generic entry's
