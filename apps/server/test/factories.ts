@@ -136,3 +136,17 @@ export async function issueDeviceToken(
   });
   return token;
 }
+
+let nhsCounter = 0;
+
+/** A fresh valid NHS number (modulus 11), different at each call within a test file. */
+export function freshNhsNumber(): string {
+  for (;;) {
+    nhsCounter += 1;
+    const nine = String(400000000 + nhsCounter * 7919 + Math.floor(Math.random() * 1000) * 1000003).slice(-9);
+    let sum = 0;
+    for (let i = 0; i < 9; i++) sum += Number(nine[i]) * (10 - i);
+    const check = 11 - (sum % 11);
+    if (check !== 10) return `${nine}${check === 11 ? 0 : check}`;
+  }
+}

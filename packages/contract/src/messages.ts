@@ -158,6 +158,8 @@ export const messages = {
     checkDigit:
       'This is not a valid NHS number (its check digit does not match): please check it for a typing error',
     taken: (participantId: number) => `This NHS number is already registered to participant ${participantId}`,
+    /** Registered by someone else in the same instant, and gone again before it could be named. */
+    takenByAnother: 'This NHS number is already registered to another participant',
   },
   possibleDuplicate: {
     /** The add form's and the edit dialog's warning; saving is never blocked by it. */
@@ -188,8 +190,8 @@ export const messages = {
       `Possibly the same person as participant ${ids.join(', ')} (same first name, last name and date of birth)`,
     possibleDuplicateInFile: (line: number) =>
       `Possibly the same person as on line ${line} of this file (same first name, last name and date of birth)`,
-    rowsHaveErrors: (count: number) =>
-      `Nothing was imported: ${count} ${count === 1 ? 'error was' : 'errors were'} found. Please correct the file and check it again.`,
+    rowsHaveErrors: (count: number, first: string) =>
+      `Nothing was imported: ${count} ${count === 1 ? 'error was' : 'errors were'} found (the first: ${first}). Please correct the file and check it again.`,
     imported: (count: number) => `${count} ${count === 1 ? 'participant' : 'participants'} imported`,
   },
   referral: {
