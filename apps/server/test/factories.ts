@@ -68,7 +68,11 @@ export async function addParticipant(
     payload: participantBody(device.uuid, overrides),
   });
   if (res.statusCode !== 201) throw new Error(`addParticipant: ${res.statusCode} ${res.body}`);
-  return { participant: res.json<{ participant_id: number } & Record<string, unknown>>(), device };
+  // The participant as a read answers it: the add's possible duplicates are no field of theirs.
+  const { possible_duplicates: _duplicates, ...participant } = res.json<
+    { participant_id: number; possible_duplicates?: number[] } & Record<string, unknown>
+  >();
+  return { participant, device };
 }
 
 /** Many participants at once, straight into the table (for paging, sorting and filtering). */
