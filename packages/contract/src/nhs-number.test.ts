@@ -37,6 +37,21 @@ describe('the NHS number rule (modulus 11)', () => {
       expect(isValidNhsNumber(n), n).toBe(false);
   });
 
+  it('catches every single mistyped digit and every swap of two adjacent digits of a valid number', () => {
+    for (const valid of VALID) {
+      for (let i = 0; i < 10; i++) {
+        for (let d = 0; d <= 9; d++) {
+          const typed = `${valid.slice(0, i)}${d}${valid.slice(i + 1)}`;
+          if (typed !== valid) expect(isValidNhsNumber(typed), typed).toBe(false);
+        }
+        if (i < 9 && valid[i] !== valid[i + 1]) {
+          const swapped = `${valid.slice(0, i)}${valid[i + 1]}${valid[i]}${valid.slice(i + 2)}`;
+          expect(isValidNhsNumber(swapped), swapped).toBe(false);
+        }
+      }
+    }
+  });
+
   it('takes the number with or without spaces and keeps the 10 digits; blank means none', () => {
     expect(nhsNumber.parse('943 476 5919')).toBe('9434765919');
     expect(nhsNumber.parse(' 9434765919 ')).toBe('9434765919');
