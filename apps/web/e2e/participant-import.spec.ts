@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { PARTICIPANT_IMPORT_COLUMNS, formatNhsNumber, isValidNhsNumber, messages } from '@pathway/contract';
 import { expect, expectAccessible, test } from './fixtures';
 import { participantRow, searchParticipants } from './participant-grid';
-import { uniqueWord } from './register-data';
+import { addParticipant, uniqueWord } from './register-data';
 
 /** A valid NHS number no other test uses (random nine digits, modulus 11 check digit). */
 function freshNhsNumber(): string {
@@ -142,5 +142,52 @@ test.describe('bulk referrals from CSV', () => {
     await page.goto('/participants/import');
     await expect(page.getByRole('heading', { level: 1, name: 'Not allowed' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name: 'Import participants' })).toHaveCount(0);
+  });
+
+  test('an edit that makes a participant look like another is saved with a warning linking to them; the NHS number is checked and shown 3-3-4', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
+    const { participant: first } = await addParticipant(adminApi);
+    const { participant: second } = await addParticipant(adminApi);
+    await signInAs('full access');
+    await page.goto('/participants');
+    await searchParticipants(page, String(second.participant_id));
+    const row = participantRow(page, second.participant_id);
+    await row.getByRole('menuitem', { name: `Edit participant ${second.participant_id}` }).click();
+    const edit = page.getByRole('dialog', {
+      name: `Edit participant — ${second.first_name} ${second.last_name}`,
+    });
+
+    const nhs = freshNhsNumber();
+    const mistyped = `${nhs.slice(0, 9)}${(Number(nhs[9]) + 1) % 10}`;
+    await edit.getByLabel(/^NHS number/).fill(mistyped);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit.getByText(messages.nhsNumber.checkDigit)).toBeVisible();
+    await expectAccessible(page, 'edit participant, NHS number refused');
+
+    await edit.getByLabel(/^NHS number/).fill(`${nhs.slice(0, 3)} ${nhs.slice(3, 6)} ${nhs.slice(6)}`);
+    // The same names and date of birth as the first participant (their surname, in other case).
+    await edit.getByLabel(/^Last name/).fill(first.last_name.toUpperCase());
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit.getByText('Possible duplicate')).toBeVisible();
+    await expect(edit.getByText(messages.possibleDuplicate.warning(1))).toBeVisible();
+    await expectAccessible(page, 'edit participant, possible duplicate');
+
+    await edit.getByRole('link', { name: `Participant ${first.participant_id}` }).click();
+    await expect(edit).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`/participants\\?q=${first.participant_id}$`));
+    await expect(participantRow(page, first.participant_id)).toBeVisible();
+
+    // The edit was saved: the NHS number reads back as the NHS writes it.
+    await page.goto('/participants');
+    await searchParticipants(page, String(second.participant_id));
+    await participantRow(page, second.participant_id)
+      .getByRole('menuitem', { name: `View details of participant ${second.participant_id}` })
+      .click();
+    const details = page.getByRole('dialog', { name: `Participant ${second.participant_id}` });
+    await expect(details).toContainText(formatNhsNumber(nhs));
+    await expectAccessible(page, 'participant details with NHS number');
   });
 });

@@ -80,7 +80,7 @@ export function EditParticipantDialog({
       maxWidth="md"
       done={duplicates.length > 0}
     >
-      <PossibleDuplicates ids={duplicates} />
+      <PossibleDuplicates ids={duplicates} onFollow={onClose} />
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
         {fieldOf('first_name')}
         {fieldOf('last_name')}

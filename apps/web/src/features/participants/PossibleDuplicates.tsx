@@ -8,7 +8,14 @@ import { Link as RouterLink } from 'react-router';
  * Possible duplicates (issue 32): participants already registered with the same names and date of
  * birth, each a link to the list searched for them. A warning: the participant is saved.
  */
-export function PossibleDuplicates({ ids }: { ids: readonly number[] }) {
+export function PossibleDuplicates({
+  ids,
+  onFollow,
+}: {
+  ids: readonly number[];
+  /** Told when a link is followed (a dialog closes itself). */
+  onFollow?: () => void;
+}) {
   if (ids.length === 0) return null;
   return (
     <Alert severity="warning" role="status" sx={{ mb: 2 }}>
@@ -17,7 +24,7 @@ export function PossibleDuplicates({ ids }: { ids: readonly number[] }) {
       {ids.map((id, i) => (
         <span key={id}>
           {i > 0 && ', '}
-          <Link component={RouterLink} to={`/participants?q=${id}`}>
+          <Link component={RouterLink} to={`/participants?q=${id}`} onClick={onFollow}>
             Participant {id}
           </Link>
         </span>

@@ -47,7 +47,11 @@ export function useParticipantListState() {
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
   const [sortModel, setSortModel] = useState<GridSortModel>([]);
   // ?q= opens the list searched (the possible-duplicate links of issue 32 name a participant id).
-  const [search, setSearch] = useState(() => searchParams.get('q') ?? '');
+  const searchInAddress = searchParams.get('q');
+  const [search, setSearch] = useState(searchInAddress ?? '');
+  useEffect(() => {
+    if (searchInAddress !== null) setSearch(searchInAddress);
+  }, [searchInAddress]);
 
   const sortField = sortModel[0]?.field;
   const sort: ParticipantSort = sortField && isSortable(sortField) ? sortField : 'participant_id';
