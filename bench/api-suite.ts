@@ -1,6 +1,7 @@
 import { measureAdherenceCheck } from './api-adherence.js';
 import { measureDashboard, reportDashboardGrowth } from './api-dashboard.js';
 import { measureExport } from './api-export.js';
+import { measureImport } from './api-import.js';
 import { measureGrid, measureGridLoad, measureGridSqlRatio } from './api-participants.js';
 import { measureScaleOut } from './api-scaleout.js';
 import { measureTabletCall } from './api-tablet.js';
@@ -20,7 +21,9 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** Whether a group of figures is asked for (`--api` in bench/run.ts; all by default). */
-function wanted(group: 'grid' | 'export' | 'scaleout' | 'tablet' | 'dashboard' | 'adherence'): boolean {
+function wanted(
+  group: 'grid' | 'export' | 'import' | 'scaleout' | 'tablet' | 'dashboard' | 'adherence',
+): boolean {
   const only = process.env.BENCH_API_FIGURES;
   return !only || only.split(',').includes(group);
 }
@@ -52,7 +55,15 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
     if (wanted('scaleout') && storage === 'postgres')
       await step('scale-out, 2 web instances vs 1', () => measureScaleOut(env, largest));
     if (wanted('tablet')) await step('tablet call 1', () => measureTabletCall(env, largest));
-    if (!wanted('dashboard') && !wanted('adherence')) return env.rows;
+    // Bulk referrals (issue 32): measured last, so that the participants they add (without a
+    // programme) change no other figure.
+    const importFigure = async () => {
+      if (wanted('import')) await step('bulk-referral import', () => measureImport(env, largest));
+    };
+    if (!wanted('dashboard') && !wanted('adherence')) {
+      await importFigure();
+      return env.rows;
+    }
 
     const dashboard = new Map<number, number>();
     let seen = 0;
@@ -76,6 +87,7 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
       }
     }
     if (wanted('dashboard')) reportDashboardGrowth(env, dashboard);
+    await importFigure();
     return env.rows;
   } finally {
     await env.dispose();

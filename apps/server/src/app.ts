@@ -20,6 +20,8 @@ import { healthRoutes } from './modules/health/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { participantRoutes } from './modules/participants/routes.js';
 import { participantExportRoutes } from './modules/participants/export-routes.js';
+// Bulk referrals from CSV (issue 32)
+import { participantImportRoutes } from './modules/participants/import-routes.js';
 import { mediaRoutes } from './modules/videos/media-routes.js';
 import { videoRoutes } from './modules/videos/routes.js';
 import { uploadRoutes } from './modules/videos/upload-routes.js';
@@ -39,6 +41,8 @@ const modules = [
   deviceRoutes,
   participantRoutes,
   participantExportRoutes,
+  // Bulk referrals from CSV (issue 32)
+  participantImportRoutes,
   auditRoutes,
   videoRoutes,
   uploadRoutes,

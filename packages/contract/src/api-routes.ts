@@ -75,6 +75,13 @@ export const API_ROUTES = {
       permission: 'participants.manage',
     },
     message: { method: 'POST', path: '/api/pushNotifications', access: 'staff' },
+    // Bulk referrals from CSV (issue 32)
+    import: {
+      method: 'POST',
+      path: '/api/participant/import',
+      access: 'staff',
+      permission: 'participants.manage',
+    },
   },
   pushMessages: {
     ofParticipant: { method: 'GET', path: '/api/pushNotifications/participant/:id', access: 'staff' },

@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = {
   'participant.create': 'Added participant',
   'participant.update': 'Changed participant',
   'participant.delete': 'Deleted participant',
+  // Bulk referrals (issue 32): one record listing every participant a CSV import added.
+  'participant.import': 'Imported participants from CSV',
   'referral.read': 'Viewed referral',
   'referral.update': 'Changed referral',
   'device.list': 'Viewed devices with participant names',

@@ -6,7 +6,7 @@ import type { Permission } from './permissions.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** The refusals a route may answer; every one has the body `{ message }` (errorResponse). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 422 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 export type SuccessStatus = 200 | 201 | 202;
 
 /**
@@ -46,6 +46,8 @@ export interface Endpoint {
   errors: readonly ErrorStatus[];
   /** A non-JSON answer (CSV, a log file). */
   produces?: readonly string[];
+  /** A non-JSON body (a CSV file); the route registers a parser for it. */
+  consumes?: readonly string[];
   tags: readonly string[];
   summary: string;
   description?: string;

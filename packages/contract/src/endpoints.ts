@@ -31,8 +31,11 @@ import {
   createParticipantBody,
   participantExportQuery,
   participantIdParams,
+  participantImportQuery,
+  participantImportReport,
   participantListQuery,
   participantPage,
+  participantSaved,
   participantView,
   referral,
   updateParticipantBody,
@@ -294,7 +297,7 @@ const participants = {
   create: endpoint({
     ...API_ROUTES.participants.create,
     body: createParticipantBody,
-    responses: { 201: participantView },
+    responses: { 201: participantSaved },
     errors: STAFF_ERRORS,
     tags: ['participants'],
     summary: 'Add a participant with their referral and device',
@@ -304,7 +307,7 @@ const participants = {
     params: participantIdParams,
     body: updateParticipantBody,
     // A tablet's purge_cache (device API call 3) is answered { message }; staff get the participant.
-    responses: { 200: z.union([participantView, okResponse]) },
+    responses: { 200: z.union([participantSaved, okResponse]) },
     errors: STAFF_ERRORS,
     tags: ['participants'],
     summary:
@@ -326,6 +329,20 @@ const participants = {
     errors: STAFF_ERRORS,
     tags: ['participants'],
     summary: 'Message user: queue a push message to the tablet with this uuid',
+  }),
+  // Bulk referrals from CSV (issue 32)
+  import: endpoint({
+    ...API_ROUTES.participants.import,
+    query: participantImportQuery,
+    body: z
+      .string()
+      .describe("The CSV file: the template's header line, then one participant a line (UTF-8)"),
+    consumes: ['text/csv'],
+    responses: { 200: participantImportReport },
+    errors: [400, 401, 403, 413, 415, 422],
+    tags: ['participants'],
+    summary: 'Import participants from a CSV file: check every row, then add all of them or none',
+    description: `Every row is checked with the add form's rules and messages, and the NHS numbers against the register and each other. With \`dry_run=true\` (the default) nothing changes and the answer lists the errors by line and column and the possible duplicates (warnings). With \`dry_run=false\` the participants are added in one transaction, without a device or programme, if and only if no row has an error (else 422, nothing added). The body is the file itself, \`text/csv\`, at most ${limits.participantImportMaxBytes / 1024 / 1024} MB and ${limits.participantImportMaxRows} rows.`,
   }),
 };
 

@@ -152,6 +152,48 @@ export const messages = {
     cursorInvalid: 'The page cursor is not valid for this list; start again from page 1',
     deviceOnlyPurgeCache: 'A device may only clear its own purge_cache flag',
   },
+  // ---- Safe registration and bulk referrals (issue 32, sections 1-2) ----
+  nhsNumber: {
+    format: 'NHS number must be 10 digits, with or without spaces (e.g. 485 777 3456)',
+    checkDigit:
+      'This is not a valid NHS number (its check digit does not match): please check it for a typing error',
+    taken: (participantId: number) => `This NHS number is already registered to participant ${participantId}`,
+    /** Registered by someone else in the same instant, and gone again before it could be named. */
+    takenByAnother: 'This NHS number is already registered to another participant',
+  },
+  possibleDuplicate: {
+    /** The add form's and the edit dialog's warning; saving is never blocked by it. */
+    warning: (count: number) =>
+      count === 1
+        ? 'A participant with the same first name, last name and date of birth is already registered. Please check this is not the same person:'
+        : `${count} participants with the same first name, last name and date of birth are already registered. Please check this is not the same person:`,
+  },
+  participantImport: {
+    notCsv:
+      'This file is not a CSV file. Please save the spreadsheet as "CSV UTF-8 (comma delimited)" and choose that file.',
+    tooLarge: (megabytes: number) =>
+      `The file is larger than ${megabytes} MB. Please split it into smaller files and import each.`,
+    tooManyRows: (max: number) =>
+      `The file has more than ${max} participant rows. Please split it into smaller files and import each.`,
+    noRows: 'The file has no participant rows under its header line.',
+    unknownColumns: (names: string) =>
+      `The file has columns the template does not: ${names}. Please use the header line of the template.`,
+    missingColumns: (names: string) =>
+      `The file lacks columns of the template: ${names}. Please use the header line of the template.`,
+    repeatedColumns: (names: string) => `The file has these columns more than once: ${names}.`,
+    malformed: (line: number) =>
+      `The file is not valid CSV near line ${line} (a quote may be left open). Please check that line.`,
+    cellCount: (found: number, expected: number) =>
+      `This line has ${found} ${found === 1 ? 'cell' : 'cells'}; the header line has ${expected}`,
+    nhsNumberRepeated: (line: number) => `This NHS number is also on line ${line} of this file`,
+    possibleDuplicate: (ids: readonly number[]) =>
+      `Possibly the same person as participant ${ids.join(', ')} (same first name, last name and date of birth)`,
+    possibleDuplicateInFile: (line: number) =>
+      `Possibly the same person as on line ${line} of this file (same first name, last name and date of birth)`,
+    rowsHaveErrors: (count: number, first: string) =>
+      `Nothing was imported: ${count} ${count === 1 ? 'error was' : 'errors were'} found (the first: ${first}). Please correct the file and check it again.`,
+    imported: (count: number) => `${count} ${count === 1 ? 'participant' : 'participants'} imported`,
+  },
   referral: {
     programmeEmpty: 'Programme referred to cannot be empty',
     organisationEmpty: 'Referring Organisation cannot be empty',

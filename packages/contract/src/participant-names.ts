@@ -39,6 +39,7 @@ export const CONTACT_FIELDS = [
   'first_name',
   'last_name',
   'date_of_birth',
+  'nhs_number',
   'email',
   'phone_number',
   'phone_number_secondary',
@@ -89,3 +90,57 @@ export const EXPORT_TOTAL_HEADER = 'x-total-count';
 export function hasContactData(p: ParticipantView): p is ParticipantFull {
   return 'first_name' in p;
 }
+
+// ---- Safe registration (issue 32): the NHS number, written once for the server, forms and import ----
+
+/** An NHS number as typed: the digits, with the spaces (any, or the usual 3-3-4) taken out. */
+export function nhsNumberDigits(value: string): string {
+  return value.replace(/\s+/g, '');
+}
+
+/**
+ * The NHS modulus-11 check of 10 digits: the first nine weighted 10 down to 2, the check digit is
+ * 11 less the sum's remainder by 11 (11 counts as 0; 10 means no valid number has these nine).
+ */
+export function isValidNhsNumber(digits: string): boolean {
+  if (!/^\d{10}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += Number(digits[i]) * (10 - i);
+  const check = 11 - (sum % 11);
+  if (check === 10) return false;
+  return (check === 11 ? 0 : check) === Number(digits[9]);
+}
+
+/** Shown as the NHS writes it: 485 777 3456. */
+export function formatNhsNumber(digits: string | null): string {
+  if (digits === null) return '';
+  return /^\d{10}$/.test(digits) ? `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` : digits;
+}
+
+/**
+ * The columns of a bulk-referral CSV, in the template's order: the add form's fields less the
+ * device (imported participants wait for one). participants.test.ts holds it to the import row's
+ * schema, which is the add form's.
+ */
+export const PARTICIPANT_IMPORT_COLUMNS = [
+  'first_name',
+  'last_name',
+  'gender',
+  'date_of_birth',
+  'nhs_number',
+  'email',
+  'phone_number',
+  'phone_number_secondary',
+  'address',
+  'language',
+  'notes',
+  'programme_referred_to',
+  'referring_organisation',
+  'referring_healthcare_professional',
+  'referring_healthcare_professional_role',
+  'checked_contraindications_to_exercise',
+  'smoker',
+  'diabetes',
+  'registered_deaf',
+] as const;
+export type ParticipantImportColumn = (typeof PARTICIPANT_IMPORT_COLUMNS)[number];

@@ -6,8 +6,11 @@ import {
   ADHERENCE_STATES,
   CONTACT_FIELDS,
   NO_DEVICE,
+  PARTICIPANT_IMPORT_COLUMNS,
   PARTICIPANT_SORTS,
   isIdentifiableField,
+  isValidNhsNumber,
+  nhsNumberDigits,
   type ContactField,
   type ParticipantSort,
 } from './participant-names.js';
@@ -86,6 +89,20 @@ function optionalText(max: number, min = 0) {
     .refine((v) => v === null || v.length >= min, { error: m.minTwo });
 }
 
+/**
+ * Optional NHS number: absent, null or blank mean none; stored as its 10 digits, accepted with or
+ * without spaces, checked with the NHS modulus-11 rule (participant-names.ts).
+ */
+export const nhsNumber = z
+  .string({ error: messages.nhsNumber.format })
+  .max(30, { error: messages.nhsNumber.format, abort: true })
+  .nullish()
+  .transform((v) => (v ? nhsNumberDigits(v) : null))
+  .transform((v) => (v === '' ? null : v))
+  .refine((v) => v === null || /^\d{10}$/.test(v), { error: messages.nhsNumber.format, abort: true })
+  .refine((v) => v === null || isValidNhsNumber(v), { error: messages.nhsNumber.checkDigit })
+  .describe('NHS number: 10 digits (spaces allowed, e.g. 485 777 3456), modulus-11 checked; null for none');
+
 export const email = optionalText(limits.shortTextMax).refine(
   (v) => v === null || z.email().safeParse(v).success,
   { error: m.emailInvalid },
@@ -155,6 +172,7 @@ const participantDetailFields = {
   last_name: lastName,
   gender,
   date_of_birth: dateOfBirth,
+  nhs_number: nhsNumber,
   email,
   phone_number: phoneNumberOnAdd,
   phone_number_secondary: phoneNumberSecondary,
@@ -176,6 +194,57 @@ export const createParticipantBody = z
   });
 export type CreateParticipantBody = z.input<typeof createParticipantBody>;
 export type CreateParticipantInput = z.output<typeof createParticipantBody>;
+
+// ---- Bulk referrals (issue 32) ----
+
+/** One row of a bulk-referral CSV: exactly the add form's rules and messages, less the device. */
+export const participantImportRow = createParticipantBody.omit({ unique_device_id: true });
+export type ParticipantImportRow = z.output<typeof participantImportRow>;
+
+/** Template columns a file may leave out: those the add form does not require. */
+export const OPTIONAL_IMPORT_COLUMNS: readonly string[] = PARTICIPANT_IMPORT_COLUMNS.filter(
+  (column) => participantImportRow.shape[column].safeParse(undefined).success,
+);
+
+export const participantImportQuery = z.object({
+  dry_run: z
+    .enum(['true', 'false'], { error: 'dry_run must be true or false' })
+    .default('true')
+    .transform((v) => v === 'true')
+    .describe(
+      'true (the default): check the file and import nothing; false: import it if every row is valid',
+    ),
+});
+
+const importLine = z.number().int().describe('Line of the file, the header being line 1');
+
+export const participantImportReport = z
+  .object({
+    dry_run: z.boolean(),
+    /** Participant rows the file holds. */
+    rows: z.number().int(),
+    errors: z.array(
+      z.object({
+        line: importLine,
+        column: z.string().nullable().describe('The template column, or null for the line as a whole'),
+        message: z.string(),
+      }),
+    ),
+    warnings: z.array(
+      z.object({
+        line: importLine,
+        message: z.string(),
+        participant_ids: z
+          .array(z.number().int())
+          .describe('Registered participants with the same first name, last name and date of birth'),
+      }),
+    ),
+    participant_ids: z
+      .array(z.number().int())
+      .describe('The imported participants, in file order (none on a dry run)'),
+  })
+  .meta({ id: 'ParticipantImportReport' });
+export type ParticipantImportReport = z.infer<typeof participantImportReport>;
 
 /**
  * The create body's fields, every one optional. Three rules differ from add: any phone number of
@@ -254,6 +323,7 @@ export const PARTICIPANT_CSV_FULL_COLUMNS = [
   'first_name',
   'last_name',
   'date_of_birth',
+  'nhs_number',
   'email',
   'phone_number',
   'gender',
@@ -312,6 +382,7 @@ export const participantFull = z
     first_name: z.string(),
     last_name: z.string(),
     date_of_birth: z.string().describe('YYYY-MM-DD'),
+    nhs_number: z.string().nullable().describe('10 digits, or null'),
     email: z.string().nullable(),
     phone_number: z.string(),
     phone_number_secondary: z.string().nullable(),
@@ -335,6 +406,22 @@ export type ParticipantBasic = z.infer<typeof participantBasic>;
 
 export const participantView = z.union([participantFull, participantBasic]);
 export type ParticipantView = ParticipantFull | ParticipantBasic;
+
+/** Possible duplicates (issue 32): never a refusal, said with the saved participant. */
+const possibleDuplicates = {
+  possible_duplicates: z
+    .array(z.number().int())
+    .describe(
+      'Other participants with the same first name, last name and date of birth (ignoring case and spaces): the console warns and links to them',
+    ),
+};
+
+/** A participant just added or changed by staff, with the possible duplicates. */
+export const participantSaved = z.union([
+  participantFull.extend(possibleDuplicates).meta({ id: 'ParticipantSaved' }),
+  participantBasic.extend(possibleDuplicates).meta({ id: 'ParticipantBasicSaved' }),
+]);
+export type ParticipantSaved = ParticipantView & { possible_duplicates: number[] };
 
 export const referral = z
   .object({

@@ -227,6 +227,13 @@ export const participants = pgTable(
       'participants_discharge_check',
       sql`(${t.status} = 'active') = (${t.discharged_on} is null) and (${t.discharge_reason} is null or ${t.status} = 'withdrawn')`,
     ),
+    // Possible duplicates (issue 32): the same date of birth and names, ignoring case and spaces;
+    // the expressions are participants' identityKeyOf (modules/participants/duplicates.ts).
+    index('participants_identity_idx').on(
+      t.date_of_birth,
+      sql`lower(regexp_replace(${t.last_name}, '[[:space:]]', '', 'g'))`,
+      sql`lower(regexp_replace(${t.first_name}, '[[:space:]]', '', 'g'))`,
+    ),
     // The grid's status filter and the retention review (discharged longest ago first).
     index('participants_status_idx').on(t.status, t.participant_id),
     index('participants_discharged_on_idx')

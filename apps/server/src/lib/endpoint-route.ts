@@ -47,6 +47,7 @@ export interface EndpointSchema<E extends Endpoint> {
   summary: string;
   description?: string;
   produces?: string[];
+  consumes?: string[];
   params: Part<E, 'params'>;
   querystring: Part<E, 'query'>;
   body: Part<E, 'body'>;
@@ -73,6 +74,7 @@ export function routeOf<const E extends Endpoint, const X extends ExtraConfig = 
     ...(endpoint.query && { querystring: endpoint.query }),
     ...(endpoint.body && { body: endpoint.body }),
     ...(endpoint.produces && { produces: [...endpoint.produces] }),
+    ...(endpoint.consumes && { consumes: [...endpoint.consumes] }),
     response: { ...endpoint.responses, ...errorResponses(endpoint.errors) },
   };
   const config = {

@@ -335,6 +335,18 @@ const ROWS: RowDeclaration[] = [
     route: API_ROUTES.participants.remove,
     call: async (w) => ({ url: `/api/participant/${await w.freshParticipantId()}` }),
   },
+  // Bulk referrals from CSV (issue 32): a dry run, so a call changes nothing.
+  {
+    route: API_ROUTES.participants.import,
+    call: () => ({
+      url: '/api/participant/import?dry_run=true',
+      headers: { 'content-type': 'text/csv' },
+      payload: [
+        'first_name,last_name,date_of_birth,phone_number,address,language,programme_referred_to,referring_organisation,referring_healthcare_professional,referring_healthcare_professional_role,checked_contraindications_to_exercise,smoker,diabetes,registered_deaf',
+        'Matrix,Import,1961-02-03,+447700900998,3 Matrix Road,English,pad-programme,Matrix Practice,Dr Matrix,GP,true,false,false,false',
+      ].join('\r\n'),
+    }),
+  },
   {
     route: API_ROUTES.participants.message,
     call: (w) => ({

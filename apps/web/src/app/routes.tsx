@@ -60,6 +60,14 @@ export const consoleRoutes: ConsoleRoute[] = [
     page: lazyPage(() => import('../features/participants/AddParticipantPage'), 'AddParticipantPage'),
     section: '/participants',
   },
+  // Bulk referrals from CSV (issue 32)
+  {
+    path: '/participants/import',
+    title: 'Import participants',
+    route: apiRoutes.participants.import,
+    page: lazyPage(() => import('../features/participants/ImportParticipantsPage'), 'ImportParticipantsPage'),
+    section: '/participants',
+  },
   {
     path: '/videoset',
     title: 'Video Sets',

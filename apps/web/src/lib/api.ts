@@ -28,6 +28,8 @@ interface RequestOptions {
   method?: HttpMethod;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, with its content type (a CSV file), instead of a JSON body. */
+  file?: { type: string; data: Blob };
   signal?: AbortSignal;
 }
 
@@ -45,15 +47,16 @@ async function messageOf(response: Response): Promise<string> {
 }
 
 async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
-  const { method = 'GET', body, signal } = options;
+  const { method = 'GET', body, file, signal } = options;
   const headers: Record<string, string> = { Accept: accept };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (file) headers['Content-Type'] = file.type;
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: file ? file.data : body === undefined ? undefined : JSON.stringify(body),
       credentials: 'include',
       signal,
     });
@@ -151,4 +154,22 @@ export async function callResponse<E extends Endpoint>(
   ...[options]: CallArgs<E>
 ): Promise<Response> {
   return sendCall(route, options as LooseOptions | undefined, accept);
+}
+
+/**
+ * A route whose body is a file sent as it is (the bulk-referral CSV), with `contentType`; its
+ * query and path from `options`, its JSON answer typed by the table.
+ */
+export async function callWithFile<E extends Endpoint>(
+  route: RouteRef<E>,
+  file: { type: string; data: Blob },
+  options: Omit<CallOptions<E>, 'body'>,
+): Promise<AnswerOf<E>> {
+  const path = pathOf(route, options as never);
+  const response = await send(
+    path,
+    { method: route.method, file, signal: options.signal },
+    'application/json',
+  );
+  return (await response.json()) as AnswerOf<E>;
 }

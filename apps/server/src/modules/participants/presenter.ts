@@ -58,6 +58,7 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
     first_name: row.first_name,
     last_name: row.last_name,
     date_of_birth: row.date_of_birth,
+    nhs_number: row.nhs_number,
     email: row.email,
     phone_number: row.phone_number,
     phone_number_secondary: row.phone_number_secondary,

@@ -11,6 +11,7 @@ import {
   type CreateParticipantInput,
   type ParticipantListQuery,
   type ParticipantPage,
+  type ParticipantSaved,
   type ParticipantView,
   type PushNotificationInput,
   type Referral,
@@ -28,6 +29,7 @@ import { pageOf } from '../../lib/paging.js';
 import { enqueuePush } from '../../push/outbox.js';
 import type { AuditActor, AuditService } from '../audit/service.js';
 import { revokeDeviceTokens } from '../devices/service.js';
+import { holdersOfNhsNumbers, possibleDuplicatesOf } from './duplicates.js';
 import { presentParticipant, presentReferral } from './presenter.js';
 import { ParticipantRepository, decodeCursor, encodeCursor } from './repository.js';
 
@@ -87,6 +89,33 @@ export function participantChanges(body: UpdateParticipantInput): {
 function columnsOnCreate(body: CreateParticipantInput): WrittenOnCreate {
   const { unique_device_id: _deviceChoice, ...columns } = body;
   return columns;
+}
+
+/** The NHS number a unique violation names in its detail: `Key (nhs_number)=(9434765919) already exists.` */
+function nhsNumberOfViolation(error: unknown): string | null {
+  for (let e = error as { detail?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    const match = /\(nhs_number\)=\((\d{10})\)/.exec(e.detail ?? '');
+    if (match) return match[1]!;
+  }
+  return null;
+}
+
+/**
+ * Two admins assigning one device, or registering one NHS number, at the same moment: the unique
+ * index decides, and the loser gets the same 409 the check before the write would have given.
+ */
+export async function uniqueConflict(db: Database, error: unknown): Promise<unknown> {
+  if (error instanceof HttpError) return error;
+  const constraint = uniqueViolation(error);
+  if (constraint === null) return error;
+  if (constraint === 'participants_nhs_number_key') {
+    const nhsNumber = nhsNumberOfViolation(error);
+    const holder = nhsNumber ? (await holdersOfNhsNumbers(db, [nhsNumber])).get(nhsNumber) : undefined;
+    return conflict(
+      holder === undefined ? messages.nhsNumber.takenByAnother : messages.nhsNumber.taken(holder),
+    );
+  }
+  return conflict(messages.device.alreadyAssigned);
 }
 
 export class ParticipantService {
@@ -190,9 +219,10 @@ export class ParticipantService {
     return presentReferral(row);
   }
 
-  async create(body: CreateParticipantInput, staff: Staff): Promise<ParticipantView> {
+  async create(body: CreateParticipantInput, staff: Staff): Promise<ParticipantSaved> {
     try {
       const id = await this.db.transaction(async (tx) => {
+        await this.refuseTakenNhsNumber(tx, body.nhs_number, null);
         const device = await this.lockAvailableDevice(tx, body.unique_device_id, null);
         const [row] = await tx
           .insert(participants)
@@ -211,9 +241,13 @@ export class ParticipantService {
         );
         return row!.participant_id;
       });
-      return presentParticipant((await this.repo.findById(id))!, staff.role);
+      const saved = (await this.repo.findById(id))!;
+      return {
+        ...presentParticipant(saved, staff.role),
+        possible_duplicates: await possibleDuplicatesOf(this.db, saved, id),
+      };
     } catch (error) {
-      throw this.deviceConflict(error);
+      throw await uniqueConflict(this.db, error);
     }
   }
 
@@ -221,7 +255,7 @@ export class ParticipantService {
    * Changes only the fields sent. Identifiable and referral fields need full access; a device is
    * attached by its uuid or detached with "empty", and a detached tablet's tokens stop working.
    */
-  async update(id: number, body: UpdateParticipantInput, staff: Staff): Promise<ParticipantView> {
+  async update(id: number, body: UpdateParticipantInput, staff: Staff): Promise<ParticipantSaved> {
     const sent = sentKeys(body);
     if (sent.length === 0) throw badRequest(messages.participant.nothingToChange);
     if (
@@ -238,6 +272,7 @@ export class ParticipantService {
       await this.db.transaction(async (tx) => {
         const current = await this.repo.lock(tx, id);
         if (!current) throw notFound(messages.participant.notFound);
+        await this.refuseTakenNhsNumber(tx, body.nhs_number, id);
         const { columns, participantFields, referralFields } = participantChanges(body);
         const changes: ParticipantUpdate = { ...columns };
         let deviceDetail: string | null = null;
@@ -266,9 +301,16 @@ export class ParticipantService {
         }
       });
     } catch (error) {
-      throw this.deviceConflict(error);
+      throw await uniqueConflict(this.db, error);
     }
-    return presentParticipant((await this.repo.findById(id))!, staff.role);
+    const saved = (await this.repo.findById(id))!;
+    // Only a change of name or date of birth can make this participant look like another.
+    const identityChanged =
+      body.first_name !== undefined || body.last_name !== undefined || body.date_of_birth !== undefined;
+    return {
+      ...presentParticipant(saved, staff.role),
+      possible_duplicates: identityChanged ? await possibleDuplicatesOf(this.db, saved, id) : [],
+    };
   }
 
   /** The tablet's own call: it may only clear (or set) the purge flag of its participant. */
@@ -381,10 +423,18 @@ export class ParticipantService {
     return device;
   }
 
-  /** Two admins assigning one device at the same moment: the unique index decides, we explain. */
-  private deviceConflict(error: unknown): unknown {
-    if (error instanceof HttpError) return error;
-    if (uniqueViolation(error) !== null) return conflict(messages.device.alreadyAssigned);
-    return error;
+  /**
+   * An NHS number held by another participant (active or discharged) is refused, naming them. The
+   * unique index is the last word when two admins register the same number at the same moment
+   * (uniqueConflict); this check gives the same answer without failing the transaction.
+   */
+  private async refuseTakenNhsNumber(
+    tx: Database,
+    nhsNumber: string | null | undefined,
+    participantId: number | null,
+  ): Promise<void> {
+    if (!nhsNumber) return;
+    const holder = (await holdersOfNhsNumbers(tx, [nhsNumber])).get(nhsNumber);
+    if (holder !== undefined && holder !== participantId) throw conflict(messages.nhsNumber.taken(holder));
   }
 }

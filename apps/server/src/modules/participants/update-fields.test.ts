@@ -24,6 +24,7 @@ const SAMPLES: Record<WrittenField, unknown> = {
   last_name: 'Hopper',
   gender: 'male',
   date_of_birth: '1951-02-03',
+  nhs_number: '943 476 5919',
   email: 'changed@example.org',
   phone_number: '0113 496 0000',
   phone_number_secondary: '07700 900999',

@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { createParticipantBody, messages } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
@@ -16,6 +16,7 @@ import { WarningAlert } from '../../components/WarningAlert';
 import { availableDevicesQuery, useCreateParticipant } from './api';
 import { deviceLabel } from './deviceLabel';
 import { ParticipantFormField } from './ParticipantFormField';
+import { PossibleDuplicates } from './PossibleDuplicates';
 import type { ParticipantOwnField } from './participantFields';
 import { ReferralFields, emptyReferral } from './ReferralFields';
 
@@ -24,6 +25,7 @@ const emptyForm = {
   last_name: '',
   gender: '',
   date_of_birth: '',
+  nhs_number: '',
   email: '',
   phone_number: '',
   phone_number_secondary: '',
@@ -60,14 +62,39 @@ export function AddParticipantPage() {
     formState: { errors },
   } = useForm({ resolver: zodResolver(createParticipantBody), defaultValues: emptyForm });
 
+  // A participant saved with possible duplicates: the page says so, with links, before moving on.
+  const [saved, setSaved] = useState<{ id: number; duplicates: number[] } | null>(null);
+
   const save = handleSubmit((body) =>
-    create.mutate(body, { onSuccess: () => void navigate('/participants') }),
+    create.mutate(body, {
+      onSuccess: (created) => {
+        if (created.possible_duplicates.length === 0) return void navigate('/participants');
+        setSaved({ id: created.participant_id, duplicates: created.possible_duplicates });
+        reset(emptyForm);
+        window.scrollTo({ top: 0 });
+      },
+    }),
   );
 
   function close() {
     reset(emptyForm);
     create.reset();
     void navigate('/participants');
+  }
+
+  if (saved) {
+    return (
+      <>
+        <PageHeader title="Add participant">Participant {saved.id} saved.</PageHeader>
+        <PossibleDuplicates ids={saved.duplicates} />
+        <Box sx={{ display: 'flex', gap: 1.5, justifyContent: 'flex-end', mb: 2 }}>
+          <Button onClick={() => setSaved(null)}>Add another</Button>
+          <Button variant="contained" onClick={close}>
+            Back to participants
+          </Button>
+        </Box>
+      </>
+    );
   }
 
   const fieldOf = (name: ParticipantOwnField) => (
@@ -88,6 +115,7 @@ export function AddParticipantPage() {
             {fieldOf('last_name')}
             {fieldOf('date_of_birth')}
             {fieldOf('gender')}
+            {fieldOf('nhs_number')}
           </Box>
         </Section>
 

@@ -1,10 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import Box from '@mui/material/Box';
-import { editParticipantForm, type EditParticipantForm, type ParticipantFull } from '@pathway/contract';
+import {
+  editParticipantForm,
+  formatNhsNumber,
+  type EditParticipantForm,
+  type ParticipantFull,
+} from '@pathway/contract';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormDialog } from '../../components/form/FormDialog';
 import { useUpdateParticipant } from './api';
 import { ParticipantFormField } from './ParticipantFormField';
+import { PossibleDuplicates } from './PossibleDuplicates';
 import { participantTitle } from './participantTitle';
 
 type FieldName = keyof EditParticipantForm;
@@ -18,6 +25,8 @@ export function EditParticipantDialog({
   onClose: () => void;
 }) {
   const update = useUpdateParticipant();
+  // Saved, and now like another participant in names and date of birth: said before closing.
+  const [duplicates, setDuplicates] = useState<number[]>([]);
   const {
     control,
     handleSubmit,
@@ -28,6 +37,7 @@ export function EditParticipantDialog({
       first_name: participant.first_name,
       last_name: participant.last_name,
       date_of_birth: participant.date_of_birth,
+      nhs_number: formatNhsNumber(participant.nhs_number),
       gender: participant.gender ?? '',
       email: participant.email ?? '',
       phone_number: participant.phone_number,
@@ -46,7 +56,13 @@ export function EditParticipantDialog({
         .map((name) => [name, values[name]]),
     );
     if (Object.keys(changes).length === 0) return onClose();
-    update.mutate({ id: participant.participant_id, changes }, { onSuccess: onClose });
+    update.mutate(
+      { id: participant.participant_id, changes },
+      {
+        onSuccess: (saved) =>
+          saved.possible_duplicates.length > 0 ? setDuplicates(saved.possible_duplicates) : onClose(),
+      },
+    );
   });
 
   const fieldOf = (name: FieldName) => (
@@ -62,12 +78,15 @@ export function EditParticipantDialog({
       pending={update.isPending}
       error={update.error}
       maxWidth="md"
+      done={duplicates.length > 0}
     >
+      <PossibleDuplicates ids={duplicates} onFollow={onClose} />
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
         {fieldOf('first_name')}
         {fieldOf('last_name')}
         {fieldOf('date_of_birth')}
         {fieldOf('gender')}
+        {fieldOf('nhs_number')}
         {fieldOf('phone_number')}
         {fieldOf('phone_number_secondary')}
         {fieldOf('email')}

@@ -8,7 +8,14 @@ import Divider from '@mui/material/Divider';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { NO_DEVICE, apiRoutes, hasContactData, type ParticipantView, type Referral } from '@pathway/contract';
+import {
+  NO_DEVICE,
+  apiRoutes,
+  formatNhsNumber,
+  hasContactData,
+  type ParticipantView,
+  type Referral,
+} from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { format, isValid, parseISO } from 'date-fns';
 import { useState, type ReactNode } from 'react';
@@ -165,6 +172,7 @@ export function ParticipantDetailsDialog({
     ? [
         ['Name', `${participant.first_name} ${participant.last_name}`],
         [fieldLabel('date_of_birth', 'details'), formatDob(participant.date_of_birth)],
+        [fieldLabel('nhs_number', 'details'), formatNhsNumber(participant.nhs_number) || null],
         ...(['phone_number', 'phone_number_secondary', 'email', 'address', 'notes'] as const).map(
           (name): [string, ReactNode] => [fieldLabel(name, 'details'), participant[name]],
         ),

@@ -19,6 +19,10 @@ const REQUIRED_ON_ADD: readonly ParticipantOwnField[] = [
 const ADD_HINTS: Partial<Record<ParticipantOwnField, string>> = {
   phone_number: 'A plus sign, the country code and number: 12 digits, e.g. +447700900123',
 };
+/** Hints on both forms. */
+const HINTS: Partial<Record<ParticipantOwnField, string>> = {
+  nhs_number: '10 digits, with or without spaces, e.g. 943 476 5919 (optional)',
+};
 
 /**
  * One of a participant's own fields in the add page or the edit dialog, as the field table
@@ -39,7 +43,7 @@ export function ParticipantFormField<T extends FieldValues>({
   const spec = PARTICIPANT_FIELDS[name];
   const id = `${idPrefix}-${name}`;
   const required = REQUIRED_ON_ADD.includes(name) && (form === 'add' || name !== 'language');
-  const hint = form === 'add' ? ADD_HINTS[name] : undefined;
+  const hint = (form === 'add' ? ADD_HINTS[name] : undefined) ?? HINTS[name];
   switch (spec.input) {
     case 'date':
       return (
@@ -85,7 +89,7 @@ export function ParticipantFormField<T extends FieldValues>({
           label={fieldLabel(name, 'form')}
           required={required}
           // The edit dialog has always taken any text (its phone rule is looser than the add page's).
-          type={form === 'add' ? TEXT_TYPES[spec.input] : undefined}
+          type={form === 'add' && spec.input !== 'nhs' ? TEXT_TYPES[spec.input] : undefined}
           hint={hint}
         />
       );

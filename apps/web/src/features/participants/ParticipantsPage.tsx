@@ -1,4 +1,5 @@
 import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
+import UploadFileOutlinedIcon from '@mui/icons-material/UploadFileOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
@@ -96,6 +97,12 @@ export function ParticipantsPage() {
         actions={
           <>
             {exporter.button}
+            {/* Bulk referrals from CSV (issue 32) */}
+            {canCall(apiRoutes.participants.import) && (
+              <Button component={RouterLink} to="/participants/import" startIcon={<UploadFileOutlinedIcon />}>
+                Import CSV
+              </Button>
+            )}
             {canCall(apiRoutes.participants.create) && (
               <Button
                 component={RouterLink}

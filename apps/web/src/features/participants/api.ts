@@ -3,8 +3,8 @@ import {
   apiRoutes,
   type AdherenceState,
   type CreateParticipantBody,
+  type ParticipantSaved,
   type ParticipantSort,
-  type ParticipantView,
   type PushNotificationBody,
   type UpdateParticipantBody,
 } from '@pathway/contract';
@@ -108,7 +108,8 @@ function useRefresh() {
 export function useCreateParticipant() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (body: CreateParticipantBody) => call(apiRoutes.participants.create, { body }),
+    mutationFn: (body: CreateParticipantBody) =>
+      call(apiRoutes.participants.create, { body }) as Promise<ParticipantSaved>,
     onSuccess: refresh,
   });
 }
@@ -118,7 +119,7 @@ export function useUpdateParticipant() {
   return useMutation({
     // A staff member's change is answered with the participant (a tablet's purge_cache is not).
     mutationFn: ({ id, changes }: { id: number; changes: UpdateParticipantBody }) =>
-      call(apiRoutes.participants.update, { params: { id }, body: changes }) as Promise<ParticipantView>,
+      call(apiRoutes.participants.update, { params: { id }, body: changes }) as Promise<ParticipantSaved>,
     onSuccess: refresh,
   });
 }

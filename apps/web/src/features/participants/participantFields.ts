@@ -6,7 +6,15 @@ import { isIdentifiableField, type ParticipantFull } from '@pathway/contract';
 export type ParticipantScreen = 'grid' | 'details' | 'form';
 
 /** How a field is typed in the add page and the edit dialog. */
-export type ParticipantInput = 'text' | 'tel' | 'email' | 'multiline' | 'date' | 'gender' | 'language';
+export type ParticipantInput =
+  | 'text'
+  | 'tel'
+  | 'email'
+  | 'multiline'
+  | 'date'
+  | 'gender'
+  | 'language'
+  | 'nhs';
 
 export interface ParticipantFieldSpec {
   /** The label of the spec (§2, §5): the same on every screen unless `labelOn` says otherwise. */
@@ -25,6 +33,7 @@ type OwnField =
   | 'first_name'
   | 'last_name'
   | 'date_of_birth'
+  | 'nhs_number'
   | 'gender'
   | 'email'
   | 'phone_number'
@@ -63,6 +72,13 @@ export const PARTICIPANT_FIELDS: Readonly<Record<OwnField, ParticipantFieldSpec>
     input: 'date',
     editable: editableEverywhere,
     grid: { width: 130, sortable: true },
+  }),
+  // Safe registration (issue 32): shown 485 777 3456, typed with or without spaces.
+  field('nhs_number', {
+    label: 'NHS number',
+    input: 'nhs',
+    editable: inDialog,
+    grid: { width: 140, sortable: false },
   }),
   field('email', {
     label: 'Email',

@@ -10,7 +10,7 @@ import {
   type GridColDef,
   type GridRowParams,
 } from '@mui/x-data-grid';
-import { NO_DEVICE, apiRoutes, type AdherenceState, type RouteRef } from '@pathway/contract';
+import { NO_DEVICE, apiRoutes, formatNhsNumber, type AdherenceState, type RouteRef } from '@pathway/contract';
 import { Suspense, lazy, type ReactElement } from 'react';
 import { contactAgo, contactExact } from '../../../lib/contactTime';
 import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
@@ -51,6 +51,12 @@ function ownFieldColumns(seesIdentifiable: boolean): GridColDef<GridRow>[] {
             <DateOfBirthEditCell {...params} />
           </Suspense>
         ),
+      };
+    }
+    if (spec.input === 'nhs') {
+      return {
+        ...column,
+        valueFormatter: (value: string | null | undefined) => formatNhsNumber(value ?? null),
       };
     }
     if (spec.input === 'gender') {

@@ -46,7 +46,12 @@ export function useParticipantListState() {
 
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
   const [sortModel, setSortModel] = useState<GridSortModel>([]);
-  const [search, setSearch] = useState('');
+  // ?q= opens the list searched (the possible-duplicate links of issue 32 name a participant id).
+  const searchInAddress = searchParams.get('q');
+  const [search, setSearch] = useState(searchInAddress ?? '');
+  useEffect(() => {
+    if (searchInAddress !== null) setSearch(searchInAddress);
+  }, [searchInAddress]);
 
   const sortField = sortModel[0]?.field;
   const sort: ParticipantSort = sortField && isSortable(sortField) ? sortField : 'participant_id';

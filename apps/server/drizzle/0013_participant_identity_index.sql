@@ -1,0 +1,1 @@
+CREATE INDEX "participants_identity_idx" ON "participants" USING btree ("date_of_birth",lower(regexp_replace("last_name", '[[:space:]]', '', 'g')),lower(regexp_replace("first_name", '[[:space:]]', '', 'g')));
