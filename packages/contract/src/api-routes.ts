@@ -88,6 +88,11 @@ export const API_ROUTES = {
   dashboard: {
     get: { method: 'GET', path: '/api/dashboard' },
   },
+  // Reports (issue 33): the export's fixed path is matched before the report's name.
+  reports: {
+    exportXlsx: { method: 'GET', path: '/api/reports/export.xlsx' },
+    get: { method: 'GET', path: '/api/reports/:name' },
+  },
   retention: {
     policy: { method: 'GET', path: '/api/retention' },
   },
