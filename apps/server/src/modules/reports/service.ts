@@ -80,13 +80,16 @@ async function referrals(c: ReportContext, p: ReportPeriod): Promise<ReportsAnsw
         from participants pa
         where pa.created_at >= ${periodStart(c, p)} and pa.created_at < ${periodEnd(c, p)}
       )
+      select * from (
       select to_char(starts_on, 'YYYY-MM-DD') as starts_on,
         case when grouping(org) = 0 then 'org' when grouping(prog) = 0 then 'prog' else 'all' end as kind,
         case when grouping(org) = 0 then org when grouping(prog) = 0 then prog end as name,
         count(*)::int as n
       from registered
       group by grouping sets ((starts_on), (starts_on, org), (starts_on, prog))
-      order by name`),
+      ) grouped
+      -- The same order on both databases, whatever their collation.
+      order by name collate "C"`),
   );
   const buckets = await bucketRows(c, p);
   return {
