@@ -527,7 +527,7 @@ describe('the period and the report name', () => {
       sql`select action, detail, participant_id, participant_ids from audit_events
           where admin_user_id = ${admin.admin_user_id} order by audit_event_id`,
     );
-    expect((events as unknown as { rows: unknown[] }).rows).toEqual([
+    expect((events as { rows: unknown[] }).rows).toEqual([
       {
         action: 'report.view',
         detail: 'flow 2025-12-01..2026-01-31 by week',
@@ -613,7 +613,7 @@ describe('GET /api/reports/export.xlsx', () => {
     const events = await t.ctx.db.execute(
       sql`select action, detail from audit_events where admin_user_id = ${admin.admin_user_id}`,
     );
-    expect((events as unknown as { rows: unknown[] }).rows).toEqual([
+    expect((events as { rows: unknown[] }).rows).toEqual([
       { action: 'report.export', detail: 'all reports 2025-12-01..2026-02-28 by month, xlsx' },
     ]);
   });
