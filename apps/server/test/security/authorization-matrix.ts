@@ -384,6 +384,19 @@ const ROWS: RowDeclaration[] = [
     call: (w) => ({ url: `/api/pushNotifications/participant/${w.participantId}` }),
   },
   { method: 'GET', url: '/api/dashboard', who: STAFF, call: () => ({ url: '/api/dashboard' }) },
+  // Reports (issue 33): aggregates only, every signed-in admin.
+  {
+    method: 'GET',
+    url: '/api/reports/:name',
+    who: STAFF,
+    call: () => ({ url: '/api/reports/flow?from=2026-01-01&to=2026-03-31&by=week' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/reports/export.xlsx',
+    who: STAFF,
+    call: () => ({ url: '/api/reports/export.xlsx?from=2026-01-01&to=2026-03-31&suppress_small=true' }),
+  },
 
   // ---- video sets and videos ----
   { method: 'GET', url: '/api/videoset', who: STAFF, call: () => ({ url: '/api/videoset' }) },
