@@ -265,7 +265,7 @@ async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<Report
       left join cohort c on c.set_id = wv.set_id and c.weeks_reached >= wv.week
       left join watched w on w.participant_id = c.participant_id and w.week = wv.week
       group by s.fitness_video_set_id, s.set_name, wv.week
-      order by s.set_name, s.fitness_video_set_id, wv.week`),
+      order by s.set_name collate "C", s.fitness_video_set_id, wv.week`),
   );
   return { report: 'programme-weeks', period: p, rows };
 }
@@ -289,7 +289,7 @@ async function videos(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers
         views = min(views) over w and min(views) over w < max(views) over w as least_watched
       from per_video
       window w as (partition by video_set_id)
-      order by set_name, video_set_id, week, day`),
+      order by set_name collate "C", video_set_id, week, day`),
   );
   return { report: 'videos', period: p, rows };
 }
