@@ -443,7 +443,7 @@ describe('each report in SQL', () => {
       fc.asyncProperty(scenario, async (s) => {
         const stored = await store(s);
         const to = addDays(s.period.from, s.period.length);
-        const period: ReportPeriod = { from: s.period.from, to, by: s.period.by as ReportGrouping };
+        const period: ReportPeriod = { from: s.period.from, to, by: s.period.by };
         const want = expected(stored, period);
         for (const name of [
           'referrals',
