@@ -1,28 +1,9 @@
 import { z } from 'zod';
 import { messages } from './messages.js';
-import { addDays } from './programme.js';
 import { WITHDRAWAL_REASONS } from './life-cycle-names.js';
-import { REPORT_GROUPINGS, REPORT_MAX_YEARS, REPORT_NAMES } from './report-names.js';
+import { REPORT_GROUPINGS, REPORT_NAMES, isCalendarDay, latestReportEnd } from './report-names.js';
 
 export * from './report-names.js';
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar day written YYYY-MM-DD (2026-02-30 is refused, not rolled over). */
-export function isCalendarDay(value: string): boolean {
-  const match = ISO_DATE.exec(value);
-  if (!match) return false;
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return date.toISOString().slice(0, 10) === value;
-}
-
-/** The last day a period starting on `from` may end on: the day before `from` + 3 years. */
-export function latestReportEnd(from: string): string {
-  const year = Number(from.slice(0, 4)) + REPORT_MAX_YEARS;
-  // 29 February plus whole years lands on 1 March when that year has none.
-  const moved = isCalendarDay(`${year}${from.slice(4)}`) ? `${year}${from.slice(4)}` : `${year}-03-01`;
-  return addDays(moved, -1);
-}
 
 const reportDay = (field: 'from' | 'to') =>
   z
