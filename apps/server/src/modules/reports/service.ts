@@ -237,8 +237,14 @@ async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<Report
   const rows = rowsOf<ReportsAnswers['programme-weeks']['rows'][number]>(
     await c.db.execute(sql`
       with cohort as materialized (
-        select pr.participant_id, pr.fitness_video_set_id as set_id, pr.started_date, pa.discharged_on,
-          least(s.number_of_weeks, (${asOf}::date - pr.started_date) / 7 + 1) as weeks_reached
+        -- One row per participant who started in the period: how many weeks of the programme had
+        -- begun by its end, and in how many of those they were not yet discharged.
+        select pr.participant_id, pr.fitness_video_set_id as set_id,
+          least(s.number_of_weeks, (${asOf}::date - pr.started_date) / 7 + 1) as weeks_reached,
+          least(s.number_of_weeks, (${asOf}::date - pr.started_date) / 7 + 1,
+            case when pa.discharged_on is null then s.number_of_weeks
+                 when pa.discharged_on < pr.started_date then 0
+                 else (pa.discharged_on - pr.started_date) / 7 + 1 end) as weeks_active
         from fitness_participation_progress pr
         join participants pa on pa.participant_id = pr.participant_id
         join fitness_video_sets s on s.fitness_video_set_id = pr.fitness_video_set_id
@@ -246,25 +252,33 @@ async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<Report
       ), week_videos as (
         select v.fitness_video_set_id as set_id, v.week_number as week, count(*)::int as videos
         from videos v group by 1, 2
+      ), reached as (
+        -- Histograms (a row per set and week count), summed per week below: never a row per
+        -- participant and week.
+        select set_id, weeks_reached as weeks, count(*) as n from cohort group by 1, 2
+      ), active as (
+        select set_id, weeks_active as weeks, count(*) as n from cohort group by 1, 2
       ), watched as (
-        -- Views of the participant's own set by the end of the period, per week of it.
-        select c.participant_id, v.week_number as week, count(*)::int as videos
+        -- Views of the participant's own set by the end of the period, per week begun (seen_videos
+        -- keeps each view's set and week, so the videos table is not joined per view).
+        select c.set_id, sv.week_number as week, c.participant_id, count(*) as n
         from cohort c
         join seen_videos sv on sv.participant_id = c.participant_id
-        join videos v on v.video_id = sv.video_id and v.fitness_video_set_id = c.set_id
+          and sv.fitness_video_set_id = c.set_id and sv.week_number <= c.weeks_reached
         where sv.created_at < ${periodEnd(c, p)}
+        group by c.set_id, sv.week_number, c.participant_id
+      ), completed as (
+        select w.set_id, w.week, count(*) as n
+        from watched w join week_videos wv on wv.set_id = w.set_id and wv.week = w.week and w.n = wv.videos
         group by 1, 2
       )
       select s.fitness_video_set_id as video_set_id, s.set_name, wv.week,
-        count(c.participant_id)::int as reached,
-        count(*) filter (where w.videos = wv.videos)::int as watched_all,
-        count(*) filter (where c.participant_id is not null
-          and (c.discharged_on is null or c.discharged_on >= c.started_date + 7 * (wv.week - 1)))::int as still_active
+        coalesce((select sum(r.n) from reached r where r.set_id = wv.set_id and r.weeks >= wv.week), 0)::int as reached,
+        coalesce(done.n, 0)::int as watched_all,
+        coalesce((select sum(a.n) from active a where a.set_id = wv.set_id and a.weeks >= wv.week), 0)::int as still_active
       from week_videos wv
       join fitness_video_sets s on s.fitness_video_set_id = wv.set_id and wv.week <= s.number_of_weeks
-      left join cohort c on c.set_id = wv.set_id and c.weeks_reached >= wv.week
-      left join watched w on w.participant_id = c.participant_id and w.week = wv.week
-      group by s.fitness_video_set_id, s.set_name, wv.week
+      left join completed done on done.set_id = wv.set_id and done.week = wv.week
       order by s.set_name collate "C", s.fitness_video_set_id, wv.week`),
   );
   return { report: 'programme-weeks', period: p, rows };
