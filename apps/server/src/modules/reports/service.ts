@@ -161,9 +161,11 @@ async function flow(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['
       ),
     c.db
       .execute(
-        sql`with ${cohort}
-        select discharge_reason as reason, count(*)::int as n from cohort
-        where status = 'withdrawn' group by discharge_reason`,
+        // Only the withdrawn of the period's registrations: no need of their programmes or tablets.
+        sql`select pa.discharge_reason as reason, count(*)::int as n from participants pa
+        where pa.created_at >= ${periodStart(c, p)} and pa.created_at < ${periodEnd(c, p)}
+          and pa.status = 'withdrawn'
+        group by pa.discharge_reason`,
       )
       .then((r) => rowsOf<{ reason: string | null; n: number }>(r)),
   ]);
