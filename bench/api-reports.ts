@@ -40,11 +40,16 @@ async function explainReport(env: ApiEnvironment, name: ReportName, period: Repo
   const handle = await env.db.open();
   const plans: string[] = [];
   const explaining = {
+    transaction: (work: (tx: unknown) => Promise<unknown>) => work(explaining),
     execute: async (query: SQL) => {
-      const rows = rowsOf<Record<string, string>>(
-        await handle.db.execute(sql`explain (analyze, buffers) ${query}`),
+      const explained = await handle.db.execute(sql`explain (analyze, buffers) ${query}`).catch(() => null);
+      // A setting (set local ...) has no plan: it is run as it is.
+      if (!explained) return handle.db.execute(query);
+      plans.push(
+        rowsOf<Record<string, string>>(explained)
+          .map((row) => Object.values(row)[0]!)
+          .join('\n'),
       );
-      plans.push(rows.map((row) => Object.values(row)[0]!).join('\n'));
       return { rows: [] };
     },
   } as unknown as Database;
