@@ -347,7 +347,7 @@ export function reportOf<N extends ReportName>(
   return c.db.transaction(
     async (tx) => {
       await tx.execute(sql`set local jit = off`);
-      return REPORTS[name]({ ...c, db: tx as unknown as Database }, period);
+      return REPORTS[name]({ ...c, db: tx }, period);
     },
     { accessMode: 'read only' },
   );
