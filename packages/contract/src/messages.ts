@@ -251,8 +251,6 @@ export const messages = {
     tooLong: 'The period is longer than 3 years; choose a shorter one',
     badGrouping: 'Group by month or week',
     badSuppress: '`suppress_small` must be true or false',
-    outcomesNotRecorded:
-      'No discharge has been recorded yet: completed and withdrawn stay at 0 until one is.',
   },
   generic: {
     badRequest: 'The request is not valid',
