@@ -5,6 +5,8 @@ import { measureImport } from './api-import.js';
 import { measureGrid, measureGridLoad, measureGridSqlRatio } from './api-participants.js';
 import { measureScaleOut } from './api-scaleout.js';
 import { measureTabletCall } from './api-tablet.js';
+// Reports (issue 33)
+import { measureReports } from './api-reports.js';
 import { ApiEnvironment } from './lib/api-env.js';
 import { addParticipants, addSeenVideos, prepareProgramme } from './lib/data.js';
 import type { Benchmark } from './lib/row.js';
@@ -22,7 +24,7 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
 
 /** Whether a group of figures is asked for (`--api` in bench/run.ts; all by default). */
 function wanted(
-  group: 'grid' | 'export' | 'import' | 'scaleout' | 'tablet' | 'dashboard' | 'adherence',
+  group: 'grid' | 'export' | 'import' | 'scaleout' | 'tablet' | 'dashboard' | 'adherence' | 'reports',
 ): boolean {
   const only = process.env.BENCH_API_FIGURES;
   return !only || only.split(',').includes(group);
@@ -60,7 +62,7 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
     const importFigure = async () => {
       if (wanted('import')) await step('bulk-referral import', () => measureImport(env, largest));
     };
-    if (!wanted('dashboard') && !wanted('adherence')) {
+    if (!wanted('dashboard') && !wanted('adherence') && !wanted('reports')) {
       await importFigure();
       return env.rows;
     }
@@ -82,11 +84,13 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
         (index === seenVideos.length - 1 && !seenVideos.includes(ADHERENCE_SEEN_VIDEOS))
       ) {
         await step('adherence check', () => measureAdherenceCheck(env, largest, size));
-        // The larger sizes are for the dashboard only: loading 10M rows is minutes of work.
-        if (!wanted('dashboard')) break;
+        // The larger sizes are for the dashboard and the reports only: loading 10M rows is minutes of work.
+        if (!wanted('dashboard') && !wanted('reports')) break;
       }
     }
     if (wanted('dashboard')) reportDashboardGrowth(env, dashboard);
+    // Reports (issue 33): every report over 12 months at the largest sizes of the run.
+    if (wanted('reports')) await step('reports', () => measureReports(env, largest, seen));
     await importFigure();
     return env.rows;
   } finally {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api grid,export,import,scaleout,tablet,dashboard,adherence]`
+ * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api grid,export,import,scaleout,tablet,dashboard,adherence,reports]`
  *
  * Runs the API benchmarks (bench/api-suite.ts) and then every system benchmark present
  * (bench/sys-*.ts) in each storage mode asked for, prints one table and writes it to
@@ -43,10 +43,13 @@ if (values.quick) process.env.BENCH_QUICK = '1';
 if (values.api) {
   const unknown = values.api
     .split(',')
-    .filter((f) => !['grid', 'export', 'import', 'scaleout', 'tablet', 'dashboard', 'adherence'].includes(f));
+    .filter(
+      (f) =>
+        !['grid', 'export', 'import', 'scaleout', 'tablet', 'dashboard', 'adherence', 'reports'].includes(f),
+    );
   if (unknown.length)
     fail(
-      `--api takes grid, export, import, scaleout, tablet, dashboard, adherence (not ${unknown.join(', ')})`,
+      `--api takes grid, export, import, scaleout, tablet, dashboard, adherence, reports (not ${unknown.join(', ')})`,
     );
   process.env.BENCH_API_FIGURES = values.api;
 }

@@ -43,6 +43,8 @@ const KEEP_EXTERNAL = [
   /^pino(\/|$)/,
   /^thread-stream$/,
   /^@aws-sdk\//,
+  // Reports (issue 33): the XLSX writer is loaded only when a workbook is asked for.
+  /^exceljs$/,
   /^esbuild$/,
   /^tsx(\/|$)/,
 ];

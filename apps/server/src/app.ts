@@ -30,6 +30,8 @@ import { deviceApiRoutes } from './modules/device-api/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { pushStatusRoutes } from './modules/push-status/routes.js';
 import { retentionRoutes } from './modules/retention/routes.js';
+// Reports (issue 33)
+import { reportRoutes } from './modules/reports/routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
 const modules = [
@@ -50,6 +52,8 @@ const modules = [
   progressRoutes,
   deviceApiRoutes,
   dashboardRoutes,
+  // Reports (issue 33)
+  reportRoutes,
   pushStatusRoutes,
   retentionRoutes,
 ];

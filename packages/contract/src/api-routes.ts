@@ -126,6 +126,11 @@ export const API_ROUTES = {
   dashboard: {
     get: { method: 'GET', path: '/api/dashboard', access: 'staff' },
   },
+  // Reports (issue 33): the export's fixed path is matched before the report's name.
+  reports: {
+    exportXlsx: { method: 'GET', path: '/api/reports/export.xlsx', access: 'staff' },
+    get: { method: 'GET', path: '/api/reports/:name', access: 'staff' },
+  },
   retention: {
     policy: { method: 'GET', path: '/api/retention', access: 'staff', permission: 'audit.read' },
   },

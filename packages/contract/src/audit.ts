@@ -31,6 +31,9 @@ export const AUDIT_ACTIONS = {
   'audit.export': 'Exported the audit trail',
   'logs.view': 'Viewed a server log',
   'logs.download': 'Downloaded a server log',
+  // Reports (issue 33): aggregates only, no participant named.
+  'report.view': 'Viewed a report (aggregate figures)',
+  'report.export': 'Exported reports (aggregate figures)',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -14,7 +14,9 @@ export const dashboardData = z
       .describe('One item: videos watched yesterday'),
     seenCount: z
       .array(z.object({ created_at: z.string().describe('YYYY-MM-DD'), created_count: z.number().int() }))
-      .describe('Videos watched per day, for every day that has views, oldest first'),
+      .describe(
+        'Videos watched per day, oldest first: the days with views among the chart window (the 8 days ending at the latest day with views)',
+      ),
     participantsProgress: z.object({
       onTrack: z.number().int(),
       slightlyBehind: z.number().int(),

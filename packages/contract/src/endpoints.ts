@@ -16,6 +16,8 @@ import { lockout, lockoutUserNameParam } from './auth.js';
 import { idParam, okResponse } from './common.js';
 import { limits } from './limits.js';
 import { dashboardData } from './dashboard.js';
+// Reports (issue 33)
+import { reportAnswer, reportExportQuery, reportParams, reportQuery } from './reports.js';
 import {
   authorisedDevice,
   authorisedDeviceView,
@@ -593,6 +595,32 @@ const dashboard = {
   }),
 };
 
+// Reports (issue 33): aggregates only, so every signed-in admin may read them (no permission).
+const reports = {
+  get: endpoint({
+    ...API_ROUTES.reports.get,
+    params: reportParams,
+    query: reportQuery,
+    responses: { 200: reportAnswer },
+    errors: [400, 401],
+    tags: ['reports'],
+    summary: 'One report over a period (referrals, flow, adherence, programme-weeks, videos, views)',
+    description:
+      'Aggregate figures only, no participant named; days are calendar days of ADHERENCE_CHECK_TZ, `from` and `to` included, grouped by month or ISO week. A period longer than 3 years, `from` after `to` or a bad date is refused. Each read is recorded in the audit trail as a view of aggregate data.',
+  }),
+  exportXlsx: endpoint({
+    ...API_ROUTES.reports.exportXlsx,
+    query: reportExportQuery,
+    responses: {},
+    produces: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    errors: [400, 401],
+    tags: ['reports'],
+    summary: 'Every report over a period as one XLSX workbook, a sheet per table',
+    description:
+      'The first sheet says the period, when the workbook was made and by whom. With `suppress_small=true` every count from 1 to 4 is written as "<5" (and shares and statistics of such small groups are left empty), for sharing outside the team. Recorded in the audit trail.',
+  }),
+};
+
 const retention = {
   policy: endpoint({
     ...API_ROUTES.retention.policy,
@@ -618,5 +646,7 @@ export const api = {
   videos,
   audit,
   dashboard,
+  // Reports (issue 33)
+  reports,
   retention,
 };

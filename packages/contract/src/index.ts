@@ -17,6 +17,9 @@ export * from './progress.js';
 export * from './device-api.js';
 export * from './dashboard.js';
 export * from './retention.js';
+// Reports (issue 33)
+export * from './reports.js';
+export * from './report-tables.js';
 export * from './endpoint.js';
 export * from './session-routes.js';
 export * from './api-routes.js';

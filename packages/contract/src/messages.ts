@@ -285,6 +285,15 @@ export const messages = {
     notFound: 'Log file not found',
     badName: 'Invalid log file name',
   },
+  // Reports (issue 33)
+  reports: {
+    unknown: 'Unknown report: choose referrals, flow, adherence, programme-weeks, videos or views',
+    badDate: (field: 'from' | 'to') => `\`${field}\` must be a date written YYYY-MM-DD`,
+    fromAfterTo: 'The period must not end before it starts (`from` is after `to`)',
+    tooLong: 'The period is longer than 3 years; choose a shorter one',
+    badGrouping: 'Group by month or week',
+    badSuppress: '`suppress_small` must be true or false',
+  },
   generic: {
     badRequest: 'The request is not valid',
     notFound: 'Not found',

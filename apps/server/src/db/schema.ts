@@ -547,3 +547,16 @@ export const deviceAssignments = pgTable(
     index('device_assignments_device_idx').on(t.authorized_device_id),
   ],
 );
+
+/**
+ * The adherence classes' counts as the daily check left them, one row per day (issue 33's
+ * "Adherence over time" report): active participants with a programme, on track, slightly behind
+ * and behind. Written once a day in the check's transaction; history starts with the first check
+ * after this table was made.
+ */
+export const adherenceHistory = pgTable('adherence_history', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  on_track: integer('on_track').notNull(),
+  slightly_behind: integer('slightly_behind').notNull(),
+  behind: integer('behind').notNull(),
+});

@@ -359,6 +359,15 @@ const ROWS: RowDeclaration[] = [
     call: (w) => ({ url: `/api/pushNotifications/participant/${w.participantId}` }),
   },
   { route: API_ROUTES.dashboard.get, call: () => ({ url: '/api/dashboard' }) },
+  // Reports (issue 33): aggregates only, every signed-in admin.
+  {
+    route: API_ROUTES.reports.get,
+    call: () => ({ url: '/api/reports/flow?from=2026-01-01&to=2026-03-31&by=week' }),
+  },
+  {
+    route: API_ROUTES.reports.exportXlsx,
+    call: () => ({ url: '/api/reports/export.xlsx?from=2026-01-01&to=2026-03-31&suppress_small=true' }),
+  },
 
   // ---- video sets and videos ----
   { route: API_ROUTES.videoSets.list, call: () => ({ url: '/api/videoset' }) },

@@ -1,4 +1,5 @@
 import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettingsOutlined';
+import AssessmentOutlinedIcon from '@mui/icons-material/AssessmentOutlined';
 import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import GroupOutlinedIcon from '@mui/icons-material/GroupOutlined';
@@ -88,6 +89,14 @@ export const consoleRoutes: ConsoleRoute[] = [
     route: apiRoutes.devices.list,
     page: lazyPage(() => import('../features/devices/AuthorisedDevicesPage'), 'AuthorisedDevicesPage'),
     nav: { label: 'Authorised devices', icon: TabletAndroidOutlinedIcon },
+  },
+  // Reports (issue 33): aggregates only, so both roles.
+  {
+    path: '/reports',
+    title: 'Reports',
+    route: apiRoutes.reports.get,
+    page: lazyPage(() => import('../features/reports/ReportsPage'), 'ReportsPage'),
+    nav: { label: 'Reports', icon: AssessmentOutlinedIcon },
   },
   {
     path: '/adminusers',

@@ -60,6 +60,13 @@ export const dashboardKeys = {
   all: ['dashboard'] as const,
 };
 
+// Reports (issue 33)
+export const reportKeys = {
+  all: ['reports'] as const,
+  report: (name: string, from: string, to: string, by: string) =>
+    [...reportKeys.all, name, from, to, by] as const,
+};
+
 export const logKeys = {
   all: ['server-logs'] as const,
   file: (fileName: string) => [...logKeys.all, fileName] as const,

@@ -78,6 +78,9 @@ export async function runAdherenceCheck(
     // files: about 35 MB written and read back at 100k participants with the default 4 MB (issue 14).
     await tx.execute(sql`set local work_mem = '64MB'`);
     const [figures] = rowsOf<CheckFigures>(await tx.execute(adherenceCheckStatement(today, nowText)));
+    // The day's counts per class for the Reports screen's adherence over time (issue 33): one row
+    // a day, written with the day's claim so a day has its counts exactly when it was checked.
+    await tx.execute(adherenceHistoryStatement(today));
     await tx
       .update(adherenceRuns)
       .set({ finished_at: ctx.clock.now(), participants_checked: figures!.checked })
@@ -195,6 +198,24 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       (select count(*)::int from reminders where kind = 'new-video') as new_video,
       (select count(*)::int from reminders where kind = 'missed-video') as missed_video
   `;
+}
+
+/**
+ * The adherence classes' counts after the day's check: active participants with a programme, as
+ * the dashboard's progress cards count them (participant_adherence.adherence: 0 on track, 1
+ * slightly behind, 2 behind).
+ */
+export function adherenceHistoryStatement(day: string): SQL {
+  return sql`
+    insert into adherence_history (day, on_track, slightly_behind, behind)
+    select ${day}::date,
+      count(*) filter (where a.adherence = 0)::int,
+      count(*) filter (where a.adherence = 1)::int,
+      count(*) filter (where a.adherence = 2)::int
+    from participant_adherence a
+    join fitness_participation_progress p on p.participant_id = a.participant_id
+    join participants pa on pa.participant_id = a.participant_id
+    where pa.status = 'active'`;
 }
 
 /** Scheduled by cron (ADHERENCE_CHECK_CRON in ADHERENCE_CHECK_TZ, 06:00 Europe/London by default). */

@@ -3,6 +3,7 @@ import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import {
   AUDIT_ACTIONS,
   AUDIT_CSV_COLUMNS,
+  csvCell,
   type AuditAction,
   type AuditEvent,
   type AuditPage,
@@ -44,14 +45,8 @@ function present(row: AuditRow): AuditEvent {
   };
 }
 
-/** A cell that a spreadsheet would run as a formula (=, +, -, @) is prefixed with a quote. */
-export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- audit cells are scalars (text, numbers, booleans, dates)
-  let text = Array.isArray(value) ? value.join(' ') : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+/** One CSV cell convention for every export (the contract's, shared with the Reports page). */
+export { csvCell };
 
 const EXPORT_BATCH = 2000;
 

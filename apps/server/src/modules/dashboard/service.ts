@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { addDays, type DashboardData } from '@pathway/contract';
+import { addDays, limits, type DashboardData } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { participantCounts } from '../../db/participant-tally.js';
 import { rowsOf } from '../../db/rows.js';
@@ -27,7 +27,12 @@ export async function dashboardData(ctx: AppContext): Promise<DashboardData> {
   ]);
   const days = rowsOf<{ day: string; views: number }>(
     await ctx.db.execute(
-      sql`select to_char(day, 'YYYY-MM-DD') as day, views from daily_views where views > 0 order by day`,
+      // Only what the chart shows (issue 33): the days with views among the chart's window, which
+      // ends at the latest day with views; a range of the primary key, not every day since the start.
+      sql`select to_char(day, 'YYYY-MM-DD') as day, views from daily_views
+        where views > 0
+          and day >= (select max(day) from daily_views where views > 0) - ${limits.chartWindowDays}::int
+        order by day`,
     ),
   );
   return {

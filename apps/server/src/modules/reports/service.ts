@@ -1,0 +1,357 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  NOT_RECORDED_LABEL,
+  WITHDRAWAL_REASONS,
+  type ReportGrouping,
+  type ReportName,
+  type ReportsAnswers,
+  type WithdrawalReason,
+} from '@pathway/contract';
+import type { Database } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
+
+/**
+ * The Reports screen's figures (issue 33). Every report is one set-based statement (or two): SQL
+ * counts and groups, TypeScript only lays out the few grouped rows it answers. Days are calendar
+ * days of the programme's time zone (ADHERENCE_CHECK_TZ), `from` and `to` included.
+ */
+export interface ReportPeriod {
+  from: string;
+  to: string;
+  by: ReportGrouping;
+}
+
+export interface ReportContext {
+  db: Database;
+  /** ADHERENCE_CHECK_TZ */
+  timeZone: string;
+  /** Today in that time zone: a period reaching past it counts programme weeks up to today. */
+  today: string;
+}
+
+const FORMATS: Record<ReportGrouping, { unit: string; step: string; label: string }> = {
+  month: { unit: 'month', step: '1 month', label: 'YYYY-MM' },
+  // ISO weeks: Monday to Sunday, labelled by their ISO year (2026-W01 may start in December 2025).
+  week: { unit: 'week', step: '1 week', label: 'IYYY-"W"IW' },
+};
+
+/** The bucket (first day of the month or ISO week) of a date expression. */
+function bucketOf(day: SQL, by: ReportGrouping): SQL {
+  return sql`date_trunc(${FORMATS[by].unit}, (${day})::timestamp)::date`;
+}
+
+/** Every month or week touching the period, oldest first, so an empty one is still a row. */
+function bucketsCte(p: ReportPeriod): SQL {
+  const f = FORMATS[p.by];
+  return sql`buckets as (
+    select b::date as starts_on, to_char(b, ${f.label}) as period,
+      (b + ${f.step}::interval)::date - 1 as ends_on
+    from generate_series(date_trunc(${f.unit}, ${p.from}::timestamp), ${p.to}::timestamp, ${f.step}::interval) b
+  )`;
+}
+
+/** The instants the period covers, as a half-open range in the programme's time zone. */
+function periodStart(c: ReportContext, p: ReportPeriod): SQL {
+  return sql`(${p.from}::timestamp at time zone ${c.timeZone})`;
+}
+function periodEnd(c: ReportContext, p: ReportPeriod): SQL {
+  return sql`((${p.to}::date + 1)::timestamp at time zone ${c.timeZone})`;
+}
+
+/** A participant's registration day in the programme's calendar. */
+function registeredOn(c: ReportContext): SQL {
+  return sql`(pa.created_at at time zone ${c.timeZone})::date`;
+}
+
+/**
+ * "Started": has a programme and a tablet (now, or one in the device history: a discharge
+ * detaches the tablet of someone who did start).
+ */
+const startedWithDevice = sql`(pa.authorized_device_id is not null or exists (
+  select 1 from device_assignments da where da.participant_id = pa.participant_id))`;
+
+async function referrals(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['referrals']> {
+  const rows = rowsOf<{ starts_on: string; kind: 'all' | 'org' | 'prog'; name: string | null; n: number }>(
+    await c.db.execute(sql`
+      with registered as (
+        select ${bucketOf(registeredOn(c), p.by)} as starts_on,
+          coalesce(nullif(btrim(pa.referring_organisation), ''), ${NOT_RECORDED_LABEL}) as org,
+          coalesce(nullif(btrim(pa.programme_referred_to), ''), ${NOT_RECORDED_LABEL}) as prog
+        from participants pa
+        where pa.created_at >= ${periodStart(c, p)} and pa.created_at < ${periodEnd(c, p)}
+      )
+      select * from (
+      select to_char(starts_on, 'YYYY-MM-DD') as starts_on,
+        case when grouping(org) = 0 then 'org' when grouping(prog) = 0 then 'prog' else 'all' end as kind,
+        case when grouping(org) = 0 then org when grouping(prog) = 0 then prog end as name,
+        count(*)::int as n
+      from registered
+      group by grouping sets ((starts_on), (starts_on, org), (starts_on, prog))
+      ) grouped
+      -- The same order on both databases, whatever their collation.
+      order by name collate "C"`),
+  );
+  const buckets = await bucketRows(c, p);
+  return {
+    report: 'referrals',
+    period: p,
+    rows: buckets.map((b) => {
+      const mine = rows.filter((r) => r.starts_on === b.starts_on);
+      return {
+        period: b.period,
+        starts_on: b.starts_on,
+        referred: mine.find((r) => r.kind === 'all')?.n ?? 0,
+        by_organisation: mine.filter((r) => r.kind === 'org').map((r) => ({ name: r.name!, count: r.n })),
+        by_programme: mine.filter((r) => r.kind === 'prog').map((r) => ({ name: r.name!, count: r.n })),
+      };
+    }),
+  };
+}
+
+async function bucketRows(
+  c: ReportContext,
+  p: ReportPeriod,
+): Promise<{ starts_on: string; period: string }[]> {
+  return rowsOf<{ starts_on: string; period: string }>(
+    await c.db.execute(
+      sql`with ${bucketsCte(p)} select to_char(starts_on, 'YYYY-MM-DD') as starts_on, period from buckets order by starts_on`,
+    ),
+  );
+}
+
+async function flow(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['flow']> {
+  const cohort = sql`cohort as (
+    select ${bucketOf(registeredOn(c), p.by)} as starts_on, pa.status, pa.discharge_reason,
+      case when pr.participant_id is not null and ${startedWithDevice}
+        then pr.started_date - ${registeredOn(c)} end as days_to_start
+    from participants pa
+    left join fitness_participation_progress pr on pr.participant_id = pa.participant_id
+    where pa.created_at >= ${periodStart(c, p)} and pa.created_at < ${periodEnd(c, p)}
+  )`;
+  const [figures, reasons] = await Promise.all([
+    c.db
+      .execute(
+        sql`
+        with ${bucketsCte(p)}, ${cohort}
+        select to_char(b.starts_on, 'YYYY-MM-DD') as starts_on, b.period, grouping(b.starts_on, b.period) as total,
+          count(c.status)::int as referred,
+          count(c.days_to_start)::int as started,
+          count(*) filter (where c.status = 'completed')::int as completed,
+          count(*) filter (where c.status = 'withdrawn')::int as withdrawn,
+          count(*) filter (where c.status = 'active')::int as active,
+          (percentile_cont(0.5) within group (order by c.days_to_start))::float8 as median,
+          (percentile_cont(0.9) within group (order by c.days_to_start))::float8 as p90
+        from buckets b left join cohort c on c.starts_on = b.starts_on
+        group by grouping sets ((b.starts_on, b.period), ())
+        order by b.starts_on nulls last`,
+      )
+      .then((r) =>
+        rowsOf<{
+          starts_on: string | null;
+          period: string | null;
+          total: number;
+          referred: number;
+          started: number;
+          completed: number;
+          withdrawn: number;
+          active: number;
+          median: number | null;
+          p90: number | null;
+        }>(r),
+      ),
+    c.db
+      .execute(
+        // Only the withdrawn of the period's registrations: no need of their programmes or tablets.
+        sql`select pa.discharge_reason as reason, count(*)::int as n from participants pa
+        where pa.created_at >= ${periodStart(c, p)} and pa.created_at < ${periodEnd(c, p)}
+          and pa.status = 'withdrawn'
+        group by pa.discharge_reason`,
+      )
+      .then((r) => rowsOf<{ reason: string | null; n: number }>(r)),
+  ]);
+  const overall = figures.find((f) => f.total !== 0)!;
+  const reasonOrder = (reason: string | null) => {
+    const i = WITHDRAWAL_REASONS.indexOf(reason as WithdrawalReason);
+    return i < 0 ? WITHDRAWAL_REASONS.length : i;
+  };
+  return {
+    report: 'flow',
+    period: p,
+    rows: figures
+      .filter((f) => f.total === 0)
+      .map((f) => ({
+        period: f.period!,
+        starts_on: f.starts_on!,
+        referred: f.referred,
+        started: f.started,
+        completed: f.completed,
+        withdrawn: f.withdrawn,
+        active: f.active,
+        median_days_to_start: f.median,
+        p90_days_to_start: f.p90,
+      })),
+    withdrawal_reasons: reasons
+      .sort((a, b) => reasonOrder(a.reason) - reasonOrder(b.reason))
+      .map((r) => ({
+        reason: WITHDRAWAL_REASONS.includes(r.reason as WithdrawalReason)
+          ? (r.reason as WithdrawalReason)
+          : null,
+        count: r.n,
+      })),
+    days_to_start: { median: overall.median, p90: overall.p90 },
+  };
+}
+
+async function adherence(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['adherence']> {
+  const rows = rowsOf<{
+    starts_on: string;
+    period: string;
+    as_of: string | null;
+    on_track: number | null;
+    slightly_behind: number | null;
+    behind: number | null;
+    data_from: string | null;
+  }>(
+    await c.db.execute(sql`
+      with ${bucketsCte(p)}
+      select to_char(b.starts_on, 'YYYY-MM-DD') as starts_on, b.period, to_char(h.day, 'YYYY-MM-DD') as as_of,
+        h.on_track, h.slightly_behind, h.behind,
+        (select to_char(min(day), 'YYYY-MM-DD') from adherence_history) as data_from
+      from buckets b
+      -- The bucket's last recorded day within the period: one probe of the primary key each.
+      left join lateral (
+        select * from adherence_history h
+        where h.day between greatest(b.starts_on, ${p.from}::date) and least(b.ends_on, ${p.to}::date)
+        order by h.day desc limit 1
+      ) h on true
+      order by b.starts_on`),
+  );
+  return {
+    report: 'adherence',
+    period: p,
+    data_from: rows[0]?.data_from ?? null,
+    rows: rows.map(({ data_from: _, ...row }) => row),
+  };
+}
+
+async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['programme-weeks']> {
+  const asOf = p.to < c.today ? p.to : c.today;
+  const rows = rowsOf<ReportsAnswers['programme-weeks']['rows'][number]>(
+    await c.db.execute(sql`
+      -- Materialized: each is computed once (the planner, expecting one row of \`completed\`, read
+      -- it again for every week of every set, a pass over all seen_videos each time).
+      with cohort as materialized (
+        -- One row per participant who started in the period: how many weeks of the programme had
+        -- begun by its end, and in how many of those they were not yet discharged.
+        select pr.participant_id, pr.fitness_video_set_id as set_id,
+          least(s.number_of_weeks, (${asOf}::date - pr.started_date) / 7 + 1) as weeks_reached,
+          least(s.number_of_weeks, (${asOf}::date - pr.started_date) / 7 + 1,
+            case when pa.discharged_on is null then s.number_of_weeks
+                 when pa.discharged_on < pr.started_date then 0
+                 else (pa.discharged_on - pr.started_date) / 7 + 1 end) as weeks_active
+        from fitness_participation_progress pr
+        join participants pa on pa.participant_id = pr.participant_id
+        join fitness_video_sets s on s.fitness_video_set_id = pr.fitness_video_set_id
+        where pr.started_date between ${p.from}::date and ${asOf}::date and ${startedWithDevice}
+      ), week_videos as (
+        select v.fitness_video_set_id as set_id, v.week_number as week, count(*)::int as videos
+        from videos v group by 1, 2
+      ), reached as materialized (
+        -- Histograms (a row per set and week count), summed per week below: never a row per
+        -- participant and week.
+        select set_id, weeks_reached as weeks, count(*) as n from cohort group by 1, 2
+      ), active as materialized (
+        select set_id, weeks_active as weeks, count(*) as n from cohort group by 1, 2
+      ), watched as (
+        -- Views of the participant's own set by the end of the period, per week begun (seen_videos
+        -- keeps each view's set and week, so the videos table is not joined per view).
+        select c.set_id, sv.week_number as week, c.participant_id, count(*) as n
+        from cohort c
+        join seen_videos sv on sv.participant_id = c.participant_id
+          and sv.fitness_video_set_id = c.set_id and sv.week_number <= c.weeks_reached
+        where sv.created_at < ${periodEnd(c, p)}
+        group by c.set_id, sv.week_number, c.participant_id
+      ), completed as materialized (
+        select w.set_id, w.week, count(*) as n
+        from watched w join week_videos wv on wv.set_id = w.set_id and wv.week = w.week and w.n = wv.videos
+        group by 1, 2
+      )
+      select s.fitness_video_set_id as video_set_id, s.set_name, wv.week,
+        coalesce((select sum(r.n) from reached r where r.set_id = wv.set_id and r.weeks >= wv.week), 0)::int as reached,
+        coalesce(done.n, 0)::int as watched_all,
+        coalesce((select sum(a.n) from active a where a.set_id = wv.set_id and a.weeks >= wv.week), 0)::int as still_active
+      from week_videos wv
+      join fitness_video_sets s on s.fitness_video_set_id = wv.set_id and wv.week <= s.number_of_weeks
+      left join completed done on done.set_id = wv.set_id and done.week = wv.week
+      order by s.set_name collate "C", s.fitness_video_set_id, wv.week`),
+  );
+  return { report: 'programme-weeks', period: p, rows };
+}
+
+async function videos(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['videos']> {
+  const rows = rowsOf<ReportsAnswers['videos']['rows'][number]>(
+    await c.db.execute(sql`
+      with counted as (
+        select sv.video_id, count(*)::int as views from seen_videos sv
+        where sv.created_at >= ${periodStart(c, p)} and sv.created_at < ${periodEnd(c, p)}
+        group by sv.video_id
+      ), per_video as (
+        select v.fitness_video_set_id as video_set_id, s.set_name, v.video_id, v.title,
+          v.week_number as week, v.day_number as day, coalesce(n.views, 0) as views
+        from videos v
+        join fitness_video_sets s on s.fitness_video_set_id = v.fitness_video_set_id
+        left join counted n on n.video_id = v.video_id
+      )
+      select *,
+        -- The set's least watched, when its videos were not all watched alike.
+        views = min(views) over w and min(views) over w < max(views) over w as least_watched
+      from per_video
+      window w as (partition by video_set_id)
+      order by set_name collate "C", video_set_id, week, day`),
+  );
+  return { report: 'videos', period: p, rows };
+}
+
+async function views(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['views']> {
+  const rows = rowsOf<ReportsAnswers['views']['rows'][number]>(
+    await c.db.execute(sql`
+      with ${bucketsCte(p)}
+      select to_char(b.starts_on, 'YYYY-MM-DD') as starts_on, b.period, coalesce(sum(d.views), 0)::int as views
+      from buckets b
+      left join daily_views d on d.day between greatest(b.starts_on, ${p.from}::date) and least(b.ends_on, ${p.to}::date)
+      group by b.starts_on, b.period
+      order by b.starts_on`),
+  );
+  return { report: 'views', period: p, rows };
+}
+
+const REPORTS: { [N in ReportName]: (c: ReportContext, p: ReportPeriod) => Promise<ReportsAnswers[N]> } = {
+  referrals,
+  flow,
+  adherence,
+  'programme-weeks': programmeWeeks,
+  videos,
+  views,
+};
+
+/**
+ * One report, in a read-only transaction of its own: the statements see one snapshot, and
+ * PostgreSQL does not compile them with LLVM first (0.8 s of where people stop's plan at 100k
+ * participants, as for the daily check).
+ */
+export function reportOf<N extends ReportName>(
+  c: ReportContext,
+  name: N,
+  period: ReportPeriod,
+): Promise<ReportsAnswers[N]> {
+  return c.db.transaction(
+    async (tx) => {
+      await tx.execute(sql`set local jit = off`);
+      // Where people stop and the videos report hash and sort every view of the period: in memory
+      // rather than through temporary files (at 10M views the default 4 MB spilled 140 MB to disk).
+      await tx.execute(sql`set local work_mem = '64MB'`);
+      return REPORTS[name]({ ...c, db: tx }, period);
+    },
+    { accessMode: 'read only' },
+  );
+}

@@ -1,0 +1,469 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import GlobalStyles from '@mui/material/GlobalStyles';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { LineChart } from '@mui/x-charts/LineChart';
+import {
+  REPORT_NAMES,
+  REPORT_TITLES,
+  isCalendarDay,
+  latestReportEnd,
+  reportCsv,
+  reportTables,
+  type ReportName,
+  type ReportTable,
+  type ReportsAnswers,
+} from '@pathway/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { isApiError } from '../../lib/api';
+import { formatLongDate } from '../../lib/dates';
+import { saveBlob } from '../../lib/download';
+import { downloadWorkbook, reportQuery, type PeriodChoice } from './api';
+
+const BLUE = '#005EB8';
+const PALETTE = [BLUE, '#007F3B', '#FFB81C', '#D5281B', '#330072', '#00A9CE', '#AE2573', '#425563'];
+
+/** Today and the first day of the month eleven months before: the last 12 months, whole months. */
+function defaultPeriod(): PeriodChoice {
+  const now = new Date();
+  const day = (d: Date) =>
+    `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  return { from: day(new Date(now.getFullYear(), now.getMonth() - 11, 1)), to: day(now), by: 'month' };
+}
+
+/** The page's own check of the period, with the server's words (it checks again). */
+function periodProblem(p: PeriodChoice): string | null {
+  if (!isCalendarDay(p.from)) return 'Choose the first day of the period.';
+  if (!isCalendarDay(p.to)) return 'Choose the last day of the period.';
+  if (p.from > p.to) return 'The period must not end before it starts.';
+  if (p.to > latestReportEnd(p.from)) return 'The period is longer than 3 years; choose a shorter one.';
+  return null;
+}
+
+/** A print stylesheet: only the reports, on A4, without the console's sidebar, bars and buttons. */
+const printStyles = (
+  <GlobalStyles
+    styles={{
+      '@media print': {
+        '@page': { size: 'A4', margin: '12mm' },
+        '.MuiDrawer-root, header.MuiAppBar-root, footer, .reports-no-print': { display: 'none !important' },
+        'main#main-content': { padding: '0 !important', maxWidth: 'none !important' },
+        '.reports-section': { breakInside: 'avoid-page', boxShadow: 'none', border: 'none' },
+        '.reports-chart svg': { maxWidth: '100%', height: 'auto' },
+        '.reports-table-wrap': { overflow: 'visible !important', maxHeight: 'none !important' },
+      },
+    }}
+  />
+);
+
+function ReportTableView({
+  table,
+  csvTable,
+  period,
+}: {
+  table: ReportTable;
+  /** The same table as the CSV writes it (small counts suppressed when asked). */
+  csvTable: ReportTable;
+  period: PeriodChoice;
+}) {
+  const id = `table-${table.key}`;
+  return (
+    <Box sx={{ mt: 2 }}>
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: 1,
+          flexWrap: 'wrap',
+        }}
+      >
+        <Typography id={id} component="h3" variant="h3" sx={{ fontSize: '1.05rem', fontWeight: 600 }}>
+          {table.title}
+        </Typography>
+        <Button
+          className="reports-no-print"
+          size="small"
+          variant="outlined"
+          aria-label={`Download ${table.title} as CSV`}
+          onClick={() =>
+            saveBlob(
+              new Blob([reportCsv(csvTable)], { type: 'text/csv;charset=utf-8' }),
+              `${table.key}-${period.from}-to-${period.to}.csv`,
+            )
+          }
+        >
+          CSV
+        </Button>
+      </Box>
+      {table.rows.length === 0 ? (
+        <Typography color="text.secondary" sx={{ mt: 1 }}>
+          Nothing in this period.
+        </Typography>
+      ) : (
+        <TableContainer
+          className="reports-table-wrap"
+          sx={{ mt: 1, maxHeight: 480 }}
+          tabIndex={0}
+          aria-labelledby={id}
+        >
+          <Table size="small" stickyHeader aria-labelledby={id}>
+            <TableHead>
+              <TableRow>
+                {table.columns.map((column) => (
+                  <TableCell key={column} sx={{ fontWeight: 600 }}>
+                    {column}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {table.rows.map((row, r) => (
+                <TableRow key={r}>
+                  {row.map((cell, c) => (
+                    <TableCell key={c} align={typeof cell === 'number' ? 'right' : 'left'}>
+                      {cell ?? '–'}
+                    </TableCell>
+                  ))}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      )}
+    </Box>
+  );
+}
+
+/** A chart is a picture of the table beneath it: hidden from screen readers, which read the table. */
+function Chart({ children }: { children: ReactNode }) {
+  return (
+    <Box className="reports-chart" aria-hidden="true" sx={{ width: '100%' }}>
+      {children}
+    </Box>
+  );
+}
+
+const HEIGHT = 300;
+
+function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
+  switch (answer.report) {
+    case 'referrals': {
+      const names = [...new Set(answer.rows.flatMap((r) => r.by_organisation.map((o) => o.name)))];
+      if (names.length === 0) return null;
+      return (
+        <Chart>
+          <BarChart
+            height={HEIGHT}
+            skipAnimation
+            xAxis={[{ scaleType: 'band', data: answer.rows.map((r) => r.period) }]}
+            yAxis={[{ min: 0, tickMinStep: 1 }]}
+            series={names.map((name, i) => ({
+              label: name,
+              stack: 'organisations',
+              color: PALETTE[i % PALETTE.length],
+              data: answer.rows.map((r) => r.by_organisation.find((o) => o.name === name)?.count ?? 0),
+            }))}
+          />
+        </Chart>
+      );
+    }
+    case 'flow':
+      return (
+        <Chart>
+          <BarChart
+            height={HEIGHT}
+            skipAnimation
+            xAxis={[{ scaleType: 'band', data: answer.rows.map((r) => r.period) }]}
+            yAxis={[{ min: 0, tickMinStep: 1 }]}
+            series={[
+              { label: 'Referred', data: answer.rows.map((r) => r.referred), color: '#425563' },
+              { label: 'Started', data: answer.rows.map((r) => r.started), color: BLUE },
+              { label: 'Completed', data: answer.rows.map((r) => r.completed), color: '#007F3B' },
+              { label: 'Withdrawn', data: answer.rows.map((r) => r.withdrawn), color: '#D5281B' },
+            ]}
+          />
+        </Chart>
+      );
+    case 'adherence':
+      return (
+        <Chart>
+          <BarChart
+            height={HEIGHT}
+            skipAnimation
+            xAxis={[{ scaleType: 'band', data: answer.rows.map((r) => r.period) }]}
+            yAxis={[{ min: 0, tickMinStep: 1 }]}
+            series={[
+              { label: 'On track', stack: 'a', data: answer.rows.map((r) => r.on_track), color: '#007F3B' },
+              {
+                label: 'Slightly behind',
+                stack: 'a',
+                data: answer.rows.map((r) => r.slightly_behind),
+                color: '#FFB81C',
+              },
+              { label: 'Behind', stack: 'a', data: answer.rows.map((r) => r.behind), color: '#D5281B' },
+            ]}
+          />
+        </Chart>
+      );
+    case 'programme-weeks': {
+      const sets = [...new Map(answer.rows.map((r) => [r.video_set_id, r.set_name])).entries()];
+      const weeks = Math.max(0, ...answer.rows.map((r) => r.week));
+      if (sets.length === 0 || weeks === 0) return null;
+      return (
+        <Chart>
+          <LineChart
+            height={HEIGHT}
+            skipAnimation
+            xAxis={[{ scaleType: 'point', data: Array.from({ length: weeks }, (_, i) => `Week ${i + 1}`) }]}
+            yAxis={[{ min: 0, max: 100, label: '% of those who reached the week' }]}
+            series={sets.map(([id, name], i) => ({
+              label: `${name}: watched every video`,
+              color: PALETTE[i % PALETTE.length],
+              connectNulls: false,
+              data: Array.from({ length: weeks }, (_, w) => {
+                const row = answer.rows.find((r) => r.video_set_id === id && r.week === w + 1);
+                return row && row.reached > 0
+                  ? Math.round((1000 * row.watched_all) / row.reached) / 10
+                  : null;
+              }),
+            }))}
+          />
+        </Chart>
+      );
+    }
+    case 'videos':
+      if (answer.rows.length === 0) return null;
+      return (
+        <Chart>
+          <BarChart
+            height={Math.max(HEIGHT, 22 * answer.rows.length)}
+            skipAnimation
+            layout="horizontal"
+            margin={{ left: 16 }}
+            yAxis={[
+              {
+                scaleType: 'band',
+                width: 160,
+                data: answer.rows.map((r) => `${r.set_name} W${r.week}D${r.day}`),
+              },
+            ]}
+            series={[{ label: 'Views', data: answer.rows.map((r) => r.views), color: BLUE }]}
+          />
+        </Chart>
+      );
+    case 'views':
+      return (
+        <Chart>
+          <LineChart
+            height={HEIGHT}
+            skipAnimation
+            xAxis={[{ scaleType: 'point', data: answer.rows.map((r) => r.period) }]}
+            yAxis={[{ min: 0, tickMinStep: 1 }]}
+            series={[{ label: 'Views', data: answer.rows.map((r) => r.views), color: BLUE, curve: 'linear' }]}
+          />
+        </Chart>
+      );
+  }
+}
+
+function ReportNote({ answer }: { answer: ReportsAnswers[ReportName] }) {
+  if (answer.report === 'adherence') {
+    return (
+      <Typography color="text.secondary">
+        {answer.data_from
+          ? `Recorded by the daily check since ${formatLongDate(answer.data_from)}; each row is the last recorded day of its ${answer.period.by} in the period.`
+          : 'The daily check has not recorded any day yet.'}
+      </Typography>
+    );
+  }
+  if (answer.report === 'flow') {
+    const { median, p90 } = answer.days_to_start;
+    return (
+      <Typography color="text.secondary">
+        Cohorts by registration; outcomes as they stand today. Days from registration to start over the
+        period: median {median ?? '–'}, 90th percentile {p90 === null ? '–' : Math.round(p90 * 10) / 10}.
+      </Typography>
+    );
+  }
+  if (answer.report === 'programme-weeks') {
+    return (
+      <Typography color="text.secondary">
+        Participants who started in the period, per week of their programme that had begun by its end.
+      </Typography>
+    );
+  }
+  if (answer.report === 'videos') {
+    return (
+      <Typography color="text.secondary">
+        “Least watched” marks each set’s videos with the fewest views, when its videos were not watched alike.
+      </Typography>
+    );
+  }
+  return null;
+}
+
+function ReportSection({
+  name,
+  period,
+  suppress,
+}: {
+  name: ReportName;
+  period: PeriodChoice;
+  suppress: boolean;
+}) {
+  const query = useQuery(reportQuery(name, period));
+  const title = REPORT_TITLES[name];
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      className="reports-section"
+      aria-labelledby={`report-${name}`}
+      sx={{ p: 2, mb: 3 }}
+    >
+      <Typography id={`report-${name}`} component="h2" variant="h2" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      <QueryState query={query} loadingLabel={`Loading ${title}`}>
+        {(answer) => (
+          <>
+            <ReportNote answer={answer} />
+            <ReportChart answer={answer} />
+            {reportTables(answer, false).map((table, i) => (
+              <ReportTableView
+                key={table.key}
+                table={table}
+                // The same answer gives the same tables in the same order, suppressed or not.
+                csvTable={reportTables(answer, suppress)[i]!}
+                period={period}
+              />
+            ))}
+          </>
+        )}
+      </QueryState>
+    </Paper>
+  );
+}
+
+export function ReportsPage() {
+  const [period, setPeriod] = useState<PeriodChoice>(defaultPeriod);
+  const [draft, setDraft] = useState<PeriodChoice>(period);
+  const [suppress, setSuppress] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const problem = periodProblem(draft);
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    if (!problem) setPeriod(draft);
+  };
+
+  const exportWorkbook = async () => {
+    setExporting(true);
+    setExportError(null);
+    try {
+      const blob = await downloadWorkbook(period, suppress);
+      saveBlob(blob, `pathway-reports-${period.from}-to-${period.to}.xlsx`);
+    } catch (error) {
+      setExportError(isApiError(error) ? error.message : 'The workbook could not be made. Please try again.');
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <>
+      {printStyles}
+      <PageHeader
+        title="Reports"
+        actions={
+          <Box className="reports-no-print" sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+            <Button variant="contained" onClick={() => void exportWorkbook()} disabled={exporting}>
+              {exporting ? 'Making the workbook…' : 'Export XLSX'}
+            </Button>
+            <Button variant="outlined" onClick={() => window.print()}>
+              Print
+            </Button>
+          </Box>
+        }
+      >
+        Aggregate figures for {formatLongDate(period.from)} to {formatLongDate(period.to)}, by{' '}
+        {period.by === 'week' ? 'ISO week' : 'month'}. No participant is named.
+      </PageHeader>
+      <Paper
+        variant="outlined"
+        component="form"
+        className="reports-no-print"
+        aria-label="Period"
+        onSubmit={apply}
+        noValidate
+        sx={{ p: 2, mb: 3, display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}
+      >
+        <TextField
+          label="From"
+          type="date"
+          value={draft.from}
+          onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true } }}
+          size="small"
+        />
+        <TextField
+          label="To"
+          type="date"
+          value={draft.to}
+          onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true } }}
+          size="small"
+        />
+        <TextField
+          select
+          label="Group by"
+          value={draft.by}
+          onChange={(e) => setDraft({ ...draft, by: e.target.value === 'week' ? 'week' : 'month' })}
+          size="small"
+          sx={{ minWidth: 140 }}
+        >
+          <MenuItem value="month">Month</MenuItem>
+          <MenuItem value="week">ISO week</MenuItem>
+        </TextField>
+        <Button type="submit" variant="outlined" disabled={problem !== null}>
+          Show
+        </Button>
+        <FormControlLabel
+          control={<Checkbox checked={suppress} onChange={(e) => setSuppress(e.target.checked)} />}
+          label="Suppress counts under 5 in exports (for sharing outside the team)"
+        />
+        {problem && (
+          <Alert severity="warning" sx={{ flexBasis: '100%' }}>
+            {problem}
+          </Alert>
+        )}
+      </Paper>
+      {exportError && (
+        <Alert severity="error" sx={{ mb: 2 }} className="reports-no-print">
+          {exportError}
+        </Alert>
+      )}
+      {REPORT_NAMES.map((name) => (
+        <ReportSection key={name} name={name} period={period} suppress={suppress} />
+      ))}
+    </>
+  );
+}
