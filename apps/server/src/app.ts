@@ -27,6 +27,8 @@ import { progressRoutes } from './modules/progress/routes.js';
 import { deviceApiRoutes } from './modules/device-api/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { pushStatusRoutes } from './modules/push-status/routes.js';
+// Follow-up worklist, contact log and message fates (issue 31).
+import { followupRoutes } from './modules/followup/routes.js';
 import { retentionRoutes } from './modules/retention/routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
@@ -47,6 +49,8 @@ const modules = [
   deviceApiRoutes,
   dashboardRoutes,
   pushStatusRoutes,
+  // Follow-up (issue 31).
+  followupRoutes,
   retentionRoutes,
 ];
 

@@ -108,6 +108,8 @@ const envSchema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
   /** An unused tablet token expires after this many days (the app never asks for a new one sooner). */
   DEVICE_TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Follow-up (issue 31): a tablet with no authenticated call for this many days is "tablet silent". */
+  FOLLOWUP_SILENT_DAYS: z.coerce.number().int().min(1).max(365).default(3),
   /**
    * Calls 1 and 2 (no token) per device id and per source address in each window. A tablet
    * starts a few times a day; several tablets of one care home may share an address.
@@ -160,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     diskReserveBytes: e.DISK_RESERVE_MB * 1024 * 1024,
     deviceTokenIdleDays: e.DEVICE_TOKEN_IDLE_DAYS,
+    followupSilentDays: e.FOLLOWUP_SILENT_DAYS,
     deviceRateLimit: {
       perDevice: e.DEVICE_RATE_LIMIT_PER_DEVICE,
       perAddress: e.DEVICE_RATE_LIMIT_PER_ADDRESS,

@@ -49,6 +49,14 @@ export const API_ROUTES = {
   pushMessages: {
     ofParticipant: { method: 'GET', path: '/api/pushNotifications/participant/:id' },
   },
+  // Follow-up worklist, contact log and every message's fate (issue 31).
+  followup: {
+    list: { method: 'GET', path: '/api/followup' },
+    counts: { method: 'GET', path: '/api/followup/counts' },
+    contacts: { method: 'GET', path: '/api/participant/:id/contacts' },
+    recordContact: { method: 'POST', path: '/api/participant/:id/contacts' },
+    messages: { method: 'GET', path: '/api/participant/:id/messages' },
+  },
   progress: {
     ofParticipant: { method: 'GET', path: '/api/participationprogress/participant/:id' },
     summary: {

@@ -540,3 +540,72 @@ export const deviceAssignments = pgTable(
     index('device_assignments_device_idx').on(t.authorized_device_id),
   ],
 );
+
+/**
+ * The follow-up worklist's facts, one row per participant (made by a trigger when the participant
+ * is inserted, removed with them): each reason is a column kept current where its fact changes,
+ * so the worklist is an index range per reason, never a scan of every participant (issue 31).
+ * Mirrored by triggers (drizzle 0014): active (participants.status), has_device and
+ * device_assigned_at (participants.authorized_device_id), token_empty (push_notification_id),
+ * has_programme (fitness_participation_progress), days_behind (participant_adherence). Written by
+ * the server: tablet_called_at (the device API's authenticated calls), push_failures (push
+ * delivery), finished_at (the daily check), snoozed_until and snooze_reasons (a contact). The
+ * *_since / *_from columns are derived from those by a BEFORE trigger; null when the reason cannot
+ * apply (and always null for a participant who is not active).
+ */
+export const participantFollowup = pgTable(
+  'participant_followup',
+  {
+    participant_id: integer('participant_id')
+      .primaryKey()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    active: boolean('active').notNull().default(true),
+    has_device: boolean('has_device').notNull().default(false),
+    has_programme: boolean('has_programme').notNull().default(false),
+    days_behind: integer('days_behind').notNull().default(0),
+    registered_at: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the current device was assigned ("never called" counts from here). */
+    device_assigned_at: timestamp('device_assigned_at', { withTimezone: true }),
+    /** The last call with the tablet's bearer token (to the minute). */
+    tablet_called_at: timestamp('tablet_called_at', { withTimezone: true }),
+    token_empty: boolean('token_empty').notNull().default(true),
+    /** Push messages that failed in a row (reset by one delivered, or by a new token). */
+    push_failures: integer('push_failures').notNull().default(0),
+    /** Watched through the last day of the programme (set by the daily check). */
+    finished_at: timestamp('finished_at', { withTimezone: true }),
+    /** The latest contact's next follow-up date: off the worklist until then, unless a new reason. */
+    snoozed_until: date('snoozed_until', { mode: 'string' }),
+    snooze_reasons: text('snooze_reasons')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    behind_since: timestamp('behind_since', { withTimezone: true }),
+    slightly_since: timestamp('slightly_since', { withTimezone: true }),
+    /** tablet_silent once this is FOLLOWUP_SILENT_DAYS old. */
+    silent_from: timestamp('silent_from', { withTimezone: true }),
+    failing_since: timestamp('failing_since', { withTimezone: true }),
+    finished_since: timestamp('finished_since', { withTimezone: true }),
+    /** not_started once this is 2 days old. */
+    not_started_from: timestamp('not_started_from', { withTimezone: true }),
+  },
+  (t) => [
+    index('participant_followup_behind_idx')
+      .on(t.behind_since, t.participant_id)
+      .where(sql`${t.behind_since} is not null`),
+    index('participant_followup_slightly_idx')
+      .on(t.slightly_since, t.participant_id)
+      .where(sql`${t.slightly_since} is not null`),
+    index('participant_followup_silent_idx')
+      .on(t.silent_from, t.participant_id)
+      .where(sql`${t.silent_from} is not null`),
+    index('participant_followup_failing_idx')
+      .on(t.failing_since, t.participant_id)
+      .where(sql`${t.failing_since} is not null`),
+    index('participant_followup_finished_idx')
+      .on(t.finished_since, t.participant_id)
+      .where(sql`${t.finished_since} is not null`),
+    index('participant_followup_not_started_idx')
+      .on(t.not_started_from, t.participant_id)
+      .where(sql`${t.not_started_from} is not null`),
+  ],
+);

@@ -178,6 +178,14 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       update participant_adherence a set days_behind = o.days_behind
       from outcome o
       where a.participant_id = o.participant_id and a.days_behind <> o.days_behind
+    ), finished_update as (
+      -- Follow-up's "programme finished" (issue 31): the current day is the set's last day with a
+      -- video, and it is seen (no next day to move to).
+      update participant_followup f
+      set finished_at = case when o.current_seen and o.next_idx is null then coalesce(f.finished_at, ${nowText}::timestamptz) end
+      from outcome o
+      where f.participant_id = o.participant_id
+        and (f.finished_at is null) = (o.current_seen and o.next_idx is null)
     ), reminders as (
       insert into push_outbox (participant_id, title, body, kind, dedupe_key, created_at)
       select participant_id, ${r.newVideoTitle}, ${r.newVideoBody}, 'new-video',
