@@ -40,7 +40,10 @@ export async function followupRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     config: { access: 'staff' },
     handler: async (request, reply) => {
       const entry = await service.recordContact(request.params.id, request.body, staffActor(request));
-      request.log.info({ participant_id: request.params.id, by: request.staff!.adminUserId }, 'contact recorded');
+      request.log.info(
+        { participant_id: request.params.id, by: request.staff!.adminUserId },
+        'contact recorded',
+      );
       return reply.status(201).send(entry);
     },
   });

@@ -1,4 +1,4 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { count, desc, eq, inArray } from 'drizzle-orm';
 import {
   can,
   messages,
@@ -254,12 +254,20 @@ export async function lastContactsOf(
 ): Promise<Map<number, { created_at: Date; method: string; outcome: string }>> {
   const result = new Map<number, { created_at: Date; method: string; outcome: string }>();
   if (ids.length === 0) return result;
-  const rows = await db.execute(sql`
-    select distinct on (participant_id) participant_id, created_at, method, outcome
-    from participant_contacts where participant_id = any(${ids}::int[])
-    order by participant_id, created_at desc, contact_id desc`);
-  for (const r of (rows as unknown as { rows: { participant_id: number; created_at: Date | string; method: string; outcome: string }[] }).rows) {
-    result.set(r.participant_id, { created_at: new Date(r.created_at), method: r.method, outcome: r.outcome });
-  }
+  const rows = await db
+    .selectDistinctOn([participantContacts.participant_id], {
+      participant_id: participantContacts.participant_id,
+      created_at: participantContacts.created_at,
+      method: participantContacts.method,
+      outcome: participantContacts.outcome,
+    })
+    .from(participantContacts)
+    .where(inArray(participantContacts.participant_id, ids))
+    .orderBy(
+      participantContacts.participant_id,
+      desc(participantContacts.created_at),
+      desc(participantContacts.contact_id),
+    );
+  for (const r of rows) result.set(r.participant_id, r);
   return result;
 }

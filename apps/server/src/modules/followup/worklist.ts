@@ -33,10 +33,18 @@ const REASON_SQL: Record<FollowupReason, ReasonSql> = {
   tablet_silent: {
     holds: 'f.silent_from <= $1::timestamptz',
     key: 'f.silent_from',
-    began: "f.silent_from + make_interval(days => $5::int)",
+    began: 'f.silent_from + make_interval(days => $5::int)',
   },
-  reminders_failing: { holds: 'f.failing_since is not null', key: 'f.failing_since', began: 'f.failing_since' },
-  slightly_behind: { holds: 'f.slightly_since is not null', key: 'f.slightly_since', began: 'f.slightly_since' },
+  reminders_failing: {
+    holds: 'f.failing_since is not null',
+    key: 'f.failing_since',
+    began: 'f.failing_since',
+  },
+  slightly_behind: {
+    holds: 'f.slightly_since is not null',
+    key: 'f.slightly_since',
+    began: 'f.slightly_since',
+  },
   programme_finished: {
     holds: 'f.finished_since is not null',
     key: 'f.finished_since',
@@ -154,9 +162,11 @@ function branch(
   const r = REASON_SQL[reason];
   const conditions = [r.holds, NOT_SNOOZED];
   if (exclusive) {
-    for (const earlier of FOLLOWUP_REASONS.slice(0, rank)) conditions.push(`not coalesce(${REASON_SQL[earlier].holds}, false)`);
+    for (const earlier of FOLLOWUP_REASONS.slice(0, rank))
+      conditions.push(`not coalesce(${REASON_SQL[earlier].holds}, false)`);
   }
-  if (cursor && cursor.rank === rank) conditions.push(`(${r.key}, f.participant_id) > (${cursor.key}::timestamptz, ${cursor.id}::int)`);
+  if (cursor && cursor.rank === rank)
+    conditions.push(`(${r.key}, f.participant_id) > (${cursor.key}::timestamptz, ${cursor.id}::int)`);
   return `(select f.participant_id, ${rank} as rank, ${r.key} as key from participant_followup f
     where ${conditions.join(' and ')} order by ${r.key}, f.participant_id limit ${limit})`;
 }
@@ -172,12 +182,18 @@ export async function worklistPage(
     params.push(v);
     return `$${params.length}`;
   };
-  const cursor = req.cursor && { rank: req.cursor.rank, key: param(req.cursor.key), id: param(req.cursor.id) };
+  const cursor = req.cursor && {
+    rank: req.cursor.rank,
+    key: param(req.cursor.key),
+    id: param(req.cursor.id),
+  };
   const walkLimit = String(req.limit + req.offset);
   const ranks = req.reason
     ? [FOLLOWUP_REASONS.indexOf(req.reason)]
     : FOLLOWUP_REASONS.map((_, i) => i).filter((i) => !req.cursor || i >= req.cursor.rank);
-  const walks = ranks.map((rank) => branch(rank, req.reason === undefined, cursor, walkLimit)).join(' union all ');
+  const walks = ranks
+    .map((rank) => branch(rank, req.reason === undefined, cursor, walkLimit))
+    .join(' union all ');
   const anyReason = req.reason
     ? REASON_SQL[req.reason].holds
     : `(${FOLLOWUP_REASONS.map((r) => REASON_SQL[r].holds).join(' or ')})`;
@@ -246,7 +262,8 @@ export async function worklistCounts(
   clock: WorklistClock,
 ): Promise<{ total: number; reasons: Record<FollowupReason, number> }> {
   const perReason = FOLLOWUP_REASONS.map(
-    (r) => `(select count(*)::int from participant_followup f where ${REASON_SQL[r].holds} and ${NOT_SNOOZED})`,
+    (r) =>
+      `(select count(*)::int from participant_followup f where ${REASON_SQL[r].holds} and ${NOT_SNOOZED})`,
   );
   const anyReason = `(${FOLLOWUP_REASONS.map((r) => REASON_SQL[r].holds).join(' or ')})`;
   const text = `select (select count(*)::int from participant_followup f where ${anyReason} and ${NOT_SNOOZED}), ${perReason.join(', ')}`;
