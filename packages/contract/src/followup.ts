@@ -94,7 +94,10 @@ export const followupCounts = z
       >,
     ),
   })
-  .meta({ id: 'FollowupCounts', description: 'Participants on the worklist, per reason (one may have several)' });
+  .meta({
+    id: 'FollowupCounts',
+    description: 'Participants on the worklist, per reason (one may have several)',
+  });
 export type FollowupCounts = z.infer<typeof followupCounts>;
 
 export const createContactBody = z
@@ -147,7 +150,9 @@ export const participantMessage = z
     provider_answer: z
       .string()
       .nullable()
-      .describe("What Firebase answered: 'accepted', or its error (such as UNREGISTERED); null before an answer"),
+      .describe(
+        "What Firebase answered: 'accepted', or its error (such as UNREGISTERED); null before an answer",
+      ),
     attempts: z.number().int(),
     queued_at: z.string(),
     sent_at: z.string().nullable(),

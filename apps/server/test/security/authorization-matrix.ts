@@ -384,6 +384,30 @@ const ROWS: RowDeclaration[] = [
     call: (w) => ({ url: `/api/pushNotifications/participant/${w.participantId}` }),
   },
   { method: 'GET', url: '/api/dashboard', who: STAFF, call: () => ({ url: '/api/dashboard' }) },
+  // ---- follow-up worklist, contact log, message fates (issue 31) ----
+  { method: 'GET', url: '/api/followup', who: STAFF, call: () => ({ url: '/api/followup?reason=behind' }) },
+  { method: 'GET', url: '/api/followup/counts', who: STAFF, call: () => ({ url: '/api/followup/counts' }) },
+  {
+    method: 'GET',
+    url: '/api/participant/:id/contacts',
+    who: STAFF,
+    call: (w) => ({ url: `/api/participant/${w.participantId}/contacts` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/participant/:id/contacts',
+    who: STAFF,
+    call: (w) => ({
+      url: `/api/participant/${w.participantId}/contacts`,
+      payload: { method: 'phone', outcome: 'no_answer', note: 'Matrix note' },
+    }),
+  },
+  {
+    method: 'GET',
+    url: '/api/participant/:id/messages',
+    who: STAFF,
+    call: (w) => ({ url: `/api/participant/${w.participantId}/messages` }),
+  },
 
   // ---- video sets and videos ----
   { method: 'GET', url: '/api/videoset', who: STAFF, call: () => ({ url: '/api/videoset' }) },
