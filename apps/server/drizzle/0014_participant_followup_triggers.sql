@@ -1,5 +1,6 @@
 -- The follow-up worklist's facts (issue 31): the derived reason columns, the mirrors that keep the
--- facts current where they change, and a row for every participant there is.
+-- facts current where they change, and a row for every participant there is. Times stamped here
+-- are kept to the millisecond, as the server's clock and its keyset cursors carry them.
 create or replace function participant_followup_derive() returns trigger language plpgsql as $$
 declare
   was_behind timestamptz;
@@ -12,13 +13,13 @@ begin
     was_failing := old.failing_since;
   end if;
   new.behind_since := case when new.active and new.has_programme and new.days_behind >= 3
-    then coalesce(was_behind, now()) end;
+    then coalesce(was_behind, date_trunc('milliseconds', now())) end;
   new.slightly_since := case when new.active and new.has_programme and new.days_behind between 1 and 2
-    then coalesce(was_slightly, now()) end;
+    then coalesce(was_slightly, date_trunc('milliseconds', now())) end;
   new.silent_from := case when new.active and new.has_device and new.has_programme
     then greatest(new.tablet_called_at, new.device_assigned_at) end;
   new.failing_since := case when new.active and new.has_device and (new.token_empty or new.push_failures >= 2)
-    then coalesce(was_failing, now()) end;
+    then coalesce(was_failing, date_trunc('milliseconds', now())) end;
   new.finished_since := case when new.active then new.finished_at end;
   new.not_started_from := case when new.active and not (new.has_device and new.has_programme)
     then new.registered_at end;
@@ -35,10 +36,10 @@ insert into participant_followup (participant_id, active, has_device, has_progra
   device_assigned_at, tablet_called_at, token_empty)
 select p.participant_id, p.status = 'active', p.authorized_device_id is not null,
   exists (select 1 from fitness_participation_progress pp where pp.participant_id = p.participant_id),
-  coalesce(a.days_behind, 0), p.created_at,
-  case when p.authorized_device_id is not null then coalesce(
+  coalesce(a.days_behind, 0), date_trunc('milliseconds', p.created_at),
+  case when p.authorized_device_id is not null then date_trunc('milliseconds', coalesce(
     (select max(da.assigned_at) from device_assignments da
-     where da.participant_id = p.participant_id and da.unassigned_at is null), p.created_at) end,
+     where da.participant_id = p.participant_id and da.unassigned_at is null), p.created_at)) end,
   (select max(t.last_used_at) from device_tokens t
    where t.participant_id = p.participant_id and t.authorized_device_id = p.authorized_device_id),
   coalesce(p.push_notification_id, 'empty') = 'empty'
@@ -47,8 +48,8 @@ from participants p left join participant_adherence a on a.participant_id = p.pa
 create or replace function participant_followup_participants_inserted() returns trigger language plpgsql as $$
 begin
   insert into participant_followup (participant_id, active, has_device, registered_at, device_assigned_at, token_empty)
-  select participant_id, status = 'active', authorized_device_id is not null, created_at,
-    case when authorized_device_id is not null then now() end,
+  select participant_id, status = 'active', authorized_device_id is not null, date_trunc('milliseconds', created_at),
+    case when authorized_device_id is not null then date_trunc('milliseconds', now()) end,
     coalesce(push_notification_id, 'empty') = 'empty'
   from inserted;
   return null;
@@ -66,7 +67,7 @@ begin
     has_device = new.authorized_device_id is not null,
     device_assigned_at = case
       when new.authorized_device_id is null then null
-      when new.authorized_device_id is distinct from old.authorized_device_id then now()
+      when new.authorized_device_id is distinct from old.authorized_device_id then date_trunc('milliseconds', now())
       else f.device_assigned_at end,
     token_empty = coalesce(new.push_notification_id, 'empty') = 'empty',
     push_failures = case when new.push_notification_id is distinct from old.push_notification_id then 0

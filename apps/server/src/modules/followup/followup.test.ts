@@ -476,7 +476,10 @@ describe('paging and counts', () => {
     const all = await worklist('?perPage=500');
     const seen: number[] = [];
     let after: string | null = null;
+    let pages = 0;
     do {
+      pages += 1;
+      expect(pages).toBeLessThanOrEqual(all.data.length);
       const page = await worklist(`?perPage=2${after ? `&after=${after}` : ''}`);
       seen.push(...page.data.map((r) => r.participant_id));
       after = page.pagination.nextCursor;
