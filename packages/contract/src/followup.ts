@@ -87,6 +87,13 @@ export type FollowupPage = { data: FollowupEntry[]; pagination: z.infer<typeof p
 export const followupCounts = z
   .object({
     total: z.number().int().describe('Participants on the worklist today'),
+    daily_check_last_run_on: z
+      .string()
+      .nullable()
+      .describe('YYYY-MM-DD: the last day the daily adherence check finished (null: never)'),
+    daily_check_overdue: z
+      .boolean()
+      .describe('True when the daily check has not finished since yesterday: days behind may be out of date'),
     reasons: z.object(
       Object.fromEntries(FOLLOWUP_REASONS.map((r) => [r, z.number().int()])) as Record<
         (typeof FOLLOWUP_REASONS)[number],

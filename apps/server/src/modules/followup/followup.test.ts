@@ -517,3 +517,26 @@ describe('paging and counts', () => {
     ).toBe(400);
   });
 });
+
+describe('the daily check not running', () => {
+  it('shows on the counts: overdue when it has not finished since yesterday', async () => {
+    clock.set(new Date());
+    const today = programmeToday(t.ctx);
+    const counts = async () =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/followup/counts',
+          headers: { cookie: await session(basic) },
+        })
+      ).json<{ daily_check_last_run_on: string | null; daily_check_overdue: boolean }>();
+    await t.ctx.db.execute('delete from adherence_runs');
+    expect(await counts()).toMatchObject({ daily_check_last_run_on: null, daily_check_overdue: true });
+    await runAdherenceCheck(t.ctx, { today });
+    expect(await counts()).toMatchObject({ daily_check_last_run_on: today, daily_check_overdue: false });
+    clock.set(new Date(clock.now().getTime() + DAY));
+    expect((await counts()).daily_check_overdue).toBe(false);
+    clock.set(new Date(clock.now().getTime() + DAY));
+    expect(await counts()).toMatchObject({ daily_check_last_run_on: today, daily_check_overdue: true });
+  });
+});

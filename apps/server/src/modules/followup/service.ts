@@ -1,5 +1,6 @@
 import { count, desc, eq, inArray } from 'drizzle-orm';
 import {
+  addDays,
   can,
   messages,
   type ContactEntry,
@@ -136,8 +137,16 @@ export class FollowupService {
     };
   }
 
+  /** The dashboard card's figures, and whether the daily check that feeds them has stopped. */
   async counts(): Promise<FollowupCounts> {
-    return worklistCounts(this.ctx.db, this.clock());
+    const clock = this.clock();
+    const { total, reasons, lastCheck } = await worklistCounts(this.ctx.db, clock);
+    return {
+      total,
+      daily_check_last_run_on: lastCheck,
+      daily_check_overdue: lastCheck === null || lastCheck < addDays(clock.today, -1),
+      reasons,
+    };
   }
 
   private async exists(db: Database, participantId: number): Promise<void> {

@@ -260,20 +260,25 @@ export async function worklistPage(
 export async function worklistCounts(
   db: Database,
   clock: WorklistClock,
-): Promise<{ total: number; reasons: Record<FollowupReason, number> }> {
+): Promise<{ total: number; reasons: Record<FollowupReason, number>; lastCheck: string | null }> {
   const perReason = FOLLOWUP_REASONS.map(
     (r) =>
       `(select count(*)::int from participant_followup f where ${REASON_SQL[r].holds} and ${NOT_SNOOZED})`,
   );
   const anyReason = `(${FOLLOWUP_REASONS.map((r) => REASON_SQL[r].holds).join(' or ')})`;
-  const text = `select (select count(*)::int from participant_followup f where ${anyReason} and ${NOT_SNOOZED}), ${perReason.join(', ')}`;
+  const text = `select (select count(*)::int from participant_followup f where ${anyReason} and ${NOT_SNOOZED}), ${perReason.join(', ')},
+    (select max(run_date)::text from adherence_runs where finished_at is not null)`;
   const rows = await arrayRows(db, { sql: text, params: baseParams(clock).slice(0, 3) });
   const row = rows![0]!;
   const reasons = Object.fromEntries(FOLLOWUP_REASONS.map((r, i) => [r, row[i + 1] as number])) as Record<
     FollowupReason,
     number
   >;
-  return { total: row[0] as number, reasons };
+  return {
+    total: row[0] as number,
+    reasons,
+    lastCheck: (row[FOLLOWUP_REASONS.length + 1] as string | null) ?? null,
+  };
 }
 
 /** The reasons that apply to one participant now (recorded with a contact, for the snooze rule). */

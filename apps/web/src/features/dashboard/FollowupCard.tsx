@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
@@ -9,6 +10,7 @@ import { FOLLOWUP_REASON_LABELS, FOLLOWUP_REASONS } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { QueryState } from '../../components/QueryState';
+import { formatLongDate } from '../../lib/dates';
 import { followupCountsQuery } from './api';
 
 const whole = new Intl.NumberFormat('en-GB');
@@ -37,19 +39,28 @@ export function FollowupCard() {
       <CardContent sx={{ pt: 0 }}>
         <QueryState query={counts} loadingLabel="Loading the follow-up counts">
           {(data) => (
-            <List
-              dense
-              aria-label="Needs follow-up, per reason"
-              sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, p: 0 }}
-            >
-              {FOLLOWUP_REASONS.map((r) => (
-                <ListItem key={r} sx={{ width: 'auto', p: 0 }}>
-                  <Link component={RouterLink} to={`/followup?reason=${r}`}>
-                    {FOLLOWUP_REASON_LABELS[r]}: {whole.format(data.reasons[r])}
-                  </Link>
-                </ListItem>
-              ))}
-            </List>
+            <>
+              {data.daily_check_overdue && (
+                <Alert severity="warning" sx={{ mb: 1.5 }}>
+                  {data.daily_check_last_run_on
+                    ? `The daily adherence check last ran on ${formatLongDate(data.daily_check_last_run_on)}: days behind and follow-up reasons may be out of date. Tell the operator.`
+                    : 'The daily adherence check has not run yet: days behind and follow-up reasons may be out of date. Tell the operator.'}
+                </Alert>
+              )}
+              <List
+                dense
+                aria-label="Needs follow-up, per reason"
+                sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, p: 0 }}
+              >
+                {FOLLOWUP_REASONS.map((r) => (
+                  <ListItem key={r} sx={{ width: 'auto', p: 0 }}>
+                    <Link component={RouterLink} to={`/followup?reason=${r}`}>
+                      {FOLLOWUP_REASON_LABELS[r]}: {whole.format(data.reasons[r])}
+                    </Link>
+                  </ListItem>
+                ))}
+              </List>
+            </>
           )}
         </QueryState>
       </CardContent>

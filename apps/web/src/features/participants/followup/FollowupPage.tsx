@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
@@ -29,7 +30,7 @@ import { formatLongDate } from '../../../lib/dates';
 import { visuallyHidden } from '../../../lib/a11y';
 import { useCan } from '../../../lib/session';
 import { participantQuery } from '../api';
-import { followupListQuery } from './api';
+import { followupCountsQuery, followupListQuery } from './api';
 import { ReasonChips } from './ReasonChips';
 import { RecordContactDialog } from './RecordContactDialog';
 
@@ -69,6 +70,7 @@ export function FollowupPage() {
   const [page, setPage] = useState(0);
   const [perPage, setPerPage] = useState(25);
   const list = useQuery(followupListQuery({ page: page + 1, perPage, reason }));
+  const counts = useQuery(followupCountsQuery);
   const [opened, setOpened] = useState<number | null>(null);
   const [recording, setRecording] = useState<FollowupEntry | null>(null);
 
@@ -78,6 +80,13 @@ export function FollowupPage() {
         Participants who need a call today, most urgent first. Recording a contact with a next follow-up date
         takes someone off the list until that day, unless a new reason appears.
       </PageHeader>
+      {counts.data?.daily_check_overdue && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {counts.data.daily_check_last_run_on
+            ? `The daily adherence check last ran on ${formatLongDate(counts.data.daily_check_last_run_on)}: days behind and the reasons that come from them may be out of date. Tell the operator.`
+            : 'The daily adherence check has not run yet: days behind and the reasons that come from them may be out of date. Tell the operator.'}
+        </Alert>
+      )}
       <Box sx={{ mb: 2, maxWidth: 320 }}>
         <TextField
           select
