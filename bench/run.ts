@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api grid,export,scaleout,tablet,dashboard,adherence]`
+ * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api grid,export,scaleout,tablet,dashboard,adherence,followup]`
  *
  * Runs the API benchmarks (bench/api-suite.ts) and then every system benchmark present
  * (bench/sys-*.ts) in each storage mode asked for, prints one table and writes it to
@@ -43,9 +43,13 @@ if (values.quick) process.env.BENCH_QUICK = '1';
 if (values.api) {
   const unknown = values.api
     .split(',')
-    .filter((f) => !['grid', 'export', 'scaleout', 'tablet', 'dashboard', 'adherence'].includes(f));
+    .filter(
+      (f) => !['grid', 'export', 'scaleout', 'tablet', 'dashboard', 'adherence', 'followup'].includes(f),
+    );
   if (unknown.length)
-    fail(`--api takes grid, export, scaleout, tablet, dashboard, adherence (not ${unknown.join(', ')})`);
+    fail(
+      `--api takes grid, export, scaleout, tablet, dashboard, adherence, followup (not ${unknown.join(', ')})`,
+    );
   process.env.BENCH_API_FIGURES = values.api;
 }
 

@@ -177,6 +177,38 @@ export async function worklistPage(
   clock: WorklistClock,
   req: WorklistRequest,
 ): Promise<{ total: number; rows: WorklistRow[] }> {
+  const rows = await arrayRows(db, worklistPageSql(clock, req));
+  if (!rows) throw new Error('worklistPage needs the pool, not a transaction');
+  const total = rows.length > 0 ? (rows[0]![0] as number) : 0;
+  return { total, rows: rows.filter((r) => r[1] !== null).map(worklistRowOf) };
+}
+
+function worklistRowOf(v: unknown[]): WorklistRow {
+  return {
+    rank: v[1] as number,
+    key: v[2] as Date,
+    participant_id: v[3] as number,
+    reasons: v[4] as FollowupReason[],
+    since: v[5] as string,
+    days_behind: v[6] as number,
+    device_name: v[7] as string | null,
+    tablet_last_contact_at: v[8] as Date | null,
+    last_contact_at: v[9] as Date | null,
+    last_contact_method: v[10] as ContactMethod | null,
+    last_contact_outcome: v[11] as ContactOutcome | null,
+    next_followup_on: v[12] as string | null,
+    first_name: v[13] as string | null,
+    last_name: v[14] as string | null,
+    phone_number: v[15] as string | null,
+    phone_number_secondary: v[16] as string | null,
+  };
+}
+
+/** The worklist page's statement and its values (also read by the bench's EXPLAIN). */
+export function worklistPageSql(
+  clock: WorklistClock,
+  req: WorklistRequest,
+): { sql: string; params: unknown[] } {
   const params = baseParams(clock);
   const param = (v: unknown) => {
     params.push(v);
@@ -228,32 +260,7 @@ export async function worklistPage(
   const text = `with ${ctes.join(', ')}
     select counted.total, page.* from counted left join page on true
     order by page.rank, page.key, page.participant_id`;
-  const rows = await arrayRows(db, { sql: text, params });
-  if (!rows) throw new Error('worklistPage needs the pool, not a transaction');
-  const total = rows.length > 0 ? (rows[0]![0] as number) : 0;
-  return {
-    total,
-    rows: rows
-      .filter((r) => r[1] !== null)
-      .map((v) => ({
-        rank: v[1] as number,
-        key: v[2] as Date,
-        participant_id: v[3] as number,
-        reasons: v[4] as FollowupReason[],
-        since: v[5] as string,
-        days_behind: v[6] as number,
-        device_name: v[7] as string | null,
-        tablet_last_contact_at: v[8] as Date | null,
-        last_contact_at: v[9] as Date | null,
-        last_contact_method: v[10] as ContactMethod | null,
-        last_contact_outcome: v[11] as ContactOutcome | null,
-        next_followup_on: v[12] as string | null,
-        first_name: v[13] as string | null,
-        last_name: v[14] as string | null,
-        phone_number: v[15] as string | null,
-        phone_number_secondary: v[16] as string | null,
-      })),
-  };
+  return { sql: text, params };
 }
 
 /** Participants on the worklist today, per reason (one may count under several). */
