@@ -607,5 +607,27 @@ export const participantFollowup = pgTable(
     index('participant_followup_not_started_idx')
       .on(t.not_started_from, t.participant_id)
       .where(sql`${t.not_started_from} is not null`),
+    // The worklist's total without reading the rows (index-only counts; see followup/worklist.ts):
+    // everyone with a reason that does not depend on the time of day, and the two reasons that
+    // do, each for those with none of the others (a tablet can only be silent with a device and a
+    // programme, and only someone without both is "not started", so these never overlap).
+    index('participant_followup_listed_idx')
+      .on(t.participant_id)
+      .where(
+        sql`${t.behind_since} is not null or ${t.slightly_since} is not null or ${t.failing_since} is not null or ${t.finished_since} is not null`,
+      ),
+    index('participant_followup_silent_only_idx')
+      .on(t.silent_from)
+      .where(
+        sql`${t.silent_from} is not null and ${t.behind_since} is null and ${t.slightly_since} is null and ${t.failing_since} is null and ${t.finished_since} is null`,
+      ),
+    index('participant_followup_not_started_only_idx')
+      .on(t.not_started_from)
+      .where(
+        sql`${t.not_started_from} is not null and ${t.behind_since} is null and ${t.slightly_since} is null and ${t.failing_since} is null and ${t.finished_since} is null`,
+      ),
+    index('participant_followup_snoozed_idx')
+      .on(t.snoozed_until)
+      .where(sql`${t.snoozed_until} is not null`),
   ],
 );
