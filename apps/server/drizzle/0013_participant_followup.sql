@@ -1,3 +1,9 @@
+CREATE TABLE "followup_tally" (
+	"tally_id" bigserial PRIMARY KEY NOT NULL,
+	"reason" text NOT NULL,
+	"delta" integer NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "participant_followup" (
 	"participant_id" integer PRIMARY KEY NOT NULL,
 	"active" boolean DEFAULT true NOT NULL,

@@ -45,6 +45,70 @@ select p.participant_id, p.status = 'active', p.authorized_device_id is not null
   coalesce(p.push_notification_id, 'empty') = 'empty'
 from participants p left join participant_adherence a on a.participant_id = p.participant_id;
 --> statement-breakpoint
+-- The worklist's tally (followup_tally): how many have each reason that does not depend on the
+-- time of day, counted once here and then changed by the triggers below with every write.
+insert into followup_tally (reason, delta)
+select r.reason, r.n from (
+  select 'listed' as reason, count(*) filter (where behind_since is not null or slightly_since is not null
+    or failing_since is not null or finished_since is not null)::int as n from participant_followup
+  union all select 'behind', count(*) filter (where behind_since is not null)::int from participant_followup
+  union all select 'slightly_behind', count(*) filter (where slightly_since is not null)::int from participant_followup
+  union all select 'reminders_failing', count(*) filter (where failing_since is not null)::int from participant_followup
+  union all select 'programme_finished', count(*) filter (where finished_since is not null)::int from participant_followup
+) r where r.n <> 0;
+--> statement-breakpoint
+-- One row per reason whose count a statement changed, none when it changed none (a tablet's call
+-- or a contact writes no tally row).
+create or replace function followup_tally_inserted() returns trigger language plpgsql as $$
+begin
+  insert into followup_tally (reason, delta)
+  select v.reason, v.d
+  from (select count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
+    count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
+    count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi from after_rows) n, (select 0 as l, 0 as be, 0 as sl, 0 as fa, 0 as fi) o,
+    lateral (values ('listed', n.l - o.l), ('behind', n.be - o.be), ('slightly_behind', n.sl - o.sl),
+      ('reminders_failing', n.fa - o.fa), ('programme_finished', n.fi - o.fi)) v(reason, d)
+  where v.d <> 0;
+  return null;
+end $$;
+--> statement-breakpoint
+create or replace function followup_tally_updated() returns trigger language plpgsql as $$
+begin
+  insert into followup_tally (reason, delta)
+  select v.reason, v.d
+  from (select count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
+    count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
+    count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi from after_rows) n, (select count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
+    count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
+    count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi from before_rows) o,
+    lateral (values ('listed', n.l - o.l), ('behind', n.be - o.be), ('slightly_behind', n.sl - o.sl),
+      ('reminders_failing', n.fa - o.fa), ('programme_finished', n.fi - o.fi)) v(reason, d)
+  where v.d <> 0;
+  return null;
+end $$;
+--> statement-breakpoint
+create or replace function followup_tally_deleted() returns trigger language plpgsql as $$
+begin
+  insert into followup_tally (reason, delta)
+  select v.reason, v.d
+  from (select 0 as l, 0 as be, 0 as sl, 0 as fa, 0 as fi) n, (select count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
+    count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
+    count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi from before_rows) o,
+    lateral (values ('listed', n.l - o.l), ('behind', n.be - o.be), ('slightly_behind', n.sl - o.sl),
+      ('reminders_failing', n.fa - o.fa), ('programme_finished', n.fi - o.fi)) v(reason, d)
+  where v.d <> 0;
+  return null;
+end $$;
+--> statement-breakpoint
+create trigger followup_tally_insert after insert on participant_followup
+  referencing new table as after_rows for each statement execute function followup_tally_inserted();
+--> statement-breakpoint
+create trigger followup_tally_update after update on participant_followup
+  referencing old table as before_rows new table as after_rows for each statement execute function followup_tally_updated();
+--> statement-breakpoint
+create trigger followup_tally_delete after delete on participant_followup
+  referencing old table as before_rows for each statement execute function followup_tally_deleted();
+--> statement-breakpoint
 create or replace function participant_followup_participants_inserted() returns trigger language plpgsql as $$
 begin
   insert into participant_followup (participant_id, active, has_device, registered_at, device_assigned_at, token_empty)

@@ -631,3 +631,16 @@ export const participantFollowup = pgTable(
       .where(sql`${t.snoozed_until} is not null`),
   ],
 );
+
+/**
+ * Changes to how many participants have each follow-up reason that does not depend on the time of
+ * day (`listed`: any of them), written by triggers on participant_followup (drizzle 0014) in the
+ * transaction that made them, like participant_tally: the worklist's total sums these few rows
+ * instead of counting tens of thousands of index entries per request. Folded by the daily job.
+ */
+export const followupTally = pgTable('followup_tally', {
+  tally_id: bigserial('tally_id', { mode: 'number' }).primaryKey(),
+  /** listed, behind, slightly_behind, reminders_failing or programme_finished */
+  reason: text('reason').notNull(),
+  delta: integer('delta').notNull(),
+});

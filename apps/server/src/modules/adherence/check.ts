@@ -9,6 +9,7 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
 import { flushLogs } from '../../logging.js';
+import { foldFollowupTally } from '../followup/worklist.js';
 
 export const ADHERENCE_CHECK_JOB = 'adherence-check';
 
@@ -222,6 +223,8 @@ export function adherenceCheckJob(ctx: AppContext): JobDefinition<never> {
         result.ran ? 'daily adherence check done' : 'daily adherence check had already run today',
       );
       if (result.ran) await foldParticipantTally(ctx.db);
+      // Follow-up's tally (issue 31) likewise.
+      if (result.ran) await foldFollowupTally(ctx.db);
       if (result.ran && ctx.database.kind === 'pglite') {
         const started = performance.now();
         await maintainEmbeddedDatabase(ctx.database);

@@ -6,6 +6,7 @@ import {
   type ContactOutcome,
   type FollowupReason,
 } from '@pathway/contract';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { arrayRows } from '../../db/rows.js';
 import { badRequest } from '../../lib/http-error.js';
@@ -66,15 +67,21 @@ const SINCE = `to_char((least(${FOLLOWUP_REASONS.map(
 ).join(', ')}) at time zone $4::text)::date, 'YYYY-MM-DD')`;
 
 /**
- * How many are listed, as index-only counts (drizzle 0013's *_only and listed indexes): those with
- * a reason that does not depend on the time of day, plus the tablets silent and the not started
- * among those without one (the two never overlap: silence needs a device and a programme, not
- * started is the lack of either), less the snoozed who have no new reason (a few rows, read
- * through their own index). Each condition is written as its index's predicate, so that the
- * planner uses the index and reads no row.
+ * How many are listed, without reading the listed rows: the reasons that do not depend on the time
+ * of day from followup_tally (kept by triggers, drizzle 0014), plus the tablets silent and the not
+ * started among those without such a reason, as index-only counts of their partial indexes (the two
+ * never overlap: silence needs a device and a programme, not started is the lack of either), less
+ * the snoozed who have no new reason (a few rows, read through their own index). Each range is
+ * written as its index's predicate, so that the planner reads the index alone.
  */
-const STATIC_HOLDS =
-  'f.behind_since is not null or f.slightly_since is not null or f.failing_since is not null or f.finished_since is not null';
+const TALLIED: Partial<Record<FollowupReason, true>> = {
+  behind: true,
+  slightly_behind: true,
+  reminders_failing: true,
+  programme_finished: true,
+};
+const tallied = (name: string) =>
+  `(select coalesce(sum(delta), 0) from followup_tally where reason = '${name}')`;
 const NONE_STATIC =
   'f.behind_since is null and f.slightly_since is null and f.failing_since is null and f.finished_since is null';
 const SNOOZED_HIDDEN = (holds: string) =>
@@ -82,13 +89,24 @@ const SNOOZED_HIDDEN = (holds: string) =>
 
 function totalSql(reason: FollowupReason | undefined): string {
   if (reason) {
-    return `((select count(*) from participant_followup f where ${REASON_SQL[reason].holds}) - ${SNOOZED_HIDDEN(REASON_SQL[reason].holds)})::int`;
+    const listed = TALLIED[reason]
+      ? tallied(reason)
+      : `(select count(*) from participant_followup f where ${REASON_SQL[reason].holds})`;
+    return `(${listed} - ${SNOOZED_HIDDEN(REASON_SQL[reason].holds)})::int`;
   }
   const anyReason = FOLLOWUP_REASONS.map((r) => REASON_SQL[r].holds).join(' or ');
-  return `((select count(*) from participant_followup f where ${STATIC_HOLDS})
+  return `(${tallied('listed')}
     + (select count(*) from participant_followup f where f.silent_from <= $1::timestamptz and ${NONE_STATIC})
     + (select count(*) from participant_followup f where f.not_started_from <= $2::timestamptz and ${NONE_STATIC})
     - ${SNOOZED_HIDDEN(anyReason)})::int`;
+}
+
+/** Folds the tally's rows into one per reason (the daily job, after the check). */
+export async function foldFollowupTally(db: Database): Promise<void> {
+  await db.execute(sql`
+    with gone as (delete from followup_tally returning reason, delta)
+    insert into followup_tally (reason, delta)
+    select reason, sum(delta)::int from gone group by reason having sum(delta) <> 0`);
 }
 
 /** Off the list until the next follow-up date, unless a reason appeared since the contact. */
