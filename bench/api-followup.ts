@@ -24,6 +24,11 @@ export async function prepareFollowup(env: ApiEnvironment): Promise<void> {
        tablet_called_at = case when has_device then date_trunc('milliseconds', now())
          - make_interval(days => case when participant_id % 7 = 0 then 7 else 0 end, mins => participant_id % 600) end,
        push_failures = case when participant_id % 20 = 1 then 2 else 0 end`,
+    // The load gave each participant's programme its own statement (a tally row each); the daily
+    // job folds them, as here, into one row per reason.
+    `with gone as (delete from followup_tally returning reason, delta)
+     insert into followup_tally (reason, delta)
+     select reason, sum(delta)::int from gone group by reason having sum(delta) <> 0`,
   ]);
   await env.db.settle();
 }
