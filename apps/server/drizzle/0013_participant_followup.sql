@@ -27,6 +27,7 @@ CREATE TABLE "participant_followup" (
 );
 --> statement-breakpoint
 ALTER TABLE "participant_followup" ADD CONSTRAINT "participant_followup_participant_id_participants_participant_id_fk" FOREIGN KEY ("participant_id") REFERENCES "public"."participants"("participant_id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "followup_tally_reason_idx" ON "followup_tally" USING btree ("reason","delta");--> statement-breakpoint
 CREATE INDEX "participant_followup_behind_idx" ON "participant_followup" USING btree ("behind_since","participant_id") WHERE "participant_followup"."behind_since" is not null;--> statement-breakpoint
 CREATE INDEX "participant_followup_slightly_idx" ON "participant_followup" USING btree ("slightly_since","participant_id") WHERE "participant_followup"."slightly_since" is not null;--> statement-breakpoint
 CREATE INDEX "participant_followup_silent_idx" ON "participant_followup" USING btree ("silent_from","participant_id") WHERE "participant_followup"."silent_from" is not null;--> statement-breakpoint
