@@ -1,6 +1,7 @@
 import { measureAdherenceCheck } from './api-adherence.js';
 import { measureDashboard, reportDashboardGrowth } from './api-dashboard.js';
 import { measureExport } from './api-export.js';
+import { measureFollowup } from './api-followup.js';
 import { measureImport } from './api-import.js';
 import { measureGrid, measureGridLoad, measureGridSqlRatio } from './api-participants.js';
 import { measureScaleOut } from './api-scaleout.js';
@@ -24,7 +25,16 @@ async function step<T>(label: string, work: () => Promise<T>): Promise<T> {
 
 /** Whether a group of figures is asked for (`--api` in bench/run.ts; all by default). */
 function wanted(
-  group: 'grid' | 'export' | 'import' | 'scaleout' | 'tablet' | 'dashboard' | 'adherence' | 'reports',
+  group:
+    | 'grid'
+    | 'export'
+    | 'import'
+    | 'scaleout'
+    | 'tablet'
+    | 'dashboard'
+    | 'adherence'
+    | 'reports'
+    | 'followup',
 ): boolean {
   const only = process.env.BENCH_API_FIGURES;
   return !only || only.split(',').includes(group);
@@ -57,6 +67,11 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
     if (wanted('scaleout') && storage === 'postgres')
       await step('scale-out, 2 web instances vs 1', () => measureScaleOut(env, largest));
     if (wanted('tablet')) await step('tablet call 1', () => measureTabletCall(env, largest));
+    // Follow-up worklist (issue 31); its plan is printed for bench/results.md's hand-written section.
+    if (wanted('followup')) {
+      const plan = await step('follow-up worklist', () => measureFollowup(env, largest));
+      console.log(`  follow-up worklist first page, EXPLAIN ANALYZE:\n${plan}`);
+    }
     // Bulk referrals (issue 32): measured last, so that the participants they add (without a
     // programme) change no other figure.
     const importFigure = async () => {

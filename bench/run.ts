@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api grid,export,import,scaleout,tablet,dashboard,adherence,reports]`
+ * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api grid,export,import,scaleout,tablet,dashboard,adherence,reports,followup]`
  *
  * Runs the API benchmarks (bench/api-suite.ts) and then every system benchmark present
  * (bench/sys-*.ts) in each storage mode asked for, prints one table and writes it to
@@ -45,11 +45,21 @@ if (values.api) {
     .split(',')
     .filter(
       (f) =>
-        !['grid', 'export', 'import', 'scaleout', 'tablet', 'dashboard', 'adherence', 'reports'].includes(f),
+        ![
+          'grid',
+          'export',
+          'import',
+          'scaleout',
+          'tablet',
+          'dashboard',
+          'adherence',
+          'reports',
+          'followup',
+        ].includes(f),
     );
   if (unknown.length)
     fail(
-      `--api takes grid, export, import, scaleout, tablet, dashboard, adherence, reports (not ${unknown.join(', ')})`,
+      `--api takes grid, export, import, scaleout, tablet, dashboard, adherence, reports, followup (not ${unknown.join(', ')})`,
     );
   process.env.BENCH_API_FIGURES = values.api;
 }

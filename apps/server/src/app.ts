@@ -29,6 +29,8 @@ import { progressRoutes } from './modules/progress/routes.js';
 import { deviceApiRoutes } from './modules/device-api/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { pushStatusRoutes } from './modules/push-status/routes.js';
+// Follow-up worklist, contact log and message fates (issue 31).
+import { followupRoutes } from './modules/followup/routes.js';
 import { retentionRoutes } from './modules/retention/routes.js';
 // Reports (issue 33)
 import { reportRoutes } from './modules/reports/routes.js';
@@ -55,6 +57,8 @@ const modules = [
   // Reports (issue 33)
   reportRoutes,
   pushStatusRoutes,
+  // Follow-up (issue 31).
+  followupRoutes,
   retentionRoutes,
 ];
 

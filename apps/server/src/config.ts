@@ -115,6 +115,14 @@ const envSchema = z.object({
   /** An unused tablet token expires after this many days (the app never asks for a new one sooner). */
   DEVICE_TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /**
+   * Browser tests only (issue 31's coordinator's morning): a file holding a number of milliseconds
+   * by which the server's clock runs ahead of the machine's, read again when it changes. Unset in
+   * any real deployment.
+   */
+  CLOCK_OFFSET_FILE: z.string().min(1).optional(),
+  /** Follow-up (issue 31): a tablet with no authenticated call for this many days is "tablet silent". */
+  FOLLOWUP_SILENT_DAYS: z.coerce.number().int().min(1).max(365).default(3),
+  /**
    * Calls 1 and 2 (no token) per device id and per source address in each window. A tablet
    * starts a few times a day; several tablets of one care home may share an address.
    */
@@ -167,6 +175,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     diskReserveBytes: e.DISK_RESERVE_MB * 1024 * 1024,
     deviceTokenIdleDays: e.DEVICE_TOKEN_IDLE_DAYS,
+    followupSilentDays: e.FOLLOWUP_SILENT_DAYS,
+    clockOffsetFile: e.CLOCK_OFFSET_FILE,
     deviceRateLimit: {
       perDevice: e.DEVICE_RATE_LIMIT_PER_DEVICE,
       perAddress: e.DEVICE_RATE_LIMIT_PER_ADDRESS,

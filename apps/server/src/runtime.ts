@@ -7,7 +7,7 @@ import { JobQueue, type ProcessRole } from './jobs/queue.js';
 import { jobDefinitions } from './jobs/registry.js';
 import { DiskReserve } from './lib/disk-space.js';
 import { flushLogs } from './logging.js';
-import { systemClock, type Clock } from './lib/clock.js';
+import { OffsetFileClock, systemClock, type Clock } from './lib/clock.js';
 import { openSecretsAtRest } from './modules/auth/secrets-at-rest.js';
 import { SessionService, sessionSigningKey } from './modules/auth/sessions.js';
 import { resolveVideoTools } from './modules/videos/video-tools.js';
@@ -36,7 +36,8 @@ export async function createContext(
       onEmbeddedStop: overrides.onDatabaseStop,
     }));
   await runMigrations(database);
-  const clock = overrides.clock ?? systemClock;
+  const clock =
+    overrides.clock ?? (config.clockOffsetFile ? new OffsetFileClock(config.clockOffsetFile) : systemClock);
   // Before anything reads a secret: a wrong or missing key stops the start here, with a message.
   let atRest;
   try {

@@ -86,6 +86,14 @@ export const API_ROUTES = {
   pushMessages: {
     ofParticipant: { method: 'GET', path: '/api/pushNotifications/participant/:id', access: 'staff' },
   },
+  // Follow-up worklist, contact log and every message's fate (issue 31).
+  followup: {
+    list: { method: 'GET', path: '/api/followup', access: 'staff' },
+    counts: { method: 'GET', path: '/api/followup/counts', access: 'staff' },
+    contacts: { method: 'GET', path: '/api/participant/:id/contacts', access: 'staff' },
+    recordContact: { method: 'POST', path: '/api/participant/:id/contacts', access: 'staff' },
+    messages: { method: 'GET', path: '/api/participant/:id/messages', access: 'staff' },
+  },
   progress: {
     ofParticipant: { method: 'GET', path: '/api/participationprogress/participant/:id', access: 'staff' },
     summary: {

@@ -17,6 +17,11 @@ export const AUDIT_ACTIONS = {
   'device.read': 'Viewed device with participant name',
   'device.signins': 'Viewed device sign-in records',
   'message.send': 'Sent message to participant',
+  // Follow-up (issue 31).
+  'followup.list': 'Viewed follow-up worklist',
+  'contact.create': 'Recorded contact attempt',
+  'contact.list': 'Viewed contact log',
+  'message.list': 'Viewed messages to participant',
   // Security events: staff sign-ins and accounts, and access to the audit trail and server logs.
   'signin.success': 'Signed in',
   'signin.failure': 'Sign-in failed (user name as typed)',

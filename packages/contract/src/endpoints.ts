@@ -19,6 +19,15 @@ import { dashboardData } from './dashboard.js';
 // Reports (issue 33)
 import { reportAnswer, reportExportQuery, reportParams, reportQuery } from './reports.js';
 import {
+  contactEntry,
+  createContactBody,
+  followupCounts,
+  followupListQuery,
+  followupPage,
+  participantMessagePage,
+  participantMessagesQuery,
+} from './followup.js';
+import {
   authorisedDevice,
   authorisedDeviceView,
   createDeviceBody,
@@ -359,6 +368,59 @@ const pushMessages = {
   }),
 };
 
+// Follow-up worklist, contact log and every message's fate (issue 31).
+const followup = {
+  list: endpoint({
+    ...API_ROUTES.followup.list,
+    query: followupListQuery,
+    responses: { 200: followupPage },
+    errors: STAFF_ERRORS,
+    tags: ['follow-up'],
+    summary: 'The follow-up worklist: active participants who need attention today, most urgent first',
+    description:
+      'Reasons: behind (days_behind >= 3), tablet_silent (no call with the tablet\'s token for FOLLOWUP_SILENT_DAYS days, "never" counted from the device\'s assignment), reminders_failing (the last 2 push messages failed, or the token is `empty` or unregistered), slightly_behind (1-2), programme_finished (watched through the last day, not discharged), not_started (registered 2 or more days ago without a device or a programme). A participant whose last contact set a next follow-up date in the future is left out until that date, unless a reason appears that was not there when the contact was recorded. Full access receives name and phone numbers (the read is recorded in the audit trail); basic access receives the id, device name and reasons only.',
+  }),
+  counts: endpoint({
+    ...API_ROUTES.followup.counts,
+    responses: { 200: followupCounts },
+    errors: STAFF_ERRORS,
+    tags: ['follow-up'],
+    summary: 'How many participants are on the worklist today, per reason (the dashboard card)',
+  }),
+  contacts: endpoint({
+    ...API_ROUTES.followup.contacts,
+    params: participantIdParams,
+    responses: { 200: z.array(contactEntry) },
+    errors: STAFF_ERRORS,
+    tags: ['follow-up'],
+    summary: "A participant's contact log, newest first",
+    description:
+      'Notes are identifiable: full access reads them (recorded in the audit trail); basic access sees only `has_note`.',
+  }),
+  recordContact: endpoint({
+    ...API_ROUTES.followup.recordContact,
+    params: participantIdParams,
+    body: createContactBody,
+    responses: { 201: contactEntry },
+    errors: STAFF_ERRORS,
+    tags: ['follow-up'],
+    summary: 'Record a contact attempt (append-only; a correction is a new entry)',
+    description:
+      'Both roles may record contacts. Recorded in the audit trail in the same transaction. A next follow-up date (today or later) takes the participant off the worklist until then, unless a new reason appears.',
+  }),
+  messages: endpoint({
+    ...API_ROUTES.followup.messages,
+    params: participantIdParams,
+    query: participantMessagesQuery,
+    responses: { 200: participantMessagePage },
+    errors: STAFF_ERRORS,
+    tags: ['follow-up'],
+    summary: 'Every push message to a participant, newest first, with its status and what Firebase answered',
+    description:
+      'Texts (title, body) for full access only (the read is then recorded in the audit trail); the token is shown as its last 6 characters. Reading sends nothing.',
+  }),
+};
+
 const progress = {
   ofParticipant: endpoint({
     ...API_ROUTES.progress.ofParticipant,
@@ -641,6 +703,7 @@ export const api = {
   devices,
   participants,
   pushMessages,
+  followup,
   progress,
   videoSets,
   videos,

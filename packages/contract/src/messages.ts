@@ -259,6 +259,18 @@ export const messages = {
     unregistered: 'failed: the app is no longer registered for push messages (token cleared)',
     failed: 'failed',
   },
+  // Follow-up worklist and contact log (issue 31).
+  followup: {
+    reasonInvalid:
+      'reason must be one of behind, tablet_silent, reminders_failing, slightly_behind, programme_finished, not_started',
+    cursorInvalid: 'The page cursor is not valid for this list; start from the first page',
+    methodInvalid: 'Method must be one of phone, text, email, in_person, letter',
+    outcomeInvalid: 'Outcome must be one of reached, no_answer, left_message, wrong_number, declined',
+    noteTooLong: 'The note must be at most 2,000 characters',
+    dateInvalid: 'The next follow-up date must be a date written YYYY-MM-DD',
+    dateInPast: 'The next follow-up date must be today or later',
+    contactRecorded: 'Contact recorded',
+  },
   thumbnail: {
     couldNotDownload: 'Could not download video',
     /** The status a video shows until its thumbnail exists (spec §3, §4). */

@@ -34,6 +34,10 @@ describe('the one list of identifiable fields', () => {
       'unique_device_id',
       'days_behind',
       'tracking',
+      // Follow-up (issue 31): the last contact attempt, never its note.
+      'last_contact_at',
+      'last_contact_method',
+      'last_contact_outcome',
     ]);
     expect(PARTICIPANT_CSV_FULL_COLUMNS.filter((c) => !PARTICIPANT_CSV_BASIC_COLUMNS.includes(c))).toEqual(
       PARTICIPANT_CSV_FULL_COLUMNS.filter((c) => (IDENTIFIABLE_FIELDS as readonly string[]).includes(c)),

@@ -332,6 +332,10 @@ export const PARTICIPANT_CSV_FULL_COLUMNS = [
   'unique_device_id',
   'days_behind',
   'tracking',
+  // Follow-up (issue 31): the last contact attempt (its note stays out: identifiable free text).
+  'last_contact_at',
+  'last_contact_method',
+  'last_contact_outcome',
 ] as const;
 export type ParticipantCsvColumn = (typeof PARTICIPANT_CSV_FULL_COLUMNS)[number];
 /** Columns of the whole-list CSV a basic-access admin receives: the same, less anything identifiable. */

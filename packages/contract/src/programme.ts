@@ -60,7 +60,7 @@ function dayNumber(date: string): number {
 
 /**
  * One formatter per time zone, made on first use: building an Intl.DateTimeFormat costs far more
- * than formatting with it (12 % of the dashboard's CPU profile when made on every call, issue 33).
+ * than formatting with it, and the dashboard and the worklist format dates on every request.
  */
 const calendarFormats = new Map<string, Intl.DateTimeFormat>();
 

@@ -560,3 +560,112 @@ export const adherenceHistory = pgTable('adherence_history', {
   slightly_behind: integer('slightly_behind').notNull(),
   behind: integer('behind').notNull(),
 });
+
+/**
+ * The follow-up worklist's facts, one row per participant (made by a trigger when the participant
+ * is inserted, removed with them): each reason is a column kept current where its fact changes,
+ * so the worklist is an index range per reason, never a scan of every participant (issue 31).
+ * Mirrored by triggers (drizzle 0016): active (participants.status), has_device and
+ * device_assigned_at (participants.authorized_device_id), token_empty (push_notification_id),
+ * has_programme (fitness_participation_progress), days_behind (participant_adherence). Written by
+ * the server: tablet_called_at (the device API's authenticated calls), push_failures (push
+ * delivery), finished_at (the daily check), snoozed_until and snooze_reasons (a contact). The
+ * *_since / *_from columns are derived from those by a BEFORE trigger; null when the reason cannot
+ * apply (and always null for a participant who is not active).
+ */
+export const participantFollowup = pgTable(
+  'participant_followup',
+  {
+    participant_id: integer('participant_id')
+      .primaryKey()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    active: boolean('active').notNull().default(true),
+    has_device: boolean('has_device').notNull().default(false),
+    has_programme: boolean('has_programme').notNull().default(false),
+    days_behind: integer('days_behind').notNull().default(0),
+    registered_at: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the current device was assigned ("never called" counts from here). */
+    device_assigned_at: timestamp('device_assigned_at', { withTimezone: true }),
+    /** The last call with the tablet's bearer token (to the minute). */
+    tablet_called_at: timestamp('tablet_called_at', { withTimezone: true }),
+    token_empty: boolean('token_empty').notNull().default(true),
+    /** Push messages that failed in a row (reset by one delivered, or by a new token). */
+    push_failures: integer('push_failures').notNull().default(0),
+    /** Watched through the last day of the programme (set by the daily check). */
+    finished_at: timestamp('finished_at', { withTimezone: true }),
+    /** The latest contact's next follow-up date: off the worklist until then, unless a new reason. */
+    snoozed_until: date('snoozed_until', { mode: 'string' }),
+    snooze_reasons: text('snooze_reasons')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    behind_since: timestamp('behind_since', { withTimezone: true }),
+    slightly_since: timestamp('slightly_since', { withTimezone: true }),
+    /** tablet_silent once this is FOLLOWUP_SILENT_DAYS old. */
+    silent_from: timestamp('silent_from', { withTimezone: true }),
+    failing_since: timestamp('failing_since', { withTimezone: true }),
+    finished_since: timestamp('finished_since', { withTimezone: true }),
+    /** not_started once this is 2 days old. */
+    not_started_from: timestamp('not_started_from', { withTimezone: true }),
+  },
+  (t) => [
+    index('participant_followup_behind_idx')
+      .on(t.behind_since, t.participant_id)
+      .where(sql`${t.behind_since} is not null`),
+    index('participant_followup_slightly_idx')
+      .on(t.slightly_since, t.participant_id)
+      .where(sql`${t.slightly_since} is not null`),
+    index('participant_followup_silent_idx')
+      .on(t.silent_from, t.participant_id)
+      .where(sql`${t.silent_from} is not null`),
+    index('participant_followup_failing_idx')
+      .on(t.failing_since, t.participant_id)
+      .where(sql`${t.failing_since} is not null`),
+    index('participant_followup_finished_idx')
+      .on(t.finished_since, t.participant_id)
+      .where(sql`${t.finished_since} is not null`),
+    index('participant_followup_not_started_idx')
+      .on(t.not_started_from, t.participant_id)
+      .where(sql`${t.not_started_from} is not null`),
+    // The worklist's total without reading the rows (index-only counts; see followup/worklist.ts):
+    // everyone with a reason that does not depend on the time of day, and the two reasons that
+    // do, each for those with none of the others (a tablet can only be silent with a device and a
+    // programme, and only someone without both is "not started", so these never overlap).
+    index('participant_followup_listed_idx')
+      .on(t.participant_id)
+      .where(
+        sql`${t.behind_since} is not null or ${t.slightly_since} is not null or ${t.failing_since} is not null or ${t.finished_since} is not null`,
+      ),
+    index('participant_followup_silent_only_idx')
+      .on(t.silent_from)
+      .where(
+        sql`${t.silent_from} is not null and ${t.behind_since} is null and ${t.slightly_since} is null and ${t.failing_since} is null and ${t.finished_since} is null`,
+      ),
+    index('participant_followup_not_started_only_idx')
+      .on(t.not_started_from)
+      .where(
+        sql`${t.not_started_from} is not null and ${t.behind_since} is null and ${t.slightly_since} is null and ${t.failing_since} is null and ${t.finished_since} is null`,
+      ),
+    index('participant_followup_snoozed_idx')
+      .on(t.snoozed_until)
+      .where(sql`${t.snoozed_until} is not null`),
+  ],
+);
+
+/**
+ * Changes to how many participants have each follow-up reason that does not depend on the time of
+ * day (`listed`: any of them), written by triggers on participant_followup (drizzle 0016) in the
+ * transaction that made them, like participant_tally: the worklist's total sums these few rows
+ * instead of counting tens of thousands of index entries per request. Folded by the daily job.
+ */
+export const followupTally = pgTable(
+  'followup_tally',
+  {
+    tally_id: bigserial('tally_id', { mode: 'number' }).primaryKey(),
+    /** listed, behind, slightly_behind, reminders_failing or programme_finished */
+    reason: text('reason').notNull(),
+    delta: integer('delta').notNull(),
+  },
+  // A fold leaves the table's pages empty until they are vacuumed away: the sums read the index.
+  (t) => [index('followup_tally_reason_idx').on(t.reason, t.delta)],
+);

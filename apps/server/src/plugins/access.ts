@@ -91,6 +91,12 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
         where p.participant_id = token.participant_id
           and (p.tablet_last_contact_at is null or p.tablet_last_contact_at < ${stale}::timestamptz
                or p.last_ip_address is distinct from ${request.ip})
+      ), called as (
+        -- Follow-up's "tablet silent" counts from the last call with the tablet's token (issue 31).
+        update participant_followup f set tablet_called_at = ${nowText}::timestamptz
+        from token
+        where f.participant_id = token.participant_id
+          and (f.tablet_called_at is null or f.tablet_called_at < ${stale}::timestamptz)
       )
       select participant_id, authorized_device_id from token
     `),

@@ -60,6 +60,18 @@ export interface DeliveryReport {
   notSent: number;
 }
 
+/**
+ * Follow-up's "reminders failing" (issue 31): failures in a row since the last message delivered,
+ * kept beside the participant's worklist facts in the statement that records the outcome. Messages
+ * never handed to a provider (none configured, no token) are not the provider's failures.
+ */
+function followupOutcome(outcome: 'sent' | 'failed') {
+  const failures = outcome === 'sent' ? sql`0` : sql`f.push_failures + 1`;
+  return sql`update participant_followup f set push_failures = ${failures}
+    from sent where f.participant_id = sent.participant_id
+      and ${outcome === 'sent' ? sql`f.push_failures <> 0` : sql`true`}`;
+}
+
 const hasToken = (token: string | null | undefined): token is string => !!token && token !== 'empty';
 
 export class PushDelivery {
@@ -146,9 +158,13 @@ export class PushDelivery {
       case 'sent':
         report.sent++;
         await this.ctx.db.execute(sql`
-          update push_outbox set status = ${s.sent}, sent_at = ${this.ctx.clock.now().toISOString()}::timestamptz,
-            last_error = null, next_attempt_at = null
-          where push_id = ${push.push_id}`);
+          with sent as (
+            update push_outbox set status = ${s.sent}, sent_at = ${this.ctx.clock.now().toISOString()}::timestamptz,
+              last_error = null, next_attempt_at = null, target_token = ${token}
+            where push_id = ${push.push_id}
+            returning participant_id
+          )
+          ${followupOutcome('sent')}`);
         return;
       case 'retry': {
         if (push.attempts >= MAX_ATTEMPTS) {
@@ -157,6 +173,7 @@ export class PushDelivery {
             push.push_id,
             s.failed,
             `gave up after ${push.attempts} attempts; last: ${result.error}`,
+            token,
           );
         }
         report.retrying++;
@@ -176,8 +193,13 @@ export class PushDelivery {
         report.failed++;
         await this.ctx.db.transaction(async (tx) => {
           await tx.execute(sql`
-            update push_outbox set status = ${s.unregistered}, last_error = ${result.error}, next_attempt_at = null
-            where push_id = ${push.push_id}`);
+            with sent as (
+              update push_outbox set status = ${s.unregistered}, last_error = ${result.error}, next_attempt_at = null,
+                target_token = ${token}
+              where push_id = ${push.push_id}
+              returning participant_id
+            )
+            ${followupOutcome('failed')}`);
           // Only the token that failed: the app may have registered a new one meanwhile.
           await tx.execute(
             sql`update participants set push_notification_id = 'empty' where push_notification_id = ${token}`,
@@ -189,13 +211,24 @@ export class PushDelivery {
         return;
       case 'failed':
         report.failed++;
-        return this.finish(push.push_id, s.failed, result.error);
+        return this.finish(push.push_id, s.failed, result.error, token);
     }
   }
 
-  private async finish(pushId: number, status: string, error: string | null): Promise<void> {
+  /** A final outcome; with the token it went to, a failure of the provider's (counted for follow-up). */
+  private async finish(pushId: number, status: string, error: string | null, token?: string): Promise<void> {
+    if (token === undefined) {
+      await this.ctx.db.execute(sql`
+        update push_outbox set status = ${status}, last_error = ${error}, next_attempt_at = null where push_id = ${pushId}`);
+      return;
+    }
     await this.ctx.db.execute(sql`
-      update push_outbox set status = ${status}, last_error = ${error}, next_attempt_at = null where push_id = ${pushId}`);
+      with sent as (
+        update push_outbox set status = ${status}, last_error = ${error}, next_attempt_at = null, target_token = ${token}
+        where push_id = ${pushId}
+        returning participant_id
+      )
+      ${followupOutcome('failed')}`);
   }
 }
 

@@ -368,6 +368,24 @@ const ROWS: RowDeclaration[] = [
     route: API_ROUTES.reports.exportXlsx,
     call: () => ({ url: '/api/reports/export.xlsx?from=2026-01-01&to=2026-03-31&suppress_small=true' }),
   },
+  // ---- follow-up worklist, contact log, message fates (issue 31) ----
+  { route: API_ROUTES.followup.list, call: () => ({ url: '/api/followup?reason=behind' }) },
+  { route: API_ROUTES.followup.counts, call: () => ({ url: '/api/followup/counts' }) },
+  {
+    route: API_ROUTES.followup.contacts,
+    call: (w) => ({ url: `/api/participant/${w.participantId}/contacts` }),
+  },
+  {
+    route: API_ROUTES.followup.recordContact,
+    call: (w) => ({
+      url: `/api/participant/${w.participantId}/contacts`,
+      payload: { method: 'phone', outcome: 'no_answer', note: 'Matrix note' },
+    }),
+  },
+  {
+    route: API_ROUTES.followup.messages,
+    call: (w) => ({ url: `/api/participant/${w.participantId}/messages` }),
+  },
 
   // ---- video sets and videos ----
   { route: API_ROUTES.videoSets.list, call: () => ({ url: '/api/videoset' }) },

@@ -30,11 +30,14 @@ let recipeWrote = false;
 const VOLATILE_TABLES = new Set(['sessions', 'login_throttle', 'rate_limit_counters']);
 /**
  * Columns a valid device token touches on any call, refused or not: the token's last use and the
- * participant's contact time and address (device-api.md: "tablet last in contact").
+ * participant's contact time and address (device-api.md: "tablet last in contact"), and follow-up's
+ * copy of it.
  */
 const VOLATILE_COLUMNS: Record<string, string[]> = {
   device_tokens: ['last_used_at'],
   participants: ['tablet_last_contact_at', 'last_ip_address'],
+  // Follow-up (issue 31): the last call with the tablet's token, and the silence counted from it.
+  participant_followup: ['tablet_called_at', 'silent_from'],
 };
 /**
  * Rows a refused request writes by design: a refused sign-in is a security event (a failure, and

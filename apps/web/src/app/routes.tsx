@@ -3,6 +3,7 @@ import AssessmentOutlinedIcon from '@mui/icons-material/AssessmentOutlined';
 import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import GroupOutlinedIcon from '@mui/icons-material/GroupOutlined';
+import PhoneInTalkOutlinedIcon from '@mui/icons-material/PhoneInTalkOutlined';
 import OndemandVideoOutlinedIcon from '@mui/icons-material/OndemandVideoOutlined';
 import PolicyOutlinedIcon from '@mui/icons-material/PolicyOutlined';
 import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined';
@@ -52,6 +53,14 @@ export const consoleRoutes: ConsoleRoute[] = [
     route: apiRoutes.participants.list,
     page: lazyPage(() => import('../features/participants/ParticipantsPage'), 'ParticipantsPage'),
     nav: { label: 'Participants', icon: GroupOutlinedIcon },
+  },
+  // Follow-up worklist (issue 31).
+  {
+    path: '/followup',
+    title: 'Follow-up',
+    route: apiRoutes.followup.list,
+    page: lazyPage(() => import('../features/participants/followup/FollowupPage'), 'FollowupPage'),
+    nav: { label: 'Follow-up', icon: PhoneInTalkOutlinedIcon },
   },
   {
     path: '/addparticipant',

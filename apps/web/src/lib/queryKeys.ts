@@ -26,6 +26,16 @@ export const progressKeys = {
   pushMessages: (participantId: number) => [...progressKeys.of(participantId), 'push'] as const,
 };
 
+// Follow-up worklist, contact log and message fates (issue 31).
+export const followupKeys = {
+  all: ['followup'] as const,
+  list: (filters: object) => [...followupKeys.all, 'list', filters] as const,
+  counts: () => [...followupKeys.all, 'counts'] as const,
+  contacts: (participantId: number) => [...followupKeys.all, 'contacts', participantId] as const,
+  messages: (participantId: number, page: number, perPage: number) =>
+    [...followupKeys.all, 'messages', participantId, page, perPage] as const,
+};
+
 export const deviceKeys = {
   all: ['authorised-devices'] as const,
   list: () => [...deviceKeys.all, 'all'] as const,

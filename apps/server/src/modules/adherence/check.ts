@@ -9,6 +9,7 @@ import type { JobDefinition } from '../../jobs/queue.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
 import { flushLogs } from '../../logging.js';
+import { foldFollowupTally } from '../followup/worklist.js';
 
 export const ADHERENCE_CHECK_JOB = 'adherence-check';
 
@@ -181,6 +182,14 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       update participant_adherence a set days_behind = o.days_behind
       from outcome o
       where a.participant_id = o.participant_id and a.days_behind <> o.days_behind
+    ), finished_update as (
+      -- Follow-up's "programme finished" (issue 31): the current day is the set's last day with a
+      -- video, and it is seen (no next day to move to).
+      update participant_followup f
+      set finished_at = case when o.current_seen and o.next_idx is null then coalesce(f.finished_at, ${nowText}::timestamptz) end
+      from outcome o
+      where f.participant_id = o.participant_id
+        and (f.finished_at is null) = (o.current_seen and o.next_idx is null)
     ), reminders as (
       insert into push_outbox (participant_id, title, body, kind, dedupe_key, created_at)
       select participant_id, ${r.newVideoTitle}, ${r.newVideoBody}, 'new-video',
@@ -203,7 +212,8 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
 /**
  * The adherence classes' counts after the day's check: active participants with a programme, as
  * the dashboard's progress cards count them (participant_adherence.adherence: 0 on track, 1
- * slightly behind, 2 behind).
+ * slightly behind, 2 behind). A day's claim in adherence_runs normally makes this once a day; if
+ * an operator removed the claim and the check ran again, the day keeps the later counts.
  */
 export function adherenceHistoryStatement(day: string): SQL {
   return sql`
@@ -215,7 +225,9 @@ export function adherenceHistoryStatement(day: string): SQL {
     from participant_adherence a
     join fitness_participation_progress p on p.participant_id = a.participant_id
     join participants pa on pa.participant_id = a.participant_id
-    where pa.status = 'active'`;
+    where pa.status = 'active'
+    on conflict (day) do update set
+      on_track = excluded.on_track, slightly_behind = excluded.slightly_behind, behind = excluded.behind`;
 }
 
 /** Scheduled by cron (ADHERENCE_CHECK_CRON in ADHERENCE_CHECK_TZ, 06:00 Europe/London by default). */
@@ -235,6 +247,8 @@ export function adherenceCheckJob(ctx: AppContext): JobDefinition<never> {
         result.ran ? 'daily adherence check done' : 'daily adherence check had already run today',
       );
       if (result.ran) await foldParticipantTally(ctx.db);
+      // Follow-up's tally (issue 31) likewise.
+      if (result.ran) await foldFollowupTally(ctx.db);
       if (result.ran && ctx.database.kind === 'pglite') {
         const started = performance.now();
         await maintainEmbeddedDatabase(ctx.database);

@@ -13,6 +13,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { forbidden } from '../../lib/http-error.js';
 import { csvCell, type AuditService } from '../audit/service.js';
+import { lastContactsOf } from '../followup/service.js';
 import { presentParticipant } from './presenter.js';
 import { ParticipantRepository, sortValueOf, type ListFilter, type ListOrder } from './repository.js';
 import type { Staff } from './service.js';
@@ -63,12 +64,20 @@ export async function exportParticipants(
           detail: `rows ${sent + 1}-${sent + rows.length}${where}, ${columns.join(', ')}`,
         });
       }
+      const contacts = await lastContactsOf(
+        db,
+        rows.map((r) => r.participant_id),
+      );
       let chunk = '';
       for (const row of rows) {
         const p = presentParticipant(row, staff.role);
+        const contact = contacts.get(row.participant_id);
         const cells: Record<string, unknown> = {
           ...p,
           tracking: p.adherence_state ? ADHERENCE_LABELS[p.adherence_state] : NO_PROGRAMME_LABEL,
+          last_contact_at: contact?.created_at.toISOString(),
+          last_contact_method: contact?.method,
+          last_contact_outcome: contact?.outcome,
         };
         chunk += `${columns.map((c) => csvCell(cells[c])).join(',')}\r\n`;
       }

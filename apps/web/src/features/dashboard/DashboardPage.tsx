@@ -24,6 +24,7 @@ import { QueryState } from '../../components/QueryState';
 import { visuallyHidden } from '../../lib/a11y';
 import { formatLongDate } from '../../lib/dates';
 import { dashboardQuery } from './api';
+import { FollowupCard } from './FollowupCard';
 
 const decimal = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
 const whole = new Intl.NumberFormat('en-GB');
@@ -198,6 +199,8 @@ export function DashboardPage() {
                 />
               </CardRow>
             )}
+            {/* Follow-up (issue 31). */}
+            <FollowupCard />
             <WatchedChart data={data} />
           </>
         )}

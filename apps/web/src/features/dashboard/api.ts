@@ -1,11 +1,18 @@
 import { apiRoutes } from '@pathway/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { call } from '../../lib/api';
-import { dashboardKeys } from '../../lib/queryKeys';
+import { dashboardKeys, followupKeys } from '../../lib/queryKeys';
 
 export const dashboardQuery = queryOptions({
   queryKey: dashboardKeys.all,
   queryFn: () => call(apiRoutes.dashboard.get),
   // Views arrive all day from the tablets; the page keeps itself current while it is open.
+  refetchInterval: 60_000,
+});
+
+// Follow-up (issue 31): the "Needs follow-up" card's counts per reason.
+export const followupCountsQuery = queryOptions({
+  queryKey: followupKeys.counts(),
+  queryFn: () => call(apiRoutes.followup.counts),
   refetchInterval: 60_000,
 });

@@ -24,6 +24,8 @@ import { contactAgo, contactExact } from '../../lib/contactTime';
 import { useCanCall, useFieldAccess } from '../../lib/session';
 import { participantQuery, referralQuery } from './api';
 import { ChangeDeviceDialog } from './ChangeDeviceDialog';
+import { ContactsTab } from './followup/ContactsTab';
+import { MessagesTab } from './followup/MessagesTab';
 import { deviceLabel } from './deviceLabel';
 import { AdvancedSettingsTab } from './progress/AdvancedSettingsTab';
 import { participantProgressQuery } from './progress/api';
@@ -33,12 +35,15 @@ import { TrackingChip } from './tracking';
 import { fieldLabel } from './participantFields';
 import { participantTitle } from './participantTitle';
 
-type DetailsTab = 'details' | 'videoset' | 'progress' | 'advanced';
+type DetailsTab = 'details' | 'videoset' | 'progress' | 'advanced' | 'contacts' | 'messages';
 const TAB_LABELS: Record<DetailsTab, string> = {
   details: 'Details',
   videoset: 'Video Set',
   progress: 'Progress',
   advanced: 'Advanced settings',
+  // Follow-up (issue 31).
+  contacts: 'Contacts',
+  messages: 'Messages',
 };
 
 function Facts({ items }: { items: Array<[string, ReactNode]> }) {
@@ -147,8 +152,8 @@ export function ParticipantDetailsDialog({
   const hasDevice = participant.unique_device_id !== NO_DEVICE;
   const progress = useQuery(participantProgressQuery(participant.participant_id));
   const tabs: DetailsTab[] = progress.data
-    ? ['details', 'videoset', 'progress', 'advanced']
-    : ['details', 'videoset'];
+    ? ['details', 'videoset', 'progress', 'advanced', 'contacts', 'messages']
+    : ['details', 'videoset', 'contacts', 'messages'];
   const [chosenTab, setTab] = useState<DetailsTab>('details');
   // A tab that is no longer offered (progress gone) falls back to Details.
   const tab = tabs.includes(chosenTab) ? chosenTab : 'details';
@@ -215,6 +220,15 @@ export function ParticipantDetailsDialog({
           {tab === 'videoset' && <VideoSetTab participantId={participant.participant_id} />}
           {tab === 'progress' && <ProgressTab participantId={participant.participant_id} />}
           {tab === 'advanced' && <AdvancedSettingsTab participantId={participant.participant_id} />}
+          {tab === 'contacts' && (
+            <ContactsTab
+              participantId={participant.participant_id}
+              who={participantTitle(`Participant ${participant.participant_id}`, participant, {
+                keepId: true,
+              })}
+            />
+          )}
+          {tab === 'messages' && <MessagesTab participantId={participant.participant_id} />}
         </DialogContent>
       )}
       <DialogContent

@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { api } from '@pathway/contract';
+import type { AppContext } from '../../context.js';
+import { routeOf } from '../../lib/endpoint-route.js';
+import { staffOf } from '../../plugins/access.js';
+import { actorOf } from '../audit/actor.js';
+import { AuditService } from '../audit/service.js';
+import { FollowupService, type Staff } from './service.js';
+
+function staffActor(request: FastifyRequest): Staff {
+  return { ...actorOf(request), role: staffOf(request).role };
+}
+
+/** The follow-up worklist, the contact log and every message's fate (issue 31). */
+export async function followupRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const service = new FollowupService(ctx, new AuditService(ctx.db));
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.route({
+    ...routeOf(api.followup.list),
+    handler: async (request) => service.list(request.query, staffActor(request)),
+  });
+
+  r.route({
+    ...routeOf(api.followup.counts),
+    handler: async () => service.counts(),
+  });
+
+  r.route({
+    ...routeOf(api.followup.contacts),
+    handler: async (request) => service.contacts(request.params.id, staffActor(request)),
+  });
+
+  r.route({
+    ...routeOf(api.followup.recordContact),
+    handler: async (request, reply) => {
+      const entry = await service.recordContact(request.params.id, request.body, staffActor(request));
+      request.log.info(
+        { participant_id: request.params.id, by: request.staff!.adminUserId },
+        'contact recorded',
+      );
+      return reply.status(201).send(entry);
+    },
+  });
+
+  r.route({
+    ...routeOf(api.followup.messages),
+    handler: async (request) => service.messages(request.params.id, request.query, staffActor(request)),
+  });
+}

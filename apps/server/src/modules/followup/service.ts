@@ -1,0 +1,282 @@
+import { count, desc, eq, inArray } from 'drizzle-orm';
+import {
+  addDays,
+  can,
+  messages,
+  type ContactEntry,
+  type CreateContactInput,
+  type FollowupCounts,
+  type FollowupEntry,
+  type FollowupListQuery,
+  type FollowupPage,
+  type FollowupReason,
+  type ParticipantMessagePage,
+  type Role,
+} from '@pathway/contract';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { participantContacts, participantFollowup, participants, pushOutbox } from '../../db/schema.js';
+import { badRequest, notFound } from '../../lib/http-error.js';
+import { pageOf } from '../../lib/paging.js';
+import { programmeToday } from '../../lib/programme-day.js';
+import type { AuditActor, AuditService } from '../audit/service.js';
+import {
+  currentReasons,
+  decodeWorklistCursor,
+  encodeWorklistCursor,
+  worklistCounts,
+  worklistPage,
+  type WorklistClock,
+  type WorklistRow,
+} from './worklist.js';
+
+export interface Staff extends AuditActor {
+  role: Role;
+}
+
+type ContactRow = typeof participantContacts.$inferSelect;
+type OutboxRow = typeof pushOutbox.$inferSelect;
+
+/** Notes are identifiable free text: full access reads them, basic access sees that one exists. */
+export function presentContact(row: ContactRow, role: Role): ContactEntry {
+  return {
+    contact_id: row.contact_id,
+    participant_id: row.participant_id,
+    method: row.method as ContactEntry['method'],
+    outcome: row.outcome as ContactEntry['outcome'],
+    ...(can(role, 'participants.identifiable') && { note: row.note }),
+    has_note: row.note !== null,
+    next_followup_on: row.next_followup_on,
+    reasons: row.reasons as FollowupReason[],
+    admin_user_name: row.admin_user_name,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+function presentWorklistRow(row: WorklistRow, identifiable: boolean): FollowupEntry {
+  const basic = {
+    participant_id: row.participant_id,
+    reasons: row.reasons,
+    since: row.since,
+    days_behind: row.days_behind,
+    device_name: row.device_name,
+    tablet_last_contact_at: row.tablet_last_contact_at?.toISOString() ?? null,
+    last_contact_at: row.last_contact_at?.toISOString() ?? null,
+    last_contact_method: row.last_contact_method,
+    last_contact_outcome: row.last_contact_outcome,
+    next_followup_on: row.next_followup_on,
+  };
+  if (!identifiable) return basic;
+  return {
+    ...basic,
+    first_name: row.first_name ?? '',
+    last_name: row.last_name ?? '',
+    phone_number: row.phone_number ?? '',
+    phone_number_secondary: row.phone_number_secondary,
+  };
+}
+
+/** The push texts rule (push-status): titles and bodies for full access only; tokens by their tail. */
+function presentMessage(row: OutboxRow, identifiable: boolean): ParticipantMessagePage['data'][number] {
+  const answered = row.status === messages.push.sent ? 'accepted' : row.last_error;
+  return {
+    push_id: row.push_id,
+    kind: row.kind,
+    ...(identifiable && { title: row.title, body: row.body }),
+    status: row.status,
+    provider_answer: answered,
+    attempts: row.attempts,
+    queued_at: row.created_at.toISOString(),
+    sent_at: row.sent_at?.toISOString() ?? null,
+    token_tail: row.target_token && row.target_token !== 'empty' ? row.target_token.slice(-6) : null,
+  };
+}
+
+export class FollowupService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly audit: AuditService,
+  ) {}
+
+  private clock(): WorklistClock {
+    return {
+      now: this.ctx.clock.now(),
+      silentDays: this.ctx.config.followupSilentDays,
+      today: programmeToday(this.ctx),
+      timeZone: this.ctx.config.adherenceCheck.timeZone,
+    };
+  }
+
+  async list(query: FollowupListQuery, staff: Staff): Promise<FollowupPage> {
+    const identifiable = can(staff.role, 'participants.identifiable');
+    const cursor = query.after ? decodeWorklistCursor(query.after, query.reason) : undefined;
+    const offset = cursor ? 0 : (query.page - 1) * query.perPage;
+    const { total, rows } = await worklistPage(this.ctx.db, this.clock(), {
+      reason: query.reason,
+      limit: query.perPage,
+      offset,
+      cursor,
+      identifiable,
+      audit: identifiable
+        ? { actor: staff, detail: `page ${query.page}${query.reason ? `, reason ${query.reason}` : ''}` }
+        : undefined,
+    });
+    const last = rows.at(-1);
+    const more = offset + rows.length < total && rows.length === query.perPage;
+    const nextCursor =
+      last && more
+        ? encodeWorklistCursor(query.reason, {
+            rank: last.rank,
+            key: last.key.toISOString(),
+            id: last.participant_id,
+          })
+        : null;
+    return {
+      data: rows.map((row) => presentWorklistRow(row, identifiable)),
+      pagination: pageOf(total, query.page, query.perPage, rows.length, nextCursor),
+    };
+  }
+
+  /** The dashboard card's figures, and whether the daily check that feeds them has stopped. */
+  async counts(): Promise<FollowupCounts> {
+    const clock = this.clock();
+    const { total, reasons, lastCheck } = await worklistCounts(this.ctx.db, clock);
+    return {
+      total,
+      daily_check_last_run_on: lastCheck,
+      daily_check_overdue: lastCheck === null || lastCheck < addDays(clock.today, -1),
+      reasons,
+    };
+  }
+
+  private async exists(db: Database, participantId: number): Promise<void> {
+    const [row] = await db
+      .select({ id: participants.participant_id })
+      .from(participants)
+      .where(eq(participants.participant_id, participantId))
+      .for('update');
+    if (!row) throw notFound(messages.participant.notFound);
+  }
+
+  /**
+   * Append-only: a new entry with the reasons present now; the participant's snooze follows the
+   * newest contact (its next follow-up date, or none). Audited in the same transaction.
+   */
+  async recordContact(participantId: number, body: CreateContactInput, staff: Staff): Promise<ContactEntry> {
+    const clock = this.clock();
+    if (body.next_followup_on !== undefined && body.next_followup_on < clock.today) {
+      throw badRequest(messages.followup.dateInPast);
+    }
+    // Read before the transaction (the pool's driver); the participant's lock below orders it
+    // against a concurrent contact, and reasons are a fact of now either way.
+    const reasons = await currentReasons(this.ctx.db, clock, participantId);
+    return this.ctx.db.transaction(async (tx) => {
+      await this.exists(tx, participantId);
+      const [row] = await tx
+        .insert(participantContacts)
+        .values({
+          participant_id: participantId,
+          method: body.method,
+          outcome: body.outcome,
+          note: body.note ?? null,
+          next_followup_on: body.next_followup_on ?? null,
+          reasons,
+          admin_user_id: staff.adminUserId,
+          admin_user_name: staff.userName,
+          created_at: clock.now,
+        })
+        .returning();
+      await tx
+        .update(participantFollowup)
+        .set({ snoozed_until: body.next_followup_on ?? null, snooze_reasons: reasons })
+        .where(eq(participantFollowup.participant_id, participantId));
+      await this.audit.record(
+        staff,
+        {
+          action: 'contact.create',
+          participantId,
+          detail: `${body.method}, ${body.outcome}${body.note ? ', note' : ''}${body.next_followup_on ? ', next follow-up date' : ''}`,
+        },
+        tx,
+      );
+      return presentContact(row!, staff.role);
+    });
+  }
+
+  async contacts(participantId: number, staff: Staff): Promise<ContactEntry[]> {
+    return this.ctx.db.transaction(async (tx) => {
+      await this.exists(tx, participantId);
+      const rows = await tx
+        .select()
+        .from(participantContacts)
+        .where(eq(participantContacts.participant_id, participantId))
+        .orderBy(desc(participantContacts.created_at), desc(participantContacts.contact_id));
+      if (can(staff.role, 'participants.identifiable') && rows.length > 0) {
+        await this.audit.record(
+          staff,
+          { action: 'contact.list', participantId, detail: `${rows.length} entries` },
+          tx,
+        );
+      }
+      return rows.map((row) => presentContact(row, staff.role));
+    });
+  }
+
+  async messages(
+    participantId: number,
+    query: { page: number; perPage: number },
+    staff: Staff,
+  ): Promise<ParticipantMessagePage> {
+    const identifiable = can(staff.role, 'participants.identifiable');
+    return this.ctx.db.transaction(async (tx) => {
+      await this.exists(tx, participantId);
+      const [counted] = await tx
+        .select({ n: count() })
+        .from(pushOutbox)
+        .where(eq(pushOutbox.participant_id, participantId));
+      const rows = await tx
+        .select()
+        .from(pushOutbox)
+        .where(eq(pushOutbox.participant_id, participantId))
+        .orderBy(desc(pushOutbox.push_id))
+        .limit(query.perPage)
+        .offset((query.page - 1) * query.perPage);
+      if (identifiable && rows.length > 0) {
+        await this.audit.record(
+          staff,
+          { action: 'message.list', participantId, detail: `page ${query.page}, ${rows.length} messages` },
+          tx,
+        );
+      }
+      return {
+        data: rows.map((row) => presentMessage(row, identifiable)),
+        pagination: pageOf(counted?.n ?? 0, query.page, query.perPage, rows.length, null),
+      };
+    });
+  }
+}
+
+/** The participant export's last contact (method, outcome, when), by participant, for a batch. */
+export async function lastContactsOf(
+  db: Database,
+  ids: number[],
+): Promise<Map<number, { created_at: Date; method: string; outcome: string }>> {
+  const result = new Map<number, { created_at: Date; method: string; outcome: string }>();
+  if (ids.length === 0) return result;
+  const rows = await db
+    .selectDistinctOn([participantContacts.participant_id], {
+      participant_id: participantContacts.participant_id,
+      created_at: participantContacts.created_at,
+      method: participantContacts.method,
+      outcome: participantContacts.outcome,
+    })
+    .from(participantContacts)
+    .where(inArray(participantContacts.participant_id, ids))
+    .orderBy(
+      participantContacts.participant_id,
+      desc(participantContacts.created_at),
+      desc(participantContacts.contact_id),
+    );
+  for (const r of rows) result.set(r.participant_id, r);
+  return result;
+}

@@ -1,0 +1,181 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { request, type APIRequestContext, type Page } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
+import { cliBundle } from '../../../scripts/build-server.mjs';
+import { expect, expectAccessible, fillSignIn, test } from './fixtures';
+import { repoRoot, serverBundle, waitForPort, waitForReady } from './global-setup';
+import { addParticipant, addVideoSetThroughApi, enrol } from './register-data';
+
+/**
+ * The coordinator's morning (issue 31). It moves the server's clock a day, so it runs its own
+ * server (with CLOCK_OFFSET_FILE) rather than the suite's shared one, whose sessions and sign-in
+ * codes every other test relies on.
+ */
+const DAY_MS = 86_400_000;
+
+let server: ChildProcess;
+let dataDir: string;
+let offsetFile: string;
+let baseURL: string;
+let admin: { user_name: string; password: string; totp: OTPAuth.TOTP; lastStep: number };
+let offsetMs = 0;
+
+/** The next unused sign-in code at the server's time (its clock may run a day ahead). */
+async function codeAtServerTime(): Promise<string> {
+  const period = admin.totp.period * 1000;
+  let step = Math.floor((Date.now() + offsetMs) / period);
+  if (step <= admin.lastStep) {
+    step = admin.lastStep + 1;
+    // One step of drift is accepted; beyond it, wait for the clock (a bound, not a pause).
+    const acceptedFrom = (step - 1) * period - offsetMs;
+    if (Date.now() < acceptedFrom) await new Promise((r) => setTimeout(r, acceptedFrom - Date.now() + 200));
+  }
+  admin.lastStep = step;
+  return admin.totp.generate({ timestamp: step * period });
+}
+
+/** The server's programme date (Europe/London), `days` from its today. */
+function serverDate(days = 0): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(
+    new Date(Date.now() + offsetMs + days * DAY_MS),
+  );
+}
+
+async function signIn(page: Page) {
+  await page.goto(`${baseURL}/login`);
+  await fillSignIn(page, admin, await codeAtServerTime());
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+async function apiSignedIn(): Promise<APIRequestContext> {
+  const api = await request.newContext({ baseURL });
+  const login = await api.post('/login', {
+    data: { user_name: admin.user_name, password: admin.password, mfa_token: await codeAtServerTime() },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+  return api;
+}
+
+test.beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-e2e-followup-'));
+  offsetFile = path.join(dataDir, 'clock-offset-ms');
+  writeFileSync(offsetFile, '0');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: path.join(dataDir, 'data'),
+    LOGIN_LIMIT_PER_ADDRESS: '100000',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    LOG_TO_STDOUT: 'true',
+    CLOCK_OFFSET_FILE: offsetFile,
+  };
+  delete env.DATABASE_URL;
+  const output: string[] = [];
+  server = spawn(process.execPath, [serverBundle], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  baseURL = `http://127.0.0.1:${await waitForPort(server, output)}`;
+  await waitForReady(baseURL);
+  const password = `e2e-${randomBytes(12).toString('hex')}`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      cliBundle,
+      'create-admin',
+      '--username',
+      'coordinator@example.org',
+      '--password',
+      password,
+      '--role',
+      'full access',
+      '--first-name',
+      'Morning',
+      '--last-name',
+      'Coordinator',
+      '--json',
+    ],
+    { cwd: repoRoot, env },
+  );
+  const created = JSON.parse(stdout) as { user_name: string; totp_secret: string };
+  admin = {
+    user_name: created.user_name,
+    password,
+    totp: new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(created.totp_secret) }),
+    lastStep: -1,
+  };
+});
+
+test.afterAll(async () => {
+  if (server.exitCode === null && server.signalCode === null) {
+    await new Promise<void>((resolve) => {
+      server.once('exit', () => resolve());
+      server.kill('SIGTERM');
+    });
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${path.join(dataDir, 'data')}.secrets-key`, { force: true });
+});
+
+test("the coordinator's morning: call the top participant, no answer, try tomorrow", async ({ page }) => {
+  // A participant whose tablet never registered for push messages: reminders are failing.
+  const api = await apiSignedIn();
+  const set = await addVideoSetThroughApi(api, 1, 1);
+  const { participant } = await addParticipant(api, { first_name: 'Florence' });
+  await enrol(api, participant.participant_id, set.fitness_video_set_id);
+  await api.dispose();
+  const name = `Florence ${participant.last_name} (${participant.participant_id})`;
+
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await signIn(page);
+  await expect(page.getByRole('region', { name: 'Needs follow-up' })).toBeVisible();
+  await page.getByRole('link', { name: 'Follow-up', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Follow-up' })).toBeVisible();
+  const worklist = page.getByRole('table', { name: 'Follow-up worklist' });
+  const top = worklist.getByRole('row').nth(1);
+  await expect(top.getByRole('button', { name })).toBeVisible();
+  await expect(top.getByText('Reminders failing')).toBeVisible();
+  await expectAccessible(page, 'follow-up worklist');
+
+  // Open the top participant: their details, with the contact log and the messages.
+  await top.getByRole('button', { name }).click();
+  const details = page.getByRole('dialog', { name: /Florence/ });
+  await expect(details).toBeVisible();
+  await details.getByRole('tab', { name: 'Contacts' }).click();
+  await expect(details.getByText('No contact recorded yet.')).toBeVisible();
+  await expectAccessible(page, 'participant contacts tab');
+  await details.getByRole('tab', { name: 'Messages' }).click();
+  await expect(details.getByRole('heading', { name: 'Messages' })).toBeVisible();
+  await expectAccessible(page, 'participant messages tab');
+  await details.getByRole('button', { name: 'Close' }).click();
+  await expect(details).toBeHidden();
+
+  // No answer; try tomorrow.
+  await top.getByRole('button', { name: /Record contact with Florence/ }).click();
+  const form = page.getByRole('dialog', { name: /Record contact/ });
+  await page.getByRole('combobox', { name: 'Outcome' }).click();
+  await page.getByRole('option', { name: 'No answer' }).click();
+  await form.getByLabel('Next follow-up date (optional)').fill(serverDate(1));
+  await expectAccessible(page, 'record contact dialog');
+  await form.getByRole('button', { name: 'Record contact' }).click();
+  await expect(form).toBeHidden();
+  await expect(worklist.getByRole('button', { name })).toHaveCount(0);
+  await expect(page.getByText('Nobody needs follow-up today.')).toBeVisible();
+
+  // The next morning: the server's clock moves a day; the session of yesterday has ended.
+  offsetMs = DAY_MS;
+  writeFileSync(offsetFile, String(offsetMs));
+  await signIn(page);
+  await page.goto(`${baseURL}/followup`);
+  const back = page.getByRole('table', { name: 'Follow-up worklist' }).getByRole('row').nth(1);
+  await expect(back.getByRole('button', { name })).toBeVisible();
+  await expect(back.getByText(/No answer/)).toBeVisible();
+  await expectAccessible(page, 'follow-up worklist the next day, 1366 px');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Follow-up' })).toBeVisible();
+  await expectAccessible(page, 'follow-up worklist at phone width');
+});

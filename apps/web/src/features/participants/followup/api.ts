@@ -1,0 +1,52 @@
+import { apiRoutes, type CreateContactBody, type FollowupReason } from '@pathway/contract';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../../lib/api';
+import { dashboardKeys, followupKeys } from '../../../lib/queryKeys';
+
+export interface FollowupListParams {
+  page: number;
+  perPage: number;
+  reason?: FollowupReason;
+}
+
+export function followupListQuery({ page, perPage, reason }: FollowupListParams) {
+  return queryOptions({
+    queryKey: followupKeys.list({ page, perPage, reason }),
+    queryFn: ({ signal }) => call(apiRoutes.followup.list, { query: { page, perPage, reason }, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const followupCountsQuery = queryOptions({
+  queryKey: followupKeys.counts(),
+  queryFn: ({ signal }) => call(apiRoutes.followup.counts, { signal }),
+});
+
+export const contactsQuery = (participantId: number) =>
+  queryOptions({
+    queryKey: followupKeys.contacts(participantId),
+    queryFn: ({ signal }) => call(apiRoutes.followup.contacts, { params: { id: participantId }, signal }),
+  });
+
+export const messagesQuery = (participantId: number, page: number, perPage: number) =>
+  queryOptions({
+    queryKey: followupKeys.messages(participantId, page, perPage),
+    queryFn: ({ signal }) =>
+      call(apiRoutes.followup.messages, { params: { id: participantId }, query: { page, perPage }, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** Records a contact; the worklist, its counts and the participant's log are read again. */
+export function useRecordContact(participantId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateContactBody) =>
+      call(apiRoutes.followup.recordContact, { params: { id: participantId }, body }),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: followupKeys.all }),
+        queryClient.invalidateQueries({ queryKey: dashboardKeys.all }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,120 @@
+import type { ApiEnvironment } from './lib/api-env.js';
+import { getOk, load, timeSequential, warmUp } from './lib/http.js';
+import { count, median, ms } from './lib/stats.js';
+
+/** Issue 31's goals for the worklist's first page. */
+const CPU_GOAL_MS = 5;
+const P99_GOAL_MS = 50;
+const PGLITE_P50_GOAL_MS = 50;
+const QUERY = 'perPage=25';
+
+/**
+ * The follow-up worklist at the largest size. The bench's participants were all registered and
+ * given their tablets just now, so their tablets are made to look as a real programme's do: one in
+ * seven last called a week ago (tablet silent), one in twenty never registered for push messages
+ * or had two messages fail (reminders failing), registration spread over the past 200 days (those
+ * without a device: not started). With the loaded days behind (half of everyone behind or slightly
+ * behind) that puts most participants on the list: the worst case for its total.
+ */
+export async function prepareFollowup(env: ApiEnvironment): Promise<void> {
+  await env.db.load([
+    `update participant_followup set
+       registered_at = date_trunc('milliseconds', now()) - make_interval(days => participant_id % 200),
+       device_assigned_at = case when has_device then date_trunc('milliseconds', now()) - make_interval(days => participant_id % 200) end,
+       tablet_called_at = case when has_device then date_trunc('milliseconds', now())
+         - make_interval(days => case when participant_id % 7 = 0 then 7 else 0 end, mins => participant_id % 600) end,
+       push_failures = case when participant_id % 20 = 1 then 2 else 0 end`,
+    // The load gave each participant's programme its own statement (a tally row each); the daily
+    // job folds them, as here, into one row per reason.
+    `with gone as (delete from followup_tally returning reason, delta)
+     insert into followup_tally (reason, delta)
+     select reason, sum(delta)::int from gone group by reason having sum(delta) <> 0`,
+  ]);
+  await env.db.settle();
+}
+
+/** The SQL of the worklist's first page, as EXPLAIN (ANALYZE, BUFFERS) shows it. */
+async function explainFirstPage(env: ApiEnvironment): Promise<string> {
+  const { worklistPageSql } = await import('../apps/server/src/modules/followup/worklist.js');
+  const { sql, params } = worklistPageSql(
+    {
+      now: new Date(),
+      silentDays: 3,
+      today: new Date().toISOString().slice(0, 10),
+      timeZone: 'Europe/London',
+    },
+    { limit: 25, offset: 0, identifiable: true },
+  );
+  const rows = await env.db.rows<Record<string, string>>(
+    `explain (analyze, buffers, costs off) ${sql}`,
+    params,
+  );
+  return rows.map((r) => Object.values(r)[0]).join('\n');
+}
+
+export async function measureFollowup(env: ApiEnvironment, participants: number): Promise<string> {
+  await prepareFollowup(env);
+  const plan = await explainFirstPage(env);
+  await env.withServer(async (server, cpu) => {
+    const url = `${server.url}/api/followup?${QUERY}`;
+    const first = (await getOk(url, env.cookie)) as { data: unknown[]; pagination: { total: number } };
+    if (first.data.length !== 25) throw new Error(`the worklist answered ${first.data.length} rows`);
+    const size = count(participants);
+    let calls = 0;
+    const request = () => getOk(url, env.cookie);
+    // The warm-up's requests are not the measured run's: only the measured ones are counted.
+    await warmUp(request);
+    const call = () => ((calls += 1), request());
+    const sequential = await cpu.measure(
+      async () => {
+        const medians: number[] = [];
+        for (let round = 0; round < env.sizes.rounds; round += 1) {
+          medians.push((await timeSequential(env.sizes.requestsPerRound, call, 1)).median);
+        }
+        return median(medians);
+      },
+      () => calls,
+    );
+    const conditions = `${size} participants, ${first.pagination.total.toLocaleString('en-GB')} on the worklist, first page of 25 with its total, full access (audited)`;
+    env.add({
+      figure: `GET /api/followup first page, ${size} participants: p50 sequential`,
+      value: ms(sequential.result),
+      goal: env.storage === 'pglite' ? `< ${PGLITE_P50_GOAL_MS} ms` : '',
+      met: env.storage === 'pglite' ? sequential.result < PGLITE_P50_GOAL_MS : null,
+      conditions: `${conditions}; median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`,
+    });
+    env.addCpu(`GET /api/followup first page, ${size} participants, sequential`, sequential, conditions);
+    const measured = await cpu.measure(
+      async () => {
+        const runs = [];
+        for (let round = 0; round < env.sizes.loadRounds; round += 1) {
+          runs.push(
+            await load(url, {
+              cookie: env.cookie,
+              connections: env.sizes.connections,
+              seconds: env.sizes.loadSeconds,
+            }),
+          );
+        }
+        return runs;
+      },
+      (runs) => runs.reduce((sum, r) => sum + r.requests, 0),
+    );
+    const p99 = median(measured.result.map((r) => r.p99));
+    const loadConditions = `${conditions}; autocannon ${env.sizes.connections} connections, median of ${env.sizes.loadRounds} runs of ${env.sizes.loadSeconds} s`;
+    env.add({
+      figure: `GET /api/followup first page, ${size} participants: p99 under load`,
+      value: ms(p99),
+      goal: env.storage === 'postgres' ? `< ${P99_GOAL_MS} ms` : '',
+      met: env.storage === 'postgres' ? p99 < P99_GOAL_MS : null,
+      conditions: loadConditions,
+    });
+    env.addCpu(
+      `GET /api/followup first page, ${size} participants, under load`,
+      measured,
+      loadConditions,
+      env.storage === 'postgres' ? CPU_GOAL_MS : undefined,
+    );
+  }, 'followup');
+  return plan;
+}
