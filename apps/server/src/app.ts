@@ -28,6 +28,7 @@ import { deviceApiRoutes } from './modules/device-api/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { pushStatusRoutes } from './modules/push-status/routes.js';
 import { retentionRoutes } from './modules/retention/routes.js';
+import { lifeCycleRoutes } from './modules/life-cycle/routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
 const modules = [
@@ -48,6 +49,7 @@ const modules = [
   dashboardRoutes,
   pushStatusRoutes,
   retentionRoutes,
+  lifeCycleRoutes,
 ];
 
 export interface BuildOptions {

@@ -10,6 +10,7 @@ export const API_ROUTES = {
   auth: {
     ...SESSION_ROUTES,
     changeOwnPassword: { method: 'POST', path: '/api/account/password' },
+    stepUp: { method: 'POST', path: '/api/session/step-up' },
   },
   lockouts: {
     list: { method: 'GET', path: '/api/lockouts' },
@@ -45,6 +46,13 @@ export const API_ROUTES = {
     update: { method: 'PATCH', path: '/api/participant/:id' },
     remove: { method: 'DELETE', path: '/api/participant/:id' },
     message: { method: 'POST', path: '/api/pushNotifications' },
+    discharge: { method: 'POST', path: '/api/participant/:id/discharge' },
+    rerefer: { method: 'POST', path: '/api/participant/:id/rerefer' },
+    record: { method: 'GET', path: '/api/participant/:id/record' },
+  },
+  records: {
+    due: { method: 'GET', path: '/api/records/due' },
+    destroy: { method: 'POST', path: '/api/records/destroy' },
   },
   pushMessages: {
     ofParticipant: { method: 'GET', path: '/api/pushNotifications/participant/:id' },

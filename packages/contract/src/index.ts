@@ -8,6 +8,7 @@ export * from './admin.js';
 export * from './logs.js';
 export * from './participants.js';
 export * from './life-cycle-names.js';
+export * from './life-cycle.js';
 export * from './devices.js';
 export * from './push.js';
 export * from './audit.js';

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PERMISSIONS, ROLES, can, messages, rolesWith, type Permission } from '@pathway/contract';
+import {
+  PERMISSIONS,
+  ROLES,
+  STEP_UP_MAX_AGE_MINUTES,
+  can,
+  messages,
+  rolesWith,
+  type Permission,
+} from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { deviceTokens, participants } from '../db/schema.js';
 import { rowsOf } from '../db/rows.js';
@@ -30,6 +38,11 @@ declare module 'fastify' {
     access?: Access;
     /** With access 'staff' only: the permission a caller's role must have. */
     permission?: Permission;
+    /**
+     * A dangerous action: the session must have signed in or stepped up within the last
+     * STEP_UP_MAX_AGE_MINUTES (issue 32), else 401 with `step_up_required: true`.
+     */
+    stepUp?: boolean;
   }
   interface FastifyRequest {
     staff: StaffSession | null;
@@ -107,8 +120,27 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     if (permission !== undefined && !can(request.staff.role, permission)) {
       throw new HttpError(403, messages.session.forbidden);
     }
+    if (request.routeOptions.config.stepUp) assertFreshStepUp(ctx, request);
   });
 });
+
+const STEP_UP_MAX_AGE_MS = STEP_UP_MAX_AGE_MINUTES * 60_000;
+
+/** The refusal of a dangerous action by a session that has not proved itself lately. */
+export function stepUpRequired(): HttpError {
+  return new HttpError(401, messages.stepUp.required, {}, { step_up_required: true });
+}
+
+/**
+ * Refuses (401, `step_up_required: true`) unless the session signed in or stepped up within the
+ * last 5 minutes. Routes whose every call is dangerous say `stepUp: true` in their config; a route
+ * where only some calls are (a role changed to full access, a full-access export) calls this.
+ */
+export function assertFreshStepUp(ctx: Pick<AppContext, 'clock'>, request: FastifyRequest): void {
+  const staff = staffOf(request);
+  if (ctx.clock.now().getTime() - staff.authenticatedAt.getTime() > STEP_UP_MAX_AGE_MS)
+    throw stepUpRequired();
+}
 
 const ACCESS_DESCRIPTIONS: Record<Access, string> = {
   public: 'Access: anyone.',
@@ -136,6 +168,9 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     if (permission !== undefined && (access !== 'staff' || !PERMISSIONS.includes(permission))) {
       throw new Error(`${name} declares permission '${String(permission)}' (only with access 'staff')`);
     }
+    if (route.config?.stepUp && access !== 'staff') {
+      throw new Error(`${name} asks for a step-up (only with access 'staff')`);
+    }
     const security: Record<string, string[]>[] =
       access === 'public'
         ? []
@@ -144,9 +179,11 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
           : access === 'staff-or-device'
             ? [{ session: [] }, { device: [] }]
             : [{ session: [] }];
-    const described = permission
-      ? `Access: admins whose role has the permission ${permission} (${rolesWith(permission).join(', ')}).`
-      : ACCESS_DESCRIPTIONS[access];
+    const described = `${
+      permission
+        ? `Access: admins whose role has the permission ${permission} (${rolesWith(permission).join(', ')}).`
+        : ACCESS_DESCRIPTIONS[access]
+    }${route.config?.stepUp ? ` Needs a step-up within the last ${STEP_UP_MAX_AGE_MINUTES} minutes (POST /api/session/step-up); otherwise 401 with step_up_required.` : ''}`;
     // A new schema object, never the route's own one changed in place: Fastify gives the HEAD route
     // it adds for each GET a shallow copy of the GET's options, so both share one schema object and
     // this hook runs for both; appending in place wrote the sentence into every GET's text twice.

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { api, messages } from '@pathway/contract';
+import { api, can, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
+import { assertFreshStepUp } from '../../plugins/access.js';
 import { actorOf } from '../audit/actor.js';
 import { presentEnrolment } from './presenter.js';
 import { AdminService } from './service.js';
@@ -22,6 +23,8 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     ...routeOf(api.admins.create),
     config,
     handler: async (request, reply) => {
+      // A new full-access admin is a dangerous action: the session proves itself first (issue 32).
+      if (can(request.body.role, 'admins.manage')) assertFreshStepUp(ctx, request);
       const created = await admins.create(request.body, actorOf(request));
       request.log.info(
         { admin_user_id: created.admin.admin_user_id, by: request.staff!.adminUserId },
@@ -35,7 +38,9 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     ...routeOf(api.admins.update),
     config,
     handler: async (request) => {
-      const updated = await admins.update(request.params.user_name, request.body, actorOf(request));
+      const updated = await admins.update(request.params.user_name, request.body, actorOf(request), () =>
+        assertFreshStepUp(ctx, request),
+      );
       request.log.info(
         { admin_user_id: updated.admin_user_id, by: request.staff!.adminUserId },
         'admin user changed',
@@ -56,7 +61,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.admins.resetAuthenticator),
-    config,
+    config: { ...config, stepUp: true },
     handler: async (request) => {
       const reset = await admins.resetAuthenticator(request.params.user_name, actorOf(request));
       request.log.info(
@@ -69,7 +74,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.admins.resetPassword),
-    config,
+    config: { ...config, stepUp: true },
     handler: async (request) => {
       const admin = await admins.resetPassword(
         request.params.user_name,

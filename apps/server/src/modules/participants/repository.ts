@@ -10,7 +10,14 @@ import {
   type Placeholder,
   type SQL,
 } from 'drizzle-orm';
-import { isIsoDate, limits, messages, type AdherenceState, type ParticipantSort } from '@pathway/contract';
+import {
+  isIsoDate,
+  limits,
+  messages,
+  type AdherenceState,
+  type ParticipantSort,
+  type ParticipantStatusFilter,
+} from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participantCounts } from '../../db/participant-tally.js';
 import { arrayRows } from '../../db/rows.js';
@@ -76,6 +83,10 @@ export const participantColumns = {
   device_uuid: authorizedDevices.uuid,
   device_name: authorizedDevices.name,
   has_programme: sql<boolean>`${hasProgramme}`,
+  status: participants.status,
+  discharged_on: participants.discharged_on,
+  discharge_reason: participants.discharge_reason,
+  discharge_note: participants.discharge_note,
 };
 
 /**
@@ -124,6 +135,10 @@ const PARTICIPANT_ROW_KEYS = [
   'device_uuid',
   'device_name',
   'has_programme',
+  'status',
+  'discharged_on',
+  'discharge_reason',
+  'discharge_note',
 ] as const satisfies readonly (keyof ParticipantRow)[];
 if (Object.keys(participantColumns).join() !== PARTICIPANT_ROW_KEYS.join()) {
   throw new Error('participantColumns and PARTICIPANT_ROW_KEYS must list the same columns in the same order');
@@ -153,11 +168,17 @@ function participantRowOf(v: unknown[]): ParticipantRow {
     device_uuid: v[18] as ParticipantRow['device_uuid'],
     device_name: v[19] as ParticipantRow['device_name'],
     has_programme: v[20] as ParticipantRow['has_programme'],
+    status: v[21] as ParticipantRow['status'],
+    discharged_on: v[22] as ParticipantRow['discharged_on'],
+    discharge_reason: v[23] as ParticipantRow['discharge_reason'],
+    discharge_note: v[24] as ParticipantRow['discharge_note'],
   };
 }
 
 export interface ListFilter {
   state?: AdherenceState;
+  /** One status (active by default in the grid), or every participant. */
+  status: ParticipantStatusFilter;
   q?: string;
   /** Whether the search may look at identifiable fields (full access). */
   searchIdentifiable: boolean;
@@ -240,6 +261,8 @@ function filterConditions(
   id: IdColumn = participants.participant_id,
 ): SQL[] {
   const conditions: SQL[] = [];
+  // participants_status_idx (status, participant_id): the default page is an index range.
+  if (filter.status !== 'all') conditions.push(eq(participants.status, bind('status', filter.status)));
   if (filter.state)
     conditions.push(
       eq(participantAdherence.adherence, bind('state', ADHERENCE_CODE[filter.state])),
@@ -296,6 +319,8 @@ interface PageShape {
   /** Read from the other end of the index (a page in the second half, see pageRecorded). */
   reversed: boolean;
   state: boolean;
+  /** A status filter (anything but all): it reads participants, so never participant_adherence alone. */
+  status: boolean;
   /** No search, a search, or a search that may also be a participant id. */
   search: 'none' | 'text' | 'id';
   searchIdentifiable: boolean;
@@ -319,7 +344,9 @@ function idSourceOf(shape: PageShape): 'participants' | 'adherence' | 'joined' {
   const needsAdherence = shape.sort === 'days_behind' || shape.state;
   if (!needsAdherence) return 'participants';
   const adherenceAlone =
-    shape.search === 'none' && (shape.sort === 'days_behind' || shape.sort === 'participant_id');
+    shape.search === 'none' &&
+    !shape.status &&
+    (shape.sort === 'days_behind' || shape.sort === 'participant_id');
   return adherenceAlone ? 'adherence' : 'joined';
 }
 
@@ -332,7 +359,7 @@ function idSourceOf(shape: PageShape): 'participants' | 'adherence' | 'joined' {
 const pageQueries = new Map<string, { sql: string; params: unknown[] }>();
 
 function pageQueryOf(db: Database, shape: PageShape) {
-  const key = `${shape.sort} ${shape.order} ${shape.reversed} ${shape.state} ${shape.search} ${shape.searchIdentifiable} ${shape.cursor} ${shape.offset} ${shape.literalLimit}`;
+  const key = `${shape.sort} ${shape.order} ${shape.reversed} ${shape.state} ${shape.status} ${shape.search} ${shape.searchIdentifiable} ${shape.cursor} ${shape.offset} ${shape.literalLimit}`;
   let built = pageQueries.get(key);
   if (!built) {
     built = pageQuery(db, shape, asPlaceholder).toSQL();
@@ -357,6 +384,7 @@ function pageQuery(db: Database, shape: PageShape, bind: Bind) {
   const ordering = orderingIn(shape.order, participants.participant_id);
   const filter: ListFilter = {
     state: shape.state ? 'onTrack' : undefined,
+    status: shape.status ? 'active' : 'all',
     q: shape.search === 'none' ? undefined : shape.search === 'id' ? '1' : 'x',
     searchIdentifiable: shape.searchIdentifiable,
   };
@@ -440,7 +468,7 @@ export interface ListAudit {
 function composedPage(
   page: { sql: string; params: unknown[] },
   audit: ListAudit | undefined,
-  tally: 'all' | 0 | 1 | 2 | undefined,
+  tally: { adherence: 'all' | 0 | 1 | 2; status: ParticipantStatusFilter } | undefined,
 ) {
   const params = [...page.params];
   const param = (value: unknown) => {
@@ -460,7 +488,10 @@ function composedPage(
     )`);
   }
   if (tally === undefined) return { sql: `with ${ctes.join(', ')} select * from page`, params };
-  const which = tally === 'all' ? '' : ` where adherence = ${param(tally)}::int and with_programme`;
+  const where: string[] = [];
+  if (tally.adherence !== 'all') where.push(`adherence = ${param(tally.adherence)}::int and with_programme`);
+  if (tally.status !== 'all') where.push(`status = ${param(tally.status)}::text`);
+  const which = where.length > 0 ? ` where ${where.join(' and ')}` : '';
   ctes.push(`counted as (select coalesce(sum(delta), 0)::int as total from participant_tally${which})`);
   return {
     sql: `with ${ctes.join(', ')} select counted.total, page.* from counted left join page on true`,
@@ -501,7 +532,7 @@ export class ParticipantRepository {
   async count(filter: ListFilter): Promise<number> {
     if (!filter.q?.trim()) {
       // Without a search the total comes from the tally, not from counting every participant.
-      const { all, withProgramme } = await participantCounts(this.db);
+      const { all, withProgramme } = await participantCounts(this.db, filter.status);
       return filter.state ? withProgramme[ADHERENCE_CODE[filter.state]] : all[0] + all[1] + all[2];
     }
     const all = this.db
@@ -555,6 +586,7 @@ export class ParticipantRepository {
       order: order.order,
       reversed,
       state: filter.state !== undefined,
+      status: filter.status !== 'all',
       search: !q ? 'none' : /^\d{1,9}$/.test(q) ? 'id' : 'text',
       searchIdentifiable: filter.searchIdentifiable,
       cursor: cursor !== undefined,
@@ -577,7 +609,12 @@ export class ParticipantRepository {
     // and one commit, and no page is ever read without its record. So does the tally's total
     // when asked for (a first or cursor page without a search).
     const tally =
-      !withTotal || filter.q?.trim() ? undefined : filter.state ? ADHERENCE_CODE[filter.state] : 'all';
+      !withTotal || filter.q?.trim()
+        ? undefined
+        : {
+            adherence: filter.state ? ADHERENCE_CODE[filter.state] : ('all' as const),
+            status: filter.status,
+          };
     if (tally !== undefined) {
       const composed = composedPage(built, audit, tally);
       const rows = await arrayRows(this.db, composed, statementName(shape, composed.sql));

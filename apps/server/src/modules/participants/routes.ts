@@ -71,7 +71,7 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   r.route({
     ...routeOf(api.participants.remove),
-    config: { access: 'staff', permission: 'participants.manage' },
+    config: { access: 'staff', permission: 'participants.manage', stepUp: true },
     handler: async (request) => {
       await service.remove(request.params.id, staffActor(request));
       request.log.info(
