@@ -126,7 +126,7 @@ export class SubjectAccessService {
     const sets = new Map(
       rowsOf<{ fitness_video_set_id: number; name: string }>(
         await this.ctx.db.execute(sql`
-          select s.fitness_video_set_id, s.name from fitness_video_sets s
+          select s.fitness_video_set_id, s.set_name as name from fitness_video_sets s
           where s.fitness_video_set_id in (select fitness_video_set_id from fitness_participation_progress where participant_id = ${participantId})`),
       ).map((s) => [Number(s.fitness_video_set_id), s.name]),
     );
