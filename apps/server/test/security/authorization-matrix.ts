@@ -160,6 +160,17 @@ const ROWS: RowDeclaration[] = [
   { method: 'GET', url: '/api/session', who: STAFF, call: () => ({ url: '/api/session' }) },
   {
     method: 'POST',
+    url: '/api/session/step-up',
+    who: STAFF,
+    // A wrong answer counts against the caller's user name like a sign-in: a session of its own.
+    endsSession: true,
+    call: () => ({
+      url: '/api/session/step-up',
+      payload: { password: 'not the password', mfa_token: '000000' },
+    }),
+  },
+  {
+    method: 'POST',
     url: '/api/account/password',
     who: STAFF,
     // A wrong current password counts against the caller's user name (and a right one would end
@@ -367,6 +378,41 @@ const ROWS: RowDeclaration[] = [
     url: '/api/participant/:id',
     who: needs('participants.manage'),
     call: async (w) => ({ url: `/api/participant/${await w.freshParticipantId()}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/participant/:id/discharge',
+    who: needs('participants.manage'),
+    call: async (w) => ({
+      url: `/api/participant/${await w.freshParticipantId()}/discharge`,
+      payload: { outcome: 'completed' },
+    }),
+  },
+  {
+    method: 'POST',
+    url: '/api/participant/:id/rerefer',
+    who: needs('participants.manage'),
+    // The seeded participant is active: refused with 409, let through.
+    call: (w) => ({ url: `/api/participant/${w.participantId}/rerefer` }),
+  },
+  {
+    method: 'GET',
+    url: '/api/participant/:id/record',
+    who: needs('records.manage'),
+    call: (w) => ({ url: `/api/participant/${w.participantId}/record` }),
+  },
+  {
+    method: 'GET',
+    url: '/api/records/due',
+    who: needs('records.manage'),
+    call: () => ({ url: '/api/records/due' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/records/destroy',
+    who: needs('records.manage'),
+    // The seeded participant is not due for review: refused with 409, nothing destroyed.
+    call: (w) => ({ url: '/api/records/destroy', payload: { participant_ids: [w.participantId] } }),
   },
   {
     method: 'POST',

@@ -4,6 +4,7 @@ import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import GroupOutlinedIcon from '@mui/icons-material/GroupOutlined';
 import OndemandVideoOutlinedIcon from '@mui/icons-material/OndemandVideoOutlined';
 import PolicyOutlinedIcon from '@mui/icons-material/PolicyOutlined';
+import Inventory2OutlinedIcon from '@mui/icons-material/Inventory2Outlined';
 import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
 import type { Permission } from '@pathway/contract';
@@ -92,6 +93,13 @@ export const consoleRoutes: ConsoleRoute[] = [
     permission: 'audit.read',
     page: lazyPage(() => import('../features/audit/AuditPage'), 'AuditPage'),
     nav: { label: 'Audit trail', icon: PolicyOutlinedIcon },
+  },
+  {
+    path: '/records',
+    title: 'Records due for review',
+    permission: 'records.manage',
+    page: lazyPage(() => import('../features/records/RecordsDuePage'), 'RecordsDuePage'),
+    nav: { label: 'Records review', icon: Inventory2OutlinedIcon },
   },
 ];
 

@@ -8,14 +8,26 @@ import Divider from '@mui/material/Divider';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { NO_DEVICE, hasContactData, type ParticipantView, type Referral } from '@pathway/contract';
+import Alert from '@mui/material/Alert';
+import Stack from '@mui/material/Stack';
+import {
+  NO_DEVICE,
+  PARTICIPANT_STATUS_LABELS,
+  WITHDRAWAL_REASON_LABELS,
+  hasContactData,
+  messages,
+  type DischargeOutcome,
+  type ParticipantView,
+  type Referral,
+} from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { format, isValid, parseISO } from 'date-fns';
 import { useState, type ReactNode } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { contactAgo, contactExact } from '../../lib/contactTime';
 import { useCan } from '../../lib/session';
-import { participantQuery, referralQuery } from './api';
+import { participantQuery, referralQuery, useDownloadRecord, useRereferParticipant } from './api';
+import { DischargeDialog } from './DischargeDialog';
 import { ChangeDeviceDialog } from './ChangeDeviceDialog';
 import { deviceLabel } from './deviceLabel';
 import { AdvancedSettingsTab } from './progress/AdvancedSettingsTab';
@@ -127,6 +139,9 @@ export function ParticipantDetailsDialog({
 }) {
   const can = useCan();
   const [changingDevice, setChangingDevice] = useState(false);
+  const [discharging, setDischarging] = useState<DischargeOutcome | null>(null);
+  const rerefer = useRereferParticipant();
+  const download = useDownloadRecord();
   // The list's row until something changes; then the participant as the server has it now.
   const current = useQuery({
     ...participantQuery(fromList.participant_id),
@@ -134,17 +149,26 @@ export function ParticipantDetailsDialog({
     staleTime: Number.POSITIVE_INFINITY,
   });
   const participant = current.data;
+  const active = participant.status === 'active';
   const hasDevice = participant.unique_device_id !== NO_DEVICE;
   const progress = useQuery(participantProgressQuery(participant.participant_id));
   const tabs: DetailsTab[] = progress.data
     ? ['details', 'videoset', 'progress', 'advanced']
     : ['details', 'videoset'];
   const [chosenTab, setTab] = useState<DetailsTab>('details');
+  // The end of the programme: every exercise day's video seen (100 %).
+  const programmeFinished = Number(progress.data?.percentage_progress ?? 0) >= 100;
   // A tab that is no longer offered (progress gone) falls back to Details.
   const tab = tabs.includes(chosenTab) ? chosenTab : 'details';
 
   const common: Array<[string, ReactNode]> = [
     ['Participant ID', participant.participant_id],
+    [
+      'Status',
+      active
+        ? PARTICIPANT_STATUS_LABELS.active
+        : `${PARTICIPANT_STATUS_LABELS[participant.status]}, discharged on ${participant.discharged_on ? formatDob(participant.discharged_on) : ''}${participant.discharge_reason ? ` (${WITHDRAWAL_REASON_LABELS[participant.discharge_reason]})` : ''}`,
+    ],
     ['Tracking', <TrackingChip key="tracking" participant={participant} />],
     [
       'Tablet last in contact',
@@ -165,6 +189,9 @@ export function ParticipantDetailsDialog({
         ...(['phone_number', 'phone_number_secondary', 'email', 'address', 'notes'] as const).map(
           (name): [string, ReactNode] => [fieldLabel(name, 'details'), participant[name]],
         ),
+        ...(participant.discharge_note
+          ? [['Discharge note', participant.discharge_note] as [string, ReactNode]]
+          : []),
       ]
     : [];
 
@@ -214,6 +241,24 @@ export function ParticipantDetailsDialog({
         tabIndex={tab === 'details' ? 0 : -1}
         sx={tab !== 'details' ? { display: 'none' } : undefined}
       >
+        {!active && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {messages.lifeCycle.readOnly}
+          </Alert>
+        )}
+        {active && programmeFinished && can('participants.manage') && (
+          <Alert
+            severity="success"
+            sx={{ mb: 2 }}
+            action={
+              <Button color="inherit" size="small" onClick={() => setDischarging('completed')}>
+                Discharge as completed
+              </Button>
+            }
+          >
+            {messages.lifeCycle.completedOffer}
+          </Alert>
+        )}
         <Facts items={[...contact, ...common]} />
         <Divider sx={{ my: 2.5 }} />
         <section aria-labelledby="participant-device-heading">
@@ -226,7 +271,7 @@ export function ParticipantDetailsDialog({
               : 'No device assigned'}
           </Typography>
           {/* Only full access assigns devices (the server refuses the rest). */}
-          {can('devices.assign') && (
+          {can('devices.assign') && active && (
             <Button variant="outlined" onClick={() => setChangingDevice(true)}>
               {hasDevice ? 'Change device' : 'Assign a device'}
             </Button>
@@ -238,12 +283,70 @@ export function ParticipantDetailsDialog({
             <ReferralSection participantId={participant.participant_id} />
           </>
         )}
+        {(can('participants.manage') || can('records.manage')) && (
+          <>
+            <Divider sx={{ my: 2.5 }} />
+            <section aria-labelledby="participant-participation-heading">
+              <Typography id="participant-participation-heading" variant="h3" sx={{ mb: 1.5 }}>
+                Participation
+              </Typography>
+              {rerefer.error && (
+                <Alert severity="error" sx={{ mb: 1.5 }}>
+                  {rerefer.error.message}
+                </Alert>
+              )}
+              {download.error && (
+                <Alert severity="error" sx={{ mb: 1.5 }}>
+                  {download.error.message}
+                </Alert>
+              )}
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+                {can('participants.manage') && active && (
+                  <Button variant="outlined" color="warning" onClick={() => setDischarging('withdrawn')}>
+                    Discharge
+                  </Button>
+                )}
+                {can('participants.manage') && !active && (
+                  <Button
+                    variant="outlined"
+                    loading={rerefer.isPending}
+                    onClick={() =>
+                      rerefer.mutate(participant.participant_id, { onSuccess: () => void current.refetch() })
+                    }
+                  >
+                    Re-refer
+                  </Button>
+                )}
+                {can('records.manage') && (
+                  <Button
+                    variant="outlined"
+                    loading={download.isPending}
+                    onClick={() => download.mutate(participant.participant_id)}
+                  >
+                    Download everything held
+                  </Button>
+                )}
+              </Stack>
+            </section>
+          </>
+        )}
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>
         <Button onClick={onClose} variant="contained">
           Close
         </Button>
       </DialogActions>
+      {discharging && (
+        <DischargeDialog
+          participant={participant}
+          initialOutcome={discharging}
+          onClose={() => setDischarging(null)}
+          onDischarged={() => {
+            setDischarging(null);
+            void current.refetch();
+          }}
+        />
+      )}
       {can('devices.assign') && changingDevice && (
         <ChangeDeviceDialog participant={participant} onClose={() => setChangingDevice(false)} />
       )}

@@ -10,7 +10,12 @@ import {
   type GridColDef,
   type GridRowParams,
 } from '@mui/x-data-grid';
-import { NO_DEVICE, type AdherenceState } from '@pathway/contract';
+import {
+  NO_DEVICE,
+  PARTICIPANT_STATUS_LABELS,
+  type AdherenceState,
+  type ParticipantStatus,
+} from '@pathway/contract';
 import { Suspense, lazy, type ReactElement } from 'react';
 import { contactAgo, contactExact } from '../../../lib/contactTime';
 import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
@@ -107,8 +112,13 @@ function actionsColumn(
     getActions: ({ row }: GridRowParams<GridRow>) => {
       const who = `participant ${row.participant_id}`;
       const hasDevice = row.unique_device_id !== NO_DEVICE;
+      // Discharged: read-only until re-referral (from the details); they may still be deleted.
+      const active = row.status === 'active';
       return ACTIONS.filter(
-        (action) => (seesIdentifiable || !action.fullAccess) && (hasDevice || !action.needsDevice),
+        (action) =>
+          (seesIdentifiable || !action.fullAccess) &&
+          (hasDevice || !action.needsDevice) &&
+          (active || action.kind === 'details' || action.kind === 'delete'),
       ).map((action) => (
         <GridActionsCellItem
           key={action.kind}
@@ -166,6 +176,14 @@ export function participantColumns({
       ),
     },
     ...ownFieldColumns(seesIdentifiable),
+    {
+      field: 'status',
+      headerName: 'Status',
+      width: 120,
+      filterable: false,
+      sortable: false,
+      valueFormatter: (value: ParticipantStatus) => PARTICIPANT_STATUS_LABELS[value] ?? value,
+    },
     { field: 'name', headerName: 'Device', minWidth: 130, flex: 0.8, filterable: false, sortable: false },
     {
       field: 'unique_device_id',
