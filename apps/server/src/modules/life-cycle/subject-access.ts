@@ -35,10 +35,16 @@ export interface SubjectAccessFiles {
   summary: string;
 }
 
-function escapeHtml(value: unknown): string {
+function textOf(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = value instanceof Date ? value.toISOString() : String(value as string | number | boolean);
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${value}`;
+  return JSON.stringify(value);
+}
+
+function escapeHtml(value: unknown): string {
+  return textOf(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function table(caption: string, columns: string[], rows: Row[]): string {

@@ -195,7 +195,7 @@ export function ParticipantsPage() {
           onFilterModelChange={listState.onFilterModelChange}
           processRowUpdate={processRowUpdate}
           // A discharged participant's record is read-only until re-referral (the server refuses too).
-          isCellEditable={(params) => params.row.status === 'active'}
+          isCellEditable={(params: { row: GridRow }) => params.row.status === 'active'}
           disableRowSelectionOnClick
           // Every column of a row is rendered even when the grid is narrower than the row, so the
           // actions are always reachable by keyboard and screen reader.
