@@ -69,6 +69,8 @@ test.describe('a participant’s life', () => {
     await page.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Withdrawn' }).click();
     await expect(page).toHaveURL(/status=withdrawn/);
+    // A fresh page: the search box still holds the same text, which would ask for nothing new.
+    await page.goto('/participants?status=withdrawn');
     await searchParticipants(page, String(leaving.participant.participant_id));
     const row = participantRow(page, leaving.participant.participant_id);
     await expect(row).toContainText('Withdrawn');
@@ -111,17 +113,24 @@ test.describe('a participant’s life', () => {
     expect(rows.map((r) => r.participant_id)).toEqual([participant.participant_id]);
   });
 
-  test('the records due for review screen states the retention rule; basic access has no such screen', async ({
-    page,
-    signInAs,
-  }) => {
+  test('the records due for review screen states the retention rule', async ({ page, signInAs }) => {
     await signInAs('full access');
     await page.getByRole('link', { name: 'Records review' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Records due for review' })).toBeVisible();
     await expect(page.getByText(retentionRule(8))).toBeVisible();
     await expectAccessible(page, 'records due for review');
+  });
 
+  test('basic access has no records screen and no participation actions', async ({
+    page,
+    adminApi,
+    signInAs,
+  }) => {
+    const { participant } = await addParticipant(adminApi);
     await signInAs('basic access');
     await expect(page.getByRole('link', { name: 'Records review' })).toHaveCount(0);
+    const details = await openDetails(page, participant.participant_id);
+    await expect(details.getByRole('button', { name: 'Discharge' })).toHaveCount(0);
+    await expect(details.getByRole('button', { name: 'Download everything held' })).toHaveCount(0);
   });
 });

@@ -72,7 +72,6 @@ export function DischargeDialog({
       pending={discharge.isPending}
       error={discharge.error}
       submitLabel="Discharge"
-      submitColor="warning"
       describedBy="discharge-description"
     >
       <Typography id="discharge-description" sx={{ mb: 2 }}>

@@ -302,7 +302,7 @@ export function ParticipantDetailsDialog({
               )}
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
                 {can('participants.manage') && active && (
-                  <Button variant="outlined" color="warning" onClick={() => setDischarging('withdrawn')}>
+                  <Button variant="outlined" onClick={() => setDischarging('withdrawn')}>
                     Discharge
                   </Button>
                 )}
