@@ -54,7 +54,8 @@ function StatCard({
         {value}
       </Typography>
       {hint && (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+        // A div, not a paragraph: the figure above is the card's one paragraph.
+        <Typography component="div" variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
           {hint}
         </Typography>
       )}
