@@ -34,6 +34,7 @@ import { followupRoutes } from './modules/followup/routes.js';
 import { retentionRoutes } from './modules/retention/routes.js';
 // Reports (issue 33)
 import { reportRoutes } from './modules/reports/routes.js';
+import { lifeCycleRoutes } from './modules/life-cycle/routes.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
 const modules = [
@@ -60,6 +61,7 @@ const modules = [
   // Follow-up (issue 31).
   followupRoutes,
   retentionRoutes,
+  lifeCycleRoutes,
 ];
 
 export interface BuildOptions {

@@ -105,6 +105,12 @@ const envSchema = z.object({
   PUSH_RETENTION_DAYS: z.coerce.number().int().min(1).default(180),
   /** Finished background jobs (completed, failed, cancelled) are kept this many days. */
   JOB_RETENTION_DAYS: z.coerce.number().int().min(1).default(14),
+  /**
+   * A discharged participant's record is due for review this many years after discharge (NHS
+   * Records Management Code: adult health records 8 years after care ends). Reviewed, never
+   * destroyed automatically: the Records due for review screen lists it (issue 32).
+   */
+  PARTICIPANT_RETENTION_YEARS: z.coerce.number().int().min(1).max(100).default(8),
   /** When the retention job runs (in ADHERENCE_CHECK_TZ). */
   RETENTION_CRON: z.string().default('40 3 * * *'),
   /** Embedded mode: a backup at these times (cron, in ADHERENCE_CHECK_TZ) into BACKUP_DIR. */
@@ -192,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       auditDays: e.AUDIT_RETENTION_DAYS,
       pushDays: e.PUSH_RETENTION_DAYS,
       jobDays: e.JOB_RETENTION_DAYS,
+      participantYears: e.PARTICIPANT_RETENTION_YEARS,
     },
     s3:
       e.S3_ENDPOINT && e.S3_BUCKET

@@ -390,6 +390,7 @@ test.describe('participants', () => {
       'Tablet last in contact',
       'Gender',
       'Language',
+      'Status',
       'Device',
       'Device UUID',
       'Actions',

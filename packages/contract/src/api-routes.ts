@@ -15,6 +15,7 @@ export const API_ROUTES = {
   auth: {
     ...SESSION_ROUTES,
     changeOwnPassword: { method: 'POST', path: '/api/account/password', access: 'staff' },
+    stepUp: { method: 'POST', path: '/api/session/step-up', access: 'staff' },
   },
   lockouts: {
     list: { method: 'GET', path: '/api/lockouts', access: 'staff', permission: 'admins.manage' },
@@ -82,6 +83,30 @@ export const API_ROUTES = {
       access: 'staff',
       permission: 'participants.manage',
     },
+    // Discharge, re-referral and subject access (issue 32)
+    discharge: {
+      method: 'POST',
+      path: '/api/participant/:id/discharge',
+      access: 'staff',
+      permission: 'participants.manage',
+    },
+    rerefer: {
+      method: 'POST',
+      path: '/api/participant/:id/rerefer',
+      access: 'staff',
+      permission: 'participants.manage',
+    },
+    record: {
+      method: 'GET',
+      path: '/api/participant/:id/record',
+      access: 'staff',
+      permission: 'records.manage',
+    },
+  },
+  // Records due for review after the retention period (issue 32)
+  records: {
+    due: { method: 'GET', path: '/api/records/due', access: 'staff', permission: 'records.manage' },
+    destroy: { method: 'POST', path: '/api/records/destroy', access: 'staff', permission: 'records.manage' },
   },
   pushMessages: {
     ofParticipant: { method: 'GET', path: '/api/pushNotifications/participant/:id', access: 'staff' },

@@ -22,6 +22,12 @@ export const AUDIT_ACTIONS = {
   'contact.create': 'Recorded contact attempt',
   'contact.list': 'Viewed contact log',
   'message.list': 'Viewed messages to participant',
+  'participant.discharge': 'Discharged participant',
+  'participant.rerefer': 'Re-referred participant',
+  'participant.record_download': 'Downloaded everything held about a participant (subject access)',
+  'records.due': 'Viewed records due for review',
+  'records.destroy': 'Destroyed a participant record after review',
+  'session.step_up': 'Confirmed identity (step-up) for a dangerous action',
   // Security events: staff sign-ins and accounts, and access to the audit trail and server logs.
   'signin.success': 'Signed in',
   'signin.failure': 'Sign-in failed (user name as typed)',

@@ -8,6 +8,12 @@ export const errorResponse = z
       .array(z.object({ field: z.string(), message: z.string() }))
       .optional()
       .describe('On a validation failure: every failing field with its message'),
+    step_up_required: z
+      .literal(true)
+      .optional()
+      .describe(
+        'On a 401 of a dangerous action: the session must confirm password and authenticator code (POST /api/session/step-up), then retry',
+      ),
   })
   .meta({ id: 'Error' });
 export type ErrorResponse = z.infer<typeof errorResponse>;

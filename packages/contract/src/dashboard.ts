@@ -7,7 +7,7 @@ const counted = z.object({ counted: z.number().int() });
 /** `GET /api/dashboard` (spec §3 "Dashboard data"). */
 export const dashboardData = z
   .object({
-    participantsCount: counted,
+    participantsCount: counted.describe('Active participants (discharged ones are not counted)'),
     videoSetCount: counted,
     yesterdayWatched: z
       .array(z.object({ created_count: z.number().int() }))
@@ -17,11 +17,13 @@ export const dashboardData = z
       .describe(
         'Videos watched per day, oldest first: the days with views among the chart window (the 8 days ending at the latest day with views)',
       ),
-    participantsProgress: z.object({
-      onTrack: z.number().int(),
-      slightlyBehind: z.number().int(),
-      behind: z.number().int(),
-    }),
+    participantsProgress: z
+      .object({
+        onTrack: z.number().int(),
+        slightlyBehind: z.number().int(),
+        behind: z.number().int(),
+      })
+      .describe('Active participants with a programme, by adherence state'),
   })
   .meta({ id: 'DashboardData' });
 export type DashboardData = z.infer<typeof dashboardData>;

@@ -38,6 +38,7 @@ import {
   updateDeviceBody,
 } from './devices.js';
 import { logFileName, logList, logReadQuery } from './logs.js';
+import { dischargeBody, destroyRecordsBody, recordsDestroyed, recordsDue, stepUpBody } from './life-cycle.js';
 import {
   createParticipantBody,
   participantExportQuery,
@@ -107,6 +108,17 @@ const auth = {
     tags: ['auth'],
     summary:
       'Change your own password, with your current password and a new authenticator code; every session of yours ends',
+  }),
+  stepUp: endpoint({
+    ...API_ROUTES.auth.stepUp,
+    body: stepUpBody,
+    responses: { 200: okResponse },
+    errors: [400, 401, 429, 503],
+    tags: ['auth'],
+    summary:
+      'Step-up: confirm your password and a new authenticator code; dangerous actions are then allowed for 5 minutes',
+    description:
+      'Throttled and locked out like a sign-in (the failures count together). Dangerous actions (a full-access admin created or promoted, another admin reset, participants deleted or destroyed, the whole participant list exported, the subject access download) answer 401 with `step_up_required: true` when the session signed in or stepped up more than 5 minutes ago.',
   }),
 };
 
@@ -354,6 +366,61 @@ const participants = {
     tags: ['participants'],
     summary: 'Import participants from a CSV file: check every row, then add all of them or none',
     description: `Every row is checked with the add form's rules and messages, and the NHS numbers against the register and each other. With \`dry_run=true\` (the default) nothing changes and the answer lists the errors by line and column and the possible duplicates (warnings). With \`dry_run=false\` the participants are added in one transaction, without a device or programme, if and only if no row has an error (else 422, nothing added). The body is the file itself, \`text/csv\`, at most ${limits.participantImportMaxBytes / 1024 / 1024} MB and ${limits.participantImportMaxRows} rows.`,
+  }),
+  discharge: endpoint({
+    ...API_ROUTES.participants.discharge,
+    params: participantIdParams,
+    body: dischargeBody,
+    responses: { 200: participantView },
+    errors: STAFF_ERRORS,
+    tags: ['participants'],
+    summary:
+      'Discharge: end the participation as completed, or withdrawn with a reason; the device is detached and its tokens revoked, reminders stop, the position is frozen',
+    description:
+      'One transaction, audited. The record is then read-only (changes answer 409) until re-referral.',
+  }),
+  rerefer: endpoint({
+    ...API_ROUTES.participants.rerefer,
+    params: participantIdParams,
+    responses: { 200: participantView },
+    errors: STAFF_ERRORS,
+    tags: ['participants'],
+    summary:
+      'Re-refer a discharged participant: active again (audited); then choose a device and a programme',
+  }),
+  record: endpoint({
+    ...API_ROUTES.participants.record,
+    params: participantIdParams,
+    responses: {},
+    produces: ['application/zip'],
+    errors: [400, 401, 403, 404],
+    tags: ['participants'],
+    summary:
+      'Subject access: one ZIP of everything held about the participant (an HTML summary and a JSON file per table)',
+    description:
+      'Full access (records.manage), with a fresh step-up. Audited. Holds every row about them: the participant and referral, adherence, programme history, video views, push messages, contact log, device assignments, tablet sign-ins and tokens (hashes left out), and every audit record about them.',
+  }),
+};
+
+const records = {
+  due: endpoint({
+    ...API_ROUTES.records.due,
+    responses: { 200: recordsDue },
+    errors: [401, 403],
+    tags: ['records'],
+    summary: `Records due for review: participants discharged more than PARTICIPANT_RETENTION_YEARS ago, longest first`,
+    description: 'Full access (records.manage); the read is audited. Nothing is destroyed by this list.',
+  }),
+  destroy: endpoint({
+    ...API_ROUTES.records.destroy,
+    body: destroyRecordsBody,
+    responses: { 200: recordsDestroyed },
+    errors: [400, 401, 403, 404, 409],
+    tags: ['records'],
+    summary:
+      'Destroy the selected records due for review: every row about each participant, leaving one audit record each',
+    description:
+      'All or nothing: a participant who is unknown or not due for review refuses the whole request (409) and nothing is destroyed. Needs a fresh step-up.',
   }),
 };
 
@@ -712,4 +779,5 @@ export const api = {
   // Reports (issue 33)
   reports,
   retention,
+  records,
 };

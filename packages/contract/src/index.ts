@@ -9,6 +9,7 @@ export * from './logs.js';
 export * from './participants.js';
 export * from './life-cycle-names.js';
 export * from './followup.js';
+export * from './life-cycle.js';
 export * from './devices.js';
 export * from './push.js';
 export * from './audit.js';

@@ -45,3 +45,25 @@ export const FOLLOWUP_REASONS = [
   'not_started',
 ] as const;
 export type FollowupReason = (typeof FOLLOWUP_REASONS)[number];
+
+/** A session must have signed in or stepped up within this many minutes for a dangerous action. */
+export const STEP_UP_MAX_AGE_MINUTES = 5;
+/**
+ * The marker of a refusal that asks for a step-up: a 401 whose body holds `step_up_required: true`
+ * (besides its message). The console shows the step-up form and retries the request.
+ */
+export const STEP_UP_REQUIRED = 'step_up_required';
+
+export const PARTICIPANT_STATUS_LABELS: Record<ParticipantStatus, string> = {
+  active: 'Active',
+  completed: 'Completed',
+  withdrawn: 'Withdrawn',
+};
+
+/** How many years a participant's record is kept after discharge unless the operator says otherwise. */
+export const DEFAULT_PARTICIPANT_RETENTION_YEARS = 8;
+
+/** The retention rule as the product states it (the Records due for review screen and the docs). */
+export function retentionRule(years: number): string {
+  return `Participant records are kept for ${years} ${years === 1 ? 'year' : 'years'} after discharge (UK GDPR storage limitation; the NHS Records Management Code of Practice keeps adult health records 8 years after care ends). Destruction is reviewed, not automatic: nothing is destroyed until a person selects the records and confirms.`;
+}

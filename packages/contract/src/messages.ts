@@ -154,7 +154,7 @@ export const messages = {
   },
   // ---- Safe registration and bulk referrals (issue 32, sections 1-2) ----
   nhsNumber: {
-    format: 'NHS number must be 10 digits, with or without spaces (e.g. 485 777 3456)',
+    format: 'NHS number must be 10 digits, with or without spaces (e.g. 943 476 5919)',
     checkDigit:
       'This is not a valid NHS number (its check digit does not match): please check it for a typing error',
     taken: (participantId: number) => `This NHS number is already registered to participant ${participantId}`,
@@ -193,6 +193,34 @@ export const messages = {
     rowsHaveErrors: (count: number, first: string) =>
       `Nothing was imported: ${count} ${count === 1 ? 'error was' : 'errors were'} found (the first: ${first}). Please correct the file and check it again.`,
     imported: (count: number) => `${count} ${count === 1 ? 'participant' : 'participants'} imported`,
+  },
+  /** Discharge and re-referral (issue 32). */
+  lifeCycle: {
+    discharged: 'Participant discharged',
+    rereferred: 'Participant re-referred: choose a device and a programme as for a new participant',
+    alreadyDischarged: 'This participant has already been discharged',
+    dateInFuture: 'The discharge date cannot be in the future',
+    dateBeforeRegistration: 'The discharge date cannot be before the participant was registered',
+    notDischarged: 'This participant is active; only a discharged participant can be re-referred',
+    readOnly:
+      'This participant has been discharged, so their record is read-only. Re-refer them to make changes.',
+    dischargeConfirm:
+      'Discharging ends this participation: the tablet is detached and signed out, no more reminders are sent, and the programme position is frozen. Their history stays visible.',
+    completedOffer: 'This participant has reached the end of the programme.',
+  },
+  /** Records due for review and their destruction (issue 32). */
+  records: {
+    notDue: (ids: number[]) =>
+      `These records are not due for review, so nothing was destroyed: ${ids.join(', ')}`,
+    destroyed: (n: number) => `${n} ${n === 1 ? 'record' : 'records'} destroyed`,
+    destroyConfirm:
+      'Everything held about the selected participants is destroyed now: their record, programme, video views, contact log, push messages and device history. Only an audit record of the destruction is kept. This cannot be undone.',
+  },
+  /** Step-up re-authentication before dangerous actions (issue 32). */
+  stepUp: {
+    required: 'For your security, please confirm your password and a new authenticator code to continue.',
+    done: 'Identity confirmed',
+    wrong: 'The password or the authenticator code is wrong',
   },
   referral: {
     programmeEmpty: 'Programme referred to cannot be empty',
@@ -257,6 +285,7 @@ export const messages = {
     noProvider: 'not sent: no provider configured',
     noToken: 'not sent: the participant has no push token',
     unregistered: 'failed: the app is no longer registered for push messages (token cleared)',
+    discharged: 'not sent: the participant was discharged',
     failed: 'failed',
   },
   // Follow-up worklist and contact log (issue 31).

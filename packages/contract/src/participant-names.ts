@@ -46,6 +46,8 @@ export const CONTACT_FIELDS = [
   'address',
   'notes',
   'last_ip_address',
+  /** Free text given with a discharge (issue 32). */
+  'discharge_note',
 ] as const;
 export const REFERRAL_FIELDS = [
   'programme_referred_to',

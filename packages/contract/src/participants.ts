@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { formBoolean, isIsoDate, pageQuery, pagination, requiredText, todayIsoDate } from './common.js';
 import { limits } from './limits.js';
 import { messages } from './messages.js';
+import { participantStatusFilter } from './life-cycle.js';
+import { PARTICIPANT_STATUSES, WITHDRAWAL_REASONS } from './life-cycle-names.js';
 import {
   ADHERENCE_STATES,
   CONTACT_FIELDS,
@@ -290,6 +292,7 @@ export const IDENTIFIABLE_SORTS: readonly ParticipantSort[] = PARTICIPANT_SORTS.
 export const participantListQuery = z.object({
   ...pageQuery(limits.participantsDefaultPerPage, limits.participantsMaxPerPage),
   state: adherenceState.optional(),
+  status: participantStatusFilter,
   sort: z
     .enum(PARTICIPANT_SORTS, { error: `sort must be one of ${PARTICIPANT_SORTS.join(', ')}` })
     .default('participant_id'),
@@ -311,6 +314,7 @@ export type ParticipantListQuery = z.output<typeof participantListQuery>;
 /** The whole list as the grid shows it (filter, search, sort), without paging: streamed as CSV. */
 export const participantExportQuery = participantListQuery.pick({
   state: true,
+  status: true,
   sort: true,
   order: true,
   q: true,
@@ -383,6 +387,14 @@ export const participantFull = z
       ),
     created_at: z.string(),
     updated_at: z.string(),
+    status: z
+      .enum(PARTICIPANT_STATUSES)
+      .describe('active, or completed / withdrawn once discharged (the record is then read-only)'),
+    discharged_on: z.string().nullable().describe('YYYY-MM-DD of the discharge; null while active'),
+    discharge_reason: z
+      .enum(WITHDRAWAL_REASONS)
+      .nullable()
+      .describe('Why the participant withdrew (status withdrawn only)'),
     first_name: z.string(),
     last_name: z.string(),
     date_of_birth: z.string().describe('YYYY-MM-DD'),
@@ -393,6 +405,7 @@ export const participantFull = z
     address: z.string(),
     notes: z.string().nullable(),
     last_ip_address: z.string().nullable(),
+    discharge_note: z.string().nullable().describe('Free text given with the discharge'),
   })
   .meta({ id: 'Participant', description: 'A participant with contact data (full access)' });
 export type ParticipantFull = z.infer<typeof participantFull>;

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ParticipantStatus } from '@pathway/contract';
 import type { Database } from './client.js';
 import { rowsOf } from './rows.js';
 
@@ -18,6 +19,9 @@ import { rowsOf } from './rows.js';
  *   programme" and "programme" in their class; a programme deleted because its participant is
  *   being deleted is skipped (the participant is already gone and was counted out).
  *
+ * - participants' status (0013): a discharge or re-referral moves the participant from one status
+ *   to another, in their class and with or without their programme; every row carries the status.
+ *
  * The triggers are hand-written migrations (drizzle/0001_participant_tally_triggers.sql, moved to
  * participant_adherence by 0009_participant_adherence.sql): drizzle-kit cannot express them from
  * schema.ts. A change to them is a new migration that replaces them.
@@ -30,11 +34,24 @@ export interface ParticipantCounts {
   withProgramme: [number, number, number];
 }
 
-export async function participantCounts(db: Database): Promise<ParticipantCounts> {
+/** A status of the grid's filter, or every participant. */
+export type TallyStatus = ParticipantStatus | 'all';
+
+/**
+ * The counts of the participants of one status (`all`: every participant). The dashboard and the
+ * grid's default view count active participants only: a discharged participant is no longer in
+ * the programme (issue 32).
+ */
+export async function participantCounts(
+  db: Database,
+  status: TallyStatus = 'all',
+): Promise<ParticipantCounts> {
   // participant_adherence.adherence is a generated column (0, 1 or 2), so each row indexes the tuples in range.
   const rows = rowsOf<{ adherence: 0 | 1 | 2; with_programme: boolean; n: number }>(
     await db.execute(
-      sql`select adherence, with_programme, sum(delta)::int as n from participant_tally group by 1, 2`,
+      status === 'all'
+        ? sql`select adherence, with_programme, sum(delta)::int as n from participant_tally group by 1, 2`
+        : sql`select adherence, with_programme, sum(delta)::int as n from participant_tally where status = ${status} group by 1, 2`,
     ),
   );
   const counts: ParticipantCounts = { all: [0, 0, 0], withProgramme: [0, 0, 0] };
@@ -45,11 +62,11 @@ export async function participantCounts(db: Database): Promise<ParticipantCounts
   return counts;
 }
 
-/** Folds the tally into one row per class (daily): reads then sum a handful of rows. */
+/** Folds the tally into one row per class, programme and status (daily): reads then sum a handful of rows. */
 export async function foldParticipantTally(db: Database): Promise<void> {
   // Rows appended meanwhile are not in this snapshot: they stay, and are folded next time.
   await db.execute(sql`
-    with folded as (delete from participant_tally returning adherence, with_programme, delta)
-    insert into participant_tally (adherence, with_programme, delta)
-    select adherence, with_programme, sum(delta)::int from folded group by 1, 2 having sum(delta) <> 0`);
+    with folded as (delete from participant_tally returning adherence, with_programme, status, delta)
+    insert into participant_tally (adherence, with_programme, status, delta)
+    select adherence, with_programme, status, sum(delta)::int from folded group by 1, 2, 3 having sum(delta) <> 0`);
 }

@@ -73,6 +73,9 @@ export const sessions = pgTable(
     last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     ended_at: timestamp('ended_at', { withTimezone: true }),
     ip: text('ip'),
+    /** The last time this session's admin proved who they are (sign-in, or a step-up with password
+     *  and TOTP code): dangerous actions need it within the last 5 minutes. Null: created_at. */
+    authenticated_at: timestamp('authenticated_at', { withTimezone: true }),
   },
   (t) => [index('sessions_admin_user_idx').on(t.admin_user_id)],
 );
@@ -407,6 +410,9 @@ export const participantTally = pgTable('participant_tally', {
   tally_id: bigserial('tally_id', { mode: 'number' }).primaryKey(),
   adherence: integer('adherence').notNull(),
   with_programme: boolean('with_programme').notNull(),
+  /** The participant's status (active, completed, withdrawn): the grid's status filter and the
+   *  dashboard count active participants only (migration 0013). */
+  status: text('status').notNull().default('active'),
   delta: integer('delta').notNull(),
 });
 

@@ -5,6 +5,8 @@ export class HttpError extends Error {
     message: string,
     /** Sent with the refusal, e.g. `retry-after` on a 429. */
     readonly headers: Record<string, string> = {},
+    /** Fields sent beside `message` (the contract's errorResponse declares each, e.g. step_up_required). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'HttpError';

@@ -12,4 +12,6 @@ export interface StaffSession {
   lastName: string;
   role: Role;
   expiresAt: Date;
+  /** The last sign-in or step-up of this session: dangerous actions need it recent (access.ts). */
+  authenticatedAt: Date;
 }

@@ -7,6 +7,7 @@ import {
   API_ROUTES,
   PERMISSIONS,
   ROLES,
+  STEP_UP_MAX_AGE_MINUTES,
   can,
   deviceApi,
   messages,
@@ -41,6 +42,11 @@ declare module 'fastify' {
      * the route's entry in the contract's table, never by hand (see TablePermission).
      */
     permission?: TablePermission;
+    /**
+     * A dangerous action: the session must have signed in or stepped up within the last
+     * STEP_UP_MAX_AGE_MINUTES (issue 32), else 401 with `step_up_required: true`.
+     */
+    stepUp?: boolean;
   }
   interface FastifyRequest {
     staff: StaffSession | null;
@@ -124,6 +130,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     if (permission !== undefined && !can(request.staff.role, permission)) {
       throw new HttpError(403, messages.session.forbidden);
     }
+    if (request.routeOptions.config.stepUp) assertFreshStepUp(ctx, request);
   });
 });
 
@@ -136,6 +143,23 @@ const TABLE_ROUTES = new Map<string, RouteDeclaration>(
     ...Object.values<RouteDeclaration>(deviceApi),
   ].map((entry) => [`${entry.method} ${entry.path}`, entry]),
 );
+const STEP_UP_MAX_AGE_MS = STEP_UP_MAX_AGE_MINUTES * 60_000;
+
+/** The refusal of a dangerous action by a session that has not proved itself lately. */
+export function stepUpRequired(): HttpError {
+  return new HttpError(401, messages.stepUp.required, {}, { step_up_required: true });
+}
+
+/**
+ * Refuses (401, `step_up_required: true`) unless the session signed in or stepped up within the
+ * last 5 minutes. Routes whose every call is dangerous say `stepUp: true` in their config; a route
+ * where only some calls are (a role changed to full access, a full-access export) calls this.
+ */
+export function assertFreshStepUp(ctx: Pick<AppContext, 'clock'>, request: FastifyRequest): void {
+  const staff = staffOf(request);
+  if (ctx.clock.now().getTime() - staff.authenticatedAt.getTime() > STEP_UP_MAX_AGE_MS)
+    throw stepUpRequired();
+}
 
 const ACCESS_DESCRIPTIONS: Record<Access, string> = {
   public: 'Access: anyone.',
@@ -176,6 +200,9 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     if (!entry && permission !== undefined) {
       throw new Error(`${name} declares a permission but is not in the contract's route table`);
     }
+    if (route.config?.stepUp && access !== 'staff') {
+      throw new Error(`${name} asks for a step-up (only with access 'staff')`);
+    }
     const security: Record<string, string[]>[] =
       access === 'public'
         ? []
@@ -184,9 +211,11 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
           : access === 'staff-or-device'
             ? [{ session: [] }, { device: [] }]
             : [{ session: [] }];
-    const described = permission
-      ? `Access: admins whose role has the permission ${permission} (${rolesWith(permission).join(', ')}).`
-      : ACCESS_DESCRIPTIONS[access];
+    const described = `${
+      permission
+        ? `Access: admins whose role has the permission ${permission} (${rolesWith(permission).join(', ')}).`
+        : ACCESS_DESCRIPTIONS[access]
+    }${route.config?.stepUp ? ` Needs a step-up within the last ${STEP_UP_MAX_AGE_MINUTES} minutes (POST /api/session/step-up); otherwise 401 with step_up_required.` : ''}`;
     // A new schema object, never the route's own one changed in place: Fastify gives the HEAD route
     // it adds for each GET a shallow copy of the GET's options, so both share one schema object and
     // this hook runs for both; appending in place wrote the sentence into every GET's text twice.

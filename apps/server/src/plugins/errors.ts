@@ -50,7 +50,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(400).send({ message: errors[0]?.message ?? messages.generic.badRequest, errors });
     }
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).headers(error.headers).send({ message: error.message });
+      return reply
+        .status(error.statusCode)
+        .headers(error.headers)
+        .send({ ...error.extra, message: error.message });
     }
     if (isDiskFull(error)) {
       request.log.error({ err: { code: (error as { code?: string }).code } }, 'disk full: write refused');

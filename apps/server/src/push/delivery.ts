@@ -51,6 +51,8 @@ interface ClaimedPush {
   body: string;
   attempts: number;
   participant_token: string | null;
+  /** Null when the message has no participant (or they were deleted). */
+  participant_status: string | null;
 }
 
 export interface DeliveryReport {
@@ -130,7 +132,7 @@ export class PushDelivery {
           returning o.push_id, o.participant_id, o.target_token, o.title, o.body, o.attempts
         )
         select c.push_id, c.participant_id, c.target_token, c.title, c.body, c.attempts,
-               p.push_notification_id as participant_token
+               p.push_notification_id as participant_token, p.status as participant_status
         from claimed c left join participants p on p.participant_id = c.participant_id
         order by c.push_id`),
     );
@@ -138,6 +140,11 @@ export class PushDelivery {
   }
 
   private async deliverOne(push: ClaimedPush, report: DeliveryReport): Promise<void> {
+    // A participant discharged after the message was queued gets nothing more (issue 32).
+    if (push.participant_status !== null && push.participant_status !== 'active') {
+      report.notSent++;
+      return this.finish(push.push_id, s.discharged, null);
+    }
     // The participant's current token first: the app reports a new one on every start.
     const token = hasToken(push.participant_token) ? push.participant_token : push.target_token;
     if (!this.provider) {

@@ -174,6 +174,15 @@ const ROWS: RowDeclaration[] = [
   { route: API_ROUTES.auth.logout, endsSession: true, call: () => ({ url: '/logout' }) },
   { route: API_ROUTES.auth.session, call: () => ({ url: '/api/session' }) },
   {
+    route: API_ROUTES.auth.stepUp,
+    // A wrong answer counts against the caller's user name like a sign-in: a session of its own.
+    endsSession: true,
+    call: () => ({
+      url: '/api/session/step-up',
+      payload: { password: 'not the password', mfa_token: '000000' },
+    }),
+  },
+  {
     route: API_ROUTES.auth.changeOwnPassword,
     // A wrong current password counts against the caller's user name (and a right one would end
     // every session of theirs): each call gets a session of its own. Refused with 400, let through.
@@ -346,6 +355,29 @@ const ROWS: RowDeclaration[] = [
         'Matrix,Import,1961-02-03,+447700900998,3 Matrix Road,English,pad-programme,Matrix Practice,Dr Matrix,GP,true,false,false,false',
       ].join('\r\n'),
     }),
+  },
+  // Discharge, re-referral, subject access, records review (issue 32)
+  {
+    route: API_ROUTES.participants.discharge,
+    call: async (w) => ({
+      url: `/api/participant/${await w.freshParticipantId()}/discharge`,
+      payload: { outcome: 'completed' },
+    }),
+  },
+  {
+    route: API_ROUTES.participants.rerefer,
+    // The seeded participant is active: refused with 409, let through.
+    call: (w) => ({ url: `/api/participant/${w.participantId}/rerefer` }),
+  },
+  {
+    route: API_ROUTES.participants.record,
+    call: (w) => ({ url: `/api/participant/${w.participantId}/record` }),
+  },
+  { route: API_ROUTES.records.due, call: () => ({ url: '/api/records/due' }) },
+  {
+    route: API_ROUTES.records.destroy,
+    // The seeded participant is not due for review: refused with 409, nothing destroyed.
+    call: (w) => ({ url: '/api/records/destroy', payload: { participant_ids: [w.participantId] } }),
   },
   {
     route: API_ROUTES.participants.message,

@@ -1,5 +1,5 @@
 import { hashKey, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { isApiError } from '../lib/api';
+import { isApiError, isSessionEnded } from '../lib/api';
 import { sessionKeys } from '../lib/queryKeys';
 
 declare module '@tanstack/react-query' {
@@ -20,7 +20,7 @@ export function createQueryClient({ onSessionEnded }: { onSessionEnded: () => vo
   return new QueryClient({
     queryCache: new QueryCache({
       onError: (error) => {
-        if (isApiError(error, 401)) onSessionEnded();
+        if (isSessionEnded(error)) onSessionEnded();
       },
       onSuccess: (data, query) => {
         if (data === null && query.queryHash === sessionHash) onSessionEnded();
@@ -28,7 +28,7 @@ export function createQueryClient({ onSessionEnded }: { onSessionEnded: () => vo
     }),
     mutationCache: new MutationCache({
       onError: (error, _variables, _context, mutation) => {
-        if (isApiError(error, 401) && !mutation.meta?.handlesUnauthorized) onSessionEnded();
+        if (isSessionEnded(error) && !mutation.meta?.handlesUnauthorized) onSessionEnded();
       },
     }),
     defaultOptions: {

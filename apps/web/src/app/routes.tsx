@@ -6,6 +6,7 @@ import GroupOutlinedIcon from '@mui/icons-material/GroupOutlined';
 import PhoneInTalkOutlinedIcon from '@mui/icons-material/PhoneInTalkOutlined';
 import OndemandVideoOutlinedIcon from '@mui/icons-material/OndemandVideoOutlined';
 import PolicyOutlinedIcon from '@mui/icons-material/PolicyOutlined';
+import Inventory2OutlinedIcon from '@mui/icons-material/Inventory2Outlined';
 import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
 import { apiRoutes, type RouteRef } from '@pathway/contract';
@@ -127,6 +128,13 @@ export const consoleRoutes: ConsoleRoute[] = [
     route: apiRoutes.audit.list,
     page: lazyPage(() => import('../features/audit/AuditPage'), 'AuditPage'),
     nav: { label: 'Audit trail', icon: PolicyOutlinedIcon },
+  },
+  {
+    path: '/records',
+    title: 'Records due for review',
+    route: apiRoutes.records.due,
+    page: lazyPage(() => import('../features/records/RecordsDuePage'), 'RecordsDuePage'),
+    nav: { label: 'Records review', icon: Inventory2OutlinedIcon },
   },
 ];
 

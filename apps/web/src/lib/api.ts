@@ -1,4 +1,5 @@
 import {
+  STEP_UP_REQUIRED,
   messages,
   type AnswerOf,
   type BodyOf,
@@ -12,16 +13,36 @@ import {
 /** A failed call: the HTTP status (0 when the server could not be reached) and the server's `message`. */
 export class ApiError extends Error {
   readonly status: number;
+  /** A 401 of a dangerous action whose step-up was not given (cancelled): the session goes on. */
+  readonly stepUpRequired: boolean;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, stepUpRequired = false) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.stepUpRequired = stepUpRequired;
   }
 }
 
 export function isApiError(error: unknown, status?: number): error is ApiError {
   return error instanceof ApiError && (status === undefined || error.status === status);
+}
+
+/** A 401 that means the session has ended (not a step-up that was asked for and not given). */
+export function isSessionEnded(error: unknown): boolean {
+  return isApiError(error, 401) && !error.stepUpRequired;
+}
+
+/**
+ * Asks the person to confirm their password and a new authenticator code (the step-up dialog,
+ * components/StepUpDialog.tsx); true once the server accepted it, false when they cancelled.
+ */
+type StepUpHandler = () => Promise<boolean>;
+let stepUpHandler: StepUpHandler | null = null;
+
+/** The console's step-up dialog registers itself here while the signed-in layout is shown. */
+export function setStepUpHandler(handler: StepUpHandler | null): void {
+  stepUpHandler = handler;
 }
 
 interface RequestOptions {
@@ -34,19 +55,30 @@ interface RequestOptions {
 }
 
 /** Every error body of the server is `{ message }`; anything else (a proxy's page) gets a generic text. */
-async function messageOf(response: Response): Promise<string> {
+async function refusalOf(response: Response): Promise<{ message: string; stepUp: boolean }> {
   try {
     const body: unknown = await response.json();
     if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
-      return (body as { message: string }).message;
+      return {
+        message: (body as { message: string }).message,
+        stepUp: (body as Record<string, unknown>)[STEP_UP_REQUIRED] === true,
+      };
     }
   } catch {
     // Not JSON: fall through to the generic texts.
   }
-  return response.status >= 500 ? messages.generic.internal : messages.generic.badRequest;
+  return {
+    message: response.status >= 500 ? messages.generic.internal : messages.generic.badRequest,
+    stepUp: false,
+  };
 }
 
-async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
+async function send(
+  path: string,
+  options: RequestOptions,
+  accept: string,
+  retried = false,
+): Promise<Response> {
   const { method = 'GET', body, file, signal } = options;
   const headers: Record<string, string> = { Accept: accept };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -64,7 +96,16 @@ async function send(path: string, options: RequestOptions, accept: string): Prom
     if (signal?.aborted) throw error;
     throw new ApiError(0, messages.generic.networkError);
   }
-  if (!response.ok) throw new ApiError(response.status, await messageOf(response));
+  if (!response.ok) {
+    const refusal = await refusalOf(response);
+    // A dangerous action whose session last proved itself over 5 minutes ago (issue 32): the
+    // step-up form, then the same request once more.
+    if (response.status === 401 && refusal.stepUp) {
+      if (!retried && stepUpHandler && (await stepUpHandler())) return send(path, options, accept, true);
+      throw new ApiError(401, refusal.message, true);
+    }
+    throw new ApiError(response.status, refusal.message);
+  }
   return response;
 }
 

@@ -85,3 +85,8 @@ export const logKeys = {
 export const retentionKeys = {
   all: ['retention'] as const,
 };
+
+export const recordsKeys = {
+  all: ['records'] as const,
+  due: () => [...recordsKeys.all, 'due'] as const,
+};

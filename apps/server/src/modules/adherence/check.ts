@@ -151,6 +151,9 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
         where sv.participant_id = p.participant_id and sv.video_id = cv.video_id
         limit 1
       ) current_view on true
+      -- A discharged participant is out of the check: no reminder, and their position and days
+      -- behind stay as they were at the discharge (issue 32).
+      where pa.status = 'active'
     ), unlocked as materialized (
       select b.*,
         least(total, (dp / 7) * v + least(dp % 7 + 1, v)) as should,

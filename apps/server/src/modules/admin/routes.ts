@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { api, messages } from '@pathway/contract';
+import { api, can, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
+import { assertFreshStepUp } from '../../plugins/access.js';
 import { actorOf } from '../audit/actor.js';
 import { presentEnrolment } from './presenter.js';
 import { AdminService } from './service.js';
@@ -19,6 +20,8 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.admins.create),
     handler: async (request, reply) => {
+      // A new full-access admin is a dangerous action: the session proves itself first (issue 32).
+      if (can(request.body.role, 'admins.manage')) assertFreshStepUp(ctx, request);
       const created = await admins.create(request.body, actorOf(request));
       request.log.info(
         { admin_user_id: created.admin.admin_user_id, by: request.staff!.adminUserId },
@@ -31,7 +34,9 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.admins.update),
     handler: async (request) => {
-      const updated = await admins.update(request.params.user_name, request.body, actorOf(request));
+      const updated = await admins.update(request.params.user_name, request.body, actorOf(request), () =>
+        assertFreshStepUp(ctx, request),
+      );
       request.log.info(
         { admin_user_id: updated.admin_user_id, by: request.staff!.adminUserId },
         'admin user changed',
@@ -50,7 +55,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   });
 
   r.route({
-    ...routeOf(api.admins.resetAuthenticator),
+    ...routeOf(api.admins.resetAuthenticator, { stepUp: true }),
     handler: async (request) => {
       const reset = await admins.resetAuthenticator(request.params.user_name, actorOf(request));
       request.log.info(
@@ -62,7 +67,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   });
 
   r.route({
-    ...routeOf(api.admins.resetPassword),
+    ...routeOf(api.admins.resetPassword, { stepUp: true }),
     handler: async (request) => {
       const admin = await admins.resetPassword(
         request.params.user_name,

@@ -120,9 +120,16 @@ export class AdminService {
     };
   }
 
-  async update(userName: string, body: UpdateAdminBody, actor: AuditActor): Promise<AdminUser> {
+  async update(
+    userName: string,
+    body: UpdateAdminBody,
+    actor: AuditActor,
+    /** Called before a role is changed to one that manages admins (full access): may refuse. */
+    onPromotion: () => void = () => {},
+  ): Promise<AdminUser> {
     return this.db.transaction(async (tx) => {
       const current = await this.lockAndFind(tx, userName);
+      if (body.role && body.role !== current.role && managesAdmins(body.role)) onPromotion();
       if (body.role && !managesAdmins(body.role) && managesAdmins(current.role)) {
         await this.assertAnotherAdminManager(tx, current.admin_user_id);
       }

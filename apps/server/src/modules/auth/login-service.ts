@@ -5,6 +5,7 @@ import {
   type ChangePasswordBody,
   type LoginBody,
   type Lockout,
+  type StepUpBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { adminUsers, loginThrottle } from '../../db/schema.js';
@@ -205,6 +206,60 @@ export class LoginService {
         .delete(loginThrottle)
         .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
       await this.audit.record(actor, { action: 'admin.password_change' }, tx);
+    });
+  }
+
+  /**
+   * Step-up (issue 32): the signed-in admin proves again, with their password and a fresh TOTP
+   * code, that they and not a stolen cookie are at the keyboard; the session may then take
+   * dangerous actions for STEP_UP_MAX_AGE_MINUTES. Checked and counted exactly like changing one's
+   * own password (above): a wrong answer is a sign-in failure of their user name from this
+   * address, an attempt while slowed or locked is refused unchecked (429), and the lock ends the
+   * session. The code is claimed, so one seen over a shoulder cannot be used again.
+   */
+  async stepUp(staff: StaffSession, body: StepUpBody, ip: string): Promise<void> {
+    const now = this.clock.now();
+    const [admin] = await this.db
+      .select()
+      .from(adminUsers)
+      .where(eq(adminUsers.admin_user_id, staff.adminUserId));
+    if (!admin) throw new HttpError(401, messages.session.required);
+    const key = admin.user_name.toLowerCase();
+    const source = sourceOf(ip);
+    const actor: AuditActor = { adminUserId: admin.admin_user_id, userName: admin.user_name, ip };
+    const [throttle] = await this.db
+      .select()
+      .from(loginThrottle)
+      .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
+    const waitMs = throttle ? this.throttleWaitMs(throttle, now) : 0;
+    if (waitMs > 0) {
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      throw new HttpError(429, messages.admin.tooManyWrongAttempts(seconds), {
+        'retry-after': String(seconds),
+      });
+    }
+    const passwordOk = await verifyPassword(admin.password_hash, body.password);
+    const step = passwordOk ? this.totpStepOf(admin, body.mfa_token.trim(), now) : null;
+    const claimed =
+      step !== null &&
+      (
+        await this.db
+          .update(adminUsers)
+          .set({ totp_last_step: step })
+          .where(and(eq(adminUsers.admin_user_id, admin.admin_user_id), lt(adminUsers.totp_last_step, step)))
+          .returning({ id: adminUsers.admin_user_id })
+      ).length > 0;
+    if (!claimed) {
+      const failures = await this.recordFailure(key, source, now, actor, 'step-up');
+      if (failures >= LOCK_AFTER_FAILURES) await this.sessions.end(staff.sessionId);
+      throw badRequest(messages.stepUp.wrong);
+    }
+    await this.db.transaction(async (tx) => {
+      await tx
+        .delete(loginThrottle)
+        .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
+      await this.sessions.markAuthenticated(staff.sessionId, tx);
+      await this.audit.record(actor, { action: 'session.step_up' }, tx);
     });
   }
 

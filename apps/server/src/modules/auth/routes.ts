@@ -132,6 +132,24 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.route({
+    ...routeOf(api.auth.stepUp, {
+      rateLimit: routeRateLimit(
+        {
+          max: PASSWORD_CHANGES_PER_WINDOW,
+          timeWindow: LOGIN_WINDOW_MS,
+          keyGenerator: (request) => `step-up:${request.staff?.adminUserId ?? request.ip}`,
+        },
+        messages.admin.tooManyWrongAttempts,
+      ),
+    }),
+    handler: async (request) => {
+      await logins.stepUp(request.staff!, request.body, request.ip);
+      request.log.info({ admin_user_id: request.staff!.adminUserId }, 'admin stepped up');
+      return { message: messages.stepUp.done };
+    },
+  });
+
+  r.route({
     ...routeOf(api.auth.session),
     handler: async (request) => presentSession(request.staff!),
   });

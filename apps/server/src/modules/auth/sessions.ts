@@ -34,7 +34,8 @@ export function sessionSigningKey(configured: string | undefined, secrets: Secre
 
 /** The live session and its user; the role is read here on every request, never taken from the token. */
 const RESOLVE_SQL = `
-  select s.session_id, s.created_at, s.last_seen_at, u.admin_user_id, u.user_name, u.first_name, u.last_name, u.role
+  select s.session_id, s.created_at, s.last_seen_at, u.admin_user_id, u.user_name, u.first_name, u.last_name, u.role,
+    coalesce(s.authenticated_at, s.created_at) as authenticated_at
   from sessions s join admin_users u on u.admin_user_id = s.admin_user_id
   where s.session_id = $1 and s.ended_at is null`;
 
@@ -59,7 +60,7 @@ export class SessionService {
     const now = this.clock.now();
     const [row] = await db
       .insert(sessions)
-      .values({ admin_user_id: adminUserId, ip, created_at: now, last_seen_at: now })
+      .values({ admin_user_id: adminUserId, ip, created_at: now, last_seen_at: now, authenticated_at: now })
       .returning({ session_id: sessions.session_id });
     const expiresAt = new Date(now.getTime() + MAX_AGE_MS);
     const token = await new SignJWT({ role, sid: row!.session_id })
@@ -80,7 +81,7 @@ export class SessionService {
     const sid = payload.sid;
     // Every signed-in request reads its session (and so its role) here: a named statement with
     // rows as arrays (lib/prepared-query.ts), not Drizzle's building and mapping each time.
-    const [values] = await preparedArrays(this.db, 'sessions.resolve.v1', RESOLVE_SQL, [sid]);
+    const [values] = await preparedArrays(this.db, 'sessions.resolve.v2', RESOLVE_SQL, [sid]);
     const row = values && {
       session_id: values[0] as string,
       created_at: values[1] as Date,
@@ -90,6 +91,7 @@ export class SessionService {
       first_name: values[5] as string,
       last_name: values[6] as string,
       role: values[7] as string,
+      authenticated_at: values[8] as Date,
     };
     if (!row) return null;
     const idleFor = now.getTime() - row.last_seen_at.getTime();
@@ -110,7 +112,16 @@ export class SessionService {
       // The role comes from the database, not the token, so a demotion takes effect at once.
       role: roleSchema.parse(row.role),
       expiresAt: new Date(row.created_at.getTime() + MAX_AGE_MS),
+      authenticatedAt: row.authenticated_at,
     };
+  }
+
+  /** A step-up proved the admin again: dangerous actions are allowed for the next few minutes. */
+  async markAuthenticated(sessionId: string, db: Database = this.db): Promise<void> {
+    await db
+      .update(sessions)
+      .set({ authenticated_at: this.clock.now() })
+      .where(and(eq(sessions.session_id, sessionId), isNull(sessions.ended_at)));
   }
 
   async end(sessionId: string): Promise<void> {

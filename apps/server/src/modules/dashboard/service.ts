@@ -23,7 +23,8 @@ export async function dashboardData(ctx: AppContext): Promise<DashboardData> {
         coalesce((select views from daily_views where day = ${yesterday}::date), 0)::int as yesterday`,
       )
       .then((r) => rowsOf<{ sets: number; yesterday: number }>(r)),
-    participantCounts(ctx.db),
+    // Active participants only: a discharged participant has left the programme (issue 32).
+    participantCounts(ctx.db, 'active'),
   ]);
   const days = rowsOf<{ day: string; views: number }>(
     await ctx.db.execute(

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { EXPORT_TOTAL_HEADER, api } from '@pathway/contract';
+import { EXPORT_TOTAL_HEADER, api, can } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
-import { staffOf } from '../../plugins/access.js';
+import { assertFreshStepUp, staffOf } from '../../plugins/access.js';
 import { actorOf } from '../audit/actor.js';
 import { AuditService } from '../audit/service.js';
 import { exportParticipants } from './export.js';
@@ -17,6 +17,9 @@ export async function participantExportRoutes(app: FastifyInstance, { ctx }: { c
     ...routeOf(api.participants.export),
     handler: async (request, reply) => {
       const staff = { ...actorOf(request), role: staffOf(request).role };
+      // The whole list with contact data is a dangerous action (issue 32); basic access's CSV
+      // holds nothing identifiable.
+      if (can(staff.role, 'participants.identifiable')) assertFreshStepUp(ctx, request);
       const { total, csv } = await exportParticipants(ctx.db, audit, request.query, staff);
       const day = ctx.clock.now().toISOString().slice(0, 10);
       request.log.info({ by: request.staff!.adminUserId, rows: total }, 'participant list exported');

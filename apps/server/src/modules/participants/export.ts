@@ -43,11 +43,16 @@ export async function exportParticipants(
   const full = can(staff.role, FIELD_PERMISSIONS.identifiable);
   if (!full && IDENTIFIABLE_SORTS.includes(query.sort)) throw forbidden(messages.participant.sortForbidden);
   const repo = new ParticipantRepository(db);
-  const filter: ListFilter = { state: query.state, q: query.q, searchIdentifiable: full };
+  const filter: ListFilter = {
+    state: query.state,
+    status: query.status,
+    q: query.q,
+    searchIdentifiable: full,
+  };
   const order: ListOrder = { sort: query.sort, order: query.order };
   const columns = full ? PARTICIPANT_CSV_FULL_COLUMNS : PARTICIPANT_CSV_BASIC_COLUMNS;
   const total = await repo.count(filter);
-  const where = `${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
+  const where = `, status ${query.status}${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
 
   async function* lines() {
     // A byte-order mark, so spreadsheet programs read names with accents as UTF-8.

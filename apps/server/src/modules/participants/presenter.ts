@@ -5,6 +5,8 @@ import {
   can,
   maskDeviceUuid,
   type ParticipantBasic,
+  type ParticipantStatus,
+  type WithdrawalReason,
   type ParticipantView,
   type Referral,
   type Role,
@@ -22,6 +24,8 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
   const tablet_last_contact_at = row.tablet_last_contact_at?.toISOString() ?? null;
   const gender = row.gender === 'male' || row.gender === 'female' ? row.gender : null;
   const adherence_state = row.has_programme ? adherenceOf(row.days_behind) : null;
+  const status = row.status as ParticipantStatus;
+  const discharge_reason = row.discharge_reason as WithdrawalReason | null;
   if (!can(role, FIELD_PERMISSIONS.identifiable)) {
     const basic: ParticipantBasic = {
       participant_id: row.participant_id,
@@ -37,6 +41,9 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
       tablet_last_contact_at,
       created_at,
       updated_at,
+      status,
+      discharged_on: row.discharged_on,
+      discharge_reason,
     };
     return basic;
   }
@@ -55,6 +62,9 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
     tablet_last_contact_at,
     created_at,
     updated_at,
+    status,
+    discharged_on: row.discharged_on,
+    discharge_reason,
     first_name: row.first_name,
     last_name: row.last_name,
     date_of_birth: row.date_of_birth,
@@ -65,6 +75,7 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
     address: row.address,
     notes: row.notes,
     last_ip_address: row.last_ip_address,
+    discharge_note: row.discharge_note,
   };
 }
 

@@ -10,7 +10,14 @@ import {
   type Placeholder,
   type SQL,
 } from 'drizzle-orm';
-import { isIsoDate, limits, messages, type AdherenceState, type ParticipantSort } from '@pathway/contract';
+import {
+  isIsoDate,
+  limits,
+  messages,
+  type AdherenceState,
+  type ParticipantSort,
+  type ParticipantStatusFilter,
+} from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participantCounts } from '../../db/participant-tally.js';
 import { arrayRows } from '../../db/rows.js';
@@ -77,6 +84,10 @@ export const participantColumns = {
   device_uuid: authorizedDevices.uuid,
   device_name: authorizedDevices.name,
   has_programme: sql<boolean>`${hasProgramme}`,
+  status: participants.status,
+  discharged_on: participants.discharged_on,
+  discharge_reason: participants.discharge_reason,
+  discharge_note: participants.discharge_note,
 };
 
 /**
@@ -126,41 +137,29 @@ const PARTICIPANT_ROW_KEYS = [
   'device_uuid',
   'device_name',
   'has_programme',
+  'status',
+  'discharged_on',
+  'discharge_reason',
+  'discharge_note',
 ] as const satisfies readonly (keyof ParticipantRow)[];
 if (Object.keys(participantColumns).join() !== PARTICIPANT_ROW_KEYS.join()) {
   throw new Error('participantColumns and PARTICIPANT_ROW_KEYS must list the same columns in the same order');
 }
 
-/** A row of the page as the driver returns it (values already typed, see arrayRows). */
+/**
+ * A row of the page as the driver returns it (values already typed, see arrayRows), named by
+ * PARTICIPANT_ROW_KEYS, the order the statement selects them in (checked above).
+ */
 function participantRowOf(v: unknown[]): ParticipantRow {
-  return {
-    participant_id: v[0] as ParticipantRow['participant_id'],
-    gender: v[1] as ParticipantRow['gender'],
-    language: v[2] as ParticipantRow['language'],
-    days_behind: v[3] as ParticipantRow['days_behind'],
-    push_notification_id: v[4] as ParticipantRow['push_notification_id'],
-    purge_cache: v[5] as ParticipantRow['purge_cache'],
-    created_at: v[6] as ParticipantRow['created_at'],
-    updated_at: v[7] as ParticipantRow['updated_at'],
-    first_name: v[8] as ParticipantRow['first_name'],
-    last_name: v[9] as ParticipantRow['last_name'],
-    date_of_birth: v[10] as ParticipantRow['date_of_birth'],
-    nhs_number: v[11] as ParticipantRow['nhs_number'],
-    email: v[12] as ParticipantRow['email'],
-    phone_number: v[13] as ParticipantRow['phone_number'],
-    phone_number_secondary: v[14] as ParticipantRow['phone_number_secondary'],
-    address: v[15] as ParticipantRow['address'],
-    notes: v[16] as ParticipantRow['notes'],
-    last_ip_address: v[17] as ParticipantRow['last_ip_address'],
-    tablet_last_contact_at: v[18] as ParticipantRow['tablet_last_contact_at'],
-    device_uuid: v[19] as ParticipantRow['device_uuid'],
-    device_name: v[20] as ParticipantRow['device_name'],
-    has_programme: v[21] as ParticipantRow['has_programme'],
-  };
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < PARTICIPANT_ROW_KEYS.length; i++) row[PARTICIPANT_ROW_KEYS[i]!] = v[i];
+  return row as ParticipantRow;
 }
 
 export interface ListFilter {
   state?: AdherenceState;
+  /** One status (active by default in the grid), or every participant. */
+  status: ParticipantStatusFilter;
   q?: string;
   /** Whether the search may look at identifiable fields (full access). */
   searchIdentifiable: boolean;
@@ -243,6 +242,8 @@ function filterConditions(
   id: IdColumn = participants.participant_id,
 ): SQL[] {
   const conditions: SQL[] = [];
+  // participants_status_idx (status, participant_id): the default page is an index range.
+  if (filter.status !== 'all') conditions.push(eq(participants.status, bind('status', filter.status)));
   if (filter.state)
     conditions.push(
       eq(participantAdherence.adherence, bind('state', ADHERENCE_CODE[filter.state])),
@@ -299,6 +300,8 @@ interface PageShape {
   /** Read from the other end of the index (a page in the second half, see pageRecorded). */
   reversed: boolean;
   state: boolean;
+  /** A status filter (anything but all): it reads participants, so never participant_adherence alone. */
+  status: boolean;
   /** No search, a search, or a search that may also be a participant id. */
   search: 'none' | 'text' | 'id';
   searchIdentifiable: boolean;
@@ -322,7 +325,9 @@ function idSourceOf(shape: PageShape): 'participants' | 'adherence' | 'joined' {
   const needsAdherence = shape.sort === 'days_behind' || shape.state;
   if (!needsAdherence) return 'participants';
   const adherenceAlone =
-    shape.search === 'none' && (shape.sort === 'days_behind' || shape.sort === 'participant_id');
+    shape.search === 'none' &&
+    !shape.status &&
+    (shape.sort === 'days_behind' || shape.sort === 'participant_id');
   return adherenceAlone ? 'adherence' : 'joined';
 }
 
@@ -335,7 +340,7 @@ function idSourceOf(shape: PageShape): 'participants' | 'adherence' | 'joined' {
 const pageQueries = new Map<string, { sql: string; params: unknown[] }>();
 
 function pageQueryOf(db: Database, shape: PageShape) {
-  const key = `${shape.sort} ${shape.order} ${shape.reversed} ${shape.state} ${shape.search} ${shape.searchIdentifiable} ${shape.cursor} ${shape.offset} ${shape.literalLimit}`;
+  const key = `${shape.sort} ${shape.order} ${shape.reversed} ${shape.state} ${shape.status} ${shape.search} ${shape.searchIdentifiable} ${shape.cursor} ${shape.offset} ${shape.literalLimit}`;
   let built = pageQueries.get(key);
   if (!built) {
     built = pageQuery(db, shape, asPlaceholder).toSQL();
@@ -360,6 +365,7 @@ function pageQuery(db: Database, shape: PageShape, bind: Bind) {
   const ordering = orderingIn(shape.order, participants.participant_id);
   const filter: ListFilter = {
     state: shape.state ? 'onTrack' : undefined,
+    status: shape.status ? 'active' : 'all',
     q: shape.search === 'none' ? undefined : shape.search === 'id' ? '1' : 'x',
     searchIdentifiable: shape.searchIdentifiable,
   };
@@ -443,7 +449,7 @@ export interface ListAudit {
 function composedPage(
   page: { sql: string; params: unknown[] },
   audit: ListAudit | undefined,
-  tally: 'all' | 0 | 1 | 2 | undefined,
+  tally: { adherence: 'all' | 0 | 1 | 2; status: ParticipantStatusFilter } | undefined,
 ) {
   const params = [...page.params];
   const param = (value: unknown) => {
@@ -463,7 +469,10 @@ function composedPage(
     )`);
   }
   if (tally === undefined) return { sql: `with ${ctes.join(', ')} select * from page`, params };
-  const which = tally === 'all' ? '' : ` where adherence = ${param(tally)}::int and with_programme`;
+  const where: string[] = [];
+  if (tally.adherence !== 'all') where.push(`adherence = ${param(tally.adherence)}::int and with_programme`);
+  if (tally.status !== 'all') where.push(`status = ${param(tally.status)}::text`);
+  const which = where.length > 0 ? ` where ${where.join(' and ')}` : '';
   ctes.push(`counted as (select coalesce(sum(delta), 0)::int as total from participant_tally${which})`);
   return {
     sql: `with ${ctes.join(', ')} select counted.total, page.* from counted left join page on true`,
@@ -504,7 +513,7 @@ export class ParticipantRepository {
   async count(filter: ListFilter): Promise<number> {
     if (!filter.q?.trim()) {
       // Without a search the total comes from the tally, not from counting every participant.
-      const { all, withProgramme } = await participantCounts(this.db);
+      const { all, withProgramme } = await participantCounts(this.db, filter.status);
       return filter.state ? withProgramme[ADHERENCE_CODE[filter.state]] : all[0] + all[1] + all[2];
     }
     const all = this.db
@@ -558,6 +567,7 @@ export class ParticipantRepository {
       order: order.order,
       reversed,
       state: filter.state !== undefined,
+      status: filter.status !== 'all',
       search: !q ? 'none' : /^\d{1,9}$/.test(q) ? 'id' : 'text',
       searchIdentifiable: filter.searchIdentifiable,
       cursor: cursor !== undefined,
@@ -580,7 +590,12 @@ export class ParticipantRepository {
     // and one commit, and no page is ever read without its record. So does the tally's total
     // when asked for (a first or cursor page without a search).
     const tally =
-      !withTotal || filter.q?.trim() ? undefined : filter.state ? ADHERENCE_CODE[filter.state] : 'all';
+      !withTotal || filter.q?.trim()
+        ? undefined
+        : {
+            adherence: filter.state ? ADHERENCE_CODE[filter.state] : ('all' as const),
+            status: filter.status,
+          };
     if (tally !== undefined) {
       const composed = composedPage(built, audit, tally);
       const rows = await arrayRows(this.db, composed, statementName(shape, composed.sql));

@@ -65,7 +65,7 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   });
 
   r.route({
-    ...routeOf(api.participants.remove),
+    ...routeOf(api.participants.remove, { stepUp: true }),
     handler: async (request) => {
       await service.remove(request.params.id, staffActor(request));
       request.log.info(

@@ -30,6 +30,8 @@ import { enqueuePush } from '../../push/outbox.js';
 import type { AuditActor, AuditService } from '../audit/service.js';
 import { revokeDeviceTokens } from '../devices/service.js';
 import { holdersOfNhsNumbers, possibleDuplicatesOf } from './duplicates.js';
+import { closeAssignment, openAssignment } from '../life-cycle/assignments.js';
+import { assertActiveParticipant } from '../life-cycle/status.js';
 import { presentParticipant, presentReferral } from './presenter.js';
 import { ParticipantRepository, decodeCursor, encodeCursor } from './repository.js';
 
@@ -134,12 +136,12 @@ export class ParticipantService {
     const full = can(staff.role, FIELD_PERMISSIONS.identifiable);
     if (!full && IDENTIFIABLE_SORTS.includes(query.sort)) throw forbidden(messages.participant.sortForbidden);
     const order = { sort: query.sort, order: query.order };
-    const filter = { state: query.state, q: query.q, searchIdentifiable: full };
+    const filter = { state: query.state, status: query.status, q: query.q, searchIdentifiable: full };
     const cursor = query.after ? decodeCursor(query.after, order) : undefined;
     const offset = (query.page - 1) * query.perPage;
     // A full-access page is recorded with every participant it returned, by the page's own
     // statement where the driver runs it (repository.ts), else just after it.
-    const detailAfter = `${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
+    const detailAfter = `${query.status === 'active' ? '' : `, status ${query.status}`}${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
     const audit = full ? { actor: staff, detailBefore: `page ${query.page}, `, detailAfter } : undefined;
     // The first page and cursor pages read the tally's total in their own statement (without a
     // search) or beside the count; a page jumped to by number needs the count first, to be read
@@ -234,6 +236,7 @@ export class ParticipantService {
             updated_at: this.clock.now(),
           })
           .returning({ participant_id: participants.participant_id });
+        await openAssignment(tx, row!.participant_id, device, staff.adminUserId, this.clock.now());
         await this.audit.record(
           staff,
           { action: 'participant.create', participantId: row!.participant_id },
@@ -272,12 +275,13 @@ export class ParticipantService {
       await this.db.transaction(async (tx) => {
         const current = await this.repo.lock(tx, id);
         if (!current) throw notFound(messages.participant.notFound);
+        if (current.status !== 'active') throw conflict(messages.lifeCycle.readOnly);
         await this.refuseTakenNhsNumber(tx, body.nhs_number, id);
         const { columns, participantFields, referralFields } = participantChanges(body);
         const changes: ParticipantUpdate = { ...columns };
         let deviceDetail: string | null = null;
         if (body.unique_device_id !== undefined) {
-          deviceDetail = await this.changeDevice(tx, current, body.unique_device_id, changes);
+          deviceDetail = await this.changeDevice(tx, current, body.unique_device_id, changes, staff);
         }
         await tx
           .update(participants)
@@ -364,6 +368,7 @@ export class ParticipantService {
         throw exists ? conflict(messages.progress.noDevice) : notFound(messages.participant.notFound);
       }
       if (target.participant_id === null) throw conflict(messages.device.notAssigned);
+      await assertActiveParticipant(tx, target.participant_id);
       const token =
         target.push_notification_id && target.push_notification_id !== NO_DEVICE
           ? target.push_notification_id
@@ -390,11 +395,14 @@ export class ParticipantService {
     current: typeof participants.$inferSelect,
     uuid: string,
     changes: ParticipantUpdate,
+    staff: Staff,
   ): Promise<string | null> {
     const currentDevice = current.authorized_device_id;
+    const now = this.clock.now();
     if (uuid === NO_DEVICE) {
       if (currentDevice === null) return null;
       await revokeDeviceTokens(tx, currentDevice, current.participant_id);
+      await closeAssignment(tx, current.participant_id, now);
       changes.authorized_device_id = null;
       changes.push_notification_id = NO_DEVICE;
       return 'device detached';
@@ -402,6 +410,8 @@ export class ParticipantService {
     const device = await this.lockAvailableDevice(tx, uuid, current.participant_id);
     if (device.authorized_device_id === currentDevice) return null;
     if (currentDevice !== null) await revokeDeviceTokens(tx, currentDevice, current.participant_id);
+    await closeAssignment(tx, current.participant_id, now);
+    await openAssignment(tx, current.participant_id, device, staff.adminUserId, now);
     changes.authorized_device_id = device.authorized_device_id;
     changes.push_notification_id = NO_DEVICE;
     return 'device assigned';

@@ -32,6 +32,7 @@ import {
   type ProgressRow,
   type ProgressWithSet,
 } from './repository.js';
+import { assertActiveParticipant } from '../life-cycle/status.js';
 
 const m = messages.progress;
 
@@ -82,7 +83,7 @@ export class ProgressService {
     const today = this.today();
     const now = this.ctx.clock.now();
     return this.ctx.db.transaction(async (tx) => {
-      if (!(await participantExists(tx, body.participant_id))) throw notFound(messages.participant.notFound);
+      await assertActiveParticipant(tx, body.participant_id);
       if (!(await findVideoSet(tx, body.fitness_video_set_id))) throw notFound(messages.videoSet.notFound);
       await this.assertFirstDayHasVideo(tx, body.fitness_video_set_id);
       const [created] = await tx
@@ -119,6 +120,7 @@ export class ProgressService {
       const locked = await findProgressById(tx, progressId, { lock: true });
       if (!locked) throw notFound(m.none);
       const participantId = locked.progress.participant_id;
+      await assertActiveParticipant(tx, participantId);
 
       if (
         body.fitness_video_set_id !== undefined &&
@@ -207,6 +209,7 @@ export class ProgressService {
     const updated = await this.ctx.db.transaction(async (tx) => {
       const participant = await participantExists(tx, participantId);
       if (!participant) throw notFound(messages.participant.notFound);
+      await assertActiveParticipant(tx, participantId);
       if (participant.authorized_device_id === null) throw conflict(m.noDevice);
       const locked = await this.lockedProgress(tx, participantId);
       const { progress, set } = locked;
@@ -248,7 +251,10 @@ export class ProgressService {
 
   private async lockedProgress(tx: Database, participantId: number): Promise<ProgressWithSet> {
     const locked = await findProgressOfParticipant(tx, participantId, { lock: true });
-    if (locked) return locked;
+    if (locked) {
+      await assertActiveParticipant(tx, participantId);
+      return locked;
+    }
     if (!(await participantExists(tx, participantId))) throw notFound(messages.participant.notFound);
     throw conflict(m.none);
   }

@@ -7,6 +7,7 @@ import { rowsOf } from '../../db/rows.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { pruneRateLimitCounters } from '../../plugins/rate-limit.js';
 import { pruneExpiredDeviceTokens } from '../device-api/service.js';
+import { RecordsService } from '../life-cycle/records.js';
 
 export const RETENTION_JOB = 'retention';
 
@@ -28,6 +29,8 @@ export interface PruneResult {
   finished_jobs: number;
   device_tokens: number;
   rate_limit_counters: number;
+  /** Not removed: discharged participants' records past PARTICIPANT_RETENTION_YEARS, for a person to review. */
+  participant_records_due_for_review: number;
 }
 
 function daysBefore(now: Date, days: number): string {
@@ -175,6 +178,8 @@ export async function runRetention(ctx: AppContext): Promise<PruneResult> {
     // Tablet tokens end by time, never by count (see device-api/service.ts).
     device_tokens: await pruneExpiredDeviceTokens(ctx.db, now, ctx.config.deviceTokenIdleDays),
     rate_limit_counters: await pruneRateLimitCounters(ctx.db, now),
+    // Listed, never destroyed here: the Records due for review screen (issue 32).
+    participant_records_due_for_review: await new RecordsService(ctx).countDue(),
   };
   ctx.logger.info({ ...result }, 'retention: old records removed');
   return result;

@@ -9,6 +9,7 @@ import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { PageErrorBoundary } from '../../components/PageErrorBoundary';
 import { PageLoading } from '../../components/PageLoading';
 import { SiteFooter } from '../../components/SiteFooter';
+import { StepUpHost } from '../../components/StepUpDialog';
 import { useLogout, useSession } from '../../lib/session';
 import type { ConsoleRoute } from '../routes';
 import { Sidebar } from './Sidebar';
@@ -105,6 +106,7 @@ export function ConsoleLayout() {
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <SkipLink />
+      <StepUpHost />
       <TopBar
         title={title}
         onLogout={() => void logout()}

@@ -37,11 +37,14 @@ function StatCard({
   value,
   to,
   accent,
+  hint,
 }: {
   label: string;
   value: string;
   to?: string;
   accent?: string;
+  /** What the figure counts, in words. */
+  hint?: string;
 }) {
   const content = (
     <CardContent>
@@ -51,6 +54,12 @@ function StatCard({
       <Typography component="p" sx={{ fontSize: '2.25rem', fontWeight: 700, lineHeight: 1.2, mt: 1 }}>
         {value}
       </Typography>
+      {hint && (
+        // A div, not a paragraph: the figure above is the card's one paragraph.
+        <Typography component="div" variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          {hint}
+        </Typography>
+      )}
     </CardContent>
   );
   return (
@@ -164,8 +173,9 @@ export function DashboardPage() {
           <>
             <CardRow label="Programme">
               <StatCard
-                label="Total participants"
+                label="Active participants"
                 value={whole.format(data.participantsCount.counted)}
+                hint="In the programme now; discharged participants are not counted"
                 to="/participants"
               />
               <StatCard
@@ -182,18 +192,21 @@ export function DashboardPage() {
                 <StatCard
                   label="Participants on track"
                   value={whole.format(data.participantsProgress.onTrack)}
+                  hint="Active participants with a programme"
                   to="/participants?state=onTrack"
                   accent={stateColours.onTrack}
                 />
                 <StatCard
                   label="Participants slightly behind"
                   value={whole.format(data.participantsProgress.slightlyBehind)}
+                  hint="Active participants with a programme"
                   to="/participants?state=slightlybehind"
                   accent={stateColours.slightlyBehind}
                 />
                 <StatCard
                   label="Participants behind"
                   value={whole.format(data.participantsProgress.behind)}
+                  hint="Active participants with a programme"
                   to="/participants?state=behind"
                   accent={stateColours.behind}
                 />

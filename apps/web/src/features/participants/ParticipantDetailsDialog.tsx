@@ -8,11 +8,17 @@ import Divider from '@mui/material/Divider';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import Alert from '@mui/material/Alert';
+import Stack from '@mui/material/Stack';
 import {
   NO_DEVICE,
+  PARTICIPANT_STATUS_LABELS,
+  WITHDRAWAL_REASON_LABELS,
   apiRoutes,
   formatNhsNumber,
   hasContactData,
+  messages,
+  type DischargeOutcome,
   type ParticipantView,
   type Referral,
 } from '@pathway/contract';
@@ -22,7 +28,8 @@ import { useState, type ReactNode } from 'react';
 import { QueryState } from '../../components/QueryState';
 import { contactAgo, contactExact } from '../../lib/contactTime';
 import { useCanCall, useFieldAccess } from '../../lib/session';
-import { participantQuery, referralQuery } from './api';
+import { participantQuery, referralQuery, useDownloadRecord, useRereferParticipant } from './api';
+import { DischargeDialog } from './DischargeDialog';
 import { ChangeDeviceDialog } from './ChangeDeviceDialog';
 import { ContactsTab } from './followup/ContactsTab';
 import { MessagesTab } from './followup/MessagesTab';
@@ -142,6 +149,9 @@ export function ParticipantDetailsDialog({
   // A device is a field of the participant's update that only some roles may change (no route of its own).
   const assignsDevices = opens('deviceAssignment');
   const [changingDevice, setChangingDevice] = useState(false);
+  const [discharging, setDischarging] = useState<DischargeOutcome | null>(null);
+  const rerefer = useRereferParticipant();
+  const download = useDownloadRecord();
   // The list's row until something changes; then the participant as the server has it now.
   const current = useQuery({
     ...participantQuery(fromList.participant_id),
@@ -149,17 +159,26 @@ export function ParticipantDetailsDialog({
     staleTime: Number.POSITIVE_INFINITY,
   });
   const participant = current.data;
+  const active = participant.status === 'active';
   const hasDevice = participant.unique_device_id !== NO_DEVICE;
   const progress = useQuery(participantProgressQuery(participant.participant_id));
   const tabs: DetailsTab[] = progress.data
     ? ['details', 'videoset', 'progress', 'advanced', 'contacts', 'messages']
     : ['details', 'videoset', 'contacts', 'messages'];
   const [chosenTab, setTab] = useState<DetailsTab>('details');
+  // The end of the programme: every exercise day's video seen (100 %).
+  const programmeFinished = Number(progress.data?.percentage_progress ?? 0) >= 100;
   // A tab that is no longer offered (progress gone) falls back to Details.
   const tab = tabs.includes(chosenTab) ? chosenTab : 'details';
 
   const common: Array<[string, ReactNode]> = [
     ['Participant ID', participant.participant_id],
+    [
+      'Status',
+      active
+        ? PARTICIPANT_STATUS_LABELS.active
+        : `${PARTICIPANT_STATUS_LABELS[participant.status]}, discharged on ${participant.discharged_on ? formatDob(participant.discharged_on) : ''}${participant.discharge_reason ? ` (${WITHDRAWAL_REASON_LABELS[participant.discharge_reason]})` : ''}`,
+    ],
     ['Tracking', <TrackingChip key="tracking" participant={participant} />],
     [
       'Tablet last in contact',
@@ -181,6 +200,9 @@ export function ParticipantDetailsDialog({
         ...(['phone_number', 'phone_number_secondary', 'email', 'address', 'notes'] as const).map(
           (name): [string, ReactNode] => [fieldLabel(name, 'details'), participant[name]],
         ),
+        ...(participant.discharge_note
+          ? [['Discharge note', participant.discharge_note] as [string, ReactNode]]
+          : []),
       ]
     : [];
 
@@ -239,6 +261,24 @@ export function ParticipantDetailsDialog({
         tabIndex={tab === 'details' ? 0 : -1}
         sx={tab !== 'details' ? { display: 'none' } : undefined}
       >
+        {!active && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {messages.lifeCycle.readOnly}
+          </Alert>
+        )}
+        {active && programmeFinished && canCall(apiRoutes.participants.discharge) && (
+          <Alert
+            severity="success"
+            sx={{ mb: 2 }}
+            action={
+              <Button color="inherit" size="small" onClick={() => setDischarging('completed')}>
+                Discharge as completed
+              </Button>
+            }
+          >
+            {messages.lifeCycle.completedOffer}
+          </Alert>
+        )}
         <Facts items={[...contact, ...common]} />
         <Divider sx={{ my: 2.5 }} />
         <section aria-labelledby="participant-device-heading">
@@ -251,7 +291,7 @@ export function ParticipantDetailsDialog({
               : 'No device assigned'}
           </Typography>
           {/* Only full access assigns devices (the server refuses the rest). */}
-          {assignsDevices && (
+          {assignsDevices && active && (
             <Button variant="outlined" onClick={() => setChangingDevice(true)}>
               {hasDevice ? 'Change device' : 'Assign a device'}
             </Button>
@@ -263,12 +303,70 @@ export function ParticipantDetailsDialog({
             <ReferralSection participantId={participant.participant_id} />
           </>
         )}
+        {(canCall(apiRoutes.participants.discharge) || canCall(apiRoutes.participants.record)) && (
+          <>
+            <Divider sx={{ my: 2.5 }} />
+            <section aria-labelledby="participant-participation-heading">
+              <Typography id="participant-participation-heading" variant="h3" sx={{ mb: 1.5 }}>
+                Participation
+              </Typography>
+              {rerefer.error && (
+                <Alert severity="error" sx={{ mb: 1.5 }}>
+                  {rerefer.error.message}
+                </Alert>
+              )}
+              {download.error && (
+                <Alert severity="error" sx={{ mb: 1.5 }}>
+                  {download.error.message}
+                </Alert>
+              )}
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+                {canCall(apiRoutes.participants.discharge) && active && (
+                  <Button variant="outlined" onClick={() => setDischarging('withdrawn')}>
+                    Discharge
+                  </Button>
+                )}
+                {canCall(apiRoutes.participants.rerefer) && !active && (
+                  <Button
+                    variant="outlined"
+                    loading={rerefer.isPending}
+                    onClick={() =>
+                      rerefer.mutate(participant.participant_id, { onSuccess: () => void current.refetch() })
+                    }
+                  >
+                    Re-refer
+                  </Button>
+                )}
+                {canCall(apiRoutes.participants.record) && (
+                  <Button
+                    variant="outlined"
+                    loading={download.isPending}
+                    onClick={() => download.mutate(participant.participant_id)}
+                  >
+                    Download everything held
+                  </Button>
+                )}
+              </Stack>
+            </section>
+          </>
+        )}
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>
         <Button onClick={onClose} variant="contained">
           Close
         </Button>
       </DialogActions>
+      {discharging && (
+        <DischargeDialog
+          participant={participant}
+          initialOutcome={discharging}
+          onClose={() => setDischarging(null)}
+          onDischarged={() => {
+            setDischarging(null);
+            void current.refetch();
+          }}
+        />
+      )}
       {assignsDevices && changingDevice && (
         <ChangeDeviceDialog participant={participant} onClose={() => setChangingDevice(false)} />
       )}

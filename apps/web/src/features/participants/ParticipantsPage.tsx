@@ -2,12 +2,19 @@ import PersonAddAlt1Icon from '@mui/icons-material/PersonAddAlt1';
 import UploadFileOutlinedIcon from '@mui/icons-material/UploadFileOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid } from '@mui/x-data-grid';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { apiRoutes } from '@pathway/contract';
+import {
+  PARTICIPANT_STATUS_FILTERS,
+  PARTICIPANT_STATUS_LABELS,
+  apiRoutes,
+  type ParticipantStatusFilter,
+} from '@pathway/contract';
 import { PageHeader } from '../../components/PageHeader';
 import { useCanCall, useFieldAccess } from '../../lib/session';
 import { useUpdateParticipant } from './api';
@@ -83,6 +90,7 @@ export function ParticipantsPage() {
 
   const exporter = useParticipantExport({
     state,
+    status: listState.status,
     sort: listState.sort,
     order: listState.order,
     q: listState.search || undefined,
@@ -139,6 +147,21 @@ export function ParticipantsPage() {
         </Alert>
       )}
       {exporter.status}
+      <TextField
+        select
+        size="small"
+        label="Status"
+        value={listState.status}
+        onChange={(event) => listState.setStatus(event.target.value as ParticipantStatusFilter)}
+        sx={{ mb: 2, minWidth: 220 }}
+        helperText="Discharged participants are completed or withdrawn"
+      >
+        {PARTICIPANT_STATUS_FILTERS.map((value) => (
+          <MenuItem key={value} value={value}>
+            {value === 'all' ? 'All' : PARTICIPANT_STATUS_LABELS[value]}
+          </MenuItem>
+        ))}
+      </TextField>
       {state && (
         <Alert
           severity="info"
@@ -180,6 +203,8 @@ export function ParticipantsPage() {
           filterModel={listState.filterModel}
           onFilterModelChange={listState.onFilterModelChange}
           processRowUpdate={processRowUpdate}
+          // A discharged participant's record is read-only until re-referral (the server refuses too).
+          isCellEditable={(params: { row: GridRow }) => params.row.status === 'active'}
           disableRowSelectionOnClick
           // Every column of a row is rendered even when the grid is narrower than the row, so the
           // actions are always reachable by keyboard and screen reader.

@@ -4,18 +4,23 @@ import {
   type AdherenceState,
   type CreateParticipantBody,
   type ParticipantSaved,
+  type DischargeBody,
+  type ParticipantStatusFilter,
   type ParticipantSort,
   type PushNotificationBody,
   type UpdateParticipantBody,
 } from '@pathway/contract';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { call, callResponse } from '../../lib/api';
+import { call, callBlob, callResponse } from '../../lib/api';
+import { saveBlob } from '../../lib/download';
 import { deviceKeys, participantKeys } from '../../lib/queryKeys';
 
 export interface ParticipantListParams {
   page: number;
   perPage: number;
   state?: AdherenceState;
+  /** Active by default (the server's default too). */
+  status: ParticipantStatusFilter;
   sort: ParticipantSort;
   order: 'asc' | 'desc';
   q?: string;
@@ -24,12 +29,12 @@ export interface ParticipantListParams {
 }
 
 export function participantListQuery(params: ParticipantListParams) {
-  const { page, perPage, sort, order, state, q, after } = params;
+  const { page, perPage, sort, order, state, status, q, after } = params;
   return queryOptions({
     queryKey: participantKeys.list({ ...params, after: undefined }),
     queryFn: ({ signal }) =>
       call(apiRoutes.participants.list, {
-        query: { page, perPage, sort, order, state, q: q || undefined, after: after || undefined },
+        query: { page, perPage, sort, order, state, status, q: q || undefined, after: after || undefined },
         signal,
       }),
     // Keep the rows shown while the next page loads, so the grid does not flash empty.
@@ -37,7 +42,10 @@ export function participantListQuery(params: ParticipantListParams) {
   });
 }
 
-export type ParticipantExportParams = Pick<ParticipantListParams, 'state' | 'sort' | 'order' | 'q'>;
+export type ParticipantExportParams = Pick<
+  ParticipantListParams,
+  'state' | 'status' | 'sort' | 'order' | 'q'
+>;
 
 /**
  * The whole list as the server streams it (GET /api/participant/export), as filtered and sorted;
@@ -48,9 +56,9 @@ export async function exportParticipants(
   onProgress: (received: number, total: number | null) => void,
   signal?: AbortSignal,
 ): Promise<{ blob: Blob; fileName: string }> {
-  const { sort, order, state, q } = params;
+  const { sort, order, state, status, q } = params;
   const response = await callResponse(apiRoutes.participants.export, 'text/csv', {
-    query: { sort, order, state, q: q || undefined },
+    query: { sort, order, state, status, q: q || undefined },
     signal,
   });
   const totalHeader = response.headers.get(EXPORT_TOTAL_HEADER);
@@ -135,5 +143,34 @@ export function useDeleteParticipant() {
 export function useMessageParticipant() {
   return useMutation({
     mutationFn: (body: PushNotificationBody) => call(apiRoutes.participants.message, { body }),
+  });
+}
+
+/** Discharge (issue 32): the participant's answer after it, as the details show it. */
+export function useDischargeParticipant() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: DischargeBody }) =>
+      call(apiRoutes.participants.discharge, { params: { id }, body }),
+    onSuccess: refresh,
+  });
+}
+
+export function useRereferParticipant() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (id: number) => call(apiRoutes.participants.rerefer, { params: { id } }),
+    onSuccess: refresh,
+  });
+}
+
+/** Subject access: the ZIP of everything held about one participant, saved by the browser. */
+export function useDownloadRecord() {
+  return useMutation({
+    mutationFn: async (id: number) => {
+      const blob = await callBlob(apiRoutes.participants.record, { params: { id } });
+      const day = new Date().toISOString().slice(0, 10);
+      saveBlob(blob, `pathway-participant-${id}-record-${day}.zip`);
+    },
   });
 }

@@ -10,7 +10,15 @@ import {
   type GridColDef,
   type GridRowParams,
 } from '@mui/x-data-grid';
-import { NO_DEVICE, apiRoutes, formatNhsNumber, type AdherenceState, type RouteRef } from '@pathway/contract';
+import {
+  NO_DEVICE,
+  PARTICIPANT_STATUS_LABELS,
+  apiRoutes,
+  formatNhsNumber,
+  type AdherenceState,
+  type ParticipantStatus,
+  type RouteRef,
+} from '@pathway/contract';
 import { Suspense, lazy, type ReactElement } from 'react';
 import { contactAgo, contactExact } from '../../../lib/contactTime';
 import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
@@ -141,8 +149,14 @@ function actionsColumn(
     getActions: ({ row }: GridRowParams<GridRow>) => {
       const who = `participant ${row.participant_id}`;
       const hasDevice = row.unique_device_id !== NO_DEVICE;
+      // Discharged: read-only until re-referral (from the details); they may still be deleted.
+      const active = row.status === 'active';
       return offered
-        .filter((action) => hasDevice || !action.needsDevice)
+        .filter(
+          (action) =>
+            (hasDevice || !action.needsDevice) &&
+            (active || action.kind === 'details' || action.kind === 'delete'),
+        )
         .map((action) => (
           <GridActionsCellItem
             key={action.kind}
@@ -203,6 +217,14 @@ export function participantColumns({
       ),
     },
     ...ownFieldColumns(seesIdentifiable),
+    {
+      field: 'status',
+      headerName: 'Status',
+      width: 120,
+      filterable: false,
+      sortable: false,
+      valueFormatter: (value: ParticipantStatus) => PARTICIPANT_STATUS_LABELS[value] ?? value,
+    },
     { field: 'name', headerName: 'Device', minWidth: 130, flex: 0.8, filterable: false, sortable: false },
     {
       field: 'unique_device_id',

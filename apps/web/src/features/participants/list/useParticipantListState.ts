@@ -5,6 +5,8 @@
 import type { GridFilterModel, GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import {
   PARTICIPANT_SORTS,
+  PARTICIPANT_STATUS_FILTERS,
+  type ParticipantStatusFilter,
   isAdherenceState,
   limits,
   stateFromHash,
@@ -30,6 +32,14 @@ function stateOfLocation(search: URLSearchParams, hash: string): AdherenceState 
   return fromHash ? stateFromHash(fromHash) : undefined;
 }
 
+/** The status filter of the address (?status=completed); active when absent. */
+function statusOfLocation(search: URLSearchParams): ParticipantStatusFilter {
+  const value = search.get('status');
+  return (PARTICIPANT_STATUS_FILTERS as readonly (string | null)[]).includes(value)
+    ? (value as ParticipantStatusFilter)
+    : 'active';
+}
+
 function isSortable(field: string): field is ParticipantSort {
   return (PARTICIPANT_SORTS as readonly string[]).includes(field);
 }
@@ -43,6 +53,7 @@ export function useParticipantListState() {
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const state = stateOfLocation(searchParams, location.hash);
+  const status = statusOfLocation(searchParams);
 
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
   const [sortModel, setSortModel] = useState<GridSortModel>([]);
@@ -59,7 +70,7 @@ export function useParticipantListState() {
 
   // Cursors of the pages reached so far, for this filter and sort: the next page is then read by
   // keyset, as fast deep in a long list as at its start.
-  const listKey = JSON.stringify([state, sort, order, search, pagination.pageSize]);
+  const listKey = JSON.stringify([state, status, sort, order, search, pagination.pageSize]);
   const cursors = useRef({ key: listKey, byPage: new Map<number, string>() });
   if (cursors.current.key !== listKey) cursors.current = { key: listKey, byPage: new Map() };
 
@@ -68,6 +79,7 @@ export function useParticipantListState() {
       page: pagination.page + 1,
       perPage: pagination.pageSize,
       state,
+      status,
       sort,
       order,
       q: search || undefined,
@@ -78,7 +90,7 @@ export function useParticipantListState() {
   if (next && !list.isPlaceholderData) cursors.current.byPage.set(pagination.page + 1, next);
 
   // A filter from the address starts again at page 1.
-  useEffect(() => setPagination((p) => ({ ...p, page: 0 })), [state]);
+  useEffect(() => setPagination((p) => ({ ...p, page: 0 })), [state, status]);
 
   // The row count stays while a page loads, so the footer does not jump.
   const rowCount = useRef(0);
@@ -110,6 +122,17 @@ export function useParticipantListState() {
     );
   }
 
+  /** Puts the status filter in the address; active, the default, is left out. */
+  function setStatus(wanted: ParticipantStatusFilter) {
+    const params = new URLSearchParams(searchParams);
+    if (wanted === 'active') params.delete('status');
+    else params.set('status', wanted);
+    void navigate(
+      { pathname: location.pathname, search: params.toString() ? `?${params}` : '', hash: location.hash },
+      { replace: true },
+    );
+  }
+
   function onFilterModelChange(model: GridFilterModel) {
     const item = model.items.find((i) => i.field === 'days_behind');
     const nextSearch = (model.quickFilterValues ?? []).join(' ').trim();
@@ -128,6 +151,8 @@ export function useParticipantListState() {
 
   return {
     state,
+    status,
+    setStatus,
     sort,
     order,
     search,
