@@ -1,15 +1,27 @@
-import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 import { describe, expect, it } from 'vitest';
 import { INLINE_EDITABLE } from './cellEdit';
 import { PARTICIPANT_FIELDS, fieldLabel, gridFields } from './participantFields';
 
 describe('the participant field table', () => {
-  it('marks as identifiable exactly the contract list', () => {
-    for (const [name, spec] of Object.entries(PARTICIPANT_FIELDS)) {
-      expect([name, spec.identifiable]).toEqual([
-        name,
-        (IDENTIFIABLE_FIELDS as readonly string[]).includes(name),
-      ]);
+  it('marks as identifiable every contact field of the table, and nothing else', () => {
+    // Written out: a field dropped from (or wrongly added to) the contract's list changes this.
+    const identifiable = Object.entries(PARTICIPANT_FIELDS)
+      .filter(([, spec]) => spec.identifiable)
+      .map(([name]) => name)
+      .sort();
+    expect(identifiable).toEqual([
+      'address',
+      'date_of_birth',
+      'email',
+      'first_name',
+      'last_name',
+      'nhs_number',
+      'notes',
+      'phone_number',
+      'phone_number_secondary',
+    ]);
+    for (const name of ['gender', 'language']) {
+      expect(PARTICIPANT_FIELDS[name as keyof typeof PARTICIPANT_FIELDS]?.identifiable, name).toBe(false);
     }
   });
 
