@@ -269,16 +269,22 @@ async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<Report
         -- the period's end, all its views are; when it is not, fewer than seen_weeks.seen were, so
         -- the week was complete by then only if it holds more views than videos (a video moved to
         -- another week since): only then are its views counted.
-        select c.set_id, w.week_number as week, count(*) as n
-        from cohort c
-        join seen_weeks w on w.participant_id = c.participant_id
-          and w.fitness_video_set_id = c.set_id and w.week_number <= c.weeks_reached
-        join week_videos wv on wv.set_id = c.set_id and wv.week = w.week_number
-        where case when w.last_seen_at < ${periodEnd(c, p)} then w.seen = wv.videos
-          else w.seen > wv.videos and wv.videos = (
+        -- The cohort's weeks first (offset 0 keeps it a join of its own): joined with week_videos
+        -- in the same step, the planner paired every participant with every week of their set.
+        select cw.set_id, cw.week, count(*) as n
+        from (
+          select c.participant_id, c.set_id, w.week_number as week, w.seen, w.last_seen_at
+          from cohort c
+          join seen_weeks w on w.participant_id = c.participant_id
+            and w.fitness_video_set_id = c.set_id and w.week_number <= c.weeks_reached
+          offset 0
+        ) cw
+        join week_videos wv on wv.set_id = cw.set_id and wv.week = cw.week
+        where case when cw.last_seen_at < ${periodEnd(c, p)} then cw.seen = wv.videos
+          else cw.seen > wv.videos and wv.videos = (
             select count(*) from seen_videos sv
-            where sv.participant_id = c.participant_id and sv.fitness_video_set_id = c.set_id
-              and sv.week_number = w.week_number and sv.created_at < ${periodEnd(c, p)}) end
+            where sv.participant_id = cw.participant_id and sv.fitness_video_set_id = cw.set_id
+              and sv.week_number = cw.week and sv.created_at < ${periodEnd(c, p)}) end
         group by 1, 2
       )
       select s.fitness_video_set_id as video_set_id, s.set_name, wv.week,
