@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgTransactionConfig } from 'drizzle-orm/pg-core';
 import { REPORT_NAMES, WITHDRAWAL_REASONS, addDays, type ReportName } from '@pathway/contract';
 import type { Database } from '../apps/server/src/db/client.js';
 import { rowsOf } from '../apps/server/src/db/rows.js';
@@ -35,28 +36,36 @@ async function prepareReportData(env: ApiEnvironment): Promise<void> {
   await env.db.settle();
 }
 
-/** EXPLAIN (ANALYZE, BUFFERS) of each statement a report runs, on the bench's own connection. */
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of each statement a report runs, on the bench's own connection, inside
+ * the report's own transaction: its settings (JIT off, work_mem) apply to the plans as to the route.
+ */
 async function explainReport(env: ApiEnvironment, name: ReportName, period: ReportPeriod): Promise<string[]> {
   const handle = await env.db.open();
+  const dialect = new PgDialect();
   const plans: string[] = [];
-  const explaining = {
-    transaction: (work: (tx: unknown) => Promise<unknown>) => work(explaining),
-    execute: async (query: SQL) => {
-      const explained = await handle.db.execute(sql`explain (analyze, buffers) ${query}`).catch(() => null);
-      // A setting (set local ...) has no plan: it is run as it is.
-      if (!explained) return handle.db.execute(query);
-      plans.push(
-        rowsOf<Record<string, string>>(explained)
-          .map((row) => Object.values(row)[0]!)
-          .join('\n'),
-      );
-      return { rows: [] };
-    },
-  } as unknown as Database;
+  const explainingOf = (db: Database): Database =>
+    ({
+      transaction: (work: (tx: Database) => Promise<unknown>, config?: PgTransactionConfig) =>
+        db.transaction((tx) => work(explainingOf(tx as unknown as Database)), config),
+      execute: async (query: SQL) => {
+        // A setting (set local ...) has no plan: it is run as it is.
+        if (/^\s*set\s/i.test(dialect.sqlToQuery(query).sql)) return db.execute(query);
+        const explained = await db.execute(sql`explain (analyze, buffers) ${query}`);
+        plans.push(
+          rowsOf<Record<string, string>>(explained)
+            .map((row) => Object.values(row)[0]!)
+            .join('\n'),
+        );
+        return { rows: [] };
+      },
+    }) as unknown as Database;
   // The plans' rows are not a report's: what the service makes of them is thrown away.
-  await reportOf({ db: explaining, timeZone: 'Europe/London', today: period.to }, name, period).catch(
-    () => {},
-  );
+  await reportOf(
+    { db: explainingOf(handle.db), timeZone: 'Europe/London', today: period.to },
+    name,
+    period,
+  ).catch(() => {});
   return plans;
 }
 

@@ -139,8 +139,8 @@ export async function addParticipants(db: BenchDatabase, from: number, to: numbe
 /**
  * seen_videos rows from..to-1 of `participantCount` participants: row r is participant r % n + 1
  * seeing the (r / n + 1)th video of their set, so each size is a prefix of the next. daily_views
- * (the dashboard's rollup) and each programme's seen_count, which the server keeps in step with
- * seen_videos, are brought up to date.
+ * (the dashboard's rollup), each programme's seen_count and the reports' rollups (seen_weeks,
+ * video_day_views), which the server keeps in step with seen_videos, are brought up to date.
  */
 export async function addSeenVideos(
   db: BenchDatabase,
@@ -181,6 +181,17 @@ export async function addSeenVideos(
      from (select participant_id, fitness_video_set_id, count(*)::int as n from seen_videos
            where seen_video_id > ${last} group by 1, 2) c
      where p.participant_id = c.participant_id and p.fitness_video_set_id = c.fitness_video_set_id`,
+    // And the reports' rollups (drizzle/0019_report_rollup_triggers.sql): per participant, set and
+    // week, and per UTC day and video.
+    `insert into seen_weeks as w (participant_id, fitness_video_set_id, week_number, seen, last_seen_at)
+     select participant_id, fitness_video_set_id, week_number, count(*)::int, max(created_at) from seen_videos
+     where seen_video_id > ${last} group by 1, 2, 3
+     on conflict (participant_id, fitness_video_set_id, week_number) do update
+       set seen = w.seen + excluded.seen, last_seen_at = greatest(w.last_seen_at, excluded.last_seen_at)`,
+    `insert into video_day_views as d (day, video_id, views)
+     select (created_at at time zone 'UTC')::date, video_id, count(*)::int from seen_videos
+     where seen_video_id > ${last} group by 1, 2
+     on conflict (day, video_id) do update set views = d.views + excluded.views`,
   );
   await db.load(statements, { bulk: true });
   await db.settle();

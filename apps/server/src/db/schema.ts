@@ -422,6 +422,41 @@ export const dailyViews = pgTable('daily_views', {
   views: integer('views').notNull().default(0),
 });
 
+/**
+ * Rollups of seen_videos for the Reports screen (issue 33), kept by statement triggers on
+ * seen_videos in the transaction of every insert, delete or update
+ * (drizzle/0019_report_rollup_triggers.sql), so a report over a year never reads every view.
+ *
+ * seen_weeks: per participant, set and programme week, the number of that week's views and the
+ * instant of the latest (when it is before a period's end, all of the week's views are too).
+ */
+export const seenWeeks = pgTable(
+  'seen_weeks',
+  {
+    participant_id: integer('participant_id').notNull(),
+    fitness_video_set_id: integer('fitness_video_set_id').notNull(),
+    week_number: integer('week_number').notNull(),
+    seen: integer('seen').notNull(),
+    last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.participant_id, t.fitness_video_set_id, t.week_number] })],
+);
+
+/**
+ * video_day_views: views per video and UTC day (the reports' periods are days of
+ * ADHERENCE_CHECK_TZ, so a report adds the whole UTC days inside the period and counts the views
+ * of the few hours at either edge from seen_videos).
+ */
+export const videoDayViews = pgTable(
+  'video_day_views',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    video_id: integer('video_id').notNull(),
+    views: integer('views').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.video_id] })],
+);
+
 export const pushOutbox = pgTable(
   'push_outbox',
   {
