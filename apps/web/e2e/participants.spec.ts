@@ -346,7 +346,7 @@ test.describe('participants', () => {
       .trim()
       .split(/\r\n/);
     expect(lines[0]).toBe(
-      'participant_id,first_name,last_name,date_of_birth,nhs_number,email,phone_number,gender,language,name,unique_device_id,days_behind,tracking',
+      'participant_id,first_name,last_name,date_of_birth,nhs_number,email,phone_number,gender,language,name,unique_device_id,days_behind,tracking,last_contact_at,last_contact_method,last_contact_outcome',
     );
     expect(lines).toHaveLength(api.pagination.total + 1);
     expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual([
@@ -355,7 +355,7 @@ test.describe('participants', () => {
     ]);
     // A cell starting with + could run as a spreadsheet formula: the export quotes it.
     expect(lines[1]).toBe(
-      `${made[0]!.participant_id},Exporteda,${family},1961-04-12,,ada@example.org,'+447700900123,female,Somali,${made[0]!.name},${made[0]!.unique_device_id},1,Slightly behind`,
+      `${made[0]!.participant_id},Exporteda,${family},1961-04-12,,ada@example.org,'+447700900123,female,Somali,${made[0]!.name},${made[0]!.unique_device_id},1,Slightly behind,,,`,
     );
     await expect(page.getByRole('status').filter({ hasText: 'Exported 2 participants.' })).toBeVisible();
     await expectAccessible(page, 'participants after an export');
