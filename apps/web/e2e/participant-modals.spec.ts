@@ -4,10 +4,22 @@ import { expect, expectAccessible, test } from './fixtures';
 import { participantRow, searchParticipants } from './participant-grid';
 import { addDevice, addParticipant } from './register-data';
 
-async function openRow(page: Page, participantId: number): Promise<Locator> {
+/**
+ * The participant's row. Full access searches their last name, unique to them: their id as the
+ * search also matches every phone number holding those digits (every participant here has one), so
+ * the row could fall beyond the first page. Basic access's search reads no phone number.
+ */
+async function openRow(
+  page: Page,
+  participant: { participant_id: number; last_name: string },
+  role: 'full access' | 'basic access' = 'full access',
+): Promise<Locator> {
   await page.goto('/participants');
-  await searchParticipants(page, String(participantId));
-  const row = participantRow(page, participantId);
+  await searchParticipants(
+    page,
+    role === 'full access' ? participant.last_name : String(participant.participant_id),
+  );
+  const row = participantRow(page, participant.participant_id);
   await expect(row).toBeVisible();
   return row;
 }
@@ -16,7 +28,7 @@ test.describe('participant modals', () => {
   test('details show contact data and, on request, the referral', async ({ page, adminApi, signInAs }) => {
     const { participant } = await addParticipant(adminApi, { notes: 'Prefers mornings' });
     await signInAs('full access');
-    const row = await openRow(page, participant.participant_id);
+    const row = await openRow(page, participant);
     await row
       .getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` })
       .click();
@@ -40,7 +52,7 @@ test.describe('participant modals', () => {
   }) => {
     const { participant } = await addParticipant(adminApi);
     await signInAs('full access');
-    const row = await openRow(page, participant.participant_id);
+    const row = await openRow(page, participant);
 
     await row.getByRole('menuitem', { name: `Edit participant ${participant.participant_id}` }).click();
     // Full access: the title names the participant.
@@ -90,7 +102,7 @@ test.describe('participant modals', () => {
   test('messages a participant, with the title and body rules', async ({ page, adminApi, signInAs }) => {
     const { participant } = await addParticipant(adminApi);
     await signInAs('basic access');
-    const row = await openRow(page, participant.participant_id);
+    const row = await openRow(page, participant, 'basic access');
     await row.getByRole('menuitem', { name: `Message participant ${participant.participant_id}` }).click();
     // Basic access: the title keeps the id, never a name.
     const dialog = page.getByRole('dialog', {
@@ -121,7 +133,7 @@ test.describe('participant modals', () => {
     const replacement = await addDevice(adminApi);
     // Only full access assigns devices (a basic admin could read a name through the tablet's call 1).
     await signInAs('full access');
-    const row = await openRow(page, participant.participant_id);
+    const row = await openRow(page, participant);
     await row
       .getByRole('menuitem', { name: `View details of participant ${participant.participant_id}` })
       .click();
@@ -151,7 +163,7 @@ test.describe('participant modals', () => {
   test('deletes a participant; the list reloads without them', async ({ page, adminApi, signInAs }) => {
     const { participant } = await addParticipant(adminApi);
     await signInAs('full access');
-    const row = await openRow(page, participant.participant_id);
+    const row = await openRow(page, participant);
     await row.getByRole('menuitem', { name: `Delete participant ${participant.participant_id}` }).click();
     const confirm = page.getByRole('dialog', {
       name: `Delete participant — ${participant.first_name} ${participant.last_name}`,
