@@ -50,3 +50,46 @@ export async function arrayRows(
   }
   return null;
 }
+
+/**
+ * Reads rows that come as arrays (arrayRows, preparedArrays) into objects of type `T`, naming
+ * each value by `keys`, the order the statement selects them in. Every key of `T` must be listed
+ * (a missing one is a type error naming it), so the statement's select list and the row type are
+ * written once each and read in one place: this module, not `row[n] as …` at every call. The
+ * values are the driver's, already typed (see arrayRows): the statement's casts decide them.
+ *
+ *   const readSession = rowReader<SessionRow>()(['session_id', 'created_at', …]);
+ *   const [row] = (await preparedArrays(db, name, SQL, params)).map(readSession);
+ */
+export function rowReader<T extends object>() {
+  return <const K extends readonly (keyof T & string)[]>(
+    keys: K &
+      (Exclude<keyof T, K[number]> extends never ? unknown : { missingKeys: Exclude<keyof T, K[number]> }),
+  ): ((values: unknown[]) => T) => {
+    const names: readonly string[] = keys;
+    return (values) => {
+      const row: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+      return row as T;
+    };
+  };
+}
+
+/**
+ * Names for the statements of a family whose text varies with the request's shape (page size,
+ * filters, sort): a text gets a name the first time it is seen, so PostgreSQL prepares it once per
+ * connection. Only for texts of bounded variety whose generic plan is sound; capped at `max` names
+ * so no request can make a connection hold statements without bound (past the cap a text runs
+ * unnamed).
+ */
+export function statementNamer(prefix: string, max = 100): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (!name && names.size < max) {
+      name = `${prefix}.${names.size + 1}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+}

@@ -8,7 +8,7 @@ import {
 } from '@pathway/contract';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { arrayRows } from '../../db/rows.js';
+import { arrayRows, rowReader, statementNamer } from '../../db/rows.js';
 import { badRequest } from '../../lib/http-error.js';
 import type { AuditActor } from '../audit/service.js';
 
@@ -222,17 +222,7 @@ function branch(
  * is one the partial indexes answer for any value; the names are capped, as the grid's are, so no
  * request can make a connection hold statements without bound.
  */
-const statementNames = new Map<string, string>();
-const MAX_NAMED_STATEMENTS = 100;
-
-function statementName(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (!name && statementNames.size < MAX_NAMED_STATEMENTS) {
-    name = `followup.page.${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
+const statementName = statementNamer('followup.page');
 
 /** One statement: the total, the page's rows and (full access) the page's audit record. */
 export async function worklistPage(
@@ -243,30 +233,32 @@ export async function worklistPage(
   const query = worklistPageSql(clock, req);
   const rows = await arrayRows(db, query, statementName(query.sql));
   if (!rows) throw new Error('worklistPage needs the pool, not a transaction');
-  const total = rows.length > 0 ? (rows[0]![0] as number) : 0;
-  return { total, rows: rows.filter((r) => r[1] !== null).map(worklistRowOf) };
+  const read = rows.map(readWorklistRow);
+  // A page past the end still carries the total: one row whose other columns are null.
+  const total = read[0]?.total ?? 0;
+  return { total, rows: read.filter((r) => r.rank !== null).map(({ total: _total, ...row }) => row) };
 }
 
-function worklistRowOf(v: unknown[]): WorklistRow {
-  return {
-    rank: v[1] as number,
-    key: v[2] as Date,
-    participant_id: v[3] as number,
-    reasons: v[4] as FollowupReason[],
-    since: v[5] as string,
-    days_behind: v[6] as number,
-    device_name: v[7] as string | null,
-    tablet_last_contact_at: v[8] as Date | null,
-    last_contact_at: v[9] as Date | null,
-    last_contact_method: v[10] as ContactMethod | null,
-    last_contact_outcome: v[11] as ContactOutcome | null,
-    next_followup_on: v[12] as string | null,
-    first_name: v[13] as string | null,
-    last_name: v[14] as string | null,
-    phone_number: v[15] as string | null,
-    phone_number_secondary: v[16] as string | null,
-  };
-}
+/** The page's columns in its select order; the first, the total, is on every row. */
+const readWorklistRow = rowReader<WorklistRow & { total: number }>()([
+  'total',
+  'rank',
+  'key',
+  'participant_id',
+  'reasons',
+  'since',
+  'days_behind',
+  'device_name',
+  'tablet_last_contact_at',
+  'last_contact_at',
+  'last_contact_method',
+  'last_contact_outcome',
+  'next_followup_on',
+  'first_name',
+  'last_name',
+  'phone_number',
+  'phone_number_secondary',
+]);
 
 /** The worklist page's statement and its values (also read by the bench's EXPLAIN). */
 export function worklistPageSql(
