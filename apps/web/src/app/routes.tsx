@@ -11,7 +11,7 @@ import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined
 import type SvgIcon from '@mui/material/SvgIcon';
 import { apiRoutes, type RouteRef } from '@pathway/contract';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { LOG_VIEWER_PATH } from '../features/server-logs/paths';
+import { LOG_VIEWER_PATH } from '../features/logs/paths';
 
 export interface ConsoleRoute {
   /** The path of spec §2, e.g. '/video/:fitness_video_set_id'. */
@@ -83,14 +83,14 @@ export const consoleRoutes: ConsoleRoute[] = [
     path: '/videoset',
     title: 'Video Sets',
     route: apiRoutes.videoSets.list,
-    page: lazyPage(() => import('../features/video-sets/VideoSetsPage'), 'VideoSetsPage'),
+    page: lazyPage(() => import('../features/videos/VideoSetsPage'), 'VideoSetsPage'),
     nav: { label: 'Video Sets', icon: OndemandVideoOutlinedIcon },
   },
   {
     path: '/video/:fitness_video_set_id',
     title: 'Manage videos',
     route: apiRoutes.videoSets.get,
-    page: lazyPage(() => import('../features/video-sets/ManageVideosPage'), 'ManageVideosPage'),
+    page: lazyPage(() => import('../features/videos/ManageVideosPage'), 'ManageVideosPage'),
     section: '/videoset',
   },
   {
@@ -112,14 +112,14 @@ export const consoleRoutes: ConsoleRoute[] = [
     path: '/adminusers',
     title: 'Admin Users',
     route: apiRoutes.admins.list,
-    page: lazyPage(() => import('../features/admin-users/AdminUsersPage'), 'AdminUsersPage'),
+    page: lazyPage(() => import('../features/admin/AdminUsersPage'), 'AdminUsersPage'),
     nav: { label: 'Admin Users', icon: AdminPanelSettingsOutlinedIcon },
   },
   {
     path: '/serverlogs',
     title: 'Server Logs',
     route: apiRoutes.logs.list,
-    page: lazyPage(() => import('../features/server-logs/ServerLogsPage'), 'ServerLogsPage'),
+    page: lazyPage(() => import('../features/logs/ServerLogsPage'), 'ServerLogsPage'),
     nav: { label: 'Server Logs', icon: DescriptionOutlinedIcon },
   },
   {
@@ -133,7 +133,7 @@ export const consoleRoutes: ConsoleRoute[] = [
     path: '/records',
     title: 'Records due for review',
     route: apiRoutes.records.due,
-    page: lazyPage(() => import('../features/records/RecordsDuePage'), 'RecordsDuePage'),
+    page: lazyPage(() => import('../features/life-cycle/RecordsDuePage'), 'RecordsDuePage'),
     nav: { label: 'Records review', icon: Inventory2OutlinedIcon },
   },
 ];
@@ -143,5 +143,5 @@ export const logViewerRoute: ConsoleRoute = {
   path: LOG_VIEWER_PATH,
   title: 'Server log',
   route: apiRoutes.logs.read,
-  page: lazyPage(() => import('../features/server-logs/LogViewerPage'), 'LogViewerPage'),
+  page: lazyPage(() => import('../features/logs/LogViewerPage'), 'LogViewerPage'),
 };

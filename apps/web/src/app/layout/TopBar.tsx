@@ -18,7 +18,7 @@ import { useSession } from '../../lib/session';
 
 /** Loaded when someone opens it, not with every page of the console. */
 const ChangePasswordDialog = lazy(async () => ({
-  default: (await import('../../features/account/ChangePasswordDialog')).ChangePasswordDialog,
+  default: (await import('../../features/auth/ChangePasswordDialog')).ChangePasswordDialog,
 }));
 
 interface TopBarProps {
