@@ -81,13 +81,7 @@ export class LoginService {
       await this.recordFailure(key, source, now, { ...typed, adminUserId: admin?.admin_user_id ?? null });
       throw unauthorized();
     }
-    // Claim the time step atomically: of two requests with the same code, only one wins.
-    const claimed = await this.db
-      .update(adminUsers)
-      .set({ totp_last_step: step })
-      .where(and(eq(adminUsers.admin_user_id, admin.admin_user_id), lt(adminUsers.totp_last_step, step)))
-      .returning({ id: adminUsers.admin_user_id });
-    if (claimed.length === 0) {
+    if (!(await this.claimTotpStep(admin.admin_user_id, step))) {
       await this.recordFailure(key, source, now, { ...typed, adminUserId: admin.admin_user_id });
       throw unauthorized();
     }
@@ -107,8 +101,21 @@ export class LoginService {
   }
 
   /**
+   * Claims a code's time step atomically, so a code is used once: of two requests with the same
+   * code (or a code seen over a shoulder and typed again), only one wins. False: already used.
+   */
+  private async claimTotpStep(adminUserId: number, step: number): Promise<boolean> {
+    const claimed = await this.db
+      .update(adminUsers)
+      .set({ totp_last_step: step })
+      .where(and(eq(adminUsers.admin_user_id, adminUserId), lt(adminUsers.totp_last_step, step)))
+      .returning({ id: adminUsers.admin_user_id });
+    return claimed.length > 0;
+  }
+
+  /**
    * The time step of a code of this admin's authenticator, or null: every read of the stored TOTP
-   * secret (sign-in, changing one's own password) goes through here.
+   * secret (sign-in, changing one's own password, step-up) goes through here.
    */
   private totpStepOf(admin: typeof adminUsers.$inferSelect, code: string, now: Date): number | null {
     return matchingTotpStep(admin.user_name, this.totpSecretOf(admin.totp_secret), code, now);
@@ -142,12 +149,8 @@ export class LoginService {
   }
 
   /**
-   * A signed-in admin changes their own password. Their current password and a fresh TOTP code
-   * prove it is them and not someone holding their session cookie, and are checked and counted
-   * like a sign-in from this address: a wrong one is a sign-in failure of their user name
-   * (audited; it slows and then locks that address), an attempt while slowed or locked is refused
-   * unchecked (429 with Retry-After), and when the lock falls the session that made the attempts
-   * ends. A stolen cookie thus gets no more guesses at the password than the sign-in form gives.
+   * A signed-in admin changes their own password, proving with their current password and a fresh
+   * TOTP code that it is them and not someone holding their session cookie (`reauthenticate`).
    * The change ends every session of the admin, this one included, in its transaction.
    */
   async changeOwnPassword(staff: StaffSession, body: ChangePasswordBody, ip: string): Promise<void> {
@@ -161,38 +164,14 @@ export class LoginService {
     if (body.new_password === body.current_password) throw badRequest(messages.admin.passwordSameAsCurrent);
     await assertAcceptablePassword(body.new_password, admin.user_name);
 
-    const key = admin.user_name.toLowerCase();
-    const source = sourceOf(ip);
-    const actor: AuditActor = { adminUserId: admin.admin_user_id, userName: admin.user_name, ip };
-    const [throttle] = await this.db
-      .select()
-      .from(loginThrottle)
-      .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
-    const waitMs = throttle ? this.throttleWaitMs(throttle, now) : 0;
-    if (waitMs > 0) {
-      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-      throw new HttpError(429, messages.admin.tooManyWrongAttempts(seconds), {
-        'retry-after': String(seconds),
-      });
-    }
-
-    const passwordOk = await verifyPassword(admin.password_hash, body.current_password);
-    const step = passwordOk ? this.totpStepOf(admin, body.mfa_token, now) : null;
-    // The code is claimed like a sign-in's, so one seen over a shoulder cannot be used again.
-    const claimed =
-      step !== null &&
-      (
-        await this.db
-          .update(adminUsers)
-          .set({ totp_last_step: step })
-          .where(and(eq(adminUsers.admin_user_id, admin.admin_user_id), lt(adminUsers.totp_last_step, step)))
-          .returning({ id: adminUsers.admin_user_id })
-      ).length > 0;
-    if (!claimed) {
-      const failures = await this.recordFailure(key, source, now, actor, 'changing own password');
-      if (failures >= LOCK_AFTER_FAILURES) await this.sessions.end(staff.sessionId);
-      throw badRequest(messages.admin.currentPasswordWrong);
-    }
+    const { key, source, actor } = await this.reauthenticate(
+      staff,
+      admin,
+      { password: body.current_password, mfaToken: body.mfa_token },
+      ip,
+      now,
+      { during: 'changing own password', message: messages.admin.currentPasswordWrong },
+    );
 
     const passwordHash = await hashPassword(body.new_password);
     await this.db.transaction(async (tx) => {
@@ -213,9 +192,7 @@ export class LoginService {
    * Step-up (issue 32): the signed-in admin proves again, with their password and a fresh TOTP
    * code, that they and not a stolen cookie are at the keyboard; the session may then take
    * dangerous actions for STEP_UP_MAX_AGE_MINUTES. Checked and counted exactly like changing one's
-   * own password (above): a wrong answer is a sign-in failure of their user name from this
-   * address, an attempt while slowed or locked is refused unchecked (429), and the lock ends the
-   * session. The code is claimed, so one seen over a shoulder cannot be used again.
+   * own password (`reauthenticate`).
    */
   async stepUp(staff: StaffSession, body: StepUpBody, ip: string): Promise<void> {
     const now = this.clock.now();
@@ -224,6 +201,42 @@ export class LoginService {
       .from(adminUsers)
       .where(eq(adminUsers.admin_user_id, staff.adminUserId));
     if (!admin) throw new HttpError(401, messages.session.required);
+    const { key, source, actor } = await this.reauthenticate(
+      staff,
+      admin,
+      { password: body.password, mfaToken: body.mfa_token.trim() },
+      ip,
+      now,
+      { during: 'step-up', message: messages.stepUp.wrong },
+    );
+    await this.db.transaction(async (tx) => {
+      await tx
+        .delete(loginThrottle)
+        .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
+      await this.sessions.markAuthenticated(staff.sessionId, tx);
+      await this.audit.record(actor, { action: 'session.step_up' }, tx);
+    });
+  }
+
+  /**
+   * The signed-in admin proves again that they are at the keyboard (changing their own password,
+   * step-up): their password and a fresh TOTP code, checked and counted like a sign-in from this
+   * address. A wrong one is a sign-in failure of their user name (audited, `during` as its detail;
+   * it slows and then locks that address) answered 400 with `message`; an attempt while slowed or
+   * locked is refused unchecked (429 with Retry-After); when the lock falls, the session that made
+   * the attempts ends. A stolen cookie thus gets no more guesses at the password than the sign-in
+   * form gives. The code is claimed like a sign-in's, so one seen over a shoulder cannot be used
+   * again. Answers the throttle key (user name, address), which the caller clears in the
+   * transaction of what was proven for, and the admin as the audit's actor.
+   */
+  private async reauthenticate(
+    staff: StaffSession,
+    admin: typeof adminUsers.$inferSelect,
+    proof: { password: string; mfaToken: string },
+    ip: string,
+    now: Date,
+    refusal: { during: string; message: string },
+  ): Promise<{ key: string; source: string; actor: AuditActor }> {
     const key = admin.user_name.toLowerCase();
     const source = sourceOf(ip);
     const actor: AuditActor = { adminUserId: admin.admin_user_id, userName: admin.user_name, ip };
@@ -238,29 +251,15 @@ export class LoginService {
         'retry-after': String(seconds),
       });
     }
-    const passwordOk = await verifyPassword(admin.password_hash, body.password);
-    const step = passwordOk ? this.totpStepOf(admin, body.mfa_token.trim(), now) : null;
-    const claimed =
-      step !== null &&
-      (
-        await this.db
-          .update(adminUsers)
-          .set({ totp_last_step: step })
-          .where(and(eq(adminUsers.admin_user_id, admin.admin_user_id), lt(adminUsers.totp_last_step, step)))
-          .returning({ id: adminUsers.admin_user_id })
-      ).length > 0;
-    if (!claimed) {
-      const failures = await this.recordFailure(key, source, now, actor, 'step-up');
+
+    const passwordOk = await verifyPassword(admin.password_hash, proof.password);
+    const step = passwordOk ? this.totpStepOf(admin, proof.mfaToken, now) : null;
+    if (step === null || !(await this.claimTotpStep(admin.admin_user_id, step))) {
+      const failures = await this.recordFailure(key, source, now, actor, refusal.during);
       if (failures >= LOCK_AFTER_FAILURES) await this.sessions.end(staff.sessionId);
-      throw badRequest(messages.stepUp.wrong);
+      throw badRequest(refusal.message);
     }
-    await this.db.transaction(async (tx) => {
-      await tx
-        .delete(loginThrottle)
-        .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
-      await this.sessions.markAuthenticated(staff.sessionId, tx);
-      await this.audit.record(actor, { action: 'session.step_up' }, tx);
-    });
+    return { key, source, actor };
   }
 
   /** Counts one failure of a user name from an address; answers the failures in a row so far. */
