@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, request, type APIRequestContext, type Page } from '@playwright/test';
 import { limits, type CreatedAdminUser, type Role } from '@pathway/contract';
 import * as OTPAuth from 'otpauth';
-import { e2eEnv, type BootstrapAdmin } from './env';
+import { e2eEnv, type BootstrapAdmin, type WorkerAdmin } from './env';
 
 export type { BootstrapAdmin };
 
@@ -56,18 +56,23 @@ export interface TestAdmin {
 }
 
 /**
- * The admin's next unused code. The server accepts each 30 s step once and one step of drift
- * either side of its clock (`limits.totpDriftSteps`), so a second code within the same step is the
- * next step's, what a phone whose clock runs a little ahead shows, and is accepted at once; only a
- * code beyond the drift window waits for the clock to come within it.
+ * The admin's next unused code, at once. The server accepts an admin's 30 s steps in increasing
+ * order, each once, within one step of drift either side of its clock (`limits.totpDriftSteps`):
+ * the previous, the current and the next step. `nextCode` answers the current step's code, or the
+ * next one's when that is used (what a phone whose clock runs a little ahead shows). The `signIn`
+ * fixture starts at the `previous` step (a phone running a little behind), so a test has three
+ * codes of one admin within one step (sign in, change the password, sign in again) and never waits
+ * for the clock; a fourth is an error: the test should use another admin.
  */
-export async function nextCode(admin: TestAdmin): Promise<string> {
+export function nextCode(admin: TestAdmin, from: 'previous' | 'current' = 'current'): string {
   const period = admin.totp.period * 1000;
-  const step = Math.max(Math.floor(Date.now() / period), (admin.lastStep ?? -1) + 1);
-  const acceptedFrom = (step - limits.totpDriftSteps) * period;
-  if (Date.now() < acceptedFrom) {
-    // 200 ms past the boundary, so that the server's clock has crossed it too.
-    await new Promise((resolve) => setTimeout(resolve, acceptedFrom - Date.now() + 200));
+  const now = Math.floor(Date.now() / period);
+  const earliest = from === 'previous' ? now - limits.totpDriftSteps : now;
+  const step = admin.lastStep === undefined ? earliest : Math.max(earliest, admin.lastStep + 1);
+  if (step > now + limits.totpDriftSteps) {
+    throw new Error(
+      `${admin.user_name} has used every code the server accepts before the next 30 s step: sign in another admin`,
+    );
   }
   admin.lastStep = step;
   return admin.totp.generate({ timestamp: step * period });
@@ -80,23 +85,18 @@ export function totpFromUrl(otpauthUrl: string): OTPAuth.TOTP {
 }
 
 /**
- * Confirms the setup admin's API session again (POST /api/session/step-up, issue 32): a dangerous
+ * Confirms the worker admin's API session again (POST /api/session/step-up, issue 32): a dangerous
  * call (a full-access admin added, a participant deleted) needs a sign-in or step-up within the
- * last 5 minutes, and the worker's session is older. Each TOTP step is accepted once (two workers
- * share this admin): a refused code is tried again with the next step.
+ * last 5 minutes, and the worker's session is older. The current step's code is unused: this admin
+ * is the worker's own, and its last sign-in or step-up is those 5 minutes old.
  */
 export async function stepUpSetupAdmin(api: APIRequestContext, admin: BootstrapAdmin): Promise<void> {
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(admin.totp_secret) });
-  const period = totp.period * 1000;
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const step = Math.floor(Date.now() / period) + (attempt % 2);
-    const response = await api.post('/api/session/step-up', {
-      data: { password: admin.password, mfa_token: totp.generate({ timestamp: step * period }) },
-    });
-    if (response.ok()) return;
-    if (attempt % 2 === 1) await new Promise((resolve) => setTimeout(resolve, period));
-  }
-  throw new Error('The setup admin could not step up');
+  const response = await api.post('/api/session/step-up', {
+    data: { password: admin.password, mfa_token: totp.generate() },
+  });
+  if (!response.ok())
+    throw new Error(`The setup admin could not step up: ${response.status()} ${await response.text()}`);
 }
 
 /** A call through the setup admin's API that steps up first when the server asks for it. */
@@ -139,8 +139,11 @@ interface Fixtures {
 }
 
 interface WorkerFixtures {
-  /** The full-access admin that the global setup created with the CLI (already signed in once). */
-  setupAdmin: BootstrapAdmin;
+  /**
+   * This worker's full-access admin, which the global setup created with the CLI and signed in
+   * once (each worker has its own, so no two share a TOTP code).
+   */
+  setupAdmin: WorkerAdmin;
   /** The API, signed in as `setupAdmin`. */
   adminApi: APIRequestContext;
 }
@@ -149,15 +152,23 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructured fixtures argument even when none are used
   baseURL: async ({}, use) => use(e2eEnv('baseURL')),
 
-  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructured fixtures argument even when none are used
-  setupAdmin: [async ({}, use) => use(JSON.parse(e2eEnv('admin')) as BootstrapAdmin), { scope: 'worker' }],
+  setupAdmin: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructured fixtures argument even when none are used
+    async ({}, use, workerInfo) => {
+      // parallelIndex is the worker's slot (0 .. workers - 1), kept by a worker started in place of one that ended.
+      const admin = (JSON.parse(e2eEnv('workerAdmins')) as WorkerAdmin[])[workerInfo.parallelIndex];
+      if (!admin)
+        throw new Error(`No admin for worker slot ${workerInfo.parallelIndex}: see global-setup.ts`);
+      await use(admin);
+    },
+    { scope: 'worker' },
+  ],
 
   adminApi: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructured fixtures argument even when none are used
-    async ({}, use) => {
+    async ({ setupAdmin }, use) => {
       const api = await request.newContext({
         baseURL: e2eEnv('baseURL'),
-        storageState: e2eEnv('adminState'),
+        storageState: setupAdmin.storageState,
       });
       await use(api);
       await api.dispose();
@@ -186,7 +197,16 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   signIn: async ({ page }, use) => {
     await use(async (admin) => {
       await page.goto('/login');
-      await fillSignIn(page, admin, await nextCode(admin));
+      for (let attempt = 1; ; attempt++) {
+        const answered = page.waitForResponse(
+          (r) => new URL(r.url()).pathname === '/login' && r.request().method() === 'POST',
+        );
+        await fillSignIn(page, admin, nextCode(admin, 'previous'));
+        // The previous step's code is refused when the server's clock crossed into the next step
+        // between the code and its check; the then previous step's code is not. One retry, as a
+        // step lasts 30 s; any other refusal fails again and the test stops at the dashboard check.
+        if ((await answered).status() !== 401 || attempt === 2) break;
+      }
       await expect(page).toHaveURL(/\/dashboard$/);
       await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     });

@@ -5,10 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { request } from '@playwright/test';
+import { request, type FullConfig } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { buildServerIfStale, cliBundle, serverBundle } from '../../../scripts/build-server.mjs';
-import { E2E_ENV, type BootstrapAdmin } from './env';
+import { E2E_ENV, type WorkerAdmin } from './env';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 // What `npm start` runs: the browser suite tests the server an operator runs, not its sources
@@ -79,12 +79,14 @@ function stop(server: ChildProcess): Promise<void> {
 }
 
 /**
- * Starts the real server with a fresh data directory (embedded PGlite), creates a full-access
- * admin with the operator CLI and signs it in through the API, then hands the tests the address,
- * the admin and its session. The returned function is the global teardown: it stops the server
- * and removes the data directory.
+ * Starts the real server with a fresh data directory (embedded PGlite), creates one full-access
+ * admin per worker with the operator CLI and signs each in through the API, then hands the tests
+ * the address, the admins and their sessions. Each worker acts as its own admin, with its own TOTP
+ * secret: the server accepts each code of an admin once, so two workers stepping up as one shared
+ * admin within the same 30 s step would refuse each other's code. The returned function is the
+ * global teardown: it stops the server and removes the data directory.
  */
-export default async function globalSetup(): Promise<() => Promise<void>> {
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
     throw new Error(
       'The console is not built: run `npm run build` (or `npm run test:e2e`, which builds it) first.',
@@ -122,50 +124,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const baseURL = `http://127.0.0.1:${port}`;
     await waitForReady(baseURL);
 
-    const password = `e2e-${randomBytes(12).toString('hex')}`;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        cliBundle,
-        'create-admin',
-        '--username',
-        'e2e.setup@example.org',
-        '--password',
-        password,
-        '--role',
-        'full access',
-        '--first-name',
-        'Setup',
-        '--last-name',
-        'Admin',
-        '--json',
-      ],
-      { cwd: repoRoot, env },
-    );
-    const created = JSON.parse(stdout) as { user_name: string; totp_secret: string };
-    const admin: BootstrapAdmin = {
-      user_name: created.user_name,
-      password,
-      totp_secret: created.totp_secret,
-    };
-
-    // Sign the admin in once, through the API: the tests act as it through the saved session
-    // (a TOTP code works only once, so the tests never sign this admin in again).
-    const storageState = path.join(dataDir, 'setup-admin-state.json');
-    const api = await request.newContext({ baseURL });
-    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(admin.totp_secret) });
-    const login = await api.post('/login', {
-      data: { user_name: admin.user_name, password, mfa_token: totp.generate() },
-    });
-    if (!login.ok())
-      throw new Error(`The setup admin could not sign in: ${login.status()} ${await login.text()}`);
-    await api.storageState({ path: storageState });
-    await api.dispose();
+    const admins: WorkerAdmin[] = [];
+    for (let slot = 0; slot < config.workers; slot++) {
+      admins.push(await createWorkerAdmin(baseURL, env, dataDir, slot));
+    }
 
     // Workers start after this function and inherit the environment.
     process.env[E2E_ENV.baseURL] = baseURL;
-    process.env[E2E_ENV.admin] = JSON.stringify(admin);
-    process.env[E2E_ENV.adminState] = storageState;
+    process.env[E2E_ENV.workerAdmins] = JSON.stringify(admins);
     server.once('exit', (code, signal) => {
       if (!stopping)
         process.stderr.write(
@@ -177,4 +143,52 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await teardown();
     throw error;
   }
+}
+
+/**
+ * The full-access admin of one worker slot: created with the CLI (as an operator creates the first
+ * admin) and signed in once through the API; the worker acts as it through the saved session (a
+ * TOTP code works only once, so the tests never sign this admin in again).
+ */
+async function createWorkerAdmin(
+  baseURL: string,
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  slot: number,
+): Promise<WorkerAdmin> {
+  const password = `e2e-${randomBytes(12).toString('hex')}`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      cliBundle,
+      'create-admin',
+      '--username',
+      `e2e.setup.${slot}@example.org`,
+      '--password',
+      password,
+      '--role',
+      'full access',
+      '--first-name',
+      'Setup',
+      '--last-name',
+      'Admin',
+      '--json',
+    ],
+    { cwd: repoRoot, env },
+  );
+  const created = JSON.parse(stdout) as { user_name: string; totp_secret: string };
+  const storageState = path.join(dataDir, `setup-admin-${slot}-state.json`);
+  const api = await request.newContext({ baseURL });
+  try {
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(created.totp_secret) });
+    const login = await api.post('/login', {
+      data: { user_name: created.user_name, password, mfa_token: totp.generate() },
+    });
+    if (!login.ok())
+      throw new Error(`The setup admin could not sign in: ${login.status()} ${await login.text()}`);
+    await api.storageState({ path: storageState });
+  } finally {
+    await api.dispose();
+  }
+  return { user_name: created.user_name, password, totp_secret: created.totp_secret, storageState };
 }

@@ -48,7 +48,7 @@ test.describe('staff account recovery', () => {
     try {
       const targetPage = await targetContext.newPage();
       await targetPage.goto('/login');
-      await fillSignIn(targetPage, target, await nextCode(target));
+      await fillSignIn(targetPage, target, nextCode(target));
       await expect(targetPage).toHaveURL(/\/dashboard$/);
 
       const row = await openAdminRow(page, target.user_name);
@@ -76,14 +76,14 @@ test.describe('staff account recovery', () => {
       await targetPage.reload();
       await expect(targetPage).toHaveURL(/\/login$/);
       // The old authenticator no longer works; the new key does.
-      await fillSignIn(targetPage, target, await nextCode(target));
+      await fillSignIn(targetPage, target, nextCode(target));
       await expect(targetPage.getByRole('alert')).toContainText(messages.login.failed);
       const renewed: TestAdmin = {
         ...target,
         totp: totpFromUrl(`otpauth://totp/Pathway:x?secret=${key}`),
         lastStep: undefined,
       };
-      await fillSignIn(targetPage, renewed, await nextCode(renewed));
+      await fillSignIn(targetPage, renewed, nextCode(renewed));
       await expect(targetPage).toHaveURL(/\/dashboard$/);
     } finally {
       await targetContext.close();
@@ -103,7 +103,7 @@ test.describe('staff account recovery', () => {
     try {
       const targetPage = await targetContext.newPage();
       await targetPage.goto('/login');
-      await fillSignIn(targetPage, target, await nextCode(target));
+      await fillSignIn(targetPage, target, nextCode(target));
       await expect(targetPage).toHaveURL(/\/dashboard$/);
 
       const row = await openAdminRow(page, target.user_name);
@@ -135,7 +135,7 @@ test.describe('staff account recovery', () => {
 
       await targetPage.reload();
       await expect(targetPage).toHaveURL(/\/login$/);
-      await fillSignIn(targetPage, { ...target, password: newPassword }, await nextCode(target));
+      await fillSignIn(targetPage, { ...target, password: newPassword }, nextCode(target));
       await expect(targetPage).toHaveURL(/\/dashboard$/);
     } finally {
       await targetContext.close();
@@ -155,7 +155,7 @@ test.describe('staff account recovery', () => {
     await expectAccessible(page, 'change password modal');
 
     const newPassword = 'marigold tunnel otter ninety';
-    const code = await nextCode(me);
+    const code = nextCode(me);
     await dialog.getByLabel(/^Current password/).fill('not my password at all');
     await dialog.getByLabel(/^New password(?! again)/).fill(newPassword);
     await dialog.getByLabel(/^New password again/).fill(newPassword);
@@ -177,7 +177,7 @@ test.describe('staff account recovery', () => {
 
     // The old password fails with a valid, unused code; the new one signs in with that same code,
     // which shows that the password, not the code, was refused (a refused password claims no code).
-    const unused = await nextCode(me);
+    const unused = nextCode(me);
     await fillSignIn(page, me, unused);
     await expect(page.getByRole('alert')).toContainText(messages.login.failed);
     await fillSignIn(page, { ...me, password: newPassword }, unused);
