@@ -316,6 +316,9 @@ export function worklistPageSql(
   return { sql: text, params };
 }
 
+type CountsRow = { total: number; last_check: string | null } & Record<FollowupReason, number>;
+const readCounts = rowReader<CountsRow>()(['total', ...FOLLOWUP_REASONS, 'last_check']);
+
 /** Participants on the worklist today, per reason (one may count under several). */
 export async function worklistCounts(
   db: Database,
@@ -324,17 +327,15 @@ export async function worklistCounts(
   const text = `select ${totalSql(undefined)}, ${FOLLOWUP_REASONS.map((r) => totalSql(r)).join(', ')},
     (select max(run_date)::text from adherence_runs where finished_at is not null)`;
   const rows = await arrayRows(db, { sql: text, params: baseParams(clock).slice(0, 3) });
-  const row = rows![0]!;
-  const reasons = Object.fromEntries(FOLLOWUP_REASONS.map((r, i) => [r, row[i + 1] as number])) as Record<
+  const row = readCounts(rows![0]!);
+  const reasons = Object.fromEntries(FOLLOWUP_REASONS.map((r) => [r, row[r]])) as Record<
     FollowupReason,
     number
   >;
-  return {
-    total: row[0] as number,
-    reasons,
-    lastCheck: (row[FOLLOWUP_REASONS.length + 1] as string | null) ?? null,
-  };
+  return { total: row.total, reasons, lastCheck: row.last_check ?? null };
 }
+
+const readReasons = rowReader<{ reasons: FollowupReason[] }>()(['reasons']);
 
 /** The reasons that apply to one participant now (recorded with a contact, for the snooze rule). */
 export async function currentReasons(
@@ -346,5 +347,6 @@ export async function currentReasons(
     sql: `select ${REASONS_ARRAY} from participant_followup f where f.participant_id = $3::int and $1::timestamptz is not null and $2::timestamptz is not null`,
     params: [...baseParams(clock).slice(0, 2), participantId],
   });
-  return (rows?.[0]?.[0] as FollowupReason[] | undefined) ?? [];
+  const row = rows?.[0];
+  return (row && readReasons(row).reasons) ?? [];
 }

@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import type { Database } from '../db/client.js';
+import type { Database } from './client.js';
 
 /**
  * A hot statement of fixed text run by the driver, rows as arrays of typed values (timestamps
