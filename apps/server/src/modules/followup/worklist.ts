@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { arrayRows, rowReader, statementNamer } from '../../db/rows.js';
 import { badRequest } from '../../lib/http-error.js';
+import { listReadAuditSql } from '../audit/list-read.js';
 import type { AuditActor } from '../audit/service.js';
 
 /**
@@ -303,12 +304,15 @@ export function worklistPageSql(
     )`,
   ];
   if (req.audit) {
-    ctes.push(`audited as (
-      insert into audit_events (admin_user_id, admin_user_name, action, participant_ids, detail, ip)
-      select ${param(req.audit.actor.adminUserId)}::int, ${param(req.audit.actor.userName)}::text, 'followup.list',
-        array_agg(participant_id order by rank, key, participant_id), ${param(req.audit.detail)}::text, ${param(req.audit.actor.ip)}::text
-      from page having count(*) > 0
-    )`);
+    const insert = listReadAuditSql({
+      action: 'followup.list',
+      actor: req.audit.actor,
+      rows: 'page',
+      participantIds: 'array_agg(participant_id order by rank, key, participant_id)',
+      detail: `${param(req.audit.detail)}::text`,
+      param,
+    });
+    ctes.push(`audited as (${insert})`);
   }
   const text = `with ${ctes.join(', ')}
     select counted.total, page.* from counted left join page on true
