@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { pushOutbox } from '../db/schema.js';
 
@@ -37,4 +38,41 @@ export async function enqueuePush(db: Database, message: PushMessage): Promise<n
     .onConflictDoNothing()
     .returning({ push_id: pushOutbox.push_id });
   return row?.push_id ?? null;
+}
+
+/** The outbox's columns a set-based queue fills, in the order of queuedPushesSql's selects. */
+const SET_BASED_COLUMNS = [
+  'participant_id',
+  'title',
+  'body',
+  'dedupe_key',
+  'created_at',
+] as const satisfies readonly (keyof typeof pushOutbox.$inferInsert)[];
+
+/** One select of queued messages: an SQL value per column, over `from` (a relation and its where). */
+export interface QueuedPushSelect {
+  kind: PushKind;
+  values: Record<(typeof SET_BASED_COLUMNS)[number], SQL>;
+  from: SQL;
+}
+
+/**
+ * Queues messages decided by a set-based statement (the daily check's reminders) inside that
+ * statement, as a data-modifying CTE's insert: the rows of each select, `union all`. Messages so
+ * queued carry no target token, as enqueuePush's with none. The columns are named from the Drizzle
+ * table, so the compiler checks them against the schema.
+ */
+export function queuedPushesSql(selects: QueuedPushSelect[]): SQL {
+  const columns = sql.join(
+    [...SET_BASED_COLUMNS, 'kind' as const].map((c) => sql.identifier(pushOutbox[c].name)),
+    sql`, `,
+  );
+  const rows = selects.map(
+    (s) =>
+      sql`select ${sql.join(
+        SET_BASED_COLUMNS.map((c) => s.values[c]),
+        sql`, `,
+      )}, ${sql.raw(`'${s.kind}'`)} from ${s.from}`,
+  );
+  return sql`insert into ${pushOutbox} (${columns}) ${sql.join(rows, sql` union all `)}`;
 }

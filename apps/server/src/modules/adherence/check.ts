@@ -8,6 +8,7 @@ import { adherenceRuns } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
+import { queuedPushesSql } from '../../push/outbox.js';
 import { flushLogs } from '../../logging.js';
 import { foldFollowupTally } from '../followup/worklist.js';
 
@@ -194,14 +195,30 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       where f.participant_id = o.participant_id
         and (f.finished_at is null) = (o.current_seen and o.next_idx is null)
     ), reminders as (
-      insert into push_outbox (participant_id, title, body, kind, dedupe_key, created_at)
-      select participant_id, ${r.newVideoTitle}, ${r.newVideoBody}, 'new-video',
-             'new-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
-      from outcome where advanced and has_device
-      union all
-      select participant_id, ${r.missedTitle}, ${r.missedBody}, 'missed-video',
-             'missed-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
-      from outcome where missed > missed_before and has_device
+      ${queuedPushesSql([
+        {
+          kind: 'new-video',
+          values: {
+            participant_id: sql`participant_id`,
+            title: sql`${r.newVideoTitle}`,
+            body: sql`${r.newVideoBody}`,
+            dedupe_key: sql`'new-video:' || participant_id || ':' || ${today}`,
+            created_at: sql`${nowText}::timestamptz`,
+          },
+          from: sql`outcome where advanced and has_device`,
+        },
+        {
+          kind: 'missed-video',
+          values: {
+            participant_id: sql`participant_id`,
+            title: sql`${r.missedTitle}`,
+            body: sql`${r.missedBody}`,
+            dedupe_key: sql`'missed-video:' || participant_id || ':' || ${today}`,
+            created_at: sql`${nowText}::timestamptz`,
+          },
+          from: sql`outcome where missed > missed_before and has_device`,
+        },
+      ])}
       returning kind
     )
     select
