@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { programmeToday } from '../lib/programme-day.js';
-import { THUMBNAIL_JOB } from '../modules/videos/thumbnail-job.js';
+import { THUMBNAIL_JOB } from '../modules/videos/index.js';
 import { PUSH_DELIVER_JOB } from '../push/delivery.js';
 import { seedDemoParticipants } from './demo-participants.js';
 import { createDemoVideoSets } from './demo-videos.js';

@@ -10,7 +10,7 @@ import { programmeToday } from '../../lib/programme-day.js';
 import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
 import { queuedPushesSql } from '../../push/outbox.js';
 import { flushLogs } from '../../logging.js';
-import { foldFollowupTally } from '../followup/worklist.js';
+import { foldFollowupTally } from '../followup/index.js';
 
 export const ADHERENCE_CHECK_JOB = 'adherence-check';
 

@@ -62,6 +62,17 @@ const readResolved = rowReader<{
   'authenticated_at',
 ]);
 
+/**
+ * Ends every session of an admin in the transaction of the change that calls for it (a reset, a
+ * password change): the next request with any of their cookies is refused.
+ */
+export async function endSessionsOf(tx: Database, adminUserId: number): Promise<void> {
+  await tx
+    .update(sessions)
+    .set({ ended_at: sql`now()` })
+    .where(and(eq(sessions.admin_user_id, adminUserId), isNull(sessions.ended_at)));
+}
+
 export class SessionService {
   private readonly tokens: SessionTokenVerifier;
 
@@ -142,12 +153,5 @@ export class SessionService {
       .update(sessions)
       .set({ ended_at: this.clock.now() })
       .where(and(eq(sessions.session_id, sessionId), isNull(sessions.ended_at)));
-  }
-
-  async endAllFor(adminUserId: number): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ ended_at: sql`now()` })
-      .where(and(eq(sessions.admin_user_id, adminUserId), isNull(sessions.ended_at)));
   }
 }

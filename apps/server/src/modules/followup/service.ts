@@ -19,7 +19,7 @@ import { participantContacts, participantFollowup, participants, pushOutbox } fr
 import { badRequest, notFound } from '../../lib/http-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import type { AuditActor, AuditService } from '../audit/service.js';
+import type { AuditActor, AuditService } from '../audit/index.js';
 import {
   currentReasons,
   decodeWorklistCursor,

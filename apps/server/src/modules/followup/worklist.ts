@@ -10,8 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { arrayRows, rowReader, statementNamer } from '../../db/rows.js';
 import { badRequest } from '../../lib/http-error.js';
-import { listReadAuditSql } from '../audit/list-read.js';
-import type { AuditActor } from '../audit/service.js';
+import { type AuditActor, listReadAuditSql } from '../audit/index.js';
 
 /**
  * The follow-up worklist's SQL (issue 31). Every reason is a range of one partial index of

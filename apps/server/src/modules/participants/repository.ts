@@ -28,8 +28,7 @@ import {
   participationProgress,
 } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
-import { listReadAuditSql } from '../audit/list-read.js';
-import type { AuditActor } from '../audit/service.js';
+import { type AuditActor, listReadAuditSql } from '../audit/index.js';
 
 /** participant_adherence.adherence, the generated class of days_behind. */
 const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };

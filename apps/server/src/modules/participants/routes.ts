@@ -6,8 +6,7 @@ import { compiledOkSerializer } from '../../lib/compiled-serializer.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { requestPushDelivery } from '../../push/delivery.js';
 import { staffOf } from '../../plugins/access.js';
-import { actorOf } from '../audit/actor.js';
-import { AuditService } from '../audit/service.js';
+import { actorOf, AuditService } from '../audit/index.js';
 import { ParticipantService, type Staff } from './service.js';
 
 function staffActor(request: FastifyRequest): Staff {

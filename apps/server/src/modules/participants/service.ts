@@ -27,11 +27,10 @@ import { uniqueViolation } from '../../lib/db-errors.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { enqueuePush } from '../../push/outbox.js';
-import type { AuditActor, AuditService } from '../audit/service.js';
-import { revokeDeviceTokens } from '../devices/service.js';
+import type { AuditActor, AuditService } from '../audit/index.js';
+import { closeAssignment, openAssignment, revokeDeviceTokens } from '../devices/index.js';
 import { holdersOfNhsNumbers, possibleDuplicatesOf } from './duplicates.js';
-import { closeAssignment, openAssignment } from '../life-cycle/assignments.js';
-import { assertActiveParticipant } from '../life-cycle/status.js';
+import { assertActiveParticipant } from './status.js';
 import { presentParticipant, presentReferral } from './presenter.js';
 import { ParticipantRepository, decodeCursor, encodeCursor } from './repository.js';
 

@@ -32,7 +32,7 @@ import {
   type ProgressRow,
   type ProgressWithSet,
 } from './repository.js';
-import { assertActiveParticipant } from '../life-cycle/status.js';
+import { assertActiveParticipant } from '../participants/index.js';
 
 const m = messages.progress;
 

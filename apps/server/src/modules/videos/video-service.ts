@@ -13,7 +13,7 @@ import type { Database } from '../../db/client.js';
 import { participationProgress, videoSets, videoUploads, videos } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
 import { isBlobKey } from '../../storage/blob-store.js';
-import { findProgressOfParticipant, nearestVideoDay } from '../progress/repository.js';
+import { findProgressOfParticipant, nearestVideoDay } from '../progress/index.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from './media-jobs.js';
 import { presentStoredUrl, uploadKeyFromLocation } from './media-urls.js';
 import { presentVideo } from './presenters.js';

@@ -1,0 +1,1 @@
+export { pushStatusRoutes } from './routes.js';
