@@ -28,7 +28,7 @@ import { mediaRoutes, uploadRoutes, videoRoutes } from './modules/videos/index.j
 import { progressRoutes } from './modules/progress/index.js';
 import { deviceApiRoutes } from './modules/device-api/index.js';
 import { dashboardRoutes } from './modules/dashboard/index.js';
-import { pushStatusRoutes } from './modules/push-status/index.js';
+import { pushRoutes } from './modules/push/index.js';
 // Follow-up worklist, contact log and message fates (issue 31).
 import { followupRoutes } from './modules/followup/index.js';
 import { retentionRoutes } from './modules/retention/index.js';
@@ -57,7 +57,7 @@ const modules = [
   dashboardRoutes,
   // Reports (issue 33)
   reportRoutes,
-  pushStatusRoutes,
+  pushRoutes,
   // Follow-up (issue 31).
   followupRoutes,
   retentionRoutes,

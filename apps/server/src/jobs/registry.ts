@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { adherenceCheckJob } from '../modules/adherence/index.js';
-import { pushDeliveryJob } from '../push/delivery.js';
+import { pushDeliveryJob } from '../modules/push/index.js';
 import { mediaCleanupJob, mediaDeleteJob, thumbnailJob } from '../modules/videos/index.js';
 import { retentionJob } from '../modules/retention/index.js';
 import { scheduledBackupJob } from '../backup/backup-job.js';

@@ -7,8 +7,7 @@ import { rowsOf } from '../../db/rows.js';
 import { adherenceRuns } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
-import { queuedPushesSql } from '../../push/outbox.js';
+import { PUSH_DELIVER_JOB, queuedPushesSql, requestPushDelivery } from '../push/index.js';
 import { flushLogs } from '../../logging.js';
 import { foldFollowupTally } from '../followup/index.js';
 

@@ -76,7 +76,7 @@ function presentWorklistRow(row: WorklistRow, identifiable: boolean): FollowupEn
   };
 }
 
-/** The push texts rule (push-status): titles and bodies for full access only; tokens by their tail. */
+/** The push texts rule (modules/push/status.ts): titles and bodies for full access only; tokens by their tail. */
 function presentMessage(row: OutboxRow, identifiable: boolean): ParticipantMessagePage['data'][number] {
   const answered = row.status === messages.push.sent ? 'accepted' : row.last_error;
   return {

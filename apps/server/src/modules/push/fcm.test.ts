@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeFcm } from '../../test/fake-fcm.js';
+import { FakeFcm } from '../../../test/fake-fcm.js';
 import { FcmProvider, readServiceAccount } from './fcm.js';
 
 let fake: FakeFcm;

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
-import { authorizedDevices, participants, pushOutbox } from '../db/schema.js';
-import { FakeFcm } from '../../test/fake-fcm.js';
-import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../test/harness.js';
-import { waitUntil } from '../../test/wait.js';
-import { makeDevice, makeEnrolledParticipant, makeParticipant } from '../../test/programme-factories.js';
+import { authorizedDevices, participants, pushOutbox } from '../../db/schema.js';
+import { FakeFcm } from '../../../test/fake-fcm.js';
+import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
+import { waitUntil } from '../../../test/wait.js';
+import { makeDevice, makeEnrolledParticipant, makeParticipant } from '../../../test/programme-factories.js';
 import { MAX_ATTEMPTS, PushDelivery, createPushProvider } from './delivery.js';
 import { FcmProvider, readServiceAccount } from './fcm.js';
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
-import { pushOutbox } from '../db/schema.js';
+import type { Database } from '../../db/client.js';
+import { pushOutbox } from '../../db/schema.js';
 
 export type PushKind = 'manual' | 'missed-video' | 'new-video' | 'progress-forward';
 
@@ -18,7 +18,7 @@ export interface PushMessage {
 }
 
 /**
- * Queues a push message; a sender (modules/push) delivers queued rows. Writing to the outbox in the
+ * Queues a push message; the delivery job (delivery.ts) sends queued rows. Writing to the outbox in the
  * caller's transaction means a message exists exactly when the change that caused it does.
  * Answers the new row's id, or null when a message with the same dedupe key was already queued.
  */

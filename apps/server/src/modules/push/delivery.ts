@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
-import type { Config } from '../config.js';
-import type { AppContext } from '../context.js';
-import type { Database } from '../db/client.js';
-import { rowsOf } from '../db/rows.js';
-import type { JobDefinition } from '../jobs/queue.js';
+import type { Config } from '../../config.js';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { rowsOf } from '../../db/rows.js';
+import type { JobDefinition } from '../../jobs/queue.js';
 import { FcmProvider, readServiceAccount } from './fcm.js';
 import type { PushProvider, PushResult } from './provider.js';
 

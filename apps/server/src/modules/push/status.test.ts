@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
-import { PushDelivery } from '../../push/delivery.js';
+import { PushDelivery } from './delivery.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import { makeEnrolledParticipant } from '../../../test/programme-factories.js';
 

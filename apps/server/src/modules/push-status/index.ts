@@ -1,1 +1,0 @@
-export { pushStatusRoutes } from './routes.js';
