@@ -8,17 +8,17 @@ import {
   type VideoDeletionImpact,
   type VideoThumbs,
 } from '@pathway/contract';
-import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
-import { participationProgress, videoSets, videoUploads, videos } from '../../db/schema.js';
-import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
-import { isBlobKey } from '../../storage/blob-store.js';
-import { findProgressOfParticipant, nearestVideoDay } from '../progress/index.js';
-import { MEDIA_DELETE_JOB, queueMediaDeletion } from './media-jobs.js';
-import { presentStoredUrl, uploadKeyFromLocation } from './media-urls.js';
+import type { AppContext } from '../../../context.js';
+import type { Database } from '../../../db/client.js';
+import { participationProgress, videoSets, videoUploads, videos } from '../../../db/schema.js';
+import { HttpError, badRequest, conflict, notFound } from '../../../lib/http-error.js';
+import { isBlobKey } from '../../../storage/blob-store.js';
+import { findProgressOfParticipant, nearestVideoDay } from '../../progress/index.js';
+import { MEDIA_DELETE_JOB, queueMediaDeletion } from '../media/jobs.js';
+import { presentStoredUrl, uploadKeyFromLocation } from '../media/urls.js';
 import { presentVideo } from './presenters.js';
-import { THUMBNAIL_JOB, type ThumbnailJobData } from './thumbnail-job.js';
-import { UploadService } from './upload-service.js';
+import { THUMBNAIL_JOB, type ThumbnailJobData } from '../media/thumbnail-job.js';
+import { UploadService } from '../uploads/service.js';
 
 type VideoRow = typeof videos.$inferSelect;
 

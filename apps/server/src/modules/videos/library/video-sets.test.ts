@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
-import { participants, participationProgress } from '../../db/schema.js';
-import { daysBehindOf, setDaysBehind } from '../../../test/factories.js';
-import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
+import { participants, participationProgress } from '../../../db/schema.js';
+import { daysBehindOf, setDaysBehind } from '../../../../test/factories.js';
+import { createTestApp, signedInCookie, type TestApp } from '../../../../test/harness.js';
 
 let t: TestApp;
 let basic: string;

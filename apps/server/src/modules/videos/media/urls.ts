@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { Config } from '../../config.js';
-import { isBlobKey } from '../../storage/blob-store.js';
+import type { Config } from '../../../config.js';
+import { isBlobKey } from '../../../storage/blob-store.js';
 
 /** Where stored files are served: `/media/<storage key>`. */
 export const MEDIA_PREFIX = '/media/';

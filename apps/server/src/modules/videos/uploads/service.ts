@@ -1,12 +1,12 @@
-import { FileBlobStore } from '../../storage/file-blob-store.js';
+import { FileBlobStore } from '../../../storage/file-blob-store.js';
 import { and, eq } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
-import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
-import { videoUploads } from '../../db/schema.js';
-import { HttpError, badRequest, conflict } from '../../lib/http-error.js';
-import type { MediaStorage } from '../../storage/media-storage.js';
-import { NotPlayableError, checkPlayable } from './video-tools.js';
+import type { AppContext } from '../../../context.js';
+import type { Database } from '../../../db/client.js';
+import { videoUploads } from '../../../db/schema.js';
+import { HttpError, badRequest, conflict } from '../../../lib/http-error.js';
+import type { MediaStorage } from '../../../storage/media-storage.js';
+import { NotPlayableError, checkPlayable } from '../media/video-tools.js';
 
 export type UploadRow = typeof videoUploads.$inferSelect;
 

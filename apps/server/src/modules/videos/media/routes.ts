@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
-import type { AppContext } from '../../context.js';
-import { videoUploads } from '../../db/schema.js';
-import { BlobNotFoundError, isBlobKey, type ByteRange } from '../../storage/blob-store.js';
-import { MEDIA_PREFIX, isUploadKey } from './media-urls.js';
+import type { AppContext } from '../../../context.js';
+import { videoUploads } from '../../../db/schema.js';
+import { BlobNotFoundError, isBlobKey, type ByteRange } from '../../../storage/blob-store.js';
+import { MEDIA_PREFIX, isUploadKey } from './urls.js';
 
 /**
  * Parses a Range header against a size. Answers the one range to send, 'unsatisfiable', or

@@ -14,11 +14,11 @@ import {
   videoSets,
   videoUploads,
   videos,
-} from '../../db/schema.js';
-import { hashDeviceToken } from '../../plugins/access.js';
-import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
-import { eventually, testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
-import { makeThumbnail } from './thumbnail-job.js';
+} from '../../../db/schema.js';
+import { hashDeviceToken } from '../../../plugins/access.js';
+import { createTestApp, signedInCookie, type TestApp } from '../../../../test/harness.js';
+import { eventually, testVideo, uploadThroughTus } from '../../../../test/media-helpers.js';
+import { makeThumbnail } from '../media/thumbnail-job.js';
 
 let t: TestApp;
 let staff: string;

@@ -1,6 +1,6 @@
 import { messages, type ThumbsQueued, type Video, type VideoSet } from '@pathway/contract';
-import type { videoSets, videos } from '../../db/schema.js';
-import { mediaUrl, presentStoredUrl } from './media-urls.js';
+import type { videoSets, videos } from '../../../db/schema.js';
+import { mediaUrl, presentStoredUrl } from '../media/urls.js';
 
 type VideoSetRow = typeof videoSets.$inferSelect;
 type VideoRow = typeof videos.$inferSelect;

@@ -1,8 +1,8 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
-import { testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
-import { parseRange } from './media-routes.js';
+import { createTestApp, signedInCookie, type TestApp } from '../../../../test/harness.js';
+import { testVideo, uploadThroughTus } from '../../../../test/media-helpers.js';
+import { parseRange } from './routes.js';
 
 let t: TestApp;
 let bytes: Buffer;

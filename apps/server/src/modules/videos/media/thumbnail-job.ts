@@ -5,10 +5,10 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { messages } from '@pathway/contract';
-import type { AppContext } from '../../context.js';
-import { videoUploads, videos } from '../../db/schema.js';
-import type { JobDefinition } from '../../jobs/queue.js';
-import { MEDIA_DELETE_JOB, queueMediaDeletion } from './media-jobs.js';
+import type { AppContext } from '../../../context.js';
+import { videoUploads, videos } from '../../../db/schema.js';
+import type { JobDefinition } from '../../../jobs/queue.js';
+import { MEDIA_DELETE_JOB, queueMediaDeletion } from './jobs.js';
 import { NotPlayableError, extractFrames, probeVideo } from './video-tools.js';
 
 export const THUMBNAIL_JOB = 'video-thumbnail';

@@ -1,4 +1,4 @@
-import { isDiskFull } from '../../lib/db-errors.js';
+import { isDiskFull } from '../../../lib/db-errors.js';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream';
@@ -9,13 +9,13 @@ import { NodeRequest, sendNodeResponse } from 'srvx/node';
 import { z } from 'zod';
 import { UPLOAD_ENDPOINT, finishedUpload, messages, type FinishedUpload } from '@pathway/contract';
 import type pg from 'pg';
-import type { AppContext } from '../../context.js';
-import { errorResponses } from '../../lib/endpoint-route.js';
-import { HttpError, notFound } from '../../lib/http-error.js';
-import { PostgresUploadLocker } from '../../storage/upload-locker.js';
-import { WriteTracker } from '../../storage/upload-writes.js';
-import { mediaUrl, publicOrigin } from './media-urls.js';
-import { UploadService, type UploadRow } from './upload-service.js';
+import type { AppContext } from '../../../context.js';
+import { errorResponses } from '../../../lib/endpoint-route.js';
+import { HttpError, notFound } from '../../../lib/http-error.js';
+import { PostgresUploadLocker } from '../../../storage/upload-locker.js';
+import { WriteTracker } from '../../../storage/upload-writes.js';
+import { mediaUrl, publicOrigin } from '../media/urls.js';
+import { UploadService, type UploadRow } from './service.js';
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 const KEY_PREFIX = 'uploads/';

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THUMBNAIL_PROCESSING } from '@pathway/contract';
-import { videos } from '../../db/schema.js';
-import { JobQueue } from '../../jobs/queue.js';
-import { jobDefinitions } from '../../jobs/registry.js';
-import { describeOn } from '../../../test/database-project.js';
-import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
-import { eventually, testVideo, uploadThroughTus } from '../../../test/media-helpers.js';
+import { videos } from '../../../db/schema.js';
+import { JobQueue } from '../../../jobs/queue.js';
+import { jobDefinitions } from '../../../jobs/registry.js';
+import { describeOn } from '../../../../test/database-project.js';
+import { createTestApp, signedInCookie, type TestApp } from '../../../../test/harness.js';
+import { eventually, testVideo, uploadThroughTus } from '../../../../test/media-helpers.js';
 import { THUMBNAIL_JOB } from './thumbnail-job.js';
 
 async function saveVideo(t: TestApp, cookie: string) {

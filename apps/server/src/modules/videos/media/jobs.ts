@@ -1,11 +1,11 @@
 import { and, eq, lt, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
-import { videoUploads, videos } from '../../db/schema.js';
-import type { JobDefinition } from '../../jobs/queue.js';
-import { isBlobKey } from '../../storage/blob-store.js';
-import { isUploadKey } from './media-urls.js';
-import { removeStoredUpload } from './upload-service.js';
+import type { AppContext } from '../../../context.js';
+import type { Database } from '../../../db/client.js';
+import { videoUploads, videos } from '../../../db/schema.js';
+import type { JobDefinition } from '../../../jobs/queue.js';
+import { isBlobKey } from '../../../storage/blob-store.js';
+import { isUploadKey } from './urls.js';
+import { removeStoredUpload } from '../uploads/service.js';
 
 export const MEDIA_DELETE_JOB = 'media-delete';
 export const MEDIA_CLEANUP_JOB = 'media-cleanup';

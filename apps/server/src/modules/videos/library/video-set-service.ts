@@ -7,17 +7,17 @@ import {
   type VideoSetDeleted,
   type VideoSetDeletionImpact,
 } from '@pathway/contract';
-import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
+import type { AppContext } from '../../../context.js';
+import type { Database } from '../../../db/client.js';
 import {
   participantAdherence,
   participationProgress,
   videoSets,
   videoUploads,
   videos,
-} from '../../db/schema.js';
-import { notFound } from '../../lib/http-error.js';
-import { MEDIA_DELETE_JOB, queueMediaDeletion } from './media-jobs.js';
+} from '../../../db/schema.js';
+import { notFound } from '../../../lib/http-error.js';
+import { MEDIA_DELETE_JOB, queueMediaDeletion } from '../media/jobs.js';
 import { presentVideoSet } from './presenters.js';
 
 export class VideoSetService {

@@ -2,7 +2,7 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testImage, testVideo } from '../../../test/media-helpers.js';
+import { testImage, testVideo } from '../../../../test/media-helpers.js';
 import {
   NotPlayableError,
   checkPlayable,
