@@ -78,57 +78,100 @@ export function discardUnreadBody(req: IncomingMessage, maxBytes: number, maxMs:
   });
 }
 
-/**
- * Resumable uploads (tus protocol, what Uppy's tus plugin speaks) under `/companion`, for signed-in
- * staff only. Bytes go straight to the media store (files or S3), so an upload survives a dropped
- * connection or a restart of the server and resumes where it stopped. The request that delivers
- * the last byte checks the file with ffprobe and answers `{ location, file_size, duration_seconds }`;
- * a file that is not a playable video is removed and refused.
- */
-export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const uploads = new UploadService(ctx);
-  const callers = new WeakMap<IncomingMessage, { origin: string; adminId: number }>();
-  const callerOf = (req: unknown) => {
+/** Who sent a tus request (its origin and admin), for tus's hooks, which see only the web request. */
+class UploadCallers {
+  private readonly byRequest = new WeakMap<IncomingMessage, { origin: string; adminId: number }>();
+
+  set(request: FastifyRequest, config: AppContext['config']): void {
+    this.byRequest.set(request.raw, {
+      origin: publicOrigin(request, config),
+      adminId: request.staff!.adminUserId,
+    });
+  }
+
+  of(req: unknown): { origin: string; adminId: number } | undefined {
     const node = (req as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
-    return node ? callers.get(node) : undefined;
-  };
-  const finishedBody = (row: UploadRow, origin: string): FinishedUpload => ({
+    return node ? this.byRequest.get(node) : undefined;
+  }
+}
+
+function finishedBody(row: UploadRow, origin: string): FinishedUpload {
+  return {
     location: mediaUrl(origin, row.storage_key),
     file_size: row.file_size,
     duration_seconds: row.duration_seconds ?? 0,
-  });
-  const tooLarge = `${messages.upload.tooLarge} (${formatBytes(ctx.config.maxUploadBytes)}).`;
+  };
+}
 
-  // One process (PGlite) needs no more than tus's in-memory locks; PostgreSQL may serve several.
+/** One process (PGlite) needs no more than tus's in-memory locks; PostgreSQL may serve several. */
+function uploadLocker(ctx: AppContext): PostgresUploadLocker | undefined {
   const pool = ctx.database.kind === 'postgres' ? ctx.database.pool : undefined;
-  const locker = pool
+  return pool
     ? new PostgresUploadLocker({ ...pool.options, max: undefined } as pg.ClientConfig, ctx.logger)
     : undefined;
-  // A stopping server first finishes storing what its PATCHes received (their clients may be gone,
-  // so Fastify's close does not wait for them), then lets go of its upload locks: a resume on
-  // another server must not run beside that write on the same upload.
-  // The same holds for the rest of such a request: the check that runs once a write has stored an
-  // upload's last byte (ffprobe, then the database) must not meet a closed database.
-  const store = ctx.media.uploads;
-  const requestsInFlight = new WriteTracker();
-  app.addHook('onClose', async () => {
-    if (!(await requestsInFlight.drain(UPLOAD_DRAIN_MS)))
-      ctx.logger.warn({ waitedMs: UPLOAD_DRAIN_MS }, 'upload requests still running at stop');
-    if (!(await store.drain(UPLOAD_DRAIN_MS)))
-      ctx.logger.warn({ waitedMs: UPLOAD_DRAIN_MS }, 'upload writes still running at stop');
-    await locker?.close();
-  });
+}
 
+/**
+ * A stopping server first finishes storing what its PATCHes received (their clients may be gone,
+ * so Fastify's close does not wait for them), then lets go of its upload locks: a resume on
+ * another server must not run beside that write on the same upload.
+ * The same holds for the rest of such a request: the check that runs once a write has stored an
+ * upload's last byte (ffprobe, then the database) must not meet a closed database.
+ */
+async function drainUploads(
+  ctx: AppContext,
+  requestsInFlight: WriteTracker,
+  locker: PostgresUploadLocker | undefined,
+): Promise<void> {
+  if (!(await requestsInFlight.drain(UPLOAD_DRAIN_MS)))
+    ctx.logger.warn({ waitedMs: UPLOAD_DRAIN_MS }, 'upload requests still running at stop');
+  if (!(await ctx.media.uploads.drain(UPLOAD_DRAIN_MS)))
+    ctx.logger.warn({ waitedMs: UPLOAD_DRAIN_MS }, 'upload writes still running at stop');
+  await locker?.close();
+}
+
+/** tus's answer to a failed request, as `{ message }` with the spec's texts. */
+function tusErrorAnswer(ctx: AppContext): (error: Error | TusRefusal) => TusRefusal {
+  const tooLarge = `${messages.upload.tooLarge} (${formatBytes(ctx.config.maxUploadBytes)}).`;
+  return (error) => {
+    if (error instanceof Error) {
+      if (isDiskFull(error)) {
+        ctx.logger.error({ err: error }, 'disk full: upload bytes refused');
+        return refusal(503, messages.generic.diskFull);
+      }
+      ctx.logger.error({ err: error }, 'upload error');
+      return refusal(500, messages.upload.failed);
+    }
+    if (error.body.startsWith('{')) return error;
+    if (error.status_code === 413) return refusal(413, tooLarge);
+    if (error.status_code === 404 || error.status_code === 410)
+      return refusal(error.status_code, messages.upload.unknownFile);
+    return refusal(error.status_code, error.body.trim());
+  };
+}
+
+/**
+ * The tus server: bytes straight to the media store, the upload recorded when it is created and
+ * touched on each PATCH, checked (ffprobe) when its last byte is stored, and forgotten when an
+ * unfinished one is cancelled.
+ */
+function tusServer(
+  ctx: AppContext,
+  uploads: UploadService,
+  callers: UploadCallers,
+  locker: PostgresUploadLocker | undefined,
+): Server {
+  const errorAnswer = tusErrorAnswer(ctx);
   const tus = new Server({
     path: UPLOAD_ENDPOINT,
-    datastore: store,
+    datastore: ctx.media.uploads,
     ...(locker && { locker }),
     maxSize: ctx.config.maxUploadBytes,
     // A finished upload may be a video's file: only unfinished ones can be cancelled.
     disableTerminationForFinishedUploads: true,
     namingFunction: () => `${KEY_PREFIX}${randomBytes(16).toString('hex')}`,
     generateUrl: (req, { proto, host, id }) =>
-      `${callerOf(req)?.origin ?? `${proto}://${host}`}${UPLOAD_ENDPOINT}/${id.slice(KEY_PREFIX.length)}`,
+      `${callers.of(req)?.origin ?? `${proto}://${host}`}${UPLOAD_ENDPOINT}/${id.slice(KEY_PREFIX.length)}`,
     getFileIdFromRequest: (_req, lastPath) =>
       lastPath && UPLOAD_ID.test(lastPath) ? `${KEY_PREFIX}${lastPath}` : undefined,
     async onUploadCreate(req, upload: Upload) {
@@ -139,7 +182,7 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       if (!ctx.config.s3 && (await ctx.diskReserve.wouldExceed(upload.size)))
         // eslint-disable-next-line @typescript-eslint/only-throw-error -- @tus/server expects a { status_code, body } object thrown, not an Error
         throw refusal(503, messages.generic.diskFull);
-      await uploads.recordCreated(upload.id, upload.size, callerOf(req)?.adminId ?? null);
+      await uploads.recordCreated(upload.id, upload.size, callers.of(req)?.adminId ?? null);
       return {};
     },
     async onIncomingRequest(req, id) {
@@ -151,7 +194,7 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         return {
           status_code: 200,
           headers: { 'Content-Type': 'application/json; charset=utf-8' },
-          body: JSON.stringify(finishedBody(row, callerOf(req)?.origin ?? '')),
+          body: JSON.stringify(finishedBody(row, callers.of(req)?.origin ?? '')),
         };
       } catch (error) {
         // eslint-disable-next-line @typescript-eslint/only-throw-error -- @tus/server expects a { status_code, body } object thrown, not an Error
@@ -161,33 +204,25 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         throw refusal(500, messages.upload.failed);
       }
     },
-    onResponseError(_req, error) {
-      if (error instanceof Error) {
-        if (isDiskFull(error)) {
-          ctx.logger.error({ err: error }, 'disk full: upload bytes refused');
-          return refusal(503, messages.generic.diskFull);
-        }
-        ctx.logger.error({ err: error }, 'upload error');
-        return refusal(500, messages.upload.failed);
-      }
-      if (error.body.startsWith('{')) return error;
-      if (error.status_code === 413) return refusal(413, tooLarge);
-      if (error.status_code === 404 || error.status_code === 410)
-        return refusal(error.status_code, messages.upload.unknownFile);
-      return refusal(error.status_code, error.body.trim());
-    },
+    onResponseError: (_req, error) => errorAnswer(error),
   });
   tus.on(EVENTS.POST_TERMINATE, (_req, _res, id) => {
     uploads
       .forgetUnfinished(id)
       .catch((error: unknown) => ctx.logger.error({ err: error }, 'could not forget a cancelled upload'));
   });
+  return tus;
+}
 
-  const handleTus = async (request: FastifyRequest, reply: FastifyReply) => {
-    callers.set(request.raw, {
-      origin: publicOrigin(request, ctx.config),
-      adminId: request.staff!.adminUserId,
-    });
+/** Fastify's handler of every tus request: hands the raw request to tus and writes its answer. */
+function tusHandler(
+  ctx: AppContext,
+  tus: Server,
+  callers: UploadCallers,
+  requestsInFlight: WriteTracker,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (request, reply) => {
+    callers.set(request, ctx.config);
     reply.hijack();
     const { raw: req } = request;
     const res = reply.raw;
@@ -211,6 +246,44 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       res.destroy();
     }
   };
+}
+
+/** The answer of a finished upload again, for a client that lost it (checking it first if need be). */
+function finishedUploadRoute(app: FastifyInstance, ctx: AppContext, uploads: UploadService): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    `${UPLOAD_ENDPOINT}/:uploadId`,
+    {
+      config: { access: 'staff' },
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['uploads'],
+        summary: 'The answer of a finished upload again, for a client that lost it',
+        params: z.object({ uploadId: z.string().regex(UPLOAD_ID, { error: messages.upload.unknownFile }) }),
+        response: { 200: finishedUpload, ...errorResponses([400, 401, 404, 409, 422]) },
+      },
+    },
+    async (request) => {
+      const key = `${KEY_PREFIX}${request.params.uploadId}`;
+      if (!(await uploads.find(key))) throw notFound(messages.upload.unknownFile);
+      return finishedBody(await uploads.finalize(key), publicOrigin(request, ctx.config));
+    },
+  );
+}
+
+/**
+ * Resumable uploads (tus protocol, what Uppy's tus plugin speaks) under `/companion`, for signed-in
+ * staff only. Bytes go straight to the media store (files or S3), so an upload survives a dropped
+ * connection or a restart of the server and resumes where it stopped. The request that delivers
+ * the last byte checks the file with ffprobe and answers `{ location, file_size, duration_seconds }`;
+ * a file that is not a playable video is removed and refused.
+ */
+export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const uploads = new UploadService(ctx);
+  const callers = new UploadCallers();
+  const locker = uploadLocker(ctx);
+  const requestsInFlight = new WriteTracker();
+  app.addHook('onClose', () => drainUploads(ctx, requestsInFlight, locker));
+  const handleTus = tusHandler(ctx, tusServer(ctx, uploads, callers, locker), callers, requestsInFlight);
 
   // The tus body is streamed to storage as it arrives; nothing may parse or buffer it first.
   app.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
@@ -233,24 +306,5 @@ export async function uploadRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     ),
     handler: handleTus,
   });
-
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    `${UPLOAD_ENDPOINT}/:uploadId`,
-    {
-      config: { access: 'staff' },
-      exposeHeadRoute: false,
-      schema: {
-        tags: ['uploads'],
-        summary: 'The answer of a finished upload again, for a client that lost it',
-        params: z.object({ uploadId: z.string().regex(UPLOAD_ID, { error: messages.upload.unknownFile }) }),
-        response: { 200: finishedUpload, ...errorResponses([400, 401, 404, 409, 422]) },
-      },
-    },
-    async (request) => {
-      const key = `${KEY_PREFIX}${request.params.uploadId}`;
-      if (!(await uploads.find(key))) throw notFound(messages.upload.unknownFile);
-      return finishedBody(await uploads.finalize(key), publicOrigin(request, ctx.config));
-    },
-  );
+  finishedUploadRoute(app, ctx, uploads);
 }
