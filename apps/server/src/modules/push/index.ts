@@ -3,5 +3,5 @@
  * delivery job and its providers (FCM), staff's messages and what became of them.
  */
 export { PUSH_DELIVER_JOB, pushDeliveryJob, requestPushDelivery } from './delivery.js';
-export { enqueuePush, queuedPushesSql } from './outbox.js';
+export { enqueuePush, queuedPushesSql, type PushKind, type QueuedPushSelect } from './outbox.js';
 export { pushRoutes } from './routes.js';
