@@ -37,6 +37,40 @@ const featureBoundaries = features.map((feature) => {
   };
 });
 
+// Server modules use each other only through their public entry, `modules/<name>/index.ts`: what
+// it exports is what other modules, the app factory, jobs and the CLI may use, so a module's other
+// files can change without breaking another. Tests may reach inside (they check the internals).
+const MODULES_DIR = 'apps/server/src/modules';
+const modules = readdirSync(MODULES_DIR, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const ENTRY_MESSAGE =
+  'Import another server module through its entry (modules/<name>/index.js); export what you need from that entry.';
+
+const moduleBoundaries = modules.map((name) => {
+  const others = modules.filter((other) => other !== name).map(escape);
+  return {
+    files: [`${MODULES_DIR}/${name}/**/*.ts`],
+    // The reports module is being rewritten on another branch; its two imports of audit move to the
+    // entry when that lands.
+    ignores: ['**/*.test.ts', `${MODULES_DIR}/reports/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              // `../<other>/service.js`, `../../<other>/x.js` from a subfolder, `../../modules/<other>/x.js`.
+              regex: `^(?:\\.\\./)+(?:modules/)?(?:${others.join('|')})/(?!index\\.js$)`,
+              message: ENTRY_MESSAGE,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -156,6 +190,19 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The rest of the server (app factory, runtime, jobs, CLI, demo) reaches modules through their
+    // entries too; plugins/ and lib/ do not reach them at all (above).
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', `${MODULES_DIR}/**`, 'apps/server/src/plugins/**', 'apps/server/src/lib/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(?:^|/)modules/[^/]+/(?!index\\.js$)', message: ENTRY_MESSAGE }] },
+      ],
+    },
+  },
+  ...moduleBoundaries,
   ...featureBoundaries,
   {
     // Plain JavaScript (this file, scripts/) is not part of any tsconfig: no type-aware rules.

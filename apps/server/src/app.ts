@@ -12,29 +12,29 @@ import { rateLimitPlugin } from './plugins/rate-limit.js';
 import { requestOriginPlugin } from './plugins/request-origin.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { webPlugin } from './plugins/web.js';
-import { adminRoutes } from './modules/admin/routes.js';
-import { auditRoutes } from './modules/audit/routes.js';
-import { deviceRoutes } from './modules/devices/routes.js';
-import { authRoutes, lockoutRoutes } from './modules/auth/routes.js';
-import { healthRoutes } from './modules/health/routes.js';
-import { logRoutes } from './modules/logs/routes.js';
-import { participantRoutes } from './modules/participants/routes.js';
-import { participantExportRoutes } from './modules/participants/export-routes.js';
+import { adminRoutes } from './modules/admin/index.js';
+import { auditRoutes } from './modules/audit/index.js';
+import { deviceRoutes } from './modules/devices/index.js';
+import { authRoutes, lockoutRoutes } from './modules/auth/index.js';
+import { healthRoutes } from './modules/health/index.js';
+import { logRoutes } from './modules/logs/index.js';
+import {
+  participantExportRoutes,
+  participantImportRoutes,
+  participantRoutes,
+} from './modules/participants/index.js';
 // Bulk referrals from CSV (issue 32)
-import { participantImportRoutes } from './modules/participants/import-routes.js';
-import { mediaRoutes } from './modules/videos/media-routes.js';
-import { videoRoutes } from './modules/videos/routes.js';
-import { uploadRoutes } from './modules/videos/upload-routes.js';
-import { progressRoutes } from './modules/progress/routes.js';
-import { deviceApiRoutes } from './modules/device-api/routes.js';
-import { dashboardRoutes } from './modules/dashboard/routes.js';
-import { pushStatusRoutes } from './modules/push-status/routes.js';
+import { mediaRoutes, uploadRoutes, videoRoutes } from './modules/videos/index.js';
+import { progressRoutes } from './modules/progress/index.js';
+import { deviceApiRoutes } from './modules/device-api/index.js';
+import { dashboardRoutes } from './modules/dashboard/index.js';
+import { pushRoutes } from './modules/push/index.js';
 // Follow-up worklist, contact log and message fates (issue 31).
-import { followupRoutes } from './modules/followup/routes.js';
-import { retentionRoutes } from './modules/retention/routes.js';
+import { followupRoutes } from './modules/followup/index.js';
+import { retentionRoutes } from './modules/retention/index.js';
 // Reports (issue 33)
-import { reportRoutes } from './modules/reports/routes.js';
-import { lifeCycleRoutes } from './modules/life-cycle/routes.js';
+import { reportRoutes } from './modules/reports/index.js';
+import { lifeCycleRoutes } from './modules/life-cycle/index.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
 const modules = [
@@ -57,7 +57,7 @@ const modules = [
   dashboardRoutes,
   // Reports (issue 33)
   reportRoutes,
-  pushStatusRoutes,
+  pushRoutes,
   // Follow-up (issue 31).
   followupRoutes,
   retentionRoutes,

@@ -5,8 +5,8 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import type { DiskReserve } from './lib/disk-space.js';
 import type { SecretBox } from './lib/secret-box.js';
-import type { SessionService } from './modules/auth/sessions.js';
-import type { VideoTools } from './modules/videos/video-tools.js';
+import type { SessionService } from './modules/auth/index.js';
+import type { VideoTools } from './modules/videos/index.js';
 import type { MediaStorage } from './storage/media-storage.js';
 
 /** What every module may depend on; built once per process (or per test) and passed down. */

@@ -6,7 +6,7 @@ import { acquireDataDirLock } from './lib/data-dir-lock.js';
 import { freeBytesSync } from './lib/disk-space.js';
 import { restrictNewFiles, secureDataDir } from './lib/data-dir-modes.js';
 import { createLogger } from './logging.js';
-import { AdminService } from './modules/admin/service.js';
+import { AdminService } from './modules/admin/index.js';
 import type { ProcessRole } from './jobs/queue.js';
 import { closeContext, createContext } from './runtime.js';
 import { PATHWAY_VERSION } from './version.js';

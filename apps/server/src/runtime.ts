@@ -8,9 +8,8 @@ import { jobDefinitions } from './jobs/registry.js';
 import { DiskReserve } from './lib/disk-space.js';
 import { flushLogs } from './logging.js';
 import { OffsetFileClock, systemClock, type Clock } from './lib/clock.js';
-import { openSecretsAtRest } from './modules/auth/secrets-at-rest.js';
-import { SessionService, sessionSigningKey } from './modules/auth/sessions.js';
-import { resolveVideoTools } from './modules/videos/video-tools.js';
+import { openSecretsAtRest, SessionService, sessionSigningKey } from './modules/auth/index.js';
+import { resolveVideoTools } from './modules/videos/index.js';
 import { createMediaStorage } from './storage/media-storage.js';
 
 export interface ContextOverrides {

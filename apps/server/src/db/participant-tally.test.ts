@@ -9,7 +9,7 @@ import {
   makeVideos,
 } from '../../test/programme-factories.js';
 import { runAdherenceCheck } from '../modules/adherence/check.js';
-import { VideoSetService } from '../modules/videos/video-set-service.js';
+import { VideoSetService } from '../modules/videos/library/video-set-service.js';
 import { foldParticipantTally, participantCounts, type ParticipantCounts } from './participant-tally.js';
 import { rowsOf } from './rows.js';
 import { participants, participantTally } from './schema.js';

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../test/harness.js';
 import { makeEnrolledParticipant, makeVideoSet, makeVideos } from '../../test/programme-factories.js';
 import { ProgressService } from '../modules/progress/service.js';
 import { recordViews } from '../modules/progress/views.js';
-import { VideoService } from '../modules/videos/video-service.js';
+import { VideoService } from '../modules/videos/library/video-service.js';
 import { rowsOf } from './rows.js';
 import { participants, participationProgress, seenVideos } from './schema.js';
 

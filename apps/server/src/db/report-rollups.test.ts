@@ -5,7 +5,7 @@ import { makeEnrolledParticipant, makeVideoSet, makeVideos } from '../../test/pr
 import { ProgressService } from '../modules/progress/service.js';
 import { recordViews } from '../modules/progress/views.js';
 import { reportOf } from '../modules/reports/service.js';
-import { VideoService } from '../modules/videos/video-service.js';
+import { VideoService } from '../modules/videos/library/video-service.js';
 import { rowsOf } from './rows.js';
 import { participants, participationProgress, seenVideos } from './schema.js';
 

@@ -7,9 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { AppContext } from '../context.js';
 import { videoUploads } from '../db/schema.js';
-import { checkPlayable } from '../modules/videos/video-tools.js';
-import { VideoService } from '../modules/videos/video-service.js';
-import { VideoSetService } from '../modules/videos/video-set-service.js';
+import { checkPlayable, VideoService, VideoSetService } from '../modules/videos/index.js';
 import type { DemoSet } from './demo-participants.js';
 
 const run = promisify(execFile);

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { programmeToday } from '../lib/programme-day.js';
-import { THUMBNAIL_JOB } from '../modules/videos/thumbnail-job.js';
-import { PUSH_DELIVER_JOB } from '../push/delivery.js';
+import { THUMBNAIL_JOB } from '../modules/videos/index.js';
+import { PUSH_DELIVER_JOB } from '../modules/push/index.js';
 import { seedDemoParticipants } from './demo-participants.js';
 import { createDemoVideoSets } from './demo-videos.js';
 

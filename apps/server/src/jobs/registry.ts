@@ -1,9 +1,8 @@
 import type { AppContext } from '../context.js';
-import { adherenceCheckJob } from '../modules/adherence/check.js';
-import { pushDeliveryJob } from '../push/delivery.js';
-import { mediaCleanupJob, mediaDeleteJob } from '../modules/videos/media-jobs.js';
-import { thumbnailJob } from '../modules/videos/thumbnail-job.js';
-import { retentionJob } from '../modules/retention/retention.js';
+import { adherenceCheckJob } from '../modules/adherence/index.js';
+import { pushDeliveryJob } from '../modules/push/index.js';
+import { mediaCleanupJob, mediaDeleteJob, thumbnailJob } from '../modules/videos/index.js';
+import { retentionJob } from '../modules/retention/index.js';
 import { scheduledBackupJob } from '../backup/backup-job.js';
 import type { JobDefinition } from './queue.js';
 

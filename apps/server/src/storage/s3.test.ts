@@ -110,7 +110,7 @@ describe.each([
     const key = `uploads/${'c'.repeat(32)}`;
     await store.putFile(key, localFile(testVideo()), 'video/mp4');
     const input = await store.inputFor(key);
-    const { checkPlayable, resolveVideoTools } = await import('../modules/videos/video-tools.js');
+    const { checkPlayable, resolveVideoTools } = await import('../modules/videos/media/video-tools.js');
     const probe = await checkPlayable(resolveVideoTools(), input);
     expect(probe).toMatchObject({ width: 320, height: 240, durationSeconds: 2, contentType: 'video/mp4' });
     await store.delete(key);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
-import { PUSH_DELIVER_JOB } from '../../src/push/delivery.js';
+import { PUSH_DELIVER_JOB } from '../../src/modules/push/index.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { FakeFcm } from '../fake-fcm.js';
 import { makeVideoSet } from '../programme-factories.js';
@@ -24,7 +24,7 @@ import { waitUntil } from '../wait.js';
 // left).
 const MESSAGES = 400;
 const KILL_AT = 120;
-/** Sends in flight at once (CONCURRENCY in src/push/delivery.ts). */
+/** Sends in flight at once (CONCURRENCY in src/modules/push/delivery.ts). */
 const IN_FLIGHT = 8;
 
 let site: ProcessSite;

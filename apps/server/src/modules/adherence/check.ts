@@ -7,9 +7,15 @@ import { rowsOf } from '../../db/rows.js';
 import { adherenceRuns } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
+import {
+  PUSH_DELIVER_JOB,
+  queuedPushesSql,
+  requestPushDelivery,
+  type PushKind,
+  type QueuedPushSelect,
+} from '../push/index.js';
 import { flushLogs } from '../../logging.js';
-import { foldFollowupTally } from '../followup/worklist.js';
+import { foldFollowupTally } from '../followup/index.js';
 
 export const ADHERENCE_CHECK_JOB = 'adherence-check';
 
@@ -107,6 +113,19 @@ export async function runAdherenceCheck(
  */
 export function adherenceCheckStatement(today: string, nowText: string): SQL {
   const r = messages.reminders;
+  // A reminder of `kind` to each participant of `outcome` with a device for whom `when` holds, once
+  // a day (its dedupe key).
+  const reminder = (kind: PushKind, title: string, body: string, when: SQL): QueuedPushSelect => ({
+    kind,
+    values: {
+      participant_id: sql`participant_id`,
+      title: sql`${title}`,
+      body: sql`${body}`,
+      dedupe_key: sql`${sql.raw(`'${kind}:'`)} || participant_id || ':' || ${today}`,
+      created_at: sql`${nowText}::timestamptz`,
+    },
+    from: sql`outcome where ${when} and has_device`,
+  });
   return sql`
     with video_days as (
       -- Each video's day as an index of its set, beside the index of the set's video before it.
@@ -194,14 +213,10 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       where f.participant_id = o.participant_id
         and (f.finished_at is null) = (o.current_seen and o.next_idx is null)
     ), reminders as (
-      insert into push_outbox (participant_id, title, body, kind, dedupe_key, created_at)
-      select participant_id, ${r.newVideoTitle}, ${r.newVideoBody}, 'new-video',
-             'new-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
-      from outcome where advanced and has_device
-      union all
-      select participant_id, ${r.missedTitle}, ${r.missedBody}, 'missed-video',
-             'missed-video:' || participant_id || ':' || ${today}, ${nowText}::timestamptz
-      from outcome where missed > missed_before and has_device
+      ${queuedPushesSql([
+        reminder('new-video', r.newVideoTitle, r.newVideoBody, sql`advanced`),
+        reminder('missed-video', r.missedTitle, r.missedBody, sql`missed > missed_before`),
+      ])}
       returning kind
     )
     select

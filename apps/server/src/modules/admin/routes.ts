@@ -4,7 +4,7 @@ import { api, can, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { assertFreshStepUp } from '../../plugins/access.js';
-import { actorOf } from '../audit/actor.js';
+import { actorOf } from '../audit/index.js';
 import { presentEnrolment } from './presenter.js';
 import { AdminService } from './service.js';
 

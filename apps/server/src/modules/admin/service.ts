@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   can,
   messages,
@@ -9,15 +9,18 @@ import {
   type UpdateAdminBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { adminUsers, sessions } from '../../db/schema.js';
+import { adminUsers } from '../../db/schema.js';
 import { HttpError, conflict, notFound } from '../../lib/http-error.js';
-import { AuditService, type AuditActor } from '../audit/service.js';
+import { type AuditActor, AuditService } from '../audit/index.js';
 import { presentAdmin } from './presenter.js';
-import { assertAcceptablePassword } from '../auth/password-policy.js';
-import { hashPassword } from '../auth/passwords.js';
+import {
+  assertAcceptablePassword,
+  endSessionsOf,
+  hashPassword,
+  newStoredTotpSecret,
+  otpauthUrl,
+} from '../auth/index.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { otpauthUrl } from '../auth/totp.js';
-import { newStoredTotpSecret } from '../auth/totp-secrets.js';
 
 type AdminRow = typeof adminUsers.$inferSelect;
 
@@ -28,17 +31,6 @@ async function qrCodeOf(url: string): Promise<string> {
     margin: 2,
     width: 240,
   });
-}
-
-/**
- * Ends every session of an admin in the transaction of the change that calls for it (a reset, a
- * password change): the next request with any of their cookies is refused.
- */
-export async function endSessionsOf(tx: Database, adminUserId: number): Promise<void> {
-  await tx
-    .update(sessions)
-    .set({ ended_at: sql`now()` })
-    .where(and(eq(sessions.admin_user_id, adminUserId), isNull(sessions.ended_at)));
 }
 
 /** How the audit trail names the admin an action was about (a staff account, never participant data). */

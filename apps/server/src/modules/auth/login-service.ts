@@ -13,11 +13,10 @@ import type { Clock } from '../../lib/clock.js';
 import { SecretBoxError, type SecretBox } from '../../lib/secret-box.js';
 import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
 import type { StaffSession } from '../../lib/staff-session.js';
-import { endSessionsOf } from '../admin/service.js';
-import { AuditService, type AuditActor } from '../audit/service.js';
+import { type AuditActor, AuditService } from '../audit/index.js';
 import { assertAcceptablePassword } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import type { SessionService } from './sessions.js';
+import { endSessionsOf, type SessionService } from './sessions.js';
 import { matchingTotpStep } from './totp.js';
 import { totpSecretOf } from './totp-secrets.js';
 

@@ -6,7 +6,7 @@ import { routeOf } from '../../lib/endpoint-route.js';
 import { HttpError } from '../../lib/http-error.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
 import { routeRateLimit } from '../../plugins/rate-limit.js';
-import { actorOf } from '../audit/actor.js';
+import { actorOf } from '../audit/index.js';
 import { LoginService } from './login-service.js';
 import { presentSession, presentSignIn } from './presenter.js';
 import { SESSION_COOKIE } from './sessions.js';

@@ -2,9 +2,10 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { limits, roleSchema, type Role } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { preparedArrays } from '../../db/prepared.js';
+import { rowReader } from '../../db/rows.js';
 import { sessions } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
-import { preparedArrays } from '../../lib/prepared-query.js';
 import { SessionTokenVerifier } from '../../lib/session-token.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
@@ -38,6 +39,39 @@ const RESOLVE_SQL = `
     coalesce(s.authenticated_at, s.created_at) as authenticated_at
   from sessions s join admin_users u on u.admin_user_id = s.admin_user_id
   where s.session_id = $1 and s.ended_at is null`;
+
+const readResolved = rowReader<{
+  session_id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  admin_user_id: number;
+  user_name: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  authenticated_at: Date;
+}>()([
+  'session_id',
+  'created_at',
+  'last_seen_at',
+  'admin_user_id',
+  'user_name',
+  'first_name',
+  'last_name',
+  'role',
+  'authenticated_at',
+]);
+
+/**
+ * Ends every session of an admin in the transaction of the change that calls for it (a reset, a
+ * password change): the next request with any of their cookies is refused.
+ */
+export async function endSessionsOf(tx: Database, adminUserId: number): Promise<void> {
+  await tx
+    .update(sessions)
+    .set({ ended_at: sql`now()` })
+    .where(and(eq(sessions.admin_user_id, adminUserId), isNull(sessions.ended_at)));
+}
 
 export class SessionService {
   private readonly tokens: SessionTokenVerifier;
@@ -80,19 +114,9 @@ export class SessionService {
     if (!payload || typeof payload.sid !== 'string' || !/^[0-9a-f-]{36}$/.test(payload.sid)) return null;
     const sid = payload.sid;
     // Every signed-in request reads its session (and so its role) here: a named statement with
-    // rows as arrays (lib/prepared-query.ts), not Drizzle's building and mapping each time.
+    // rows as arrays (db/prepared.ts), not Drizzle's building and mapping each time.
     const [values] = await preparedArrays(this.db, 'sessions.resolve.v2', RESOLVE_SQL, [sid]);
-    const row = values && {
-      session_id: values[0] as string,
-      created_at: values[1] as Date,
-      last_seen_at: values[2] as Date,
-      admin_user_id: values[3] as number,
-      user_name: values[4] as string,
-      first_name: values[5] as string,
-      last_name: values[6] as string,
-      role: values[7] as string,
-      authenticated_at: values[8] as Date,
-    };
+    const row = values && readResolved(values);
     if (!row) return null;
     const idleFor = now.getTime() - row.last_seen_at.getTime();
     const age = now.getTime() - row.created_at.getTime();
@@ -129,12 +153,5 @@ export class SessionService {
       .update(sessions)
       .set({ ended_at: this.clock.now() })
       .where(and(eq(sessions.session_id, sessionId), isNull(sessions.ended_at)));
-  }
-
-  async endAllFor(adminUserId: number): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ ended_at: sql`now()` })
-      .where(and(eq(sessions.admin_user_id, adminUserId), isNull(sessions.ended_at)));
   }
 }

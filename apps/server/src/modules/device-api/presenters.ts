@@ -1,8 +1,8 @@
 import { deviceRegistration, deviceVideo, type DeviceVideo } from '@pathway/contract';
 import { z } from 'zod';
 import { compileSerializer } from '../../lib/compiled-serializer.js';
-import { mediaUrl, presentStoredUrl } from '../videos/media-urls.js';
-import type { VideoRow, VideoSetRow } from '../progress/repository.js';
+import { mediaUrl, presentStoredUrl } from '../videos/index.js';
+import type { VideoRow, VideoSetRow } from '../progress/index.js';
 import type { ProgrammeVideo, SignInFound } from './repository.js';
 
 type PresentableVideo = Pick<VideoRow, keyof ProgrammeVideo>;

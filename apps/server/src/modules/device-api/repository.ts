@@ -1,8 +1,9 @@
 import type { Database } from '../../db/client.js';
-import { preparedArrays as arrays } from '../../lib/prepared-query.js';
+import { preparedArrays as arrays } from '../../db/prepared.js';
+import { rowReader } from '../../db/rows.js';
 
 /*
- * Tablet call 1's reads and writes as plain SQL run by the driver (lib/prepared-query.ts): the call
+ * Tablet call 1's reads and writes as plain SQL run by the driver (db/prepared.ts): the call
  * is the device API's hottest and largest answer, and Drizzle's building of four statements, its
  * transaction's BEGIN and COMMIT, and its per-value mapping of the programme's 350 videos were most
  * of its JavaScript. Both texts are point reads and writes by unique keys.
@@ -77,6 +78,53 @@ with found as (
 )
 select * from found`;
 
+/** A row of SIGN_IN_SQL's `found`, in its select order; the programme's columns are null without one. */
+interface SignInRow {
+  authorized_device_id: number;
+  participant_id: number | null;
+  first_name: string;
+  last_name: string;
+  purge_cache: boolean;
+  flagged: boolean;
+  fitness_participation_progress_id: number | null;
+  fitness_video_set_id: number;
+  current_week: number;
+  current_day: number;
+  percentage_progress: number;
+  progress_created_at: Date;
+  started_date: string;
+  last_seen_date: string;
+  video_stopped_at: string;
+  set_name: string;
+  number_of_weeks: number;
+  videos_in_week: number;
+  set_created_at: Date;
+  videos_version: number;
+}
+
+const readSignIn = rowReader<SignInRow>()([
+  'authorized_device_id',
+  'participant_id',
+  'first_name',
+  'last_name',
+  'purge_cache',
+  'flagged',
+  'fitness_participation_progress_id',
+  'fitness_video_set_id',
+  'current_week',
+  'current_day',
+  'percentage_progress',
+  'progress_created_at',
+  'started_date',
+  'last_seen_date',
+  'video_stopped_at',
+  'set_name',
+  'number_of_weeks',
+  'videos_in_week',
+  'set_created_at',
+  'videos_version',
+]);
+
 export async function signInDevice(
   db: Database,
   input: {
@@ -88,7 +136,7 @@ export async function signInDevice(
     kind: string;
   },
 ): Promise<SignInFound | null> {
-  const [row] = await arrays(db, 'device-api.sign-in.v1', SIGN_IN_SQL, [
+  const [values] = await arrays(db, 'device-api.sign-in.v1', SIGN_IN_SQL, [
     input.deviceUuid,
     input.recentUse.toISOString(),
     input.tokenHash,
@@ -96,20 +144,20 @@ export async function signInDevice(
     input.ip,
     input.kind,
   ]);
-  if (!row) return null;
-  const participantId = row[1] as number | null;
-  const progressId = row[6] as number | null;
-  const setId = row[7] as number;
+  if (!values) return null;
+  const row = readSignIn(values);
+  const participantId = row.participant_id;
+  const progressId = row.fitness_participation_progress_id;
   return {
-    deviceId: row[0] as number,
+    deviceId: row.authorized_device_id,
     participant:
       participantId === null
         ? null
         : {
             participant_id: participantId,
-            first_name: row[2] as string,
-            last_name: row[3] as string,
-            purge_cache: row[4] as boolean,
+            first_name: row.first_name,
+            last_name: row.last_name,
+            purge_cache: row.purge_cache,
           },
     programme:
       progressId === null
@@ -118,25 +166,25 @@ export async function signInDevice(
             progress: {
               fitness_participation_progress_id: progressId,
               participant_id: participantId!,
-              fitness_video_set_id: setId,
-              current_week: row[8] as number,
-              current_day: row[9] as number,
-              percentage_progress: row[10] as number,
-              created_at: row[11] as Date,
-              started_date: row[12] as string,
-              last_seen_date: row[13] as string,
-              video_stopped_at: row[14] as string,
+              fitness_video_set_id: row.fitness_video_set_id,
+              current_week: row.current_week,
+              current_day: row.current_day,
+              percentage_progress: row.percentage_progress,
+              created_at: row.progress_created_at,
+              started_date: row.started_date,
+              last_seen_date: row.last_seen_date,
+              video_stopped_at: row.video_stopped_at,
             },
             set: {
-              fitness_video_set_id: setId,
-              set_name: row[15] as string,
-              number_of_weeks: row[16] as number,
-              videos_in_week: row[17] as number,
-              created_at: row[18] as Date,
-              videos_version: row[19] as number,
+              fitness_video_set_id: row.fitness_video_set_id,
+              set_name: row.set_name,
+              number_of_weeks: row.number_of_weeks,
+              videos_in_week: row.videos_in_week,
+              created_at: row.set_created_at,
+              videos_version: row.videos_version,
             },
           },
-    flagged: row[5] === true,
+    flagged: row.flagged,
   };
 }
 
@@ -154,36 +202,39 @@ export interface ProgrammeVideo {
   created_at: Date;
 }
 
-/** The set's videos in programme order, with the set's version read in the same snapshot. */
+/**
+ * The set's videos in programme order, each row with the set's version read in the same snapshot;
+ * a set without videos is one row whose video columns are null.
+ */
 const SET_VIDEOS_SQL = `
-select s.videos_version, v.video_id, v.title, v.description, v.file_location_path, v.video_thumbnail_url,
-  v.day_number, v.week_number, v.video_length, v.created_at
+select v.video_id, v.title, v.description, v.file_location_path, v.video_thumbnail_url,
+  v.day_number, v.week_number, v.video_length, s.fitness_video_set_id, v.created_at, s.videos_version
 from fitness_video_sets s
 left join videos v on v.fitness_video_set_id = s.fitness_video_set_id
 where s.fitness_video_set_id = $1
 order by v.week_number, v.day_number`;
 
+/** A video as ProgrammeVideo, with its set's version beside it (presenters read only the video's fields). */
+const readSetVideo = rowReader<ProgrammeVideo & { videos_version: number }>()([
+  'video_id',
+  'title',
+  'description',
+  'file_location_path',
+  'video_thumbnail_url',
+  'day_number',
+  'week_number',
+  'video_length',
+  'fitness_video_set_id',
+  'created_at',
+  'videos_version',
+]);
+
 export async function listProgrammeVideos(
   db: Database,
   setId: number,
 ): Promise<{ version: number; videos: ProgrammeVideo[] } | null> {
-  const rows = await arrays(db, 'device-api.set-videos.v1', SET_VIDEOS_SQL, [setId]);
+  const rows = (await arrays(db, 'device-api.set-videos.v2', SET_VIDEOS_SQL, [setId])).map(readSetVideo);
   if (rows.length === 0) return null;
-  const videos: ProgrammeVideo[] = [];
-  for (const v of rows) {
-    if (v[1] === null) continue;
-    videos.push({
-      video_id: v[1] as number,
-      title: v[2] as string,
-      description: v[3] as string,
-      file_location_path: v[4] as string,
-      video_thumbnail_url: v[5] as string,
-      day_number: v[6] as number,
-      week_number: v[7] as number,
-      video_length: v[8] as string,
-      fitness_video_set_id: setId,
-      created_at: v[9] as Date,
-    });
-  }
-  return { version: rows[0]![0] as number, videos };
+  const videos = rows.filter((v) => v.video_id !== null);
+  return { version: rows[0]!.videos_version, videos };
 }

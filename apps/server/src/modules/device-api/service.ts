@@ -6,9 +6,13 @@ import type { Database } from '../../db/client.js';
 import { authorizedDevices, deviceSignIns, deviceTokens, participants, videos } from '../../db/schema.js';
 import { HttpError, forbidden, notFound } from '../../lib/http-error.js';
 import { hashDeviceToken, type DeviceCaller } from '../../plugins/access.js';
-import { findProgressById, findProgressOfParticipant, type ProgressWithSet } from '../progress/repository.js';
-import { ProgressService } from '../progress/service.js';
-import { recordViews } from '../progress/views.js';
+import {
+  findProgressById,
+  findProgressOfParticipant,
+  ProgressService,
+  type ProgressWithSet,
+  recordViews,
+} from '../progress/index.js';
 import { registrationJson } from './presenters.js';
 import { signInDevice } from './repository.js';
 import { ProgrammeVideoCache } from './video-cache.js';

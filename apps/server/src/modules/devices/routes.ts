@@ -4,8 +4,7 @@ import { api } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { staffOf } from '../../plugins/access.js';
-import { actorOf } from '../audit/actor.js';
-import { AuditService } from '../audit/service.js';
+import { actorOf, AuditService } from '../audit/index.js';
 import { DeviceService, listDeviceSignIns } from './service.js';
 
 export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

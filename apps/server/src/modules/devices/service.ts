@@ -17,7 +17,7 @@ import type { Database } from '../../db/client.js';
 import { authorizedDevices, deviceSignIns, deviceTokens, participants } from '../../db/schema.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { conflict, forbidden, notFound } from '../../lib/http-error.js';
-import type { AuditActor, AuditService } from '../audit/service.js';
+import type { AuditActor, AuditService } from '../audit/index.js';
 
 interface DeviceRow {
   authorized_device_id: number;

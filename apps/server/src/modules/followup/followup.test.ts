@@ -13,8 +13,8 @@ import {
   pushOutbox,
   seenVideos,
 } from '../../db/schema.js';
-import { PushDelivery } from '../../push/delivery.js';
-import { FcmProvider, readServiceAccount } from '../../push/fcm.js';
+import { PushDelivery } from '../push/delivery.js';
+import { FcmProvider, readServiceAccount } from '../push/fcm.js';
 import { runAdherenceCheck } from '../adherence/check.js';
 import { foldFollowupTally } from './worklist.js';
 import { programmeToday } from '../../lib/programme-day.js';

@@ -19,7 +19,7 @@ import { participantContacts, participantFollowup, participants, pushOutbox } fr
 import { badRequest, notFound } from '../../lib/http-error.js';
 import { pageOf } from '../../lib/paging.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import type { AuditActor, AuditService } from '../audit/service.js';
+import type { AuditActor, AuditService } from '../audit/index.js';
 import {
   currentReasons,
   decodeWorklistCursor,
@@ -76,7 +76,7 @@ function presentWorklistRow(row: WorklistRow, identifiable: boolean): FollowupEn
   };
 }
 
-/** The push texts rule (push-status): titles and bodies for full access only; tokens by their tail. */
+/** The push texts rule (modules/push/status.ts): titles and bodies for full access only; tokens by their tail. */
 function presentMessage(row: OutboxRow, identifiable: boolean): ParticipantMessagePage['data'][number] {
   const answered = row.status === messages.push.sent ? 'accepted' : row.last_error;
   return {

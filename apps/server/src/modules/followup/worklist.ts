@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { arrayRows, rowReader, statementNamer } from '../../db/rows.js';
 import { badRequest } from '../../lib/http-error.js';
-import type { AuditActor } from '../audit/service.js';
+import { type AuditActor, listReadAuditSql } from '../audit/index.js';
 
 /**
  * The follow-up worklist's SQL (issue 31). Every reason is a range of one partial index of
@@ -303,18 +303,24 @@ export function worklistPageSql(
     )`,
   ];
   if (req.audit) {
-    ctes.push(`audited as (
-      insert into audit_events (admin_user_id, admin_user_name, action, participant_ids, detail, ip)
-      select ${param(req.audit.actor.adminUserId)}::int, ${param(req.audit.actor.userName)}::text, 'followup.list',
-        array_agg(participant_id order by rank, key, participant_id), ${param(req.audit.detail)}::text, ${param(req.audit.actor.ip)}::text
-      from page having count(*) > 0
-    )`);
+    const insert = listReadAuditSql({
+      action: 'followup.list',
+      actor: req.audit.actor,
+      rows: 'page',
+      participantIds: 'array_agg(participant_id order by rank, key, participant_id)',
+      detail: `${param(req.audit.detail)}::text`,
+      param,
+    });
+    ctes.push(`audited as (${insert})`);
   }
   const text = `with ${ctes.join(', ')}
     select counted.total, page.* from counted left join page on true
     order by page.rank, page.key, page.participant_id`;
   return { sql: text, params };
 }
+
+type CountsRow = { total: number; last_check: string | null } & Record<FollowupReason, number>;
+const readCounts = rowReader<CountsRow>()(['total', ...FOLLOWUP_REASONS, 'last_check']);
 
 /** Participants on the worklist today, per reason (one may count under several). */
 export async function worklistCounts(
@@ -324,17 +330,15 @@ export async function worklistCounts(
   const text = `select ${totalSql(undefined)}, ${FOLLOWUP_REASONS.map((r) => totalSql(r)).join(', ')},
     (select max(run_date)::text from adherence_runs where finished_at is not null)`;
   const rows = await arrayRows(db, { sql: text, params: baseParams(clock).slice(0, 3) });
-  const row = rows![0]!;
-  const reasons = Object.fromEntries(FOLLOWUP_REASONS.map((r, i) => [r, row[i + 1] as number])) as Record<
+  const row = readCounts(rows![0]!);
+  const reasons = Object.fromEntries(FOLLOWUP_REASONS.map((r) => [r, row[r]])) as Record<
     FollowupReason,
     number
   >;
-  return {
-    total: row[0] as number,
-    reasons,
-    lastCheck: (row[FOLLOWUP_REASONS.length + 1] as string | null) ?? null,
-  };
+  return { total: row.total, reasons, lastCheck: row.last_check ?? null };
 }
+
+const readReasons = rowReader<{ reasons: FollowupReason[] }>()(['reasons']);
 
 /** The reasons that apply to one participant now (recorded with a contact, for the snooze rule). */
 export async function currentReasons(
@@ -346,5 +350,6 @@ export async function currentReasons(
     sql: `select ${REASONS_ARRAY} from participant_followup f where f.participant_id = $3::int and $1::timestamptz is not null and $2::timestamptz is not null`,
     params: [...baseParams(clock).slice(0, 2), participantId],
   });
-  return (rows?.[0]?.[0] as FollowupReason[] | undefined) ?? [];
+  const row = rows?.[0];
+  return (row && readReasons(row).reasons) ?? [];
 }

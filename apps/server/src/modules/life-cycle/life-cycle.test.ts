@@ -21,7 +21,7 @@ import {
 import { addParticipant } from '../../../test/factories.js';
 import { makeProgress, makeVideoSet, makeVideos } from '../../../test/programme-factories.js';
 import { runAdherenceCheck } from '../adherence/check.js';
-import { PushDelivery } from '../../push/delivery.js';
+import { PushDelivery } from '../push/delivery.js';
 import { totpCode } from '../auth/totp.js';
 import { tablesAboutParticipants } from './records.js';
 

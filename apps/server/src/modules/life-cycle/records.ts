@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
 import { rowsOf } from '../../db/rows.js';
 import { conflict } from '../../lib/http-error.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import { AuditService, type AuditActor } from '../audit/service.js';
+import { type AuditActor, AuditService } from '../audit/index.js';
 
 /**
  * Records kept, reviewed, destroyed (issue 32, section 4). A discharged participant's record is

@@ -10,10 +10,8 @@ import {
 } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../lib/http-error.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import type { AuditActor } from '../audit/service.js';
-import { AuditService } from '../audit/service.js';
-import { revokeDeviceTokens } from '../devices/service.js';
-import { closeAssignment } from './assignments.js';
+import { type AuditActor, AuditService } from '../audit/index.js';
+import { closeAssignment, revokeDeviceTokens } from '../devices/index.js';
 
 /**
  * Discharge and re-referral (issue 32, section 3). A discharge is one transaction: the status and

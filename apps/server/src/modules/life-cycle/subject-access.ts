@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { rowsOf } from '../../db/rows.js';
 import { notFound } from '../../lib/http-error.js';
-import { AuditService, type AuditActor } from '../audit/service.js';
+import { type AuditActor, AuditService } from '../audit/index.js';
 import { quoted, tablesAboutParticipants } from './records.js';
 
 /**

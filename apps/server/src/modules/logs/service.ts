@@ -2,7 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LOG_FILE_PATTERN, messages } from '@pathway/contract';
 import { notFound } from '../../lib/http-error.js';
-import type { AuditActor, AuditService } from '../audit/service.js';
+import type { AuditActor, AuditService } from '../audit/index.js';
 
 /** Newest first. Only names of the daily pattern are ever listed, so only those can be served. */
 export async function listLogFiles(logDir: string): Promise<string[]> {

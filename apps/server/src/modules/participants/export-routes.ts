@@ -4,8 +4,7 @@ import { EXPORT_TOTAL_HEADER, api, can } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { assertFreshStepUp, staffOf } from '../../plugins/access.js';
-import { actorOf } from '../audit/actor.js';
-import { AuditService } from '../audit/service.js';
+import { actorOf, AuditService } from '../audit/index.js';
 import { exportParticipants } from './export.js';
 
 /** The whole-list export, apart from the grid's page route: it streams, the page route answers JSON. */

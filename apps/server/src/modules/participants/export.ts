@@ -12,8 +12,8 @@ import {
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { forbidden } from '../../lib/http-error.js';
-import { csvCell, type AuditService } from '../audit/service.js';
-import { lastContactsOf } from '../followup/service.js';
+import { type AuditService, csvCell } from '../audit/index.js';
+import { lastContactsOf } from '../followup/index.js';
 import { presentParticipant } from './presenter.js';
 import { ParticipantRepository, sortValueOf, type ListFilter, type ListOrder } from './repository.js';
 import type { Staff } from './service.js';

@@ -5,8 +5,7 @@ import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { HttpError, badRequest } from '../../lib/http-error.js';
 import { staffOf } from '../../plugins/access.js';
-import { actorOf } from '../audit/actor.js';
-import { AuditService } from '../audit/service.js';
+import { actorOf, AuditService } from '../audit/index.js';
 import { importParticipants } from './import.js';
 
 const MAX_BYTES = limits.participantImportMaxBytes;

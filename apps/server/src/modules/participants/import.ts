@@ -13,7 +13,7 @@ import type { Database } from '../../db/client.js';
 import { participants } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { HttpError, badRequest } from '../../lib/http-error.js';
-import type { AuditService } from '../audit/service.js';
+import type { AuditService } from '../audit/index.js';
 import { holdersOfNhsNumbers, possibleDuplicatesOfMany } from './duplicates.js';
 import { uniqueConflict, type Staff } from './service.js';
 

@@ -28,7 +28,7 @@ import {
   participationProgress,
 } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
-import type { AuditActor } from '../audit/service.js';
+import { type AuditActor, listReadAuditSql } from '../audit/index.js';
 
 /** participant_adherence.adherence, the generated class of days_behind. */
 const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };
@@ -458,15 +458,17 @@ function composedPage(
   };
   const ctes = [`page as (${page.sql})`];
   if (audit) {
-    ctes.push(`audited as (
-      insert into audit_events (admin_user_id, admin_user_name, action, participant_ids, detail, ip)
-      select ${param(audit.actor.adminUserId)}::int, ${param(audit.actor.userName)}::text, 'participant.list',
-        array_agg(participant_id),
-        ${param(audit.detailBefore)}::text || count(*)::text || case when count(*) = 1 then ' row' else ' rows' end
-          || ${param(audit.detailAfter)}::text,
-        ${param(audit.actor.ip)}::text
-      from page having count(*) > 0
-    )`);
+    const detail = `${param(audit.detailBefore)}::text || count(*)::text || case when count(*) = 1 then ' row' else ' rows' end
+          || ${param(audit.detailAfter)}::text`;
+    const insert = listReadAuditSql({
+      action: 'participant.list',
+      actor: audit.actor,
+      rows: 'page',
+      participantIds: 'array_agg(participant_id)',
+      detail,
+      param,
+    });
+    ctes.push(`audited as (${insert})`);
   }
   if (tally === undefined) return { sql: `with ${ctes.join(', ')} select * from page`, params };
   const where: string[] = [];

@@ -1,13 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { api, messages } from '@pathway/contract';
+import { api } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { compiledOkSerializer } from '../../lib/compiled-serializer.js';
 import { routeOf } from '../../lib/endpoint-route.js';
-import { requestPushDelivery } from '../../push/delivery.js';
 import { staffOf } from '../../plugins/access.js';
-import { actorOf } from '../audit/actor.js';
-import { AuditService } from '../audit/service.js';
+import { actorOf, AuditService } from '../audit/index.js';
 import { ParticipantService, type Staff } from './service.js';
 
 function staffActor(request: FastifyRequest): Staff {
@@ -73,17 +71,6 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         'participant deleted',
       );
       return { message: 'Participant deleted' };
-    },
-  });
-
-  r.route({
-    ...routeOf(api.participants.message),
-    handler: async (request) => {
-      await service.message(request.body, staffActor(request));
-      // Delivered now rather than at the outbox's next sweep (every minute).
-      await requestPushDelivery(ctx);
-      request.log.info({ by: request.staff!.adminUserId }, 'message queued');
-      return { message: messages.message.queued };
     },
   });
 }

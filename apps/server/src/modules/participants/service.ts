@@ -13,7 +13,6 @@ import {
   type ParticipantPage,
   type ParticipantSaved,
   type ParticipantView,
-  type PushNotificationInput,
   type Referral,
   type Role,
   type UpdateParticipantInput,
@@ -26,12 +25,9 @@ import type { Clock } from '../../lib/clock.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-error.js';
 import { pageOf } from '../../lib/paging.js';
-import { enqueuePush } from '../../push/outbox.js';
-import type { AuditActor, AuditService } from '../audit/service.js';
-import { revokeDeviceTokens } from '../devices/service.js';
+import type { AuditActor, AuditService } from '../audit/index.js';
+import { closeAssignment, openAssignment, revokeDeviceTokens } from '../devices/index.js';
 import { holdersOfNhsNumbers, possibleDuplicatesOf } from './duplicates.js';
-import { closeAssignment, openAssignment } from '../life-cycle/assignments.js';
-import { assertActiveParticipant } from '../life-cycle/status.js';
 import { presentParticipant, presentReferral } from './presenter.js';
 import { ParticipantRepository, decodeCursor, encodeCursor } from './repository.js';
 
@@ -340,48 +336,6 @@ export class ParticipantService {
       // Tokens, progress and seen videos go with the row (on delete cascade); the device is free.
       await tx.delete(participants).where(eq(participants.participant_id, id));
       await this.audit.record(staff, { action: 'participant.delete', participantId: id }, tx);
-    });
-  }
-
-  /** Message user: queues a push to the tablet of the participant who holds device `uuid`. */
-  async message(body: PushNotificationInput, staff: Staff): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const [target] = await tx
-        .select({
-          authorized_device_id: authorizedDevices.authorized_device_id,
-          participant_id: participants.participant_id,
-          push_notification_id: participants.push_notification_id,
-        })
-        .from(authorizedDevices)
-        .leftJoin(participants, eq(participants.authorized_device_id, authorizedDevices.authorized_device_id))
-        .where(
-          body.participant_id !== undefined
-            ? eq(participants.participant_id, body.participant_id)
-            : eq(authorizedDevices.uuid, body.uuid!),
-        );
-      if (!target) {
-        if (body.participant_id === undefined) throw notFound(messages.device.notFound);
-        const [exists] = await tx
-          .select({ id: participants.participant_id })
-          .from(participants)
-          .where(eq(participants.participant_id, body.participant_id));
-        throw exists ? conflict(messages.progress.noDevice) : notFound(messages.participant.notFound);
-      }
-      if (target.participant_id === null) throw conflict(messages.device.notAssigned);
-      await assertActiveParticipant(tx, target.participant_id);
-      const token =
-        target.push_notification_id && target.push_notification_id !== NO_DEVICE
-          ? target.push_notification_id
-          : null;
-      await enqueuePush(tx, {
-        participantId: target.participant_id,
-        targetToken: token,
-        title: body.title,
-        body: body.body,
-        kind: 'manual',
-        createdBy: staff.adminUserId,
-      });
-      await this.audit.record(staff, { action: 'message.send', participantId: target.participant_id }, tx);
     });
   }
 

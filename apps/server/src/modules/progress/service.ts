@@ -18,8 +18,7 @@ import type { Database } from '../../db/client.js';
 import { participationProgress, seenVideos } from '../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import { PUSH_DELIVER_JOB, requestPushDelivery } from '../../push/delivery.js';
-import { enqueuePush } from '../../push/outbox.js';
+import { PUSH_DELIVER_JOB, enqueuePush, requestPushDelivery } from '../push/index.js';
 import {
   findProgressById,
   findProgressOfParticipant,
@@ -32,7 +31,7 @@ import {
   type ProgressRow,
   type ProgressWithSet,
 } from './repository.js';
-import { assertActiveParticipant } from '../life-cycle/status.js';
+import { assertActiveParticipant } from '../participants/index.js';
 
 const m = messages.progress;
 

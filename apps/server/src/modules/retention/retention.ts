@@ -6,8 +6,8 @@ import type { AppContext } from '../../context.js';
 import { rowsOf } from '../../db/rows.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { pruneRateLimitCounters } from '../../plugins/rate-limit.js';
-import { pruneExpiredDeviceTokens } from '../device-api/service.js';
-import { RecordsService } from '../life-cycle/records.js';
+import { pruneExpiredDeviceTokens } from '../device-api/index.js';
+import { RecordsService } from '../life-cycle/index.js';
 
 export const RETENTION_JOB = 'retention';
 

@@ -1,0 +1,13 @@
+/** A participant's programme: position, views, and the rules that move them. */
+export { presentDeviceProgress } from './presenters.js';
+export {
+  findProgressById,
+  findProgressOfParticipant,
+  nearestVideoDay,
+  type ProgressWithSet,
+  type VideoRow,
+  type VideoSetRow,
+} from './repository.js';
+export { progressRoutes } from './routes.js';
+export { ProgressService } from './service.js';
+export { recordViews } from './views.js';
