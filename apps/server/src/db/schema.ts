@@ -452,7 +452,17 @@ export const seenWeeks = pgTable(
      */
     completed_until: timestamp('completed_until', { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.participant_id, t.fitness_video_set_id, t.week_number] })],
+  (t) => [
+    primaryKey({ columns: [t.participant_id, t.fitness_video_set_id, t.week_number] }),
+    // Where people stop reads the completions of the hours between the start of the UTC day its
+    // period ends in and its end (up to a day's, by the time zone) here, not every view of them.
+    index('seen_weeks_completed_at_idx')
+      .on(t.completed_at)
+      .where(sql`${t.completed_at} is not null`),
+    index('seen_weeks_completed_until_idx')
+      .on(t.completed_until)
+      .where(sql`${t.completed_until} is not null`),
+  ],
 );
 
 /**

@@ -246,7 +246,7 @@ async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<Report
       -- per set, start day and discharge week; the weeks they watched in full by the period's end
       -- are programme_week_totals, less the completions of the UTC day the period ends in and
       -- after (programme_week_completions), plus those from that day's start to the period's end
-      -- (seen_weeks of the few views of those hours). Materialized: each is computed once.
+      -- (seen_weeks, by the indexes of its completion instants). Materialized: each is computed once.
       with week_videos as (
         select v.fitness_video_set_id as set_id, v.week_number as week, count(*)::int as videos
         from videos v group by 1, 2
@@ -273,17 +273,16 @@ async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<Report
           where d.day >= ${e.endDay} and d.started_on between ${p.from}::date and ${asOf}::date
             and d.week_number <= ${begun(sql`d.started_on`)}
           union all
-          select w.fitness_video_set_id, w.week_number, ev.n
+          select w.fitness_video_set_id, w.week_number, w.n
           from (
-            select distinct sv.participant_id, sv.fitness_video_set_id, sv.week_number from seen_videos sv
-            where sv.created_at >= ${e.endDayAt} and sv.created_at < ${e.end}
-          ) k
-          join seen_weeks w on w.participant_id = k.participant_id
-            and w.fitness_video_set_id = k.fitness_video_set_id and w.week_number = k.week_number
+            select participant_id, fitness_video_set_id, week_number, 1 as n from seen_weeks
+            where completed_at >= ${e.endDayAt} and completed_at < ${e.end}
+            union all
+            select participant_id, fitness_video_set_id, week_number, -1 from seen_weeks
+            where completed_until >= ${e.endDayAt} and completed_until < ${e.end}
+          ) w
           join report_cohort m on m.participant_id = w.participant_id and m.fitness_video_set_id = w.fitness_video_set_id
-          cross join lateral (values (w.completed_at, 1), (w.completed_until, -1)) ev(at, n)
-          where ev.at >= ${e.endDayAt} and ev.at < ${e.end}
-            and m.started_on between ${p.from}::date and ${asOf}::date
+          where m.started_on between ${p.from}::date and ${asOf}::date
             and w.week_number <= ${begun(sql`m.started_on`)}
         ) parts
         group by 1, 2
