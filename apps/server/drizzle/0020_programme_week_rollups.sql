@@ -92,15 +92,19 @@ create or replace function seen_weeks_complete(video_sets integer[], weeks integ
 $$;
 --> statement-breakpoint
 -- The completions and their undoing of the given seen weeks, for the participants report_cohort
--- counts on that set, each times sign.
+-- counts on that set, each times sign. PL/pgSQL: its plan is kept for the session (an SQL function
+-- that cannot be inlined is planned again on every call, on the tablet's view path).
 create or replace function seen_week_events(weeks seen_weeks[], sign integer) returns programme_week_event[]
-language sql stable as $$
-  select coalesce(array_agg(row(w.fitness_video_set_id, w.week_number, m.started_on, e.at, e.n * sign)::programme_week_event), '{}')
-  from unnest(weeks) w
-  join report_cohort m on m.participant_id = w.participant_id and m.fitness_video_set_id = w.fitness_video_set_id
-  cross join lateral (values (w.completed_at, 1), (w.completed_until, -1)) e(at, n)
-  where e.at is not null
-$$;
+language plpgsql stable as $$
+begin
+  if not exists (select 1 from unnest(weeks) w where w.completed_at is not null) then return '{}'; end if;
+  return (
+    select coalesce(array_agg(row(w.fitness_video_set_id, w.week_number, m.started_on, e.at, e.n * sign)::programme_week_event), '{}')
+    from unnest(weeks) w
+    join report_cohort m on m.participant_id = w.participant_id and m.fitness_video_set_id = w.fitness_video_set_id
+    cross join lateral (values (w.completed_at, 1), (w.completed_until, -1)) e(at, n)
+    where e.at is not null);
+end $$;
 --> statement-breakpoint
 create or replace function programme_week_events_add(events programme_week_event[]) returns void language plpgsql as $$
 begin
