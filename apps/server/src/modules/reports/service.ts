@@ -388,8 +388,8 @@ export function reportOf<N extends ReportName>(
   return c.db.transaction(
     async (tx) => {
       await tx.execute(sql`set local jit = off`);
-      // Where people stop hashes and sorts a row per participant and week begun (seen_weeks): in
-      // memory rather than through temporary files (at 10M views the default 4 MB spills to disk).
+      // Flow hashes and sorts a row per participant registered in the period (for its percentiles):
+      // in memory rather than through temporary files (the default 4 MB spills at 100k).
       await tx.execute(sql`set local work_mem = '64MB'`);
       return REPORTS[name]({ ...c, db: tx }, period);
     },
