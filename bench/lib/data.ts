@@ -140,7 +140,8 @@ export async function addParticipants(db: BenchDatabase, from: number, to: numbe
  * seen_videos rows from..to-1 of `participantCount` participants: row r is participant r % n + 1
  * seeing the (r / n + 1)th video of their set, so each size is a prefix of the next. daily_views
  * (the dashboard's rollup), each programme's seen_count and the reports' rollups (seen_weeks,
- * video_day_views), which the server keeps in step with seen_videos, are brought up to date.
+ * video_day_views, where people stop's), which the server keeps in step with seen_videos, are
+ * brought up to date.
  */
 export async function addSeenVideos(
   db: BenchDatabase,
@@ -192,6 +193,9 @@ export async function addSeenVideos(
      select (created_at at time zone 'UTC')::date, video_id, count(*)::int from seen_videos
      where seen_video_id > ${last} group by 1, 2
      on conflict (day, video_id) do update set views = d.views + excluded.views`,
+    // Where people stop's rollups (drizzle/0020_programme_week_rollups.sql): each seen week's
+    // completion and the counts per set, week, start day and day, afresh from seen_weeks.
+    `select programme_weeks_rebuild()`,
   );
   await db.load(statements, { bulk: true });
   await db.settle();

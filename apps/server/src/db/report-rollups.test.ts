@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { makeEnrolledParticipant, makeVideoSet, makeVideos } from '../../test/programme-factories.js';
@@ -7,11 +7,19 @@ import { recordViews } from '../modules/progress/views.js';
 import { reportOf } from '../modules/reports/service.js';
 import { VideoService } from '../modules/videos/library/video-service.js';
 import { rowsOf } from './rows.js';
-import { participants, participationProgress, seenVideos } from './schema.js';
+import {
+  deviceAssignments,
+  participants,
+  participationProgress,
+  seenVideos,
+  videos as videoTable,
+} from './schema.js';
 
 /**
  * The reports' rollups of seen_videos (seen_weeks, video_day_views) are kept by triggers
- * (migration 0019): after every kind of change they must equal a recount of seen_videos.
+ * (migration 0019), and where people stop's (seen_weeks' completion instants, report_cohort,
+ * programme_starts, programme_week_completions and _totals) by those of migration 0020: after
+ * every kind of change they must equal a recount from the tables they summarise.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -45,6 +53,74 @@ async function expectInStep(step: string) {
        except select 'in video_day_views, not counted', * from counted)`),
   );
   expect(days, `${step}: video_day_views`).toEqual([]);
+  await expectProgrammeWeeksInStep(step);
+}
+
+/** Rows of `recounted` missing from `kept` and the other way round, labelled. */
+function differences(kept: SQL, recounted: SQL): SQL {
+  return sql`(select 'recounted, not kept' as wrong, * from (${recounted}) r except select 'recounted, not kept', * from (${kept}) k)
+    union all
+    (select 'kept, not recounted', * from (${kept}) k except select 'kept, not recounted', * from (${recounted}) r)`;
+}
+
+/** Where people stop's rollups against their definition, recomputed from the base tables. */
+async function expectProgrammeWeeksInStep(step: string) {
+  // The n-th view of a week in time order (n its videos now) completes it; the (n+1)-th undoes it.
+  const weeks = sql`
+    select r.participant_id, r.fitness_video_set_id, r.week_number,
+      max(r.created_at) filter (where r.rank = v.n) as completed_at,
+      max(r.created_at) filter (where r.rank = v.n + 1) as completed_until
+    from (select sv.*, row_number() over (partition by participant_id, fitness_video_set_id, week_number
+                                          order by created_at) as rank from seen_videos sv) r
+    left join (select fitness_video_set_id, week_number, count(*)::int as n from videos group by 1, 2) v
+      on v.fitness_video_set_id = r.fitness_video_set_id and v.week_number = r.week_number
+    group by 1, 2, 3`;
+  // The report's cohort: a programme, and a tablet now or in the device history.
+  const cohort = sql`
+    select pr.participant_id, pr.fitness_video_set_id, pr.started_date as started_on,
+      case when pa.discharged_on is null then null when pa.discharged_on < pr.started_date then 0
+           else (pa.discharged_on - pr.started_date) / 7 + 1 end as discharge_week
+    from fitness_participation_progress pr join participants pa on pa.participant_id = pr.participant_id
+    where pa.authorized_device_id is not null
+      or exists (select 1 from device_assignments da where da.participant_id = pa.participant_id)`;
+  const events = sql`
+    select (e.at at time zone 'UTC')::date as day, w.fitness_video_set_id, w.week_number, c.started_on, e.n
+    from (${weeks}) w
+    join (${cohort}) c on c.participant_id = w.participant_id and c.fitness_video_set_id = w.fitness_video_set_id
+    cross join lateral (values (w.completed_at, 1), (w.completed_until, -1)) e(at, n)
+    where e.at is not null`;
+  const checks: [string, SQL, SQL][] = [
+    [
+      'seen_weeks completion',
+      sql`select participant_id, fitness_video_set_id, week_number, completed_at, completed_until from seen_weeks`,
+      weeks,
+    ],
+    [
+      'report_cohort',
+      sql`select participant_id, fitness_video_set_id, started_on, discharge_week from report_cohort`,
+      cohort,
+    ],
+    [
+      'programme_starts',
+      sql`select fitness_video_set_id, started_on, discharge_week, participants from programme_starts`,
+      sql`select fitness_video_set_id, started_on, discharge_week, count(*)::int from (${cohort}) c group by 1, 2, 3`,
+    ],
+    [
+      'programme_week_completions',
+      sql`select day, fitness_video_set_id, week_number, started_on, participants from programme_week_completions`,
+      sql`select day, fitness_video_set_id, week_number, started_on, sum(n)::int from (${events}) e
+          group by 1, 2, 3, 4 having sum(n) <> 0`,
+    ],
+    [
+      'programme_week_totals',
+      sql`select fitness_video_set_id, week_number, started_on, participants from programme_week_totals`,
+      sql`select fitness_video_set_id, week_number, started_on, sum(n)::int from (${events}) e
+          group by 1, 2, 3 having sum(n) <> 0`,
+    ],
+  ];
+  for (const [name, kept, recounted] of checks) {
+    expect(rowsOf(await t.ctx.db.execute(differences(kept, recounted))), `${step}: ${name}`).toEqual([]);
+  }
 }
 
 describe("the reports' rollups of seen videos", () => {
@@ -128,6 +204,99 @@ describe("the reports' rollups of seen videos", () => {
 
     await t.ctx.db.delete(participants).where(eq(participants.participant_id, firstId));
     await expectInStep('a participant deleted');
+  });
+
+  it('follow where people stop: starts, discharges, tablets, device history, videos moved or added', async () => {
+    const a = await makeEnrolledParticipant(t.ctx.db, { weeks: 2, perWeek: 2, started_date: '2025-05-01' });
+    const set = a.set;
+    const setId = set.fitness_video_set_id;
+    const b = await makeEnrolledParticipant(t.ctx.db, { set, started_date: '2025-05-03' });
+    const c = await makeEnrolledParticipant(t.ctx.db, { set, started_date: '2025-04-20' });
+    const [aId, bId, cId] = [a, b, c].map((x) => x.participant.participant_id) as [number, number, number];
+    const ids = a.videos.map((v) => v.video_id);
+    const view = (participant_id: number, i: number, at: string) => ({
+      participant_id,
+      video_id: ids[i]!,
+      fitness_video_set_id: setId,
+      week_number: a.videos[i]!.week_number,
+      day_number: a.videos[i]!.day_number,
+      created_at: new Date(at),
+    });
+    // Weeks completed on different UTC days, one of them by two views in one statement.
+    await t.ctx.db
+      .insert(seenVideos)
+      .values([
+        view(aId, 0, '2025-05-01T09:00:00Z'),
+        view(aId, 1, '2025-05-02T23:59:00Z'),
+        view(bId, 0, '2025-05-04T10:00:00Z'),
+        view(bId, 1, '2025-05-04T11:00:00Z'),
+        view(bId, 2, '2025-05-10T08:00:00Z'),
+        view(cId, 2, '2025-04-28T08:00:00Z'),
+      ]);
+    await recordViews(t.ctx, bId, setId, [ids[3]!]);
+    await expectInStep('weeks completed by views');
+    const kept = async (query: SQL) => rowsOf<{ n: number }>(await t.ctx.db.execute(query))[0]!.n;
+    // Not in step by being empty: a completed week 1, b both weeks.
+    expect(await kept(sql`select sum(participants)::int as n from programme_week_totals`)).toBe(3);
+
+    const setProgress = (participantId: number, fields: Partial<typeof participationProgress.$inferInsert>) =>
+      t.ctx.db
+        .update(participationProgress)
+        .set(fields)
+        .where(eq(participationProgress.participant_id, participantId));
+    await setProgress(aId, { started_date: '2025-04-24' });
+    await expectInStep('a programme start moved');
+
+    const setParticipant = (participantId: number, fields: Partial<typeof participants.$inferInsert>) =>
+      t.ctx.db.update(participants).set(fields).where(eq(participants.participant_id, participantId));
+    await setParticipant(bId, { status: 'completed', discharged_on: '2025-05-12' });
+    await setParticipant(cId, { status: 'withdrawn', discharged_on: '2025-04-01' });
+    await expectInStep('discharged, one before their start');
+    await setParticipant(bId, { status: 'active', discharged_on: null });
+    await expectInStep('reinstated');
+
+    await setParticipant(aId, { authorized_device_id: null });
+    await expectInStep('tablet taken off, none in the history: not started');
+    await setParticipant(aId, { authorized_device_id: a.device.authorized_device_id });
+    await expectInStep('tablet put back');
+    await t.ctx.db
+      .insert(deviceAssignments)
+      .values({ participant_id: cId, device_uuid: 'c', device_name: 'C' });
+    await setParticipant(cId, { authorized_device_id: null });
+    await expectInStep('tablet taken off, one in the history: still started');
+    await t.ctx.db.delete(deviceAssignments).where(eq(deviceAssignments.participant_id, cId));
+    await expectInStep('device history removed');
+
+    // Week 1 loses a video to week 2: its two views now outnumber its one video.
+    await t.ctx.db
+      .update(videoTable)
+      .set({ week_number: 2, day_number: 3 })
+      .where(eq(videoTable.video_id, ids[1]!));
+    await expectInStep('a video moved from week 1 to week 2');
+    expect(await kept(sql`select count(*)::int as n from seen_weeks where completed_until is not null`)).toBe(
+      2,
+    );
+    const [added] = await makeVideos(t.ctx.db, set, [{ week: 1, day: 5 }]);
+    await expectInStep('a video added to week 1');
+    await t.ctx.db.insert(seenVideos).values({
+      participant_id: cId,
+      video_id: added!.video_id,
+      fitness_video_set_id: setId,
+      week_number: 1,
+      day_number: 5,
+      created_at: new Date('2025-05-20T12:00:00Z'),
+    });
+    await t.ctx.db
+      .delete(seenVideos)
+      .where(and(eq(seenVideos.participant_id, bId), eq(seenVideos.video_id, ids[0]!)));
+    await expectInStep('views added and deleted after the moves');
+
+    await setProgress(bId, { fitness_video_set_id: (await makeVideoSet(t.ctx.db)).fitness_video_set_id });
+    await expectInStep('moved to another set');
+    await t.ctx.db.delete(participants).where(eq(participants.participant_id, aId));
+    await expectInStep('a participant deleted');
+    await new VideoService(t.ctx).remove(added!.video_id);
+    await expectInStep('a video deleted');
   });
 
   it("counts a video's views by the programme's days, whatever the offset of its time zone", async () => {

@@ -18,6 +18,7 @@ import {
   serial,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -438,8 +439,109 @@ export const seenWeeks = pgTable(
     week_number: integer('week_number').notNull(),
     seen: integer('seen').notNull(),
     last_seen_at: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    /**
+     * When the week's views first numbered its videos (the instant of the n-th view, n the week's
+     * videos now), null while fewer or when the week has no video: from then the week counts as
+     * watched in full (migration 0020 keeps it, with a trigger).
+     */
+    completed_at: timestamp('completed_at', { withTimezone: true }),
+    /**
+     * When they first outnumbered them (the (n+1)-th view, possible only after a video moved into
+     * the week): from then the week no longer counts, as the report compares the views before the
+     * period's end with the week's videos, exactly.
+     */
+    completed_until: timestamp('completed_until', { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.participant_id, t.fitness_video_set_id, t.week_number] })],
+  (t) => [
+    primaryKey({ columns: [t.participant_id, t.fitness_video_set_id, t.week_number] }),
+    // Where people stop reads the completions of the hours between the start of the UTC day its
+    // period ends in and its end (up to a day's, by the time zone) here, not every view of them.
+    index('seen_weeks_completed_at_idx')
+      .on(t.completed_at)
+      .where(sql`${t.completed_at} is not null`),
+    index('seen_weeks_completed_until_idx')
+      .on(t.completed_until)
+      .where(sql`${t.completed_until} is not null`),
+  ],
+);
+
+/**
+ * "Where people stop" (issue 33) by its own keys, kept by triggers (drizzle/0020_programme_week_rollups.sql)
+ * so the report reads a few thousand rows instead of a row per participant and week.
+ *
+ * report_cohort: per participant the report counts (a programme and a tablet now or in the device
+ * history), their set, start day and discharge week: what the rollups below counted them under, so
+ * a trigger can take that away when any of it changes, whatever the order of a cascade's deletes.
+ */
+export const reportCohort = pgTable('report_cohort', {
+  participant_id: integer('participant_id').primaryKey(),
+  fitness_video_set_id: integer('fitness_video_set_id').notNull(),
+  started_on: date('started_on', { mode: 'string' }).notNull(),
+  /** Programme weeks begun by the discharge day (0: discharged before the start); null while not discharged. */
+  discharge_week: integer('discharge_week'),
+});
+
+/** Participants of report_cohort per set, start day and discharge week: "reached" and "still active". */
+export const programmeStarts = pgTable(
+  'programme_starts',
+  {
+    fitness_video_set_id: integer('fitness_video_set_id').notNull(),
+    started_on: date('started_on', { mode: 'string' }).notNull(),
+    discharge_week: integer('discharge_week'),
+    participants: integer('participants').notNull(),
+  },
+  (t) => [
+    unique('programme_starts_key')
+      .on(t.fitness_video_set_id, t.started_on, t.discharge_week)
+      .nullsNotDistinct(),
+    // Rows a change brought to 0 are deleted at once: this finds them without a scan.
+    index('programme_starts_empty_idx')
+      .on(t.fitness_video_set_id)
+      .where(sql`${t.participants} = 0`),
+  ],
+);
+
+/**
+ * Weeks of report_cohort's participants (of their own set) that became watched in full
+ * (seen_weeks.completed_at, +1) or stopped being so (completed_until, -1), per UTC day of that
+ * instant, set, week and start day. A report counts those before the UTC day its period ends in,
+ * and the few hours from that day's start to the period's end from seen_weeks.
+ */
+export const programmeWeekCompletions = pgTable(
+  'programme_week_completions',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    fitness_video_set_id: integer('fitness_video_set_id').notNull(),
+    week_number: integer('week_number').notNull(),
+    started_on: date('started_on', { mode: 'string' }).notNull(),
+    participants: integer('participants').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.fitness_video_set_id, t.week_number, t.started_on] }),
+    index('programme_week_completions_empty_idx')
+      .on(t.day)
+      .where(sql`${t.participants} = 0`),
+  ],
+);
+
+/**
+ * programme_week_completions summed over every day, per set, week and start day: a period ending
+ * today takes these and subtracts the few completions of its last UTC day and after.
+ */
+export const programmeWeekTotals = pgTable(
+  'programme_week_totals',
+  {
+    fitness_video_set_id: integer('fitness_video_set_id').notNull(),
+    week_number: integer('week_number').notNull(),
+    started_on: date('started_on', { mode: 'string' }).notNull(),
+    participants: integer('participants').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.fitness_video_set_id, t.week_number, t.started_on] }),
+    index('programme_week_totals_empty_idx')
+      .on(t.fitness_video_set_id)
+      .where(sql`${t.participants} = 0`),
+  ],
 );
 
 /**

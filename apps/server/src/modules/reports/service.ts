@@ -236,55 +236,55 @@ async function adherence(c: ReportContext, p: ReportPeriod): Promise<ReportsAnsw
 
 async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['programme-weeks']> {
   const asOf = p.to < c.today ? p.to : c.today;
+  const e = utcDays(c, p);
+  // The programme weeks begun by asOf of someone who started on `started_on`.
+  const begun = (startedOn: SQL) => sql`(${asOf}::date - ${startedOn}) / 7 + 1`;
   const rows = rowsOf<ReportsAnswers['programme-weeks']['rows'][number]>(
     await c.db.execute(sql`
-      -- Materialized: each is computed once (the planner, expecting one row of \`completed\`, read
-      -- it again for every week of every set, a pass over all seen_videos each time).
-      with cohort as materialized (
-        -- One row per participant who started in the period: how many weeks of the programme had
-        -- begun by its end, and in how many of those they were not yet discharged.
-        select pr.participant_id, pr.fitness_video_set_id as set_id,
-          least(s.number_of_weeks, (${asOf}::date - pr.started_date) / 7 + 1) as weeks_reached,
-          least(s.number_of_weeks, (${asOf}::date - pr.started_date) / 7 + 1,
-            case when pa.discharged_on is null then s.number_of_weeks
-                 when pa.discharged_on < pr.started_date then 0
-                 else (pa.discharged_on - pr.started_date) / 7 + 1 end) as weeks_active
-        from fitness_participation_progress pr
-        join participants pa on pa.participant_id = pr.participant_id
-        join fitness_video_sets s on s.fitness_video_set_id = pr.fitness_video_set_id
-        where pr.started_date between ${p.from}::date and ${asOf}::date and ${startedWithDevice}
-      ), week_videos as (
+      -- From the rollups kept by triggers (drizzle/0020_programme_week_rollups.sql), never a row
+      -- per participant: who started in the period is report_cohort, counted in programme_starts
+      -- per set, start day and discharge week; the weeks they watched in full by the period's end
+      -- are programme_week_totals, less the completions of the UTC day the period ends in and
+      -- after (programme_week_completions), plus those from that day's start to the period's end
+      -- (seen_weeks, by the indexes of its completion instants). Materialized: each is computed once.
+      with week_videos as (
         select v.fitness_video_set_id as set_id, v.week_number as week, count(*)::int as videos
         from videos v group by 1, 2
+      ), starts as materialized (
+        select s.fitness_video_set_id as set_id, ${begun(sql`s.started_on`)} as weeks_reached,
+          s.discharge_week, s.participants
+        from programme_starts s
+        where s.started_on between ${p.from}::date and ${asOf}::date
       ), reached as materialized (
-        -- Histograms (a row per set and week count), summed per week below: never a row per
-        -- participant and week.
-        select set_id, weeks_reached as weeks, count(*) as n from cohort group by 1, 2
+        -- Histograms (a row per set and week count), summed per week below.
+        select set_id, weeks_reached as weeks, sum(participants) as n from starts group by 1, 2
       ), active as materialized (
-        select set_id, weeks_active as weeks, count(*) as n from cohort group by 1, 2
+        select set_id, least(weeks_reached, coalesce(discharge_week, weeks_reached)) as weeks, sum(participants) as n
+        from starts group by 1, 2
       ), completed as materialized (
-        -- Weeks begun by the end of the period in which the participant had watched every video of
-        -- their own set's week by then, from seen_weeks (a row per participant and week, kept by
-        -- triggers on seen_videos) instead of every view. When the week's latest view is before
-        -- the period's end, all its views are; when it is not, fewer than seen_weeks.seen were, so
-        -- the week was complete by then only if it holds more views than videos (a video moved to
-        -- another week since): only then are its views counted.
-        -- The cohort's weeks first (offset 0 keeps it a join of its own): joined with week_videos
-        -- in the same step, the planner paired every participant with every week of their set.
-        select cw.set_id, cw.week, count(*) as n
-        from (
-          select c.participant_id, c.set_id, w.week_number as week, w.seen, w.last_seen_at
-          from cohort c
-          join seen_weeks w on w.participant_id = c.participant_id
-            and w.fitness_video_set_id = c.set_id and w.week_number <= c.weeks_reached
-          offset 0
-        ) cw
-        join week_videos wv on wv.set_id = cw.set_id and wv.week = cw.week
-        where case when cw.last_seen_at < ${periodEnd(c, p)} then cw.seen = wv.videos
-          else cw.seen > wv.videos and wv.videos = (
-            select count(*) from seen_videos sv
-            where sv.participant_id = cw.participant_id and sv.fitness_video_set_id = cw.set_id
-              and sv.week_number = cw.week and sv.created_at < ${periodEnd(c, p)}) end
+        select set_id, week, sum(n) as n from (
+          select t.fitness_video_set_id as set_id, t.week_number as week, t.participants as n
+          from programme_week_totals t
+          where t.started_on between ${p.from}::date and ${asOf}::date
+            and t.week_number <= ${begun(sql`t.started_on`)}
+          union all
+          select d.fitness_video_set_id, d.week_number, -d.participants
+          from programme_week_completions d
+          where d.day >= ${e.endDay} and d.started_on between ${p.from}::date and ${asOf}::date
+            and d.week_number <= ${begun(sql`d.started_on`)}
+          union all
+          select w.fitness_video_set_id, w.week_number, w.n
+          from (
+            select participant_id, fitness_video_set_id, week_number, 1 as n from seen_weeks
+            where completed_at >= ${e.endDayAt} and completed_at < ${e.end}
+            union all
+            select participant_id, fitness_video_set_id, week_number, -1 from seen_weeks
+            where completed_until >= ${e.endDayAt} and completed_until < ${e.end}
+          ) w
+          join report_cohort m on m.participant_id = w.participant_id and m.fitness_video_set_id = w.fitness_video_set_id
+          where m.started_on between ${p.from}::date and ${asOf}::date
+            and w.week_number <= ${begun(sql`m.started_on`)}
+        ) parts
         group by 1, 2
       )
       select s.fitness_video_set_id as video_set_id, s.set_name, wv.week,
@@ -388,8 +388,8 @@ export function reportOf<N extends ReportName>(
   return c.db.transaction(
     async (tx) => {
       await tx.execute(sql`set local jit = off`);
-      // Where people stop hashes and sorts a row per participant and week begun (seen_weeks): in
-      // memory rather than through temporary files (at 10M views the default 4 MB spills to disk).
+      // Flow hashes and sorts a row per participant registered in the period (for its percentiles):
+      // in memory rather than through temporary files (the default 4 MB spills at 100k).
       await tx.execute(sql`set local work_mem = '64MB'`);
       return REPORTS[name]({ ...c, db: tx }, period);
     },
