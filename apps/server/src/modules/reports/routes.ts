@@ -4,8 +4,7 @@ import { api } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import { actorOf } from '../audit/actor.js';
-import { AuditService } from '../audit/service.js';
+import { actorOf, AuditService } from '../audit/index.js';
 import { reportOf, type ReportContext } from './service.js';
 import { reportWorkbookTables, workbookOf } from './workbook.js';
 
