@@ -1,7 +1,10 @@
 // Without zod: the console's participant list needs these names and rules only, and a module is
 // bundled whole, so the schemas live apart (participants.ts re-exports this module, as roles.ts
 // does role-names.ts).
+import { participantFieldsWhere, type FieldRule, type ParticipantFieldsWhere } from './participant-fields.js';
 import type { ParticipantFull, ParticipantView } from './participants.js';
+
+export * from './participant-fields.js';
 
 /** The literal a participant's unique_device_id holds when no device is assigned. */
 export const NO_DEVICE = 'empty';
@@ -31,37 +34,28 @@ export function adherenceOf(daysBehind: number): AdherenceState {
  * Identifiable fields: only full-access users ever receive or change them (spec §6), and no log
  * line holds them. IDENTIFIABLE_FIELDS is the one list every rule reads: the logger's redaction
  * paths, the basic-access answers (participantBasic, the basic CSV columns, the sorts basic access
- * may not use), the audit's field names and the security tests are all derived from it, so a new
- * identifiable field is declared here once. CONTACT_FIELDS travel with the participant, and
- * REFERRAL_FIELDS on the referral route.
+ * may not use), the audit's field names and the security tests are all derived from it, and it is
+ * derived from the field table (participant-fields.ts): a field marked identifiable there is in it.
+ * CONTACT_FIELDS travel with the participant, and REFERRAL_FIELDS on the referral route.
  */
-export const CONTACT_FIELDS = [
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'nhs_number',
-  'email',
-  'phone_number',
-  'phone_number_secondary',
-  'address',
-  'notes',
-  'last_ip_address',
-  /** Free text given with a discharge (issue 32). */
-  'discharge_note',
-] as const;
-export const REFERRAL_FIELDS = [
-  'programme_referred_to',
-  'referring_organisation',
-  'referring_healthcare_professional',
-  'referring_healthcare_professional_role',
-  'checked_contraindications_to_exercise',
-  'smoker',
-  'diabetes',
-  'registered_deaf',
-] as const;
-export const IDENTIFIABLE_FIELDS = [...CONTACT_FIELDS, ...REFERRAL_FIELDS] as const;
-export type IdentifiableField = (typeof IDENTIFIABLE_FIELDS)[number];
-export type ContactField = (typeof CONTACT_FIELDS)[number];
+export type IdentifiableField = ParticipantFieldsWhere<{ access: 'identifiable' }>;
+export type ContactField = ParticipantFieldsWhere<{ access: 'identifiable'; answer: { in: 'participant' } }>;
+export type ReferralField = ParticipantFieldsWhere<{ answer: { in: 'referral' } }>;
+export const CONTACT_FIELDS: readonly ContactField[] = participantFieldsWhere<ContactField>(
+  (field) => field.access === 'identifiable' && field.answer?.in === 'participant',
+);
+export const REFERRAL_FIELDS: readonly ReferralField[] = participantFieldsWhere<ReferralField>(
+  (field) => field.answer?.in === 'referral',
+);
+export const IDENTIFIABLE_FIELDS: readonly IdentifiableField[] = participantFieldsWhere<IdentifiableField>(
+  (field) => field.access === 'identifiable',
+);
+
+/** The fields of the participant answer every admin receives: no field permission needed. */
+export type OpenField = Exclude<ParticipantFieldsWhere<{ answer: { in: 'participant' } }>, ContactField>;
+export const OPEN_FIELDS: readonly OpenField[] = participantFieldsWhere<OpenField>(
+  (field) => field.answer?.in === 'participant' && field.access === undefined,
+);
 
 export function isIdentifiableField(name: string): name is IdentifiableField {
   return (IDENTIFIABLE_FIELDS as readonly string[]).includes(name);
@@ -120,29 +114,14 @@ export function formatNhsNumber(digits: string | null): string {
 }
 
 /**
- * The columns of a bulk-referral CSV, in the template's order: the add form's fields less the
- * device (imported participants wait for one). participants.test.ts holds it to the import row's
- * schema, which is the add form's.
+ * The columns of a bulk-referral CSV, in the template's order: the fields the add request takes,
+ * less the device (imported participants wait for one).
  */
-export const PARTICIPANT_IMPORT_COLUMNS = [
-  'first_name',
-  'last_name',
-  'gender',
-  'date_of_birth',
-  'nhs_number',
-  'email',
-  'phone_number',
-  'phone_number_secondary',
-  'address',
-  'language',
-  'notes',
-  'programme_referred_to',
-  'referring_organisation',
-  'referring_healthcare_professional',
-  'referring_healthcare_professional_role',
-  'checked_contraindications_to_exercise',
-  'smoker',
-  'diabetes',
-  'registered_deaf',
-] as const;
-export type ParticipantImportColumn = (typeof PARTICIPANT_IMPORT_COLUMNS)[number];
+export type ParticipantImportColumn = Exclude<
+  ParticipantFieldsWhere<{ rule: FieldRule }>,
+  ParticipantFieldsWhere<{ rule: { kind: 'device' } }>
+>;
+export const PARTICIPANT_IMPORT_COLUMNS: readonly ParticipantImportColumn[] =
+  participantFieldsWhere<ParticipantImportColumn>(
+    (field) => field.rule !== undefined && field.rule.kind !== 'device',
+  );

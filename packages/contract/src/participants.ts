@@ -8,62 +8,34 @@ import {
   ADHERENCE_STATES,
   CONTACT_FIELDS,
   NO_DEVICE,
+  type PARTICIPANT_FIELDS,
   PARTICIPANT_IMPORT_COLUMNS,
   PARTICIPANT_SORTS,
+  OPEN_FIELDS,
+  REFERRAL_FIELDS,
   isIdentifiableField,
   isValidNhsNumber,
   nhsNumberDigits,
+  participantField,
+  participantFieldsWhere,
+  PARTICIPANT_GRID_FIELDS,
   type ContactField,
+  type FieldRule,
+  type ParticipantFieldName,
+  type ParticipantFieldsWhere,
   type ParticipantSort,
+  type ReferralField,
 } from './participant-names.js';
 
 export * from './participant-names.js';
 
-/** The 21 choices of the add form, in the spec's order. */
-export const LANGUAGES = [
-  'English',
-  'Polish',
-  'Urdu',
-  'Bengali',
-  'Gujarati',
-  'Arabic',
-  'French',
-  'Mandarin',
-  'Cantonese',
-  'Portuguese',
-  'Spanish',
-  'Tamil',
-  'Turkish',
-  'Italian',
-  'Somali',
-  'Lithuanian',
-  'German',
-  'Persian',
-  'Filipino',
-  'Romanian',
-  'Other',
-] as const;
-export type Language = (typeof LANGUAGES)[number];
-
-export const GENDERS = ['male', 'female'] as const;
-export const PROGRAMMES = ['pad-programme'] as const;
-
 const m = messages.participant;
-const r = messages.referral;
 
 export const adherenceState = z.enum(ADHERENCE_STATES, {
   error: 'state must be one of onTrack, slightlybehind, behind',
 });
 
-// ---- field rules (spec §5), shared by add, edit and the grid's inline edit ----
-
-export const firstName = requiredText(m.firstNameEmpty, limits.textMin, m.minTwo);
-export const lastName = requiredText(m.lastNameEmpty, limits.textMin, m.minTwo);
-export const address = requiredText(m.addressEmpty, limits.textMin, m.minTwo, 500);
-/** Any phone on edit: required, at least 2 characters. */
-export const phoneNumber = requiredText(m.phoneEmpty, limits.textMin, m.minTwo, 50);
-/** On add: a plus sign and exactly 12 digits. */
-export const phoneNumberOnAdd = phoneNumber.regex(limits.phoneOnAdd, { error: m.phoneFormat });
+// ---- field rules (spec §5): the schema of each kind of rule in the field table ----
 
 export function isDateOfBirthInRange(value: string, today: string = todayIsoDate()): boolean {
   return value >= limits.dobEarliest && value <= today;
@@ -79,6 +51,7 @@ export const dateOfBirth = z
   .describe('YYYY-MM-DD, from 1900-01-01 to today');
 
 const emptyToNull = (v: unknown) => (v === '' ? null : v);
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 
 /** Optional free text: absent, null or blank all mean "none". */
 function optionalText(max: number, min = 0) {
@@ -105,95 +78,135 @@ export const nhsNumber = z
   .refine((v) => v === null || isValidNhsNumber(v), { error: messages.nhsNumber.checkDigit })
   .describe('NHS number: 10 digits (spaces allowed, e.g. 485 777 3456), modulus-11 checked; null for none');
 
-export const email = optionalText(limits.shortTextMax).refine(
-  (v) => v === null || z.email().safeParse(v).success,
-  { error: m.emailInvalid },
-);
-export const phoneNumberSecondary = optionalText(50, limits.textMin);
-export const notes = optionalText(limits.longTextMax);
-
-export const gender = z.preprocess(
-  (v) => (typeof v === 'string' ? emptyToNull(v.trim().toLowerCase()) : v),
-  z
-    .enum(GENDERS, { error: m.genderInvalid })
-    .nullish()
-    .transform((v) => v ?? null),
-);
-
-const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
-
-export const language = z.preprocess(
-  trimmed,
-  z.enum(LANGUAGES, {
-    error: (issue) =>
-      issue.input === undefined || issue.input === null || issue.input === ''
-        ? m.languageEmpty
-        : m.languageInvalid,
-  }),
-);
-
 /** The device chosen on add: its uuid (lower-cased); "empty" is no device. */
 export const deviceChoice = requiredText(m.deviceEmpty, limits.textMin, m.minTwo, 100)
   .transform((v) => v.toLowerCase())
-  .refine((v) => v !== NO_DEVICE, { error: m.deviceEmpty });
+  .refine((v) => v !== NO_DEVICE, { error: m.deviceEmpty })
+  .describe('uuid of an unassigned authorised device');
 
-export const referralFields = {
-  programme_referred_to: z.preprocess(
+/** The device on update: another one's uuid, or "empty" to detach. */
+const deviceOnUpdate = z
+  .string({ error: m.deviceEmpty })
+  .trim()
+  .min(1, { error: m.deviceEmpty, abort: true })
+  .max(100, { error: 'Must be at most 100 characters', abort: true })
+  .transform((v) => v.toLowerCase())
+  .describe('uuid of an available device to assign, or the literal "empty" to detach the current one');
+
+type RuleOf<K extends FieldRule['kind']> = Extract<FieldRule, { kind: K }>;
+type Options = readonly [string, ...string[]];
+/** Add, or edit (the update request and the edit form): only a text's add format differs. */
+type On = 'add' | 'edit';
+
+function textRule(rule: RuleOf<'text'>, on: On) {
+  const text = requiredText(rule.empty, limits.textMin, m.minTwo, rule.max);
+  return on === 'add' && rule.onAdd ? text.regex(rule.onAdd.pattern, { error: rule.onAdd.message }) : text;
+}
+
+function optionalTextRule(rule: RuleOf<'optionalText'>) {
+  const text = optionalText(rule.max, rule.min);
+  const email = rule.email;
+  return email === undefined
+    ? text
+    : text.refine((v) => v === null || z.email().safeParse(v).success, { error: email });
+}
+
+function choiceRule<const O extends Options>(rule: { options: O; empty: string; invalid: string }) {
+  return z.preprocess(
     trimmed,
-    z.enum(PROGRAMMES, {
+    z.enum(rule.options, {
       error: (issue) =>
-        issue.input === undefined || issue.input === null || issue.input === ''
-          ? r.programmeEmpty
-          : r.programmeInvalid,
+        issue.input === undefined || issue.input === null || issue.input === '' ? rule.empty : rule.invalid,
     }),
-  ),
-  referring_organisation: requiredText(r.organisationEmpty, limits.textMin, m.minTwo),
-  referring_healthcare_professional: requiredText(r.professionalEmpty, limits.textMin, m.minTwo),
-  referring_healthcare_professional_role: requiredText(r.professionalRoleEmpty, limits.textMin, m.minTwo),
-  checked_contraindications_to_exercise: formBoolean(r.contraindicationsEmpty),
-  smoker: formBoolean(r.selectionEmpty),
-  diabetes: formBoolean(r.selectionEmpty),
-  registered_deaf: formBoolean(r.selectionEmpty),
-};
+  );
+}
+
+function optionalChoiceRule<const O extends Options>(rule: { options: O; invalid: string }) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToNull(v.trim().toLowerCase()) : v),
+    z
+      .enum(rule.options, { error: rule.invalid })
+      .nullish()
+      .transform((v) => v ?? null),
+  );
+}
+
+/** The schema a field's rule makes, by the rule's kind (and, for the device, add or edit). */
+type RuleSchema<R, O extends On> = R extends { kind: 'text' }
+  ? ReturnType<typeof textRule>
+  : R extends { kind: 'optionalText' }
+    ? ReturnType<typeof optionalTextRule>
+    : R extends { kind: 'choice'; options: infer C extends Options }
+      ? ReturnType<typeof choiceRule<C>>
+      : R extends { kind: 'optionalChoice'; options: infer C extends Options }
+        ? ReturnType<typeof optionalChoiceRule<C>>
+        : R extends { kind: 'yesNo' }
+          ? ReturnType<typeof formBoolean>
+          : R extends { kind: 'dateOfBirth' }
+            ? typeof dateOfBirth
+            : R extends { kind: 'nhsNumber' }
+              ? typeof nhsNumber
+              : R extends { kind: 'device' }
+                ? O extends 'add'
+                  ? typeof deviceChoice
+                  : typeof deviceOnUpdate
+                : never;
+
+function ruleSchema(rule: FieldRule, on: On): z.ZodType {
+  switch (rule.kind) {
+    case 'text':
+      return textRule(rule, on);
+    case 'optionalText':
+      return optionalTextRule(rule);
+    case 'choice':
+      return choiceRule(rule);
+    case 'optionalChoice':
+      return optionalChoiceRule(rule);
+    case 'yesNo':
+      return formBoolean(rule.empty);
+    case 'dateOfBirth':
+      return dateOfBirth;
+    case 'nhsNumber':
+      return nhsNumber;
+    case 'device':
+      return on === 'add' ? deviceChoice : deviceOnUpdate;
+  }
+}
+
+type Fields = typeof PARTICIPANT_FIELDS;
+/** The fields a request takes: those with a rule. */
+type RequestField = ParticipantFieldsWhere<{ rule: FieldRule }>;
+type Shape<N extends RequestField, O extends On> = { [K in N]: RuleSchema<Fields[K]['rule'], O> };
+
+/** The object shape of `names` (in that order, the order of their errors) under the add or edit rules. */
+function shapeOf<N extends RequestField, O extends On>(names: readonly N[], on: O): Shape<N, O> {
+  return Object.fromEntries(
+    names.map((name) => [name, ruleSchema(participantField(name).rule!, on)]),
+  ) as Shape<N, O>;
+}
+
+const REQUEST_FIELDS = participantFieldsWhere<RequestField>((field) => field.rule !== undefined);
+const addShape = shapeOf(REQUEST_FIELDS, 'add');
+const editShape = shapeOf(REQUEST_FIELDS, 'edit');
 
 /** Referral data, edited through PATCH /api/participant/{id} (every field required when sent). */
-export const referralBody = z.object(referralFields).meta({ id: 'ReferralEdit' });
+export const referralBody = z
+  .object(shapeOf(REFERRAL_FIELDS as readonly (ReferralField & RequestField)[], 'edit'))
+  .meta({ id: 'ReferralEdit' });
 export type ReferralBody = z.input<typeof referralBody>;
 
 // ---- requests ----
 
 /**
- * The participant's own fields with the add form's rules: declared once, and the create body, the
- * update body and the edit form are made from them. The server writes a validated body's keys as
- * the columns of the same names (unique_device_id, which names a device, apart), so each key is a
- * `participants` column; the server checks that when it starts. A body's key order is the order
- * its errors are reported in (the first one is the answer's message), so it is kept as it was.
+ * A participant and their referral, with the add rules of the field table. The server writes a
+ * validated body's keys as the columns of the same names (the device, which names a device,
+ * apart), so each key is a `participants` column; the server checks that when it starts.
  */
-const participantDetailFields = {
-  first_name: firstName,
-  last_name: lastName,
-  gender,
-  date_of_birth: dateOfBirth,
-  nhs_number: nhsNumber,
-  email,
-  phone_number: phoneNumberOnAdd,
-  phone_number_secondary: phoneNumberSecondary,
-  address,
-  language,
-};
-
-export const createParticipantBody = z
-  .object({
-    ...participantDetailFields,
-    unique_device_id: deviceChoice.describe('uuid of an unassigned authorised device'),
-    notes,
-    ...referralFields,
-  })
-  .meta({
-    id: 'CreateParticipant',
-    description:
-      'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
-  });
+export const createParticipantBody = z.object(addShape).meta({
+  id: 'CreateParticipant',
+  description:
+    'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
+});
 export type CreateParticipantBody = z.input<typeof createParticipantBody>;
 export type CreateParticipantInput = z.output<typeof createParticipantBody>;
 
@@ -253,20 +266,7 @@ export type ParticipantImportReport = z.infer<typeof participantImportReport>;
  * 2 or more characters is kept, the device may be "empty" (detach), and the tablet's purge_cache.
  */
 export const updateParticipantBody = z
-  .object({
-    ...participantDetailFields,
-    phone_number: phoneNumber,
-    notes,
-    unique_device_id: z
-      .string({ error: m.deviceEmpty })
-      .trim()
-      .min(1, { error: m.deviceEmpty, abort: true })
-      .max(100, { error: 'Must be at most 100 characters', abort: true })
-      .transform((v) => v.toLowerCase())
-      .describe('uuid of an available device to assign, or the literal "empty" to detach the current one'),
-    purge_cache: formBoolean('purge_cache must be true or false'),
-    ...referralFields,
-  })
+  .object({ ...editShape, purge_cache: formBoolean('purge_cache must be true or false') })
   .partial()
   .meta({
     id: 'UpdateParticipant',
@@ -276,13 +276,26 @@ export const updateParticipantBody = z
 export type UpdateParticipantBody = z.input<typeof updateParticipantBody>;
 export type UpdateParticipantInput = z.output<typeof updateParticipantBody>;
 
-/** The console's edit-participant form: the PATCH rules, with every field of the form present. */
+type DialogField = ParticipantFieldsWhere<{ rule: FieldRule; editable: { dialog: true } }>;
+type BlankOnEdit = ParticipantFieldsWhere<{ rule: { optionalOnEdit: true } }>;
+const blankAllowed = <T extends z.core.SomeType>(schema: T) =>
+  z.preprocess(trimmed, z.union([schema, z.literal('')]));
+
+/**
+ * The console's edit-participant form: the fields of the edit dialog with the PATCH rules, every
+ * one present; a choice required on add only (optionalOnEdit) may be left blank.
+ */
 export const editParticipantForm = z.object({
-  ...participantDetailFields,
-  phone_number: phoneNumber,
-  // Required on add only: a participant without one may keep none.
-  language: z.preprocess(trimmed, z.union([language, z.literal('')])),
-  notes,
+  ...(Object.fromEntries(
+    participantFieldsWhere<DialogField>(
+      (field) => field.rule !== undefined && field.editable?.dialog === true,
+    ).map((name) => [name, editShape[name]]),
+  ) as Pick<typeof editShape, DialogField>),
+  ...(Object.fromEntries(
+    participantFieldsWhere<BlankOnEdit>(
+      (field) => field.rule?.kind === 'choice' && field.rule.optionalOnEdit === true,
+    ).map((name) => [name, blankAllowed(editShape[name])]),
+  ) as unknown as { [K in BlankOnEdit]: ReturnType<typeof blankAllowed<(typeof editShape)[K]>> }),
 });
 export type EditParticipantForm = z.input<typeof editParticipantForm>;
 
@@ -321,17 +334,13 @@ export const participantExportQuery = participantListQuery.pick({
 });
 export type ParticipantExportQuery = z.output<typeof participantExportQuery>;
 
-/** A full-access admin's CSV: the grid's columns, contact data included. */
+/**
+ * A full-access admin's CSV: the grid's columns (the field table's grid columns among them, in
+ * the grid's order), contact data included.
+ */
 export const PARTICIPANT_CSV_FULL_COLUMNS = [
   'participant_id',
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'nhs_number',
-  'email',
-  'phone_number',
-  'gender',
-  'language',
+  ...PARTICIPANT_GRID_FIELDS,
   'name',
   'unique_device_id',
   'days_behind',
@@ -356,6 +365,42 @@ export const participantIdParams = z.object({
 
 // ---- responses ----
 
+type Answer = { type: 'string' | 'boolean' | 'choice'; nullable: boolean; description?: string };
+type Nullable<T extends z.ZodType, A> = A extends { nullable: true } ? z.ZodNullable<T> : T;
+/** The JSON type of a field in an answer, from its entry's `answer` (a choice: its rule's options). */
+type AnswerSchema<F> = F extends { answer: infer A extends Answer }
+  ? A extends { type: 'boolean' }
+    ? Nullable<z.ZodBoolean, A>
+    : A extends { type: 'choice' }
+      ? F extends { rule: { options: infer C extends Options } }
+        ? Nullable<z.ZodEnum<{ [K in C[number]]: K }>, A>
+        : never
+      : Nullable<z.ZodString, A>
+  : never;
+
+function answerSchema(name: ParticipantFieldName): z.ZodType {
+  const spec = participantField(name);
+  const answer = spec.answer!;
+  const rule = spec.rule;
+  const base =
+    answer.type === 'boolean'
+      ? z.boolean()
+      : answer.type === 'choice' && (rule?.kind === 'choice' || rule?.kind === 'optionalChoice')
+        ? z.enum(rule.options)
+        : z.string();
+  const typed = answer.nullable ? base.nullable() : base;
+  return answer.description === undefined ? typed : typed.describe(answer.description);
+}
+
+/** The answer shape of `names`, in that order. */
+function answerShape<N extends ParticipantFieldName>(
+  names: readonly N[],
+): { [K in N]: AnswerSchema<Fields[K]> } {
+  return Object.fromEntries(names.map((name) => [name, answerSchema(name)])) as {
+    [K in N]: AnswerSchema<Fields[K]>;
+  };
+}
+
 /**
  * A participant with contact data, for full-access admins only. The basic-access shape below is
  * this one less CONTACT_FIELDS, so a field declared identifiable can never reach basic access.
@@ -363,8 +408,7 @@ export const participantIdParams = z.object({
 export const participantFull = z
   .object({
     participant_id: z.number().int(),
-    gender: z.enum(GENDERS).nullable(),
-    language: z.string().nullable(),
+    ...answerShape(OPEN_FIELDS),
     unique_device_id: z
       .string()
       .describe(
@@ -395,17 +439,7 @@ export const participantFull = z
       .enum(WITHDRAWAL_REASONS)
       .nullable()
       .describe('Why the participant withdrew (status withdrawn only)'),
-    first_name: z.string(),
-    last_name: z.string(),
-    date_of_birth: z.string().describe('YYYY-MM-DD'),
-    nhs_number: z.string().nullable().describe('10 digits, or null'),
-    email: z.string().nullable(),
-    phone_number: z.string(),
-    phone_number_secondary: z.string().nullable(),
-    address: z.string(),
-    notes: z.string().nullable(),
-    last_ip_address: z.string().nullable(),
-    discharge_note: z.string().nullable().describe('Free text given with the discharge'),
+    ...answerShape(CONTACT_FIELDS),
   })
   .meta({ id: 'Participant', description: 'A participant with contact data (full access)' });
 export type ParticipantFull = z.infer<typeof participantFull>;
@@ -441,17 +475,7 @@ export const participantSaved = z.union([
 export type ParticipantSaved = ParticipantView & { possible_duplicates: number[] };
 
 export const referral = z
-  .object({
-    participant_id: z.number().int(),
-    programme_referred_to: z.string().nullable(),
-    referring_organisation: z.string().nullable(),
-    referring_healthcare_professional: z.string().nullable(),
-    referring_healthcare_professional_role: z.string().nullable(),
-    checked_contraindications_to_exercise: z.boolean().nullable(),
-    smoker: z.boolean().nullable(),
-    diabetes: z.boolean().nullable(),
-    registered_deaf: z.boolean().nullable(),
-  })
+  .object({ participant_id: z.number().int(), ...answerShape(REFERRAL_FIELDS) })
   .meta({ id: 'Referral', description: 'Referral data of a participant (full access)' });
 export type Referral = z.infer<typeof referral>;
 

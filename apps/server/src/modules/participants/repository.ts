@@ -11,6 +11,8 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import {
+  CONTACT_FIELDS,
+  OPEN_FIELDS,
   isIsoDate,
   limits,
   messages,
@@ -20,7 +22,8 @@ import {
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participantCounts } from '../../db/participant-tally.js';
-import { arrayRows } from '../../db/rows.js';
+import { arrayRows, rowReader, statementNamer } from '../../db/rows.js';
+import { columnsNamed, selectedKeys } from '../../db/select-rows.js';
 import {
   authorizedDevices,
   participantAdherence,
@@ -58,28 +61,18 @@ const hasProgrammeOf = (id: IdColumn) =>
 const hasProgramme = hasProgrammeOf(participants.participant_id);
 
 /**
- * Only what the presenter shows: referral fields have their own route, and every value read
+ * Only what the presenter shows: the participant answer's fields of the contract's field table
+ * (referral fields have their own route) and what the answer computes from. Every value read
  * costs (in PGlite most of a page's time goes to decoding rows, not to finding them).
  */
 export const participantColumns = {
   participant_id: participants.participant_id,
-  gender: participants.gender,
-  language: participants.language,
+  ...columnsNamed(participants, OPEN_FIELDS),
   days_behind: participantAdherence.days_behind,
   push_notification_id: participants.push_notification_id,
   purge_cache: participants.purge_cache,
   created_at: participants.created_at,
   updated_at: participants.updated_at,
-  first_name: participants.first_name,
-  last_name: participants.last_name,
-  date_of_birth: participants.date_of_birth,
-  nhs_number: participants.nhs_number,
-  email: participants.email,
-  phone_number: participants.phone_number,
-  phone_number_secondary: participants.phone_number_secondary,
-  address: participants.address,
-  notes: participants.notes,
-  last_ip_address: participants.last_ip_address,
   tablet_last_contact_at: participants.tablet_last_contact_at,
   device_uuid: authorizedDevices.uuid,
   device_name: authorizedDevices.name,
@@ -87,7 +80,7 @@ export const participantColumns = {
   status: participants.status,
   discharged_on: participants.discharged_on,
   discharge_reason: participants.discharge_reason,
-  discharge_note: participants.discharge_note,
+  ...columnsNamed(participants, CONTACT_FIELDS),
 };
 
 /**
@@ -113,48 +106,13 @@ function selectWithDevice(db: Database, columns = participantColumns) {
 }
 export type ParticipantRow = Awaited<ReturnType<typeof selectWithDevice>>[number];
 
-/** The order of participantColumns, in which the page's rows come as arrays (checked below). */
-const PARTICIPANT_ROW_KEYS = [
-  'participant_id',
-  'gender',
-  'language',
-  'days_behind',
-  'push_notification_id',
-  'purge_cache',
-  'created_at',
-  'updated_at',
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'nhs_number',
-  'email',
-  'phone_number',
-  'phone_number_secondary',
-  'address',
-  'notes',
-  'last_ip_address',
-  'tablet_last_contact_at',
-  'device_uuid',
-  'device_name',
-  'has_programme',
-  'status',
-  'discharged_on',
-  'discharge_reason',
-  'discharge_note',
-] as const satisfies readonly (keyof ParticipantRow)[];
-if (Object.keys(participantColumns).join() !== PARTICIPANT_ROW_KEYS.join()) {
-  throw new Error('participantColumns and PARTICIPANT_ROW_KEYS must list the same columns in the same order');
-}
-
 /**
- * A row of the page as the driver returns it (values already typed, see arrayRows), named by
- * PARTICIPANT_ROW_KEYS, the order the statement selects them in (checked above).
+ * A row of the page as the driver returns it (values already typed, see arrayRows), named in the
+ * order participantColumns selects them. The page's statement with its total (composedPage)
+ * starts each row with the total.
  */
-function participantRowOf(v: unknown[]): ParticipantRow {
-  const row: Record<string, unknown> = {};
-  for (let i = 0; i < PARTICIPANT_ROW_KEYS.length; i++) row[PARTICIPANT_ROW_KEYS[i]!] = v[i];
-  return row as ParticipantRow;
-}
+const readParticipantRow = rowReader<ParticipantRow>()(selectedKeys(participantColumns));
+const readTotal = rowReader<{ total: number }>()(['total']);
 
 export interface ListFilter {
   state?: AdherenceState;
@@ -492,17 +450,10 @@ function composedPage(
  * plans cheaper. Other pages (other sizes, offsets, reversed reads) stay unnamed, and the names
  * are capped, so no request can make a connection hold statements without bound.
  */
-const statementNames = new Map<string, string>();
-const MAX_NAMED_PAGE_STATEMENTS = 100;
+const namePageStatement = statementNamer('participants.page');
 
 function statementName(shape: PageShape, text: string): string | undefined {
-  if (shape.literalLimit === undefined) return undefined;
-  let name = statementNames.get(text);
-  if (!name && statementNames.size < MAX_NAMED_PAGE_STATEMENTS) {
-    name = `participants.page.${statementNames.size + 1}`;
-    statementNames.set(text, name);
-  }
-  return name;
+  return shape.literalLimit === undefined ? undefined : namePageStatement(text);
 }
 
 export class ParticipantRepository {
@@ -602,14 +553,15 @@ export class ParticipantRepository {
       const composed = composedPage(built, audit, tally);
       const rows = await arrayRows(this.db, composed, statementName(shape, composed.sql));
       if (rows) {
-        const total = rows.length > 0 ? (rows[0]![0] as number) : 0;
-        const pageRows = rows.filter((r) => r[1] !== null).map((r) => participantRowOf(r.slice(1)));
+        const total = rows.length > 0 ? readTotal(rows[0]!).total : 0;
+        // An empty page is one row of the total whose participant columns are null.
+        const pageRows = rows.filter((r) => r[1] !== null).map((r) => readParticipantRow(r.slice(1)));
         return { rows: pageRows, audited: audit !== undefined, total };
       }
     } else {
       const query = audit ? composedPage(built, audit, undefined) : built;
       const rows = await arrayRows(this.db, query, statementName(shape, query.sql));
-      if (rows) return { rows: rows.map(participantRowOf), audited: audit !== undefined };
+      if (rows) return { rows: rows.map(readParticipantRow), audited: audit !== undefined };
     }
     // A transaction has no driver of its own: Drizzle runs the same query, values filled in.
     const rows = await pageQuery(this.db, shape, asPlaceholder).execute(values);

@@ -8,6 +8,7 @@ import {
   NO_DEVICE,
   REFERRAL_FIELDS,
   messages,
+  participantFieldsWhere,
   type CreateParticipantInput,
   type ParticipantListQuery,
   type ParticipantPage,
@@ -41,18 +42,19 @@ type ParticipantUpdate = Partial<ParticipantInsert>;
 
 /**
  * A validated body's keys are the columns written, under the same names: the device choice names a
- * device, not a column, and is the only exception. Pick<> refuses to compile a body key that is no
- * column, and the check below refuses to start; so a field added to the contract's body is written
- * (and recorded) with no list here to forget.
+ * device, not a column, and is the only exception (`notAColumn` in the contract's field table).
+ * Pick<> refuses to compile a body key that is no column, and the check below refuses to start; so
+ * a field added to the contract's field table is written (and recorded) with no list here to forget.
  */
 type WrittenOnCreate = Pick<ParticipantInsert, Exclude<keyof CreateParticipantInput, 'unique_device_id'>>;
 type WrittenOnUpdate = Pick<ParticipantUpdate, Exclude<keyof UpdateParticipantInput, 'unique_device_id'>>;
 const participantColumnNames = new Set(Object.keys(getTableColumns(participants)));
+const notColumns = new Set<string>(participantFieldsWhere((field) => field.notAColumn === true));
 for (const key of [
   ...Object.keys(createParticipantBody.shape),
   ...Object.keys(updateParticipantBody.shape),
 ]) {
-  if (key !== 'unique_device_id' && !participantColumnNames.has(key)) {
+  if (!notColumns.has(key) && !participantColumnNames.has(key)) {
     throw new Error(`The participant body field ${key} is not a column of participants`);
   }
 }

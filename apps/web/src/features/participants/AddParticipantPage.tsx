@@ -6,9 +6,17 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { createParticipantBody, messages } from '@pathway/contract';
+import {
+  PARTICIPANT_FORM_SECTIONS,
+  createParticipantBody,
+  messages,
+  participantField,
+  participantFieldsWhere,
+  type ParticipantFormSection,
+  type ReferralField,
+} from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
@@ -17,24 +25,25 @@ import { availableDevicesQuery, useCreateParticipant } from './api';
 import { deviceLabel } from './deviceLabel';
 import { ParticipantFormField } from './ParticipantFormField';
 import { PossibleDuplicates } from './PossibleDuplicates';
-import type { ParticipantOwnField } from './participantFields';
+import { formFieldsOf, type FormField } from './participantFields';
 import { ReferralFields, emptyReferral } from './ReferralFields';
 
+type OwnFormField = Exclude<FormField, ReferralField>;
+
+/** Every field of the page blank (the referral's questions unanswered), in the field table's order. */
 const emptyForm = {
-  first_name: '',
-  last_name: '',
-  gender: '',
-  date_of_birth: '',
-  nhs_number: '',
-  email: '',
-  phone_number: '',
-  phone_number_secondary: '',
-  address: '',
-  language: '',
-  unique_device_id: '',
-  notes: '',
+  ...(Object.fromEntries(
+    participantFieldsWhere<OwnFormField>(
+      (field) => field.form !== undefined && field.form.section !== 'referral',
+    ).map((name) => [name, '']),
+  ) as Record<OwnFormField, string>),
   ...emptyReferral,
 };
+
+/** The page's sections of the participant's own fields, in page order (the referral follows). */
+const OWN_SECTIONS = (Object.keys(PARTICIPANT_FORM_SECTIONS) as ParticipantFormSection[]).filter(
+  (section) => section !== 'referral',
+);
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = `section-${title.toLowerCase().replace(/\W+/g, '-')}`;
@@ -97,9 +106,63 @@ export function AddParticipantPage() {
     );
   }
 
-  const fieldOf = (name: ParticipantOwnField) => (
-    <ParticipantFormField control={control} name={name} form="add" idPrefix="add-participant" />
+  const deviceChoice = (
+    <Box>
+      <Controller
+        name="unique_device_id"
+        control={control}
+        render={({ field }) => (
+          <Autocomplete
+            id="add-participant-device"
+            options={devices.data ?? []}
+            loading={devices.isPending}
+            value={devices.data?.find((d) => d.uuid === field.value) ?? null}
+            onChange={(_event, device) => field.onChange(device?.uuid ?? '')}
+            onBlur={field.onBlur}
+            getOptionLabel={deviceLabel}
+            isOptionEqualToValue={(option, value) => option.uuid === value.uuid}
+            noOptionsText={devices.data?.length === 0 ? messages.device.noneAvailable : 'No device matches'}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                inputRef={field.ref}
+                label={participantField('unique_device_id').label}
+                required
+                error={Boolean(errors.unique_device_id)}
+                helperText={errors.unique_device_id?.message ?? 'Type to search by name or UUID'}
+              />
+            )}
+          />
+        )}
+      />
+      {devices.data?.length === 0 && (
+        <Alert severity="warning" sx={{ mt: 1.5 }}>
+          {messages.device.noneAvailable}
+        </Alert>
+      )}
+      {devices.isError && (
+        <Alert severity="error" sx={{ mt: 1.5 }}>
+          {devices.error.message}
+        </Alert>
+      )}
+    </Box>
   );
+
+  /** A field of the table in its place: the device has its own picker, a wide one spans both columns. */
+  const fieldOf = (name: OwnFormField) => {
+    const form = participantField(name).form!;
+    if (form.input === 'device') return <Fragment key={name}>{deviceChoice}</Fragment>;
+    const input = (
+      <ParticipantFormField key={name} control={control} name={name} form="add" idPrefix="add-participant" />
+    );
+    return form.wide === 'both' ? (
+      <Box key={name} sx={{ gridColumn: { md: '1 / -1' } }}>
+        {input}
+      </Box>
+    ) : (
+      input
+    );
+  };
 
   return (
     <>
@@ -109,74 +172,13 @@ export function AddParticipantPage() {
       <Box component="form" noValidate onSubmit={save} aria-label="Add participant">
         {create.error && <WarningAlert message={create.error.message} />}
 
-        <Section title="Personal details">
-          <Box sx={twoColumns}>
-            {fieldOf('first_name')}
-            {fieldOf('last_name')}
-            {fieldOf('date_of_birth')}
-            {fieldOf('gender')}
-            {fieldOf('nhs_number')}
-          </Box>
-        </Section>
+        {OWN_SECTIONS.map((section) => (
+          <Section key={section} title={PARTICIPANT_FORM_SECTIONS[section]}>
+            <Box sx={twoColumns}>{(formFieldsOf(section) as OwnFormField[]).map(fieldOf)}</Box>
+          </Section>
+        ))}
 
-        <Section title="Contact">
-          <Box sx={twoColumns}>
-            {fieldOf('phone_number')}
-            {fieldOf('phone_number_secondary')}
-            {fieldOf('email')}
-            {fieldOf('address')}
-          </Box>
-        </Section>
-
-        <Section title="Device and language">
-          <Box sx={twoColumns}>
-            <Box>
-              <Controller
-                name="unique_device_id"
-                control={control}
-                render={({ field }) => (
-                  <Autocomplete
-                    id="add-participant-device"
-                    options={devices.data ?? []}
-                    loading={devices.isPending}
-                    value={devices.data?.find((d) => d.uuid === field.value) ?? null}
-                    onChange={(_event, device) => field.onChange(device?.uuid ?? '')}
-                    onBlur={field.onBlur}
-                    getOptionLabel={deviceLabel}
-                    isOptionEqualToValue={(option, value) => option.uuid === value.uuid}
-                    noOptionsText={
-                      devices.data?.length === 0 ? messages.device.noneAvailable : 'No device matches'
-                    }
-                    renderInput={(params) => (
-                      <TextField
-                        {...params}
-                        inputRef={field.ref}
-                        label="Device"
-                        required
-                        error={Boolean(errors.unique_device_id)}
-                        helperText={errors.unique_device_id?.message ?? 'Type to search by name or UUID'}
-                      />
-                    )}
-                  />
-                )}
-              />
-              {devices.data?.length === 0 && (
-                <Alert severity="warning" sx={{ mt: 1.5 }}>
-                  {messages.device.noneAvailable}
-                </Alert>
-              )}
-              {devices.isError && (
-                <Alert severity="error" sx={{ mt: 1.5 }}>
-                  {devices.error.message}
-                </Alert>
-              )}
-            </Box>
-            {fieldOf('language')}
-            <Box sx={{ gridColumn: { md: '1 / -1' } }}>{fieldOf('notes')}</Box>
-          </Box>
-        </Section>
-
-        <Section title="Referral">
+        <Section title={PARTICIPANT_FORM_SECTIONS.referral}>
           <ReferralFields control={control} errors={errors} idPrefix="add-participant" />
         </Section>
 

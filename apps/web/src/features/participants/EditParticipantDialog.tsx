@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import {
   editParticipantForm,
   formatNhsNumber,
+  participantField,
   type EditParticipantForm,
   type ParticipantFull,
 } from '@pathway/contract';
@@ -12,9 +13,20 @@ import { FormDialog } from '../../components/form/FormDialog';
 import { useUpdateParticipant } from './api';
 import { ParticipantFormField } from './ParticipantFormField';
 import { PossibleDuplicates } from './PossibleDuplicates';
+import { EDIT_DIALOG_FIELDS } from './participantFields';
 import { participantTitle } from './participantTitle';
 
 type FieldName = keyof EditParticipantForm;
+
+/** The participant's fields as the form holds them: none as blank, the NHS number as it is written. */
+function formValues(participant: ParticipantFull): EditParticipantForm {
+  return Object.fromEntries(
+    EDIT_DIALOG_FIELDS.map((name) => {
+      const value = participant[name];
+      return [name, participantField(name).form?.input === 'nhs' ? formatNhsNumber(value) : (value ?? '')];
+    }),
+  ) as EditParticipantForm;
+}
 
 /** Edit participant (spec §5): the server's PATCH rules; the phone format is an add rule only. */
 export function EditParticipantDialog({
@@ -33,19 +45,7 @@ export function EditParticipantDialog({
     formState: { dirtyFields },
   } = useForm({
     resolver: zodResolver(editParticipantForm),
-    defaultValues: {
-      first_name: participant.first_name,
-      last_name: participant.last_name,
-      date_of_birth: participant.date_of_birth,
-      nhs_number: formatNhsNumber(participant.nhs_number),
-      gender: participant.gender ?? '',
-      email: participant.email ?? '',
-      phone_number: participant.phone_number,
-      phone_number_secondary: participant.phone_number_secondary ?? '',
-      address: participant.address,
-      language: participant.language ?? '',
-      notes: participant.notes ?? '',
-    },
+    defaultValues: formValues(participant),
   });
 
   // Only the fields changed are sent (and recorded in the audit trail).
@@ -66,7 +66,7 @@ export function EditParticipantDialog({
   });
 
   const fieldOf = (name: FieldName) => (
-    <ParticipantFormField control={control} name={name} form="edit" idPrefix="edit-participant" />
+    <ParticipantFormField key={name} control={control} name={name} form="edit" idPrefix="edit-participant" />
   );
 
   return (
@@ -82,17 +82,15 @@ export function EditParticipantDialog({
     >
       <PossibleDuplicates ids={duplicates} onFollow={onClose} />
       <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-        {fieldOf('first_name')}
-        {fieldOf('last_name')}
-        {fieldOf('date_of_birth')}
-        {fieldOf('gender')}
-        {fieldOf('nhs_number')}
-        {fieldOf('phone_number')}
-        {fieldOf('phone_number_secondary')}
-        {fieldOf('email')}
-        {fieldOf('language')}
-        <Box sx={{ gridColumn: '1 / -1' }}>{fieldOf('address')}</Box>
-        <Box sx={{ gridColumn: '1 / -1' }}>{fieldOf('notes')}</Box>
+        {EDIT_DIALOG_FIELDS.map((name) =>
+          participantField(name).form?.wide === undefined ? (
+            fieldOf(name)
+          ) : (
+            <Box key={name} sx={{ gridColumn: '1 / -1' }}>
+              {fieldOf(name)}
+            </Box>
+          ),
+        )}
       </Box>
     </FormDialog>
   );

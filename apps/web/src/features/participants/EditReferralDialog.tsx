@@ -12,20 +12,7 @@ import { PageLoading } from '../../components/PageLoading';
 import { QueryError } from '../../components/QueryState';
 import { WarningAlert } from '../../components/WarningAlert';
 import { referralQuery, useUpdateParticipant } from './api';
-import { ReferralFields, type ReferralFormValues } from './ReferralFields';
-
-function formValues(referral: Referral): ReferralFormValues {
-  return {
-    programme_referred_to: referral.programme_referred_to ?? '',
-    referring_organisation: referral.referring_organisation ?? '',
-    referring_healthcare_professional: referral.referring_healthcare_professional ?? '',
-    referring_healthcare_professional_role: referral.referring_healthcare_professional_role ?? '',
-    checked_contraindications_to_exercise: referral.checked_contraindications_to_exercise,
-    smoker: referral.smoker,
-    diabetes: referral.diabetes,
-    registered_deaf: referral.registered_deaf,
-  };
-}
+import { ReferralFields, referralFormValues } from './ReferralFields';
 
 function ReferralForm({ referral, onClose }: { referral: Referral; onClose: () => void }) {
   const update = useUpdateParticipant();
@@ -33,7 +20,7 @@ function ReferralForm({ referral, onClose }: { referral: Referral; onClose: () =
     control,
     handleSubmit,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(referralBody), defaultValues: formValues(referral) });
+  } = useForm({ resolver: zodResolver(referralBody), defaultValues: referralFormValues(referral) });
 
   const save = handleSubmit((changes) =>
     update.mutate({ id: referral.participant_id, changes }, { onSuccess: onClose }),

@@ -14,11 +14,16 @@ import {
   NO_DEVICE,
   PARTICIPANT_STATUS_LABELS,
   WITHDRAWAL_REASON_LABELS,
+  REFERRAL_FIELDS,
   apiRoutes,
+  fieldLabel,
   formatNhsNumber,
   hasContactData,
   messages,
+  participantField,
   type DischargeOutcome,
+  type ParticipantFieldName,
+  type ParticipantFull,
   type ParticipantView,
   type Referral,
 } from '@pathway/contract';
@@ -39,7 +44,7 @@ import { participantProgressQuery } from './progress/api';
 import { ProgressTab } from './progress/ProgressTab';
 import { VideoSetTab } from './progress/VideoSetTab';
 import { TrackingChip } from './tracking';
-import { fieldLabel } from './participantFields';
+import { formFieldsOf, type FormField } from './participantFields';
 import { participantTitle } from './participantTitle';
 
 type DetailsTab = 'details' | 'videoset' | 'progress' | 'advanced' | 'contacts' | 'messages';
@@ -82,24 +87,51 @@ function Facts({ items }: { items: Array<[string, ReactNode]> }) {
   );
 }
 
-const yesNo = (value: boolean | null) => (value === null ? null : value ? 'Yes' : 'No');
+function formatDob(iso: string): string {
+  const date = parseISO(iso);
+  return isValid(date) ? format(date, 'dd/MM/yyyy') : iso;
+}
+
+/** A field's value as the details show it, by how the field table says it is typed. */
+function shown(name: ParticipantFieldName, value: unknown): ReactNode {
+  if (value === null || value === undefined) return null;
+  switch (participantField(name).form?.input) {
+    case 'date':
+      return formatDob(value as string);
+    case 'nhs':
+      return formatNhsNumber(value as string) || null;
+    case 'gender':
+      return value === 'male' ? 'Male' : value === 'female' ? 'Female' : null;
+    case 'yesNo':
+      return value ? 'Yes' : 'No';
+    default:
+      return value as ReactNode;
+  }
+}
 
 function ReferralFacts({ referral }: { referral: Referral }) {
   return (
     <Facts
-      items={[
-        ['Programme referred to', referral.programme_referred_to],
-        ['Referring organisation', referral.referring_organisation],
-        ['Referring healthcare professional', referral.referring_healthcare_professional],
-        ['Professional role', referral.referring_healthcare_professional_role],
-        ['Contraindications to exercise checked', yesNo(referral.checked_contraindications_to_exercise)],
-        ['Smoker', yesNo(referral.smoker)],
-        ['Diabetes', yesNo(referral.diabetes)],
-        ['Registered deaf', yesNo(referral.registered_deaf)],
-      ]}
+      items={REFERRAL_FIELDS.map((name): [string, ReactNode] => [
+        fieldLabel(name, 'details'),
+        shown(name, referral[name]),
+      ])}
     />
   );
 }
+
+/**
+ * The form fields of the participant answer a role receives, in the add page's order: those
+ * without a field permission (gender, language) or those with one (the contact fields).
+ */
+const detailFields = (guarded: boolean): FormField[] =>
+  (['personal', 'contact', 'device'] as const).flatMap(formFieldsOf).filter((name) => {
+    const spec = participantField(name);
+    return spec.answer?.in === 'participant' && (spec.access !== undefined) === guarded;
+  });
+const OPEN_DETAILS = detailFields(false);
+/** The first and last names are shown together, as the participant's name. */
+const CONTACT_DETAILS = detailFields(true).filter((name) => name !== 'first_name' && name !== 'last_name');
 
 /** Referral data is fetched (and so recorded in the audit trail) only when asked for. */
 function ReferralSection({ participantId }: { participantId: number }) {
@@ -125,11 +157,6 @@ function ReferralSection({ participantId }: { participantId: number }) {
       </Button>
     </section>
   );
-}
-
-function formatDob(iso: string): string {
-  const date = parseISO(iso);
-  return isValid(date) ? format(date, 'dd/MM/yyyy') : iso;
 }
 
 /**
@@ -186,22 +213,21 @@ export function ParticipantDetailsDialog({
         ? `${contactAgo(participant.tablet_last_contact_at)} (${contactExact(participant.tablet_last_contact_at)})`
         : 'Never',
     ],
-    [
-      fieldLabel('gender', 'details'),
-      participant.gender === 'male' ? 'Male' : participant.gender === 'female' ? 'Female' : null,
-    ],
-    [fieldLabel('language', 'details'), participant.language],
+    ...OPEN_DETAILS.map((name): [string, ReactNode] => [
+      fieldLabel(name, 'details'),
+      shown(name, participant[name as keyof typeof participant]),
+    ]),
   ];
   const contact: Array<[string, ReactNode]> = hasContactData(participant)
     ? [
         ['Name', `${participant.first_name} ${participant.last_name}`],
-        [fieldLabel('date_of_birth', 'details'), formatDob(participant.date_of_birth)],
-        [fieldLabel('nhs_number', 'details'), formatNhsNumber(participant.nhs_number) || null],
-        ...(['phone_number', 'phone_number_secondary', 'email', 'address', 'notes'] as const).map(
-          (name): [string, ReactNode] => [fieldLabel(name, 'details'), participant[name]],
-        ),
+        ...CONTACT_DETAILS.map((name): [string, ReactNode] => [
+          fieldLabel(name, 'details'),
+          shown(name, participant[name as keyof ParticipantFull]),
+        ]),
+        // Said only once there is one (a discharge with a note).
         ...(participant.discharge_note
-          ? [['Discharge note', participant.discharge_note] as [string, ReactNode]]
+          ? [[fieldLabel('discharge_note', 'details'), participant.discharge_note] as [string, ReactNode]]
           : []),
       ]
     : [];

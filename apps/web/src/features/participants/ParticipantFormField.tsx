@@ -1,28 +1,9 @@
+import { fieldLabel, participantField } from '@pathway/contract';
 import { Controller, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DateOfBirthPicker } from './DateOfBirthPicker';
 import { GenderSelect, LanguageSelect } from './fields';
-import { PARTICIPANT_FIELDS, fieldLabel, type ParticipantOwnField } from './participantFields';
-
-const TEXT_TYPES = { text: undefined, tel: 'tel', email: 'email' } as const;
-
-/** Required on the add page; on edit the same less language (a participant without one may keep none). */
-const REQUIRED_ON_ADD: readonly ParticipantOwnField[] = [
-  'first_name',
-  'last_name',
-  'date_of_birth',
-  'phone_number',
-  'address',
-  'language',
-];
-/** The add page's hints under its fields (the phone format is an add rule only). */
-const ADD_HINTS: Partial<Record<ParticipantOwnField, string>> = {
-  phone_number: 'A plus sign, the country code and number: 12 digits, e.g. +447700900123',
-};
-/** Hints on both forms. */
-const HINTS: Partial<Record<ParticipantOwnField, string>> = {
-  nhs_number: '10 digits, with or without spaces, e.g. 943 476 5919 (optional)',
-};
+import { requiredOn, type FormField } from './participantFields';
 
 /**
  * One of a participant's own fields in the add page or the edit dialog, as the field table
@@ -35,15 +16,15 @@ export function ParticipantFormField<T extends FieldValues>({
   idPrefix,
 }: {
   control: Control<T>;
-  name: ParticipantOwnField & Path<T>;
+  name: FormField & Path<T>;
   form: 'add' | 'edit';
   /** e.g. 'add-participant': the input's id is `${idPrefix}-${name}`. */
   idPrefix: string;
 }) {
-  const spec = PARTICIPANT_FIELDS[name];
+  const spec = participantField(name).form!;
   const id = `${idPrefix}-${name}`;
-  const required = REQUIRED_ON_ADD.includes(name) && (form === 'add' || name !== 'language');
-  const hint = (form === 'add' ? ADD_HINTS[name] : undefined) ?? HINTS[name];
+  const required = requiredOn(name, form);
+  const hint = (form === 'add' ? spec.addHint : undefined) ?? spec.hint;
   switch (spec.input) {
     case 'date':
       return (
@@ -64,9 +45,27 @@ export function ParticipantFormField<T extends FieldValues>({
         />
       );
     case 'gender':
-      return <FormTextField control={control} name={name} as={GenderSelect} id={id} required={required} />;
+      return (
+        <FormTextField
+          control={control}
+          name={name}
+          as={GenderSelect}
+          id={id}
+          label={fieldLabel(name, 'form')}
+          required={required}
+        />
+      );
     case 'language':
-      return <FormTextField control={control} name={name} as={LanguageSelect} id={id} required={required} />;
+      return (
+        <FormTextField
+          control={control}
+          name={name}
+          as={LanguageSelect}
+          id={id}
+          label={fieldLabel(name, 'form')}
+          required={required}
+        />
+      );
     case 'multiline':
       return (
         <FormTextField
@@ -89,7 +88,7 @@ export function ParticipantFormField<T extends FieldValues>({
           label={fieldLabel(name, 'form')}
           required={required}
           // The edit dialog has always taken any text (its phone rule is looser than the add page's).
-          type={form === 'add' && spec.input !== 'nhs' ? TEXT_TYPES[spec.input] : undefined}
+          type={form === 'add' && (spec.input === 'tel' || spec.input === 'email') ? spec.input : undefined}
           hint={hint}
         />
       );

@@ -38,7 +38,8 @@ const NoticeSnackbar = lazy(async () => ({
 export function ParticipantsPage() {
   const canCall = useCanCall();
   // Which fields the list answers is the server's per-field rule, not a route's permission.
-  const seesIdentifiable = useFieldAccess()('identifiable');
+  const opens = useFieldAccess();
+  const seesIdentifiable = opens('identifiable');
   const listState = useParticipantListState();
   const { state, list, participantOf } = listState;
   const { apiRef, returnFocus } = useGridFocusReturn();
@@ -65,8 +66,8 @@ export function ParticipantsPage() {
   }
 
   const columns = useMemo(
-    () => participantColumns({ seesIdentifiable, canCall, openDialog }),
-    [seesIdentifiable, canCall, openDialog],
+    () => participantColumns({ opens, canCall, openDialog }),
+    [opens, canCall, openDialog],
   );
 
   /**

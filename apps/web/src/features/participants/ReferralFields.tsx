@@ -1,44 +1,34 @@
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
+import {
+  REFERRAL_FIELDS,
+  fieldLabel,
+  participantField,
+  type ParticipantFieldsWhere,
+  type Referral,
+  type ReferralField,
+} from '@pathway/contract';
 import { Controller, type Control } from 'react-hook-form';
 import { ProgrammeSelect, YesNoField } from './fields';
+import { formFieldsOf } from './participantFields';
 
-export interface ReferralFormValues {
-  programme_referred_to: string;
-  referring_organisation: string;
-  referring_healthcare_professional: string;
-  referring_healthcare_professional_role: string;
-  checked_contraindications_to_exercise: boolean | null;
-  smoker: boolean | null;
-  diabetes: boolean | null;
-  registered_deaf: boolean | null;
+type YesNo = ParticipantFieldsWhere<{ form: { input: 'yesNo' } }>;
+
+/** The referral's fields as a form holds them: a yes/no unanswered (null) until picked, text otherwise. */
+export type ReferralFormValues = { [K in ReferralField]: K extends YesNo ? boolean | null : string };
+
+const isYesNo = (name: ReferralField) => participantField(name).form?.input === 'yesNo';
+
+/** A referral's answer as the form's values (none given: blank or unanswered). */
+export function referralFormValues(referral?: Referral): ReferralFormValues {
+  return Object.fromEntries(
+    REFERRAL_FIELDS.map((name) => [name, referral?.[name] ?? (isYesNo(name) ? null : '')]),
+  ) as ReferralFormValues;
 }
 
-export const emptyReferral: ReferralFormValues = {
-  programme_referred_to: '',
-  referring_organisation: '',
-  referring_healthcare_professional: '',
-  referring_healthcare_professional_role: '',
-  checked_contraindications_to_exercise: null,
-  smoker: null,
-  diabetes: null,
-  registered_deaf: null,
-};
+export const emptyReferral = referralFormValues();
 
-const QUESTIONS = [
-  ['checked_contraindications_to_exercise', 'Contraindications to exercise checked'],
-  ['smoker', 'Smoker'],
-  ['diabetes', 'Diabetes'],
-  ['registered_deaf', 'Registered deaf'],
-] as const;
-
-const TEXTS = [
-  ['referring_organisation', 'Referring organisation'],
-  ['referring_healthcare_professional', 'Referring healthcare professional'],
-  ['referring_healthcare_professional_role', 'Referring healthcare professional role'],
-] as const;
-
-/** The referral fields of spec §3, shared by the add form and the edit-referral modal. */
+/** The referral fields of spec §3 (the field table's referral section), shared by the add form and the edit-referral modal. */
 export function ReferralFields({
   control,
   errors,
@@ -47,58 +37,53 @@ export function ReferralFields({
   // The add form and the referral modal hold these same fields among different others.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- forms with different extra fields share this component
   control: Control<any>;
-  errors: Partial<Record<keyof ReferralFormValues, { message?: string }>>;
+  errors: Partial<Record<ReferralField, { message?: string }>>;
   idPrefix: string;
 }) {
   return (
     <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
-      <Controller
-        name="programme_referred_to"
-        control={control}
-        render={({ field }) => (
-          <ProgrammeSelect
-            {...field}
-            id={`${idPrefix}-programme`}
-            required
-            error={Boolean(errors.programme_referred_to)}
-            helperText={errors.programme_referred_to?.message}
+      {formFieldsOf('referral').map((name) => {
+        const input = participantField(name).form?.input;
+        const label = fieldLabel(name, 'form');
+        const error = errors[name as ReferralField]?.message;
+        return (
+          <Controller
+            key={name}
+            name={name}
+            control={control}
+            render={({ field }) =>
+              input === 'yesNo' ? (
+                <YesNoField
+                  id={`${idPrefix}-${name}`}
+                  label={label}
+                  value={field.value as unknown}
+                  onChange={field.onChange}
+                  error={error}
+                />
+              ) : input === 'programme' ? (
+                <ProgrammeSelect
+                  {...field}
+                  id={`${idPrefix}-programme`}
+                  label={label}
+                  required
+                  error={Boolean(error)}
+                  helperText={error}
+                />
+              ) : (
+                <TextField
+                  {...field}
+                  id={`${idPrefix}-${name}`}
+                  label={label}
+                  required
+                  autoComplete="off"
+                  error={Boolean(error)}
+                  helperText={error}
+                />
+              )
+            }
           />
-        )}
-      />
-      {TEXTS.map(([name, label]) => (
-        <Controller
-          key={name}
-          name={name}
-          control={control}
-          render={({ field }) => (
-            <TextField
-              {...field}
-              id={`${idPrefix}-${name}`}
-              label={label}
-              required
-              autoComplete="off"
-              error={Boolean(errors[name])}
-              helperText={errors[name]?.message}
-            />
-          )}
-        />
-      ))}
-      {QUESTIONS.map(([name, label]) => (
-        <Controller
-          key={name}
-          name={name}
-          control={control}
-          render={({ field }) => (
-            <YesNoField
-              id={`${idPrefix}-${name}`}
-              label={label}
-              value={field.value as unknown}
-              onChange={field.onChange}
-              error={errors[name]?.message}
-            />
-          )}
-        />
-      ))}
+        );
+      })}
     </Box>
   );
 }

@@ -5,10 +5,9 @@ import {
   type UpdateParticipantBody,
 } from '@pathway/contract';
 import { format, isValid } from 'date-fns';
+import { INLINE_EDITABLE } from './participantFields';
 
-/** Cells a full-access admin may edit in the grid. */
-export const INLINE_EDITABLE = ['first_name', 'last_name', 'date_of_birth', 'email', 'phone_number'] as const;
-export type InlineField = (typeof INLINE_EDITABLE)[number];
+export { INLINE_EDITABLE, type InlineField } from './participantFields';
 
 /** A grid row: the date of birth as a Date, for the grid's date column and its editor. */
 export type GridParticipant = Omit<ParticipantFull, 'date_of_birth'> & { date_of_birth: Date | null };

@@ -46,11 +46,12 @@ export function YesNoField({
   );
 }
 
+/** A select of fixed choices; its label is the field table's (the caller's `label`). */
 type SelectProps = Omit<TextFieldProps, 'select' | 'children'>;
 
 export const LanguageSelect = forwardRef<HTMLDivElement, SelectProps>(function LanguageSelect(props, ref) {
   return (
-    <TextField {...props} ref={ref} select label="Language">
+    <TextField {...props} ref={ref} select>
       {LANGUAGES.map((language) => (
         <MenuItem key={language} value={language}>
           {language}
@@ -62,7 +63,7 @@ export const LanguageSelect = forwardRef<HTMLDivElement, SelectProps>(function L
 
 export const GenderSelect = forwardRef<HTMLDivElement, SelectProps>(function GenderSelect(props, ref) {
   return (
-    <TextField {...props} ref={ref} select label="Gender">
+    <TextField {...props} ref={ref} select>
       <MenuItem value="">
         <em>Not given</em>
       </MenuItem>
@@ -77,7 +78,7 @@ export const GenderSelect = forwardRef<HTMLDivElement, SelectProps>(function Gen
 
 export const ProgrammeSelect = forwardRef<HTMLDivElement, SelectProps>(function ProgrammeSelect(props, ref) {
   return (
-    <TextField {...props} ref={ref} select label="Programme referred to">
+    <TextField {...props} ref={ref} select>
       {PROGRAMMES.map((programme) => (
         <MenuItem key={programme} value={programme}>
           {programme}

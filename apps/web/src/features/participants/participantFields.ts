@@ -1,138 +1,65 @@
-import { isIdentifiableField, type ParticipantFull } from '@pathway/contract';
+import {
+  PARTICIPANT_GRID_FIELDS,
+  participantField,
+  participantFieldsWhere,
+  type FieldPermission,
+  type ParticipantFieldName,
+  type ParticipantFieldsWhere,
+  type ParticipantFormSection,
+  type ParticipantGridField,
+} from '@pathway/contract';
 
-// No React, no date picker, no zod here: the participant list reads this table at first paint.
+// No React, no date picker, no zod here: the participant list reads this at first paint. The
+// fields themselves (labels, inputs, access, grid columns) are the contract's field table.
 
-/** The screens that show a participant's own fields. */
-export type ParticipantScreen = 'grid' | 'details' | 'form';
+/** Whether the signed-in role opens a field permission (`useFieldAccess()`). */
+type Opens = (permission: FieldPermission) => boolean;
 
-/** How a field is typed in the add page and the edit dialog. */
-export type ParticipantInput =
-  | 'text'
-  | 'tel'
-  | 'email'
-  | 'multiline'
-  | 'date'
-  | 'gender'
-  | 'language'
-  | 'nhs';
-
-export interface ParticipantFieldSpec {
-  /** The label of the spec (§2, §5): the same on every screen unless `labelOn` says otherwise. */
-  label: string;
-  labelOn?: Partial<Record<ParticipantScreen, string>>;
-  input: ParticipantInput;
-  /** Only full access receives or changes it: from the contract's IDENTIFIABLE_FIELDS. */
-  identifiable: boolean;
-  /** Changed in the edit dialog; `inline`: also by double-clicking its cell in the grid. */
-  editable: { dialog: boolean; inline: boolean };
-  /** Its column in the grid, if it has one (sortable by the server when listed in PARTICIPANT_SORTS). */
-  grid?: { width?: number; minWidth?: number; flex?: number; sortable: boolean };
+/** Whether a role receives (and may change) a field: the field table's access, if any. */
+export function opensField(opens: Opens, name: ParticipantFieldName): boolean {
+  const access = participantField(name).access;
+  return access === undefined || opens(access);
 }
 
-type OwnField =
-  | 'first_name'
-  | 'last_name'
-  | 'date_of_birth'
-  | 'nhs_number'
-  | 'gender'
-  | 'email'
-  | 'phone_number'
-  | 'phone_number_secondary'
-  | 'address'
-  | 'language'
-  | 'notes';
+/** The fields with a grid column, in column order; those a role does not open are left out. */
+export function gridFields(opens: Opens): ParticipantGridField[] {
+  return PARTICIPANT_GRID_FIELDS.filter((name) => opensField(opens, name));
+}
 
-const field = (name: OwnField, spec: Omit<ParticipantFieldSpec, 'identifiable'>) =>
-  [name, { ...spec, identifiable: isIdentifiableField(name) }] as const;
+/** A field the add page takes. */
+export type FormField = ParticipantFieldsWhere<{ form: object }>;
+const byPosition = (a: FormField, b: FormField) =>
+  participantField(a).form!.position - participantField(b).form!.position;
 
-const editableEverywhere = { dialog: true, inline: true };
-const inDialog = { dialog: true, inline: false };
+/** The add page's fields of one section, in page order. */
+export function formFieldsOf(section: ParticipantFormSection): FormField[] {
+  return participantFieldsWhere<FormField>((field) => field.form?.section === section).sort(byPosition);
+}
+
+/** A participant's own field changed in the edit dialog. */
+export type DialogField = ParticipantFieldsWhere<{ editable: { dialog: true } }>;
+
+/** The edit dialog's fields: in the add page's order, those spanning the dialog last. */
+export const EDIT_DIALOG_FIELDS: readonly DialogField[] = participantFieldsWhere<DialogField>(
+  (field) => field.editable?.dialog === true,
+).sort((a, b) => {
+  const wide = (name: DialogField) => (participantField(name).form?.wide === undefined ? 0 : 1);
+  return wide(a) - wide(b) || byPosition(a, b);
+});
+
+/** The cells a full-access admin may edit in the grid. */
+export type InlineField = ParticipantFieldsWhere<{ editable: { inline: true } }>;
+export const INLINE_EDITABLE: readonly InlineField[] = participantFieldsWhere<InlineField>(
+  (field) => field.editable?.inline === true,
+);
 
 /**
- * A participant's own fields, in the grid's column order: one row per field, read by the grid's
- * columns, the details dialog, the add page and the edit dialog. A new field is a row here (and the
- * contract's declaration); each screen then places it.
+ * Whether a form marks a field required: its rule refuses it missing (a choice with
+ * optionalOnEdit only on the add page).
  */
-export const PARTICIPANT_FIELDS: Readonly<Record<OwnField, ParticipantFieldSpec>> = Object.fromEntries([
-  field('first_name', {
-    label: 'First name',
-    input: 'text',
-    editable: editableEverywhere,
-    grid: { minWidth: 130, flex: 1, sortable: true },
-  }),
-  field('last_name', {
-    label: 'Last name',
-    input: 'text',
-    editable: editableEverywhere,
-    grid: { minWidth: 130, flex: 1, sortable: true },
-  }),
-  field('date_of_birth', {
-    label: 'Date of birth',
-    labelOn: { grid: 'DOB' },
-    input: 'date',
-    editable: editableEverywhere,
-    grid: { width: 130, sortable: true },
-  }),
-  // Safe registration (issue 32): shown 485 777 3456, typed with or without spaces.
-  field('nhs_number', {
-    label: 'NHS number',
-    input: 'nhs',
-    editable: inDialog,
-    grid: { width: 140, sortable: false },
-  }),
-  field('email', {
-    label: 'Email',
-    input: 'email',
-    editable: editableEverywhere,
-    grid: { minWidth: 180, flex: 1.2, sortable: false },
-  }),
-  field('phone_number', {
-    label: 'Phone number',
-    input: 'tel',
-    editable: editableEverywhere,
-    grid: { minWidth: 150, sortable: false },
-  }),
-  field('gender', {
-    label: 'Gender',
-    input: 'gender',
-    editable: inDialog,
-    grid: { width: 100, sortable: false },
-  }),
-  field('language', {
-    label: 'Language',
-    input: 'language',
-    editable: inDialog,
-    grid: { width: 120, sortable: false },
-  }),
-  field('phone_number_secondary', {
-    label: 'Secondary phone number',
-    input: 'tel',
-    editable: inDialog,
-  }),
-  field('address', {
-    label: 'Address',
-    input: 'multiline',
-    editable: inDialog,
-  }),
-  field('notes', {
-    label: 'Notes',
-    input: 'multiline',
-    editable: inDialog,
-  }),
-]) as Record<OwnField, ParticipantFieldSpec>;
-
-export type ParticipantOwnField = OwnField & keyof ParticipantFull;
-
-/** A field's label as the given screen shows it. */
-export function fieldLabel(name: OwnField, screen: ParticipantScreen): string {
-  const spec = PARTICIPANT_FIELDS[name];
-  return spec.labelOn?.[screen] ?? spec.label;
-}
-
-/** The fields with a grid column, in column order; identifiable ones only for full access. */
-export function gridFields(seesIdentifiable: boolean): OwnField[] {
-  return (Object.keys(PARTICIPANT_FIELDS) as OwnField[]).filter((name) => {
-    const spec = PARTICIPANT_FIELDS[name];
-    return spec.grid && (seesIdentifiable || !spec.identifiable);
-  });
+export function requiredOn(name: ParticipantFieldName, form: 'add' | 'edit'): boolean {
+  const rule = participantField(name).rule;
+  if (rule === undefined) return false;
+  if (rule.kind === 'choice') return form === 'add' || rule.optionalOnEdit !== true;
+  return rule.kind !== 'optionalText' && rule.kind !== 'optionalChoice' && rule.kind !== 'nhsNumber';
 }

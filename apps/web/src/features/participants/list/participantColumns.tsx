@@ -14,8 +14,11 @@ import {
   NO_DEVICE,
   PARTICIPANT_STATUS_LABELS,
   apiRoutes,
+  fieldLabel,
   formatNhsNumber,
+  participantField,
   type AdherenceState,
+  type FieldPermission,
   type ParticipantStatus,
   type RouteRef,
 } from '@pathway/contract';
@@ -23,7 +26,7 @@ import { Suspense, lazy, type ReactElement } from 'react';
 import { contactAgo, contactExact } from '../../../lib/contactTime';
 import { STATE_LABELS, TrackingChip, trackingText } from '../tracking';
 import type { ParticipantDialogKind } from './ParticipantDialogs';
-import { PARTICIPANT_FIELDS, fieldLabel, gridFields } from '../participantFields';
+import { gridFields } from '../participantFields';
 import { formatDay, type GridRow } from './gridRow';
 
 // The date-of-birth editor brings the date pickers; it is fetched once the page shows a full-access
@@ -35,21 +38,26 @@ const DateOfBirthEditCell = lazy(async () => ({
 
 const trackingOperators = getGridSingleSelectOperators().filter((op) => op.value === 'is');
 
-/** Columns of the participant's own fields, from the field table; contact columns for full access only. */
-function ownFieldColumns(seesIdentifiable: boolean): GridColDef<GridRow>[] {
-  return gridFields(seesIdentifiable).map((name): GridColDef<GridRow> => {
-    const spec = PARTICIPANT_FIELDS[name];
+/**
+ * Columns of the participant's own fields, from the contract's field table; a field whose access
+ * the role does not open (the contact fields, for basic access) has none.
+ */
+function ownFieldColumns(opens: (permission: FieldPermission) => boolean): GridColDef<GridRow>[] {
+  return gridFields(opens).map((name): GridColDef<GridRow> => {
+    const spec = participantField(name);
+    const grid = spec.grid!;
     const column: GridColDef<GridRow> = {
       field: name,
       headerName: fieldLabel(name, 'grid'),
-      ...(spec.grid?.width !== undefined && { width: spec.grid.width }),
-      ...(spec.grid?.minWidth !== undefined && { minWidth: spec.grid.minWidth }),
-      ...(spec.grid?.flex !== undefined && { flex: spec.grid.flex }),
-      ...(spec.editable.inline && { editable: true }),
+      ...(grid.width !== undefined && { width: grid.width }),
+      ...(grid.minWidth !== undefined && { minWidth: grid.minWidth }),
+      ...(grid.flex !== undefined && { flex: grid.flex }),
+      ...(spec.editable?.inline && { editable: true }),
       filterable: false,
-      ...(spec.grid?.sortable === false && { sortable: false }),
+      ...(!grid.sortable && { sortable: false }),
     };
-    if (spec.input === 'date') {
+    const input = spec.form?.input;
+    if (input === 'date') {
       return {
         ...column,
         type: 'date',
@@ -61,13 +69,13 @@ function ownFieldColumns(seesIdentifiable: boolean): GridColDef<GridRow>[] {
         ),
       };
     }
-    if (spec.input === 'nhs') {
+    if (input === 'nhs') {
       return {
         ...column,
         valueFormatter: (value: string | null | undefined) => formatNhsNumber(value ?? null),
       };
     }
-    if (spec.input === 'gender') {
+    if (input === 'gender') {
       return {
         ...column,
         valueFormatter: (value: string | null) => (value ? value[0]!.toUpperCase() + value.slice(1) : ''),
@@ -171,15 +179,17 @@ function actionsColumn(
 
 /** The grid's columns (spec §2): contact columns and their inline editing for full access only. */
 export function participantColumns({
-  seesIdentifiable,
+  opens,
   canCall,
   openDialog,
 }: {
-  seesIdentifiable: boolean;
+  /** Whether the signed-in role opens a field permission (`useFieldAccess()`). */
+  opens: (permission: FieldPermission) => boolean;
   /** Whether the signed-in role may call a route (`useCanCall()`): each action asks for its own. */
   canCall: (route: RouteRef) => boolean;
   openDialog: (kind: ParticipantDialogKind, participantId: number) => void;
 }): GridColDef<GridRow>[] {
+  const seesIdentifiable = opens('identifiable');
   return [
     {
       field: 'participant_id',
@@ -216,7 +226,7 @@ export function participantColumns({
         <span title={contactExact(row.tablet_last_contact_at)}>{contactAgo(row.tablet_last_contact_at)}</span>
       ),
     },
-    ...ownFieldColumns(seesIdentifiable),
+    ...ownFieldColumns(opens),
     {
       field: 'status',
       headerName: 'Status',
