@@ -10,6 +10,7 @@ import { cliBundle } from '../../../scripts/build-server.mjs';
 import { expect, expectAccessible, fillSignIn, test } from './fixtures';
 import { repoRoot, serverBundle, waitForPort, waitForReady } from './global-setup';
 import { addParticipant, addVideoSetThroughApi, enrol } from './register-data';
+import { STEP_UP_MAX_AGE_MINUTES } from '@pathway/contract';
 
 /**
  * The coordinator's morning (issue 31). It moves the server's clock a day, so it runs its own
@@ -178,4 +179,30 @@ test("the coordinator's morning: call the top participant, no answer, try tomorr
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('heading', { level: 1, name: 'Follow-up' })).toBeVisible();
   await expectAccessible(page, 'follow-up worklist at phone width');
+});
+
+// Here because this server's clock can move: a step-up is asked only when the session's last
+// sign-in is more than STEP_UP_MAX_AGE_MINUTES old.
+test('a dangerous action on an older session asks the person to confirm it is them, then goes ahead', async ({
+  page,
+}) => {
+  await signIn(page);
+  offsetMs += (STEP_UP_MAX_AGE_MINUTES + 1) * 60_000;
+  writeFileSync(offsetFile, String(offsetMs));
+  await page.goto(`${baseURL}/participants`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Participants' })).toBeVisible();
+
+  // The whole list's export is a dangerous action: the server refuses it until the person steps up.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
+  await expect(confirm).toBeVisible();
+  await expectAccessible(page, 'step-up dialog');
+  await confirm.getByLabel('Password').fill(admin.password);
+  await confirm.getByLabel('Authenticator code').fill(await codeAtServerTime());
+  await confirm.getByRole('button', { name: 'Confirm and continue' }).click();
+  await expect(confirm).toBeHidden();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^participants-\d{4}-\d{2}-\d{2}\.csv$/);
+  await expect(page.getByRole('status').filter({ hasText: /^Exported \d+ participants?\.$/ })).toBeVisible();
 });

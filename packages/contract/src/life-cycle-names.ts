@@ -5,6 +5,14 @@
 export const PARTICIPANT_STATUSES = ['active', 'completed', 'withdrawn'] as const;
 export type ParticipantStatus = (typeof PARTICIPANT_STATUSES)[number];
 
+/**
+ * The grid's status filter: one status, or every participant. Active by default. Here, without zod,
+ * because the participant list's first download reads it (life-cycle.ts's schema would bring zod
+ * and the contract's schemas into that page).
+ */
+export const PARTICIPANT_STATUS_FILTERS = [...PARTICIPANT_STATUSES, 'all'] as const;
+export type ParticipantStatusFilter = (typeof PARTICIPANT_STATUS_FILTERS)[number];
+
 /** How a discharge ends a participation. */
 export const DISCHARGE_OUTCOMES = ['completed', 'withdrawn'] as const;
 export type DischargeOutcome = (typeof DISCHARGE_OUTCOMES)[number];

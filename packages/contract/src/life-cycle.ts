@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { isIsoDate, todayIsoDate } from './common.js';
 import { limits } from './limits.js';
-import { DISCHARGE_OUTCOMES, PARTICIPANT_STATUSES, WITHDRAWAL_REASONS } from './life-cycle-names.js';
+import {
+  DISCHARGE_OUTCOMES,
+  PARTICIPANT_STATUS_FILTERS,
+  PARTICIPANT_STATUSES,
+  WITHDRAWAL_REASONS,
+} from './life-cycle-names.js';
 
 // Issue 32, sections 3 to 6: discharge and re-referral, records due for review and their
 // destruction, the subject access download, and the step-up of dangerous actions. The texts the
 // user reads are in messages.ts (lifeCycle, records, stepUp).
-
-/** The grid's status filter: one status, or every participant. Active by default. */
-export const PARTICIPANT_STATUS_FILTERS = [...PARTICIPANT_STATUSES, 'all'] as const;
-export type ParticipantStatusFilter = (typeof PARTICIPANT_STATUS_FILTERS)[number];
 
 export const participantStatusFilter = z
   .enum(PARTICIPANT_STATUS_FILTERS, {

@@ -1,48 +1,12 @@
 import Alert from '@mui/material/Alert';
 import TextField from '@mui/material/TextField';
 import { apiRoutes, messages, STEP_UP_MAX_AGE_MINUTES } from '@pathway/contract';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, call, setStepUpHandler } from '../lib/api';
+import { useState, type FormEvent } from 'react';
+import { ApiError, call } from '../lib/api';
 import { FormDialog } from './form/FormDialog';
 
-/**
- * Step-up (issue 32): a dangerous action (a full-access admin added or promoted, another admin
- * reset, participants deleted or destroyed, the whole list exported, the subject access download)
- * answered that this session must prove itself again. The person types their password and a new
- * authenticator code; the console then sends the same request once more (lib/api.ts). Cancel
- * leaves the action undone and the session as it was.
- */
-export function StepUpHost() {
-  const [open, setOpen] = useState(false);
-  const resolver = useRef<((ok: boolean) => void) | null>(null);
-
-  useEffect(() => {
-    setStepUpHandler(
-      () =>
-        new Promise<boolean>((resolve) => {
-          // A second request asking meanwhile waits for the same answer.
-          const previous = resolver.current;
-          resolver.current = (ok) => {
-            previous?.(ok);
-            resolve(ok);
-          };
-          setOpen(true);
-        }),
-    );
-    return () => setStepUpHandler(null);
-  }, []);
-
-  function finish(ok: boolean) {
-    setOpen(false);
-    const resolve = resolver.current;
-    resolver.current = null;
-    resolve?.(ok);
-  }
-
-  return open ? <StepUpDialog onDone={() => finish(true)} onCancel={() => finish(false)} /> : null;
-}
-
-function StepUpDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+/** The step-up form (StepUpHost, which the signed-in layout shows, loads it when a request asks). */
+export function StepUpDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [error, setError] = useState<Error | null>(null);

@@ -9,7 +9,7 @@ import { Outlet, useLocation, useMatches, useNavigation } from 'react-router';
 import { PageErrorBoundary } from '../../components/PageErrorBoundary';
 import { PageLoading } from '../../components/PageLoading';
 import { SiteFooter } from '../../components/SiteFooter';
-import { StepUpHost } from '../../components/StepUpDialog';
+import { StepUpHost } from '../../components/StepUpHost';
 import { useLogout, useSession } from '../../lib/session';
 import type { ConsoleRoute } from '../routes';
 import { Sidebar } from './Sidebar';
