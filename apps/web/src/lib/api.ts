@@ -35,7 +35,7 @@ export function isSessionEnded(error: unknown): boolean {
 
 /**
  * Asks the person to confirm their password and a new authenticator code (the step-up dialog,
- * components/StepUpHost.tsx); true once the server accepted it, false when they cancelled.
+ * components/StepUpHost.tsx); true once the server accepted it, false when they cancelled (or the form could not be loaded).
  */
 type StepUpHandler = () => Promise<boolean>;
 let stepUpHandler: StepUpHandler | null = null;
