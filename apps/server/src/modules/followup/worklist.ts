@@ -234,13 +234,20 @@ export async function worklistPage(
   const rows = await arrayRows(db, query, statementName(query.sql));
   if (!rows) throw new Error('worklistPage needs the pool, not a transaction');
   const read = rows.map(readWorklistRow);
-  // A page past the end still carries the total: one row whose other columns are null.
   const total = read[0]?.total ?? 0;
-  return { total, rows: read.filter((r) => r.rank !== null).map(({ total: _total, ...row }) => row) };
+  return { total, rows: read.filter(isWorklistRow).map(({ total: _total, ...row }) => row) };
 }
 
-/** The page's columns in its select order; the first, the total, is on every row. */
-const readWorklistRow = rowReader<WorklistRow & { total: number }>()([
+/**
+ * A row of the page's statement: the total is on every row, and a page past the end still carries
+ * it in one row whose other columns are null (so its rank is null).
+ */
+type WorklistStatementRow = { total: number } & (WorklistRow | { [K in keyof WorklistRow]: null });
+const isWorklistRow = (row: WorklistStatementRow): row is { total: number } & WorklistRow =>
+  row.rank !== null;
+
+/** The page's columns in its select order. */
+const readWorklistRow = rowReader<WorklistStatementRow>()([
   'total',
   'rank',
   'key',
