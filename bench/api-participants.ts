@@ -245,6 +245,8 @@ export async function measureGridSqlRatio(
       userName: session.userName,
       ip: '127.0.0.1',
       role: session.role,
+      organisationId: session.organisationId,
+      visibleSiteIds: session.visibleSiteIds,
     });
     if (page.data.length !== Math.min(PER_PAGE, page.pagination.total)) {
       throw new Error(`the captured page has ${page.data.length} rows of ${page.pagination.total}`);

@@ -16,6 +16,7 @@ import { adminRoutes } from './modules/admin/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { deviceRoutes } from './modules/devices/index.js';
 import { authRoutes, lockoutRoutes } from './modules/auth/index.js';
+import { organisationRoutes } from './modules/organisations/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { logRoutes } from './modules/logs/index.js';
 import {
@@ -42,6 +43,7 @@ const modules = [
   authRoutes,
   lockoutRoutes,
   adminRoutes,
+  organisationRoutes,
   logRoutes,
   deviceRoutes,
   participantRoutes,

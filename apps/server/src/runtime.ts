@@ -34,7 +34,7 @@ export async function createContext(
       dataDir: path.join(config.dataDir, 'db'),
       onEmbeddedStop: overrides.onDatabaseStop,
     }));
-  await runMigrations(database);
+  await runMigrations(database, { organisationName: config.organisationName });
   const clock =
     overrides.clock ?? (config.clockOffsetFile ? new OffsetFileClock(config.clockOffsetFile) : systemClock);
   // Before anything reads a secret: a wrong or missing key stops the start here, with a message.

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../src/context.js';
 import type { Database } from '../src/db/client.js';
-import { authorizedDevices, deviceTokens, participantAdherence, participants } from '../src/db/schema.js';
+import {
+  authorizedDevices,
+  deviceTokens,
+  participantAdherence,
+  participants,
+  sites,
+} from '../src/db/schema.js';
 import { hashDeviceToken } from '../src/plugins/access.js';
 import { testLogRoot, type TestApp } from './harness.js';
 import { recordSecret } from './security/log-leaks.js';
@@ -14,12 +20,32 @@ export function newUuid(): string {
   return randomBytes(8).toString('hex');
 }
 
+/**
+ * The site a test's rows go to unless it names one: the instance's first site, which every new
+ * database has (the migration that made organisations made it), and its organisation.
+ */
+export async function firstSite(db: Database): Promise<{ site_id: number; organisation_id: number }> {
+  const [site] = await db
+    .select({ site_id: sites.site_id, organisation_id: sites.organisation_id })
+    .from(sites)
+    .orderBy(sites.site_id)
+    .limit(1);
+  return site!;
+}
+
 /** A device added directly in the database (tests of the device API add theirs through it). */
-export async function insertDevice(ctx: AppContext, overrides: { name?: string; uuid?: string } = {}) {
+export async function insertDevice(
+  ctx: AppContext,
+  overrides: { name?: string; uuid?: string; organisation_id?: number } = {},
+) {
   counter += 1;
   const [row] = await ctx.db
     .insert(authorizedDevices)
-    .values({ name: overrides.name ?? `Tablet ${counter}`, uuid: overrides.uuid ?? newUuid() })
+    .values({
+      name: overrides.name ?? `Tablet ${counter}`,
+      uuid: overrides.uuid ?? newUuid(),
+      organisation_id: overrides.organisation_id ?? (await firstSite(ctx.db)).organisation_id,
+    })
     .returning();
   return row!;
 }
@@ -80,6 +106,7 @@ export async function insertParticipants(
   ctx: AppContext,
   rows: Array<Partial<typeof participants.$inferInsert> & { days_behind?: number }>,
 ): Promise<number[]> {
+  const site = await firstSite(ctx.db);
   const inserted = await ctx.db
     .insert(participants)
     .values(
@@ -89,6 +116,7 @@ export async function insertParticipants(
         date_of_birth: '1970-01-01',
         phone_number: '+447700900000',
         address: 'Somewhere',
+        ...site,
         ...r,
       })),
     )

@@ -10,7 +10,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
-import { participants } from '../src/db/schema.js';
+import { organisations, participants } from '../src/db/schema.js';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.js';
 import { closeLogs, createLogger } from '../src/logging.js';
 import { AdminService } from '../src/modules/admin/service.js';
@@ -176,6 +176,16 @@ async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
 
 let adminCounter = 0;
 
+/** The instance's first organisation (every new database has it): a test admin's unless told. */
+async function firstOrganisation(ctx: AppContext): Promise<number> {
+  const [row] = await ctx.db
+    .select({ id: organisations.organisation_id })
+    .from(organisations)
+    .orderBy(organisations.organisation_id)
+    .limit(1);
+  return row!.id;
+}
+
 export interface TestAdmin {
   admin_user_id: number;
   user_name: string;
@@ -184,11 +194,20 @@ export interface TestAdmin {
   role: Role;
 }
 
-/** An admin made through the real service (argon2 hash, TOTP secret), unique per call. */
+/**
+ * An admin made through the real service (argon2 hash, TOTP secret), unique per call: of the
+ * instance's first organisation unless told, and a full-access one a system administrator too,
+ * as an instance upgraded from before organisations has them.
+ */
 export async function createAdmin(
   ctx: AppContext,
   role: Role = 'full access',
-  overrides: { user_name?: string } = {},
+  overrides: {
+    user_name?: string;
+    organisation_id?: number;
+    site_ids?: number[];
+    system_administrator?: boolean;
+  } = {},
 ): Promise<TestAdmin> {
   adminCounter += 1;
   const user_name =
@@ -201,6 +220,9 @@ export async function createAdmin(
     role,
     first_name: 'Test',
     last_name: `Admin${adminCounter}`,
+    organisation_id: overrides.organisation_id ?? (await firstOrganisation(ctx)),
+    site_ids: overrides.site_ids ?? [],
+    system_administrator: overrides.system_administrator ?? role === 'full access',
   });
   return {
     admin_user_id: created.admin.admin_user_id,
@@ -218,8 +240,9 @@ export async function createAdmin(
 export async function signedInCookie(
   ctx: AppContext,
   role: Role = 'full access',
+  overrides: Parameters<typeof createAdmin>[2] = {},
 ): Promise<{ cookie: string; admin: TestAdmin }> {
-  const admin = await createAdmin(ctx, role);
+  const admin = await createAdmin(ctx, role, overrides);
   const { token } = await ctx.sessions.start(admin.admin_user_id, role, '127.0.0.1');
   recordSecret(testLogRoot(), token);
   return { cookie: `${SESSION_COOKIE}=${token}`, admin };

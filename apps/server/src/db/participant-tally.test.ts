@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { insertParticipants, setDaysBehind } from '../../test/factories.js';
+import { libraryEditor } from '../../test/programme-factories.js';
 import {
   makeEnrolledParticipant,
   makeProgress,
@@ -73,7 +74,7 @@ describe('the participant tally', () => {
     await setDaysBehind(t.ctx.db, other.participant.participant_id, 2);
     await expectInStep('another enrolled and behind');
 
-    await new VideoSetService(t.ctx).remove(set.fitness_video_set_id);
+    await new VideoSetService(t.ctx).remove(set.fitness_video_set_id, await libraryEditor(t.ctx.db));
     await expectInStep("a set removed with its participants' progress");
 
     await runAdherenceCheck(t.ctx, { today: '2025-01-09' });

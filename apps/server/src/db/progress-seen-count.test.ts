@@ -1,7 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
-import { makeEnrolledParticipant, makeVideoSet, makeVideos } from '../../test/programme-factories.js';
+import {
+  libraryEditor,
+  makeEnrolledParticipant,
+  makeVideoSet,
+  makeVideos,
+} from '../../test/programme-factories.js';
 import { ProgressService } from '../modules/progress/service.js';
 import { recordViews } from '../modules/progress/views.js';
 import { VideoService } from '../modules/videos/library/video-service.js';
@@ -104,7 +109,7 @@ describe("a programme's count of seen videos", () => {
     await expectInStep('a programme written with views already there');
 
     // A video deleted from the set takes its views with it (second is not on its day).
-    await new VideoService(t.ctx).remove(videoIds[1]!);
+    await new VideoService(t.ctx).remove(videoIds[1]!, await libraryEditor(t.ctx.db));
     expect(await seenCountOf(secondId)).toBe(2);
     await expectInStep('a video deleted');
 

@@ -1,7 +1,12 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.js';
-import { makeEnrolledParticipant, makeVideoSet, makeVideos } from '../../test/programme-factories.js';
+import {
+  libraryEditor,
+  makeEnrolledParticipant,
+  makeVideoSet,
+  makeVideos,
+} from '../../test/programme-factories.js';
 import { ProgressService } from '../modules/progress/service.js';
 import { recordViews } from '../modules/progress/views.js';
 import { reportOf } from '../modules/reports/service.js';
@@ -188,7 +193,7 @@ describe("the reports' rollups of seen videos", () => {
     await t.ctx.db.delete(participationProgress).where(eq(participationProgress.participant_id, secondId));
     await expectInStep('a programme ended');
 
-    await new VideoService(t.ctx).remove(videoIds[1]!);
+    await new VideoService(t.ctx).remove(videoIds[1]!, await libraryEditor(t.ctx.db));
     await expectInStep('a video deleted');
 
     // Rows changed in place (no code does this; a repair by hand might).
@@ -295,7 +300,7 @@ describe("the reports' rollups of seen videos", () => {
     await expectInStep('moved to another set');
     await t.ctx.db.delete(participants).where(eq(participants.participant_id, aId));
     await expectInStep('a participant deleted');
-    await new VideoService(t.ctx).remove(added!.video_id);
+    await new VideoService(t.ctx).remove(added!.video_id, await libraryEditor(t.ctx.db));
     await expectInStep('a video deleted');
   });
 

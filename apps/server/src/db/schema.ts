@@ -11,6 +11,7 @@ import {
   check,
   date,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   pgTable,
@@ -25,6 +26,48 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
+/**
+ * An organisation (an NHS trust or a provider, named by its ODS code) runs the programme at its
+ * sites. Its participants, devices, video sets and admin users are its own: the database keeps one
+ * organisation's rows from another's (row-level security, docs/security.md).
+ */
+export const organisations = pgTable(
+  'organisations',
+  {
+    organisation_id: serial('organisation_id').primaryKey(),
+    name: text('name').notNull(),
+    /** The organisation's ODS code, 3 to 5 capital letters and digits; null only for the
+     *  organisation an upgraded instance was given, until someone sets it. */
+    ods_code: text('ods_code'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('organisations_name_key').on(sql`lower(${t.name})`),
+    uniqueIndex('organisations_ods_code_key').on(t.ods_code),
+    check('organisations_ods_code_check', sql`${t.ods_code} ~ '^[A-Z0-9]{3,5}$'`),
+  ],
+);
+
+/** Where an organisation's participants are seen (a hospital, a hub); a participant belongs to one. */
+export const sites = pgTable(
+  'sites',
+  {
+    site_id: serial('site_id').primaryKey(),
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.organisation_id),
+    name: text('name').notNull(),
+    ods_code: text('ods_code'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sites_organisation_name_key').on(t.organisation_id, sql`lower(${t.name})`),
+    // What participants' (site, organisation) foreign key refers to.
+    unique('sites_site_organisation_key').on(t.site_id, t.organisation_id),
+    check('sites_ods_code_check', sql`${t.ods_code} ~ '^[A-Z0-9]{3,5}$'`),
+  ],
+);
+
 export const adminUsers = pgTable(
   'admin_users',
   {
@@ -37,6 +80,17 @@ export const adminUsers = pgTable(
     totp_secret: text('totp_secret').notNull(),
     /** Highest TOTP time step accepted so far: a code is refused the second time it is used. */
     totp_last_step: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
+    /** The organisation whose programme this admin works in, with their role. */
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.organisation_id),
+    /** The organisation's sites this admin is limited to; empty: every site of it. */
+    site_ids: integer('site_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    /** Runs the instance: organisations, sites, their admins, shared video sets, server logs. */
+    system_administrator: boolean('system_administrator').notNull().default(false),
     created_at: createdAt(),
   },
   (t) => [
@@ -95,6 +149,12 @@ export const videoSets = pgTable(
     set_name: text('set_name').notNull(),
     number_of_weeks: integer('number_of_weeks').notNull(),
     videos_in_week: integer('videos_in_week').notNull(),
+    /** The organisation that made the set and may change it. */
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.organisation_id),
+    /** Published by a system administrator: every organisation reads it, none changes it. */
+    shared: boolean('shared').notNull().default(false),
     created_at: createdAt(),
     /**
      * Raised by a trigger on every change to the set's videos (drizzle/0007_video_set_version_trigger.sql):
@@ -168,6 +228,9 @@ export const authorizedDevices = pgTable(
     name: text('name').notNull(),
     uuid: text('uuid').notNull(),
     push_notification_id: text('push_notification_id'),
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.organisation_id),
     created_at: createdAt(),
   },
   (t) => [
@@ -220,12 +283,22 @@ export const participants = pgTable(
     discharge_reason: text('discharge_reason'),
     /** Free text given with the discharge (identifiable, like notes). */
     discharge_note: text('discharge_note'),
+    /** The site whose staff look after the participant; everything of theirs follows it. */
+    site_id: integer('site_id').notNull(),
+    /** The site's organisation, kept with it by the foreign key on both (participants_site_fk). */
+    organisation_id: integer('organisation_id').notNull(),
     created_at: createdAt(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('participants_device_key').on(t.authorized_device_id),
-    uniqueIndex('participants_nhs_number_key').on(t.nhs_number),
+    // One NHS number per organisation: another trust may hold the same person's record of its own.
+    uniqueIndex('participants_nhs_number_key').on(t.organisation_id, t.nhs_number),
+    foreignKey({
+      name: 'participants_site_fk',
+      columns: [t.site_id, t.organisation_id],
+      foreignColumns: [sites.site_id, sites.organisation_id],
+    }),
     check('participants_status_check', sql`${t.status} in ('active', 'completed', 'withdrawn')`),
     check(
       'participants_discharge_check',
@@ -240,6 +313,7 @@ export const participants = pgTable(
     ),
     // The grid's status filter and the retention review (discharged longest ago first).
     index('participants_status_idx').on(t.status, t.participant_id),
+    index('participants_site_idx').on(t.site_id, t.participant_id),
     index('participants_discharged_on_idx')
       .on(t.discharged_on)
       .where(sql`${t.discharged_on} is not null`),

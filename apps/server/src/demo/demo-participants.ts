@@ -195,7 +195,15 @@ export interface DemoParticipantsReport {
  */
 export async function seedDemoParticipants(
   tx: Database,
-  options: { sets: DemoSet[]; today: string; now: Date; timeZone: string; seed?: number },
+  options: {
+    sets: DemoSet[];
+    today: string;
+    now: Date;
+    timeZone: string;
+    seed?: number;
+    /** Where the demo programme runs: its site, and the site's organisation (its devices). */
+    site: { site_id: number; organisation_id: number };
+  },
 ): Promise<DemoParticipantsReport> {
   const rng = seededRandom(options.seed ?? 20_251_121);
   const { today, now } = options;
@@ -210,6 +218,7 @@ export async function seedDemoParticipants(
       .values({
         name: `Programme tablet ${String(n).padStart(2, '0')}`,
         uuid: randomBytes(8).toString('hex'),
+        organisation_id: options.site.organisation_id,
         created_at: now,
       })
       .returning();
@@ -233,6 +242,7 @@ export async function seedDemoParticipants(
         address: `${3 + Math.floor(rng() * 90)} ${pick(rng, STREETS)}, ${pick(rng, TOWNS)}`,
         language: pick(rng, DEMO_LANGUAGES),
         authorized_device_id: device?.authorized_device_id ?? null,
+        ...options.site,
         programme_referred_to: 'pad-programme',
         referring_organisation: pick(rng, ORGANISATIONS),
         referring_healthcare_professional: professional,

@@ -7,12 +7,14 @@ import {
   API_ROUTES,
   PERMISSIONS,
   ROLES,
+  SYSTEM_ADMINISTRATOR_PERMISSIONS,
   STEP_UP_MAX_AGE_MINUTES,
   can,
   deviceApi,
   messages,
   rolesWith,
   type Access,
+  type Permission,
   type RouteDeclaration,
 } from '@pathway/contract';
 import type { AppContext } from '../context.js';
@@ -127,7 +129,7 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     request.staff = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
     if (!request.staff) throw new HttpError(401, messages.session.required);
     const permission = request.routeOptions.config.permission;
-    if (permission !== undefined && !can(request.staff.role, permission)) {
+    if (permission !== undefined && !can(request.staff, permission)) {
       throw new HttpError(403, messages.session.forbidden);
     }
     if (request.routeOptions.config.stepUp) assertFreshStepUp(ctx, request);
@@ -213,7 +215,7 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
             : [{ session: [] }];
     const described = `${
       permission
-        ? `Access: admins whose role has the permission ${permission} (${rolesWith(permission).join(', ')}).`
+        ? `Access: admins whose role has the permission ${permission}${accessHolders(permission)}.`
         : ACCESS_DESCRIPTIONS[access]
     }${route.config?.stepUp ? ` Needs a step-up within the last ${STEP_UP_MAX_AGE_MINUTES} minutes (POST /api/session/step-up); otherwise 401 with step_up_required.` : ''}`;
     // A new schema object, never the route's own one changed in place: Fastify gives the HEAD route
@@ -223,6 +225,13 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     const description = [schema.description, described].filter(Boolean).join('\n\n');
     route.schema = { ...schema, security, description };
   });
+}
+
+/** Who holds a permission, for the OpenAPI text: the roles, and system administrators. */
+function accessHolders(permission: Permission): string {
+  const holders: string[] = [...rolesWith(permission)];
+  if (SYSTEM_ADMINISTRATOR_PERMISSIONS.has(permission)) holders.push('system administrators');
+  return ` (${holders.join(', ')})`;
 }
 
 /** The signed-in admin of a staff route (the access hook guarantees one). */

@@ -9,7 +9,7 @@ import type { AppContext } from '../../src/context.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { createLogger } from '../../src/logging.js';
 import { closeContext, createContext } from '../../src/runtime.js';
-import { participantBody } from '../factories.js';
+import { firstSite, participantBody } from '../factories.js';
 import {
   processDatabaseEnv,
   removeDataDir,
@@ -76,10 +76,11 @@ export async function countOf(ctx: AppContext, query: ReturnType<typeof sql>): P
 
 /** Authorised devices made in one statement, for participants to be added through the API. */
 export async function insertDevices(ctx: AppContext, count: number, prefix: string): Promise<string[]> {
+  const site = await firstSite(ctx.db);
   const rows = rowsOf<{ uuid: string }>(
     await ctx.db.execute(sql`
-      insert into authorized_devices (name, uuid)
-      select ${prefix} || ' ' || g, left(md5(${prefix} || g), 16)
+      insert into authorized_devices (name, uuid, organisation_id)
+      select ${prefix} || ' ' || g, left(md5(${prefix} || g), 16), ${site.organisation_id}::int
       from generate_series(1, ${count}) g
       returning uuid`),
   );
@@ -200,16 +201,20 @@ export async function insertEnrolledParticipants(
   options: { count: number; setId: number; today: string; startedDaysAgo: number; tag: string },
 ): Promise<number[]> {
   const { count, setId, today, startedDaysAgo, tag } = options;
+  const site = await firstSite(ctx.db);
   const rows = rowsOf<{ participant_id: number }>(
     await ctx.db.execute(sql`
       with devices as (
-        insert into authorized_devices (name, uuid)
-        select ${tag} || ' tablet ' || g, left(md5(${tag} || g), 16) from generate_series(1, ${count}) g
+        insert into authorized_devices (name, uuid, organisation_id)
+        select ${tag} || ' tablet ' || g, left(md5(${tag} || g), 16), ${site.organisation_id}::int
+        from generate_series(1, ${count}) g
         returning authorized_device_id, name
       ), people as (
-        insert into participants (first_name, last_name, date_of_birth, phone_number, address, language, authorized_device_id, push_notification_id)
+        insert into participants (first_name, last_name, date_of_birth, phone_number, address, language,
+          authorized_device_id, push_notification_id, site_id, organisation_id)
         select 'Load', ${tag} || split_part(d.name, ' ', 3), '1958-03-02', '+447700900123', '1 Test Street', 'English',
-               d.authorized_device_id, ${tag} || '-' || split_part(d.name, ' ', 3)
+               d.authorized_device_id, ${tag} || '-' || split_part(d.name, ' ', 3), ${site.site_id}::int,
+               ${site.organisation_id}::int
         from devices d
         returning participant_id
       ), progress as (

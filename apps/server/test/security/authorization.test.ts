@@ -47,9 +47,10 @@ function keysOf(value: unknown): string[] {
 async function callAs(row: MatrixRow, method: string, caller: Caller) {
   const call = await row.call(world, caller);
   let auth = credentials[caller];
-  if (row.endsSession && (caller === 'basic' || caller === 'full')) {
+  if (row.endsSession && caller !== 'anonymous' && caller !== 'device') {
+    const { role, systemAdministrator } = CALLER_ROLES[caller];
     auth = {
-      cookie: (await signedInCookie(t.ctx, CALLER_ROLES[caller])).cookie,
+      cookie: (await signedInCookie(t.ctx, role, { system_administrator: systemAdministrator })).cookie,
     };
   }
   return t.app.inject({

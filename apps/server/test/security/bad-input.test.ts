@@ -122,7 +122,7 @@ beforeAll(async () => {
       const variants = body
         ? [body, ...(body.anyOf ?? []), ...(body.oneOf ?? [])].map((s) => resolve(doc, s)!)
         : [];
-      const recipe = await row.call(world, row.who.full === 'ok' ? 'full' : 'device');
+      const recipe = await row.call(world, row.who.system === 'ok' ? 'system' : 'device');
       const recipeBody =
         recipe.payload && typeof recipe.payload === 'object' && !Buffer.isBuffer(recipe.payload)
           ? (recipe.payload as Record<string, unknown>)
@@ -135,7 +135,7 @@ beforeAll(async () => {
         path: url,
         row,
         // Each route is called as someone it serves, so validation, not access, answers.
-        caller: row.who.full === 'ok' ? 'full' : 'device',
+        caller: row.who.system === 'ok' ? 'system' : 'device',
         pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
         numericPathParams: (op.parameters ?? [])
           .filter((p) => p.in === 'path' && ['integer', 'number'].includes(p.schema?.type ?? ''))

@@ -27,6 +27,7 @@ import { openSecretsAtRest } from '../../src/modules/auth/secrets-at-rest.js';
 import { sessionSigningKey } from '../../src/modules/auth/sessions.js';
 import { newTotpSecret, totpCode } from '../../src/modules/auth/totp.js';
 import { createContext } from '../../src/runtime.js';
+import { firstSite } from '../factories.js';
 import { createAdmin, createTestApp, type TestApp } from '../harness.js';
 import { saveAsVideoAndAwaitThumbnail, testVideo } from '../media-helpers.js';
 import { processDatabaseEnv, repoRoot, runCli, serverBundle, startServerProcess } from '../process.js';
@@ -145,6 +146,7 @@ describe('secrets in the database', () => {
       password_hash: await hashPassword(password),
       totp_secret: plainSecret,
       role: 'full access',
+      organisation_id: (await firstSite(t.ctx.db)).organisation_id,
     });
     await t.ctx.db
       .insert(serverSecrets)
@@ -172,9 +174,15 @@ describe('secrets in the database', () => {
     const plain = Array.from({ length: 6 }, () => newTotpSecret());
     const hash = await hashPassword(`x-${randomBytes(8).toString('hex')}`);
     const names = plain.map(() => `race.${randomBytes(4).toString('hex')}@example.org`);
-    await t.ctx.db
-      .insert(adminUsers)
-      .values(plain.map((totp_secret, i) => ({ user_name: names[i]!, password_hash: hash, totp_secret })));
+    const { organisation_id } = await firstSite(t.ctx.db);
+    await t.ctx.db.insert(adminUsers).values(
+      plain.map((totp_secret, i) => ({
+        user_name: names[i]!,
+        password_hash: hash,
+        totp_secret,
+        organisation_id,
+      })),
+    );
     // On PostgreSQL, a second connection pool to the same database, as a second instance has.
     const url = (t.ctx.database.pool?.options as { connectionString?: string } | undefined)?.connectionString;
     const second = url ? await openDatabase({ databaseUrl: url, poolSize: 2 }) : t.ctx.database;

@@ -1,6 +1,8 @@
 import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 import { createAdmin, signedInCookie, type TestApp } from '../harness.js';
-import { addParticipant, insertParticipants, issueDeviceToken } from '../factories.js';
+import { randomBytes } from 'node:crypto';
+import { sites } from '../../src/db/schema.js';
+import { addParticipant, firstSite, insertParticipants, issueDeviceToken } from '../factories.js';
 import {
   makeDevice,
   makeEnrolledParticipant,
@@ -27,7 +29,9 @@ export interface SeededWorld {
  * with videos and progress on it, a second enrolled tablet, and makers of throwaway rows.
  */
 export async function seedWorld(t: TestApp): Promise<SeededWorld> {
-  const full = await signedInCookie(t.ctx, 'full access');
+  const site = await firstSite(t.ctx.db);
+  const full = await signedInCookie(t.ctx, 'full access', { system_administrator: false });
+  const system = await signedInCookie(t.ctx, 'full access', { system_administrator: true });
   const basic = await signedInCookie(t.ctx, 'basic access');
   const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 2 });
   const videos = await makeVideos(t.ctx.db, set);
@@ -78,6 +82,15 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
     freshVideoId: async () =>
       (await makeVideos(t.ctx.db, await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })))[0]!.video_id,
     freshAdminUserName: async () => (await createAdmin(t.ctx, 'basic access')).user_name,
+    organisationId: site.organisation_id,
+    freshOrganisationName: () => `Organisation ${randomBytes(4).toString('hex')}`,
+    freshSiteId: async () =>
+      (
+        await t.ctx.db
+          .insert(sites)
+          .values({ organisation_id: site.organisation_id, name: `Site ${randomBytes(4).toString('hex')}` })
+          .returning()
+      )[0]!.site_id,
     freshUuid: randomDeviceUuid,
     freshLogin: async () => {
       const admin = await createAdmin(t.ctx, 'basic access');
@@ -94,6 +107,7 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
       anonymous: {},
       basic: { cookie: basic.cookie },
       full: { cookie: full.cookie },
+      system: { cookie: system.cookie },
       device: { authorization: `Bearer ${token}` },
     },
     identifiableValues,

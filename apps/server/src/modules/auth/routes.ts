@@ -8,7 +8,7 @@ import { SecretBoxError } from '../../lib/secret-box.js';
 import { routeRateLimit } from '../../plugins/rate-limit.js';
 import { actorOf } from '../audit/index.js';
 import { LoginService } from './login-service.js';
-import { presentSession, presentSignIn } from './presenter.js';
+import { presentSession } from './presenter.js';
 import { SESSION_COOKIE } from './sessions.js';
 
 /** Refusals of /login that are not about the credentials (see its error handler). */
@@ -94,11 +94,14 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     handler: async (request, reply) => {
       const result = await logins.login(request.body, request.ip);
       request.log.info({ admin_user_id: result.admin.admin_user_id }, 'admin signed in');
+      // The session as every later request will see it: organisation and sites included.
+      const session = await ctx.sessions.resolve(result.token);
+      if (!session) throw new HttpError(401, messages.login.failed);
       reply.setCookie(SESSION_COOKIE, result.token, {
         ...cookieOptions(request),
         expires: result.expiresAt,
       });
-      return presentSignIn(result);
+      return { message: 'Signed in', session: await presentSession(ctx.db, session) };
     },
   });
 
@@ -151,7 +154,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   r.route({
     ...routeOf(api.auth.session),
-    handler: async (request) => presentSession(request.staff!),
+    handler: async (request) => presentSession(ctx.db, request.staff!),
   });
 }
 

@@ -33,10 +33,18 @@ export function sessionSigningKey(configured: string | undefined, secrets: Secre
   return secrets.deriveKey('session-jwt v1', 32);
 }
 
-/** The live session and its user; the role is read here on every request, never taken from the token. */
+/**
+ * The live session and its user; the role, organisation and sites are read here on every request,
+ * never taken from the token. The sites an admin sees are those they are limited to, or every site
+ * of their organisation (a site added since the sign-in included).
+ */
 const RESOLVE_SQL = `
   select s.session_id, s.created_at, s.last_seen_at, u.admin_user_id, u.user_name, u.first_name, u.last_name, u.role,
-    coalesce(s.authenticated_at, s.created_at) as authenticated_at
+    coalesce(s.authenticated_at, s.created_at) as authenticated_at, u.organisation_id, u.site_ids,
+    case when cardinality(u.site_ids) = 0
+      then array(select st.site_id from sites st where st.organisation_id = u.organisation_id order by 1)
+      else u.site_ids end as visible_site_ids,
+    u.system_administrator
   from sessions s join admin_users u on u.admin_user_id = s.admin_user_id
   where s.session_id = $1 and s.ended_at is null`;
 
@@ -50,6 +58,10 @@ const readResolved = rowReader<{
   last_name: string;
   role: string;
   authenticated_at: Date;
+  organisation_id: number;
+  site_ids: number[];
+  visible_site_ids: number[];
+  system_administrator: boolean;
 }>()([
   'session_id',
   'created_at',
@@ -60,6 +72,10 @@ const readResolved = rowReader<{
   'last_name',
   'role',
   'authenticated_at',
+  'organisation_id',
+  'site_ids',
+  'visible_site_ids',
+  'system_administrator',
 ]);
 
 /**
@@ -115,7 +131,7 @@ export class SessionService {
     const sid = payload.sid;
     // Every signed-in request reads its session (and so its role) here: a named statement with
     // rows as arrays (db/prepared.ts), not Drizzle's building and mapping each time.
-    const [values] = await preparedArrays(this.db, 'sessions.resolve.v2', RESOLVE_SQL, [sid]);
+    const [values] = await preparedArrays(this.db, 'sessions.resolve.v3', RESOLVE_SQL, [sid]);
     const row = values && readResolved(values);
     if (!row) return null;
     const idleFor = now.getTime() - row.last_seen_at.getTime();
@@ -135,6 +151,10 @@ export class SessionService {
       lastName: row.last_name,
       // The role comes from the database, not the token, so a demotion takes effect at once.
       role: roleSchema.parse(row.role),
+      organisationId: row.organisation_id,
+      siteIds: row.site_ids,
+      visibleSiteIds: row.visible_site_ids,
+      systemAdministrator: row.system_administrator,
       expiresAt: new Date(row.created_at.getTime() + MAX_AGE_MS),
       authenticatedAt: row.authenticated_at,
     };

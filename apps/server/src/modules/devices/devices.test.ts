@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { authorizedDevices, deviceTokens, participants } from '../../db/schema.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
-import { addParticipant, insertDevice, issueDeviceToken, newUuid } from '../../../test/factories.js';
+import {
+  addParticipant,
+  firstSite,
+  insertDevice,
+  issueDeviceToken,
+  newUuid,
+} from '../../../test/factories.js';
 
 const dm = messages.device;
 
@@ -76,7 +82,11 @@ describe('adding a device', () => {
 
   it('keeps mixed case out at the database level too', async () => {
     await expect(
-      t.ctx.db.insert(authorizedDevices).values({ name: 'Raw', uuid: 'ABCDEF0123456789' }),
+      t.ctx.db.insert(authorizedDevices).values({
+        name: 'Raw',
+        uuid: 'ABCDEF0123456789',
+        organisation_id: (await firstSite(t.ctx.db)).organisation_id,
+      }),
     ).rejects.toThrow();
   });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { deviceTokens, participants } from '../../db/schema.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
-import { addParticipant, insertDevice, issueDeviceToken } from '../../../test/factories.js';
+import { addParticipant, firstSite, insertDevice, issueDeviceToken } from '../../../test/factories.js';
 
 let t: TestApp;
 let full: string;
@@ -41,6 +41,7 @@ describe('one device, one participant', () => {
         phone_number: '+447700900000',
         address: 'Somewhere',
         authorized_device_id: device.authorized_device_id,
+        ...(await firstSite(t.ctx.db)),
       }),
     ).rejects.toThrow();
   });

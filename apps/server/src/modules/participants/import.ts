@@ -15,7 +15,7 @@ import type { Clock } from '../../lib/clock.js';
 import { HttpError, badRequest } from '../../lib/http-error.js';
 import type { AuditService } from '../audit/index.js';
 import { holdersOfNhsNumbers, possibleDuplicatesOfMany } from './duplicates.js';
-import { uniqueConflict, type Staff } from './service.js';
+import { siteForNewParticipant, uniqueConflict, type Staff } from './service.js';
 
 const im = messages.participantImport;
 
@@ -191,7 +191,9 @@ export async function importParticipants(
   text: string,
   dryRun: boolean,
   staff: Staff,
+  siteId: number | undefined,
 ): Promise<ParticipantImportReport> {
+  const site = await siteForNewParticipant(db, staff, siteId);
   if (dryRun) return (await checkParticipantCsv(db, text, true)).report;
   try {
     return await db.transaction(async (tx) => {
@@ -209,6 +211,7 @@ export async function importParticipants(
           .values(
             valid.slice(i, i + INSERT_BATCH).map((row) => ({
               ...row,
+              ...site,
               authorized_device_id: null,
               push_notification_id: NO_DEVICE,
               created_at: now,

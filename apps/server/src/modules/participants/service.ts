@@ -1,4 +1,4 @@
-import { eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray } from 'drizzle-orm';
 import {
   FIELD_PERMISSIONS,
   CONTACT_FIELDS,
@@ -21,7 +21,7 @@ import {
   updateParticipantBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { authorizedDevices, participants } from '../../db/schema.js';
+import { authorizedDevices, participants, sites } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-error.js';
@@ -35,6 +35,31 @@ import { ParticipantRepository, decodeCursor, encodeCursor } from './repository.
 /** Staff acting on participants: who they are (for the audit trail) and what they may see. */
 export interface Staff extends AuditActor {
   role: Role;
+  organisationId: number;
+  /** The sites whose participants they see (every site of their organisation unless limited). */
+  visibleSiteIds: number[];
+}
+
+/**
+ * The site a new participant joins: the one named, among those the admin sees, or the only one
+ * they see. With more than one to choose from, the site must be named.
+ */
+export async function siteForNewParticipant(
+  db: Database,
+  staff: Pick<Staff, 'organisationId' | 'visibleSiteIds'>,
+  siteId: number | undefined,
+): Promise<{ site_id: number; organisation_id: number }> {
+  if (siteId === undefined) {
+    if (staff.visibleSiteIds.length !== 1) throw badRequest(messages.organisation.siteRequired);
+    return { site_id: staff.visibleSiteIds[0]!, organisation_id: staff.organisationId };
+  }
+  if (!staff.visibleSiteIds.includes(siteId)) throw badRequest(messages.organisation.siteOfOtherOrganisation);
+  const [site] = await db
+    .select({ site_id: sites.site_id, organisation_id: sites.organisation_id })
+    .from(sites)
+    .where(and(eq(sites.site_id, siteId), eq(sites.organisation_id, staff.organisationId)));
+  if (!site) throw badRequest(messages.organisation.siteOfOtherOrganisation);
+  return site;
 }
 
 type ParticipantInsert = typeof participants.$inferInsert;
@@ -46,7 +71,10 @@ type ParticipantUpdate = Partial<ParticipantInsert>;
  * Pick<> refuses to compile a body key that is no column, and the check below refuses to start; so
  * a field added to the contract's field table is written (and recorded) with no list here to forget.
  */
-type WrittenOnCreate = Pick<ParticipantInsert, Exclude<keyof CreateParticipantInput, 'unique_device_id'>>;
+type WrittenOnCreate = Pick<
+  ParticipantInsert,
+  Exclude<keyof CreateParticipantInput, 'unique_device_id' | 'site_id'>
+>;
 type WrittenOnUpdate = Pick<ParticipantUpdate, Exclude<keyof UpdateParticipantInput, 'unique_device_id'>>;
 const participantColumnNames = new Set(Object.keys(getTableColumns(participants)));
 const notColumns = new Set<string>(participantFieldsWhere((field) => field.notAColumn === true));
@@ -85,16 +113,19 @@ export function participantChanges(body: UpdateParticipantInput): {
   };
 }
 
-/** The columns an add writes: every field of the validated body but the device choice. */
+/** The columns an add writes: every field of the validated body but the device and site choices. */
 function columnsOnCreate(body: CreateParticipantInput): WrittenOnCreate {
-  const { unique_device_id: _deviceChoice, ...columns } = body;
+  const { unique_device_id: _deviceChoice, site_id: _siteChoice, ...columns } = body;
   return columns;
 }
 
-/** The NHS number a unique violation names in its detail: `Key (nhs_number)=(9434765919) already exists.` */
+/**
+ * The NHS number a unique violation names in its detail:
+ * `Key (organisation_id, nhs_number)=(1, 9434765919) already exists.`
+ */
 function nhsNumberOfViolation(error: unknown): string | null {
   for (let e = error as { detail?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    const match = /\(nhs_number\)=\((\d{10})\)/.exec(e.detail ?? '');
+    const match = /nhs_number\)=\((?:\d+, )?(\d{10})\)/.exec(e.detail ?? '');
     if (match) return match[1]!;
   }
   return null;
@@ -222,12 +253,14 @@ export class ParticipantService {
   async create(body: CreateParticipantInput, staff: Staff): Promise<ParticipantSaved> {
     try {
       const id = await this.db.transaction(async (tx) => {
+        const site = await siteForNewParticipant(tx, staff, body.site_id);
         await this.refuseTakenNhsNumber(tx, body.nhs_number, null);
         const device = await this.lockAvailableDevice(tx, body.unique_device_id, null);
         const [row] = await tx
           .insert(participants)
           .values({
             ...columnsOnCreate(body),
+            ...site,
             authorized_device_id: device.authorized_device_id,
             push_notification_id: NO_DEVICE,
             created_at: this.clock.now(),
@@ -329,6 +362,45 @@ export class ParticipantService {
       .update(participants)
       .set({ purge_cache: body.purge_cache, updated_at: this.clock.now() })
       .where(eq(participants.participant_id, id));
+  }
+
+  /**
+   * Moves a participant to another site of their organisation (full access): their tablet,
+   * programme and history stay theirs, so they go with them; audited with both sites.
+   */
+  async transfer(id: number, siteId: number, staff: Staff): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const current = await this.repo.lock(tx, id);
+      if (!current) throw notFound(messages.participant.notFound);
+      if (current.status !== 'active') throw conflict(messages.lifeCycle.readOnly);
+      if (current.site_id === siteId) throw badRequest(messages.organisation.transferSameSite);
+      const named = await tx
+        .select({ site_id: sites.site_id, name: sites.name })
+        .from(sites)
+        .where(
+          and(
+            eq(sites.organisation_id, current.organisation_id),
+            inArray(sites.site_id, [current.site_id, siteId]),
+          ),
+        );
+      const from = named.find((site) => site.site_id === current.site_id);
+      const to = named.find((site) => site.site_id === siteId);
+      if (!to) throw badRequest(messages.organisation.siteOfOtherOrganisation);
+      await tx
+        .update(participants)
+        .set({ site_id: siteId, updated_at: this.clock.now() })
+        .where(eq(participants.participant_id, id));
+      await this.audit.record(
+        staff,
+        {
+          action: 'participant.transfer',
+          participantId: id,
+          detail: `site ${from?.name ?? ''} (id ${current.site_id}) to site ${to.name} (id ${siteId})`,
+        },
+        tx,
+      );
+      return to.name;
+    });
   }
 
   async remove(id: number, staff: Staff): Promise<void> {

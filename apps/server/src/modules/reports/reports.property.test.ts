@@ -20,6 +20,7 @@ import {
   videoSets,
   videos,
 } from '../../db/schema.js';
+import { firstSite } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { reportOf, type ReportContext, type ReportPeriod } from './service.js';
 
@@ -115,11 +116,17 @@ async function store(s: Scenario): Promise<Stored> {
   const db = t.ctx.db;
   for (const table of [adherenceHistory, dailyViews, participants, authorizedDevices, videoSets])
     await db.delete(table);
+  const site = await firstSite(db);
   const sets: StoredSet[] = [];
   for (const shape of s.sets) {
     const [set] = await db
       .insert(videoSets)
-      .values({ set_name: shape.name, number_of_weeks: shape.weeks, videos_in_week: shape.perWeek })
+      .values({
+        set_name: shape.name,
+        number_of_weeks: shape.weeks,
+        videos_in_week: shape.perWeek,
+        organisation_id: site.organisation_id,
+      })
       .returning();
     const positions = Array.from({ length: shape.weeks * shape.perWeek }, (_, i) => ({
       week: Math.floor(i / shape.perWeek) + 1,
@@ -157,7 +164,11 @@ async function store(s: Scenario): Promise<Stored> {
         ? (
             await db
               .insert(authorizedDevices)
-              .values({ name: 'T', uuid: `${people.length}abc${sets[0]!.id}` })
+              .values({
+                name: 'T',
+                uuid: `${people.length}abc${sets[0]!.id}`,
+                organisation_id: site.organisation_id,
+              })
               .returning()
           )[0]!
         : null;
@@ -172,6 +183,7 @@ async function store(s: Scenario): Promise<Stored> {
         date_of_birth: '1960-01-01',
         phone_number: '+447700900000',
         address: 'x',
+        ...site,
         created_at: p.registeredAt,
         referring_organisation: p.org,
         programme_referred_to: p.programme,

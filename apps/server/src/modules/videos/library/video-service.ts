@@ -19,6 +19,7 @@ import { presentStoredUrl, uploadKeyFromLocation } from '../media/urls.js';
 import { presentVideo } from './presenters.js';
 import { THUMBNAIL_JOB, type ThumbnailJobData } from '../media/thumbnail-job.js';
 import { UploadService } from '../uploads/service.js';
+import { assertMayChangeSet, type SetEditor } from './set-access.js';
 
 type VideoRow = typeof videos.$inferSelect;
 
@@ -87,11 +88,12 @@ export class VideoService {
    * Saves a video on one day of a set. The file must be an upload that finished on this server
    * and passed the playable-video check; its thumbnail is queued in the same transaction.
    */
-  async create(body: CreateVideoInput, origins: Origins): Promise<Video> {
+  async create(body: CreateVideoInput, origins: Origins, editor: SetEditor): Promise<Video> {
     const fileKey = await this.readyUploadKey(body.file_location_path, origins);
     const { row, setName } = await this.ctx.db.transaction(async (tx) => {
       // Shared lock: the set cannot be deleted under a video being added to it.
       const set = await this.findSet(tx, body.fitness_video_set_id, true);
+      assertMayChangeSet(set, editor);
       if (body.week_number > set.number_of_weeks) throw badRequest(messages.video.weekInvalid);
       if (body.day_number > set.videos_in_week) throw badRequest(messages.video.dayInvalid);
       const upload = await this.lockReadyUpload(tx, fileKey);
@@ -121,8 +123,9 @@ export class VideoService {
    * thumbnail goes back to 'processing....' and is made again; the old file is deleted if no
    * other video uses it.
    */
-  async update(videoId: number, body: UpdateVideoInput, origins: Origins): Promise<Video> {
+  async update(videoId: number, body: UpdateVideoInput, origins: Origins, editor: SetEditor): Promise<Video> {
     const current = await this.findVideo(this.ctx.db, videoId);
+    assertMayChangeSet(await this.findSet(this.ctx.db, current.fitness_video_set_id), editor);
     let newKey: string | undefined;
     if (body.file_location_path !== undefined) {
       const named = uploadKeyFromLocation(body.file_location_path, origins.accepted);
@@ -188,10 +191,11 @@ export class VideoService {
   }
 
   /** Deletes a video (participants' viewing records of it too) and the files only it used. */
-  async remove(videoId: number): Promise<VideoDeletionImpact> {
+  async remove(videoId: number, editor: SetEditor): Promise<VideoDeletionImpact> {
     const impact = await this.ctx.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
       if (!locked) throw notFound(messages.video.notFound);
+      assertMayChangeSet(await this.findSet(tx, locked.fitness_video_set_id), editor);
       const found = await this.deletionImpact(videoId, tx);
       if (found.refused) throw conflict(messages.video.deleteNoEarlierDay);
       if (found.moved_to) {

@@ -2,7 +2,7 @@ import { and, asc, countDistinct, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   messages,
   type CreateVideoSetInput,
-  type UpdateVideoSetBody,
+  type UpdateVideoSetInput,
   type VideoSet,
   type VideoSetDeleted,
   type VideoSetDeletionImpact,
@@ -16,9 +16,10 @@ import {
   videoUploads,
   videos,
 } from '../../../db/schema.js';
-import { notFound } from '../../../lib/http-error.js';
+import { forbidden, notFound } from '../../../lib/http-error.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from '../media/jobs.js';
 import { presentVideoSet } from './presenters.js';
+import { assertMayChangeSet, type SetEditor } from './set-access.js';
 
 export class VideoSetService {
   constructor(private readonly ctx: AppContext) {}
@@ -34,26 +35,47 @@ export class VideoSetService {
     return presentVideoSet(row);
   }
 
-  async create(body: CreateVideoSetInput): Promise<VideoSet> {
+  /** A set of the editor's organisation; a shared one only from a system administrator. */
+  async create(body: CreateVideoSetInput, editor: SetEditor): Promise<VideoSet> {
+    if (body.shared && !editor.systemAdministrator)
+      throw forbidden(messages.organisation.systemAdministratorOnly);
     const [row] = await this.ctx.db
       .insert(videoSets)
       .values({
         set_name: body.set_name,
         number_of_weeks: body.number_of_weeks,
         videos_in_week: body.videos_in_week,
+        organisation_id: editor.organisationId,
+        shared: body.shared,
       })
       .returning();
     return presentVideoSet(row!);
   }
 
-  async rename(id: number, body: UpdateVideoSetBody): Promise<VideoSet> {
-    const [row] = await this.ctx.db
-      .update(videoSets)
-      .set({ set_name: body.set_name })
-      .where(eq(videoSets.fitness_video_set_id, id))
-      .returning();
-    if (!row) throw notFound(messages.videoSet.notFound);
-    return presentVideoSet(row);
+  /** Its name, and whether it is shared (system administrators only). */
+  async rename(id: number, body: UpdateVideoSetInput, editor: SetEditor): Promise<VideoSet> {
+    if (body.shared !== undefined && !editor.systemAdministrator)
+      throw forbidden(messages.organisation.systemAdministratorOnly);
+    return this.ctx.db.transaction(async (tx) => {
+      const [current] = await tx
+        .select()
+        .from(videoSets)
+        .where(eq(videoSets.fitness_video_set_id, id))
+        .for('update');
+      if (!current) throw notFound(messages.videoSet.notFound);
+      assertMayChangeSet(current, editor);
+      const changes = {
+        ...(body.set_name !== undefined && { set_name: body.set_name }),
+        ...(body.shared !== undefined && { shared: body.shared }),
+      };
+      if (Object.keys(changes).length === 0) return presentVideoSet(current);
+      const [row] = await tx
+        .update(videoSets)
+        .set(changes)
+        .where(eq(videoSets.fitness_video_set_id, id))
+        .returning();
+      return presentVideoSet(row!);
+    });
   }
 
   async deletionImpact(id: number): Promise<VideoSetDeletionImpact> {
@@ -66,7 +88,7 @@ export class VideoSetService {
    * records of its videos, in one transaction. Stored files go (through a queued job) only when
    * no video of another set points at them; thumbnails always go with their videos.
    */
-  async remove(id: number): Promise<VideoSetDeleted> {
+  async remove(id: number, editor: SetEditor): Promise<VideoSetDeleted> {
     const summary = await this.ctx.db.transaction(async (tx) => {
       const [set] = await tx
         .select()
@@ -74,6 +96,7 @@ export class VideoSetService {
         .where(eq(videoSets.fitness_video_set_id, id))
         .for('update');
       if (!set) throw notFound(messages.videoSet.notFound);
+      assertMayChangeSet(set, editor);
       const { summary, filesToDelete } = await this.impact(tx, id);
       const pictures = await tx
         .select({ thumb: videos.video_thumbnail_url, poster: videos.poster_url })

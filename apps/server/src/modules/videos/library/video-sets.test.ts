@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { participants, participationProgress } from '../../../db/schema.js';
-import { daysBehindOf, setDaysBehind } from '../../../../test/factories.js';
+import { daysBehindOf, firstSite, setDaysBehind } from '../../../../test/factories.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../../test/harness.js';
 
 let t: TestApp;
@@ -53,7 +53,9 @@ describe('video sets', () => {
       'created_at',
       'fitness_video_set_id',
       'number_of_weeks',
+      'organisation_id',
       'set_name',
+      'shared',
       'videos_in_week',
     ]);
     expect((await call('GET', `/api/videoset/${created.fitness_video_set_id}`)).json()).toEqual(listed);
@@ -131,6 +133,7 @@ describe('video sets', () => {
         date_of_birth: '1950-01-01',
         phone_number: '+441234567890',
         address: '1 Street',
+        ...(await firstSite(t.ctx.db)),
       })
       .returning();
     await setDaysBehind(t.ctx.db, person!.participant_id, 4);
@@ -142,6 +145,7 @@ describe('video sets', () => {
         date_of_birth: '1952-01-01',
         phone_number: '+441234567891',
         address: '2 Street',
+        ...(await firstSite(t.ctx.db)),
       })
       .returning();
     await setDaysBehind(t.ctx.db, bystander!.participant_id, 2);

@@ -16,6 +16,7 @@ import {
   videos,
 } from '../../../db/schema.js';
 import { hashDeviceToken } from '../../../plugins/access.js';
+import { firstSite } from '../../../../test/factories.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../../test/harness.js';
 import { eventually, testVideo, uploadThroughTus } from '../../../../test/media-helpers.js';
 import { makeThumbnail } from '../media/thumbnail-job.js';
@@ -165,7 +166,11 @@ describe('videos', () => {
     const token = 'device-token-for-thumbnails-0001';
     const [device] = await t.ctx.db
       .insert(authorizedDevices)
-      .values({ name: 'Tablet', uuid: '11f00a29230cf038' })
+      .values({
+        name: 'Tablet',
+        uuid: '11f00a29230cf038',
+        organisation_id: (await firstSite(t.ctx.db)).organisation_id,
+      })
       .returning();
     const [person] = await t.ctx.db
       .insert(participants)
@@ -176,6 +181,7 @@ describe('videos', () => {
         phone_number: '+441234567890',
         address: '1 Road',
         authorized_device_id: device!.authorized_device_id,
+        ...(await firstSite(t.ctx.db)),
       })
       .returning();
     await t.ctx.db.insert(deviceTokens).values({
@@ -201,7 +207,12 @@ describe('videos', () => {
     expect(Object.keys(fromTablet.json())).toEqual(['1', '2']);
     const [otherSet] = await t.ctx.db
       .insert(videoSets)
-      .values({ set_name: 'Other programme', number_of_weeks: 1, videos_in_week: 1 })
+      .values({
+        set_name: 'Other programme',
+        number_of_weeks: 1,
+        videos_in_week: 1,
+        organisation_id: (await firstSite(t.ctx.db)).organisation_id,
+      })
       .returning();
     const otherFromTablet = await call(
       'GET',
@@ -372,6 +383,7 @@ describe('videos', () => {
         date_of_birth: '1950-01-01',
         phone_number: '+441234567892',
         address: '3 Road',
+        ...(await firstSite(t.ctx.db)),
       })
       .returning();
     await t.ctx.db.insert(seenVideos).values({
