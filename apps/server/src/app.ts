@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
-import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
+import { accessPlugin, requireDeclaredAccess, runHandlersInScope } from './plugins/access.js';
 import { diskReservePlugin } from './plugins/disk-reserve.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -105,6 +105,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(async (api) => {
     requireDeclaredAccess(api);
+    runHandlersInScope(api);
     for (const routes of modules) await api.register(routes, { ctx });
   });
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createAdminBody, roleSchema } from '@pathway/contract';
 import type { AppContext } from './context.js';
+import { instanceScope, withScope } from './db/scope.js';
 import { AdminService, COMMAND_LINE } from './modules/admin/index.js';
 import { rotateSecretsKey } from './modules/auth/index.js';
 import { runAdherenceCheck } from './modules/adherence/index.js';
@@ -208,14 +209,27 @@ const rotateSecretsKeyCommand: Command<{ 'new-key-file'?: string }> = {
   },
 };
 
-export const commands: Record<string, Command<never>> = {
+export const commands: Record<string, Command<never>> = atTheShell({
   'create-admin': createAdmin as Command<never>,
   'adherence-check': adherenceCheck as Command<never>,
   'seed-demo': seedDemoCommand as Command<never>,
   backup: backupCommand as Command<never>,
   restore: restoreCommand as Command<never>,
   'rotate-secrets-key': rotateSecretsKeyCommand as Command<never>,
-};
+});
+
+/** An operator's command at the server's shell is the instance's work, named by the command. */
+function atTheShell(all: Record<string, Command<never>>): Record<string, Command<never>> {
+  return Object.fromEntries(
+    Object.entries(all).map(([name, command]) => [
+      name,
+      {
+        ...command,
+        run: (ctx, args) => withScope(instanceScope(`command line ${name}`), () => command.run(ctx, args)),
+      },
+    ]),
+  );
+}
 
 /** Validates a command's arguments with the same rules as the API's add-admin form. */
 export function parseCommandArgs(command: Command<never>, raw: Record<string, unknown>) {

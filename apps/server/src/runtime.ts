@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, runMigrations, type DatabaseHandle } from './db/client.js';
+import { scopedDatabase } from './db/scoped-database.js';
 import { JobQueue, type ProcessRole } from './jobs/queue.js';
 import { jobDefinitions } from './jobs/registry.js';
 import { DiskReserve } from './lib/disk-space.js';
@@ -61,6 +62,8 @@ export async function createContext(
     );
   }
   const secret = sessionSigningKey(config.sessionSecret, secrets);
+  // Every statement of the application from here on runs as the staff role in a scope (db/scope.ts).
+  const db = scopedDatabase(database);
   const jobs = await JobQueue.start(database, logger, overrides.role ?? 'all');
   const videoTools = resolveVideoTools();
   const media = await createMediaStorage(config);
@@ -71,11 +74,11 @@ export async function createContext(
   const ctx: AppContext = {
     config,
     database,
-    db: database.db,
+    db,
     clock,
     logger,
     secrets,
-    sessions: new SessionService(database.db, clock, secret),
+    sessions: new SessionService(db, clock, secret),
     jobs,
     media,
     videoTools,

@@ -39,12 +39,12 @@ export async function insertDevice(
   overrides: { name?: string; uuid?: string; organisation_id?: number } = {},
 ) {
   counter += 1;
-  const [row] = await ctx.db
+  const [row] = await ctx.database.db
     .insert(authorizedDevices)
     .values({
       name: overrides.name ?? `Tablet ${counter}`,
       uuid: overrides.uuid ?? newUuid(),
-      organisation_id: overrides.organisation_id ?? (await firstSite(ctx.db)).organisation_id,
+      organisation_id: overrides.organisation_id ?? (await firstSite(ctx.database.db)).organisation_id,
     })
     .returning();
   return row!;
@@ -106,8 +106,8 @@ export async function insertParticipants(
   ctx: AppContext,
   rows: Array<Partial<typeof participants.$inferInsert> & { days_behind?: number }>,
 ): Promise<number[]> {
-  const site = await firstSite(ctx.db);
-  const inserted = await ctx.db
+  const site = await firstSite(ctx.database.db);
+  const inserted = await ctx.database.db
     .insert(participants)
     .values(
       rows.map(({ days_behind: _daysBehind, ...r }, i) => ({
@@ -127,7 +127,7 @@ export async function insertParticipants(
     r.days_behind ? [sql`(${ids[i]}::int, ${r.days_behind}::int)`] : [],
   );
   if (behind.length > 0) {
-    await ctx.db.execute(sql`
+    await ctx.database.db.execute(sql`
       update participant_adherence a set days_behind = v.days_behind
       from (values ${sql.join(behind, sql`, `)}) as v(participant_id, days_behind)
       where a.participant_id = v.participant_id`);
@@ -161,7 +161,7 @@ export async function issueDeviceToken(
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   recordSecret(testLogRoot(), token);
-  await ctx.db.insert(deviceTokens).values({
+  await ctx.database.db.insert(deviceTokens).values({
     token_hash: hashDeviceToken(token),
     authorized_device_id: deviceId,
     participant_id: participantId,

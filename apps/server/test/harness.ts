@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { instanceScope, withScope } from '../src/db/scope.js';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -158,7 +159,7 @@ async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
     // A file that took its database away (fault tests) must still close; a busy machine's slow
     // answer must not skip the values the log scan looks for.
     const rows = await Promise.race([
-      ctx.db.select().from(participants),
+      ctx.database.db.select().from(participants),
       new Promise<never>((_, reject) =>
         setTimeout(() => reject(new Error('database did not answer')), 30_000).unref(),
       ),
@@ -176,9 +177,17 @@ async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
 
 let adminCounter = 0;
 
+/**
+ * Runs a test's direct call of a service or job (not through a route) as the instance's work: the
+ * application's database refuses a statement without a scope (db/scope.ts).
+ */
+export function asInstance<T>(work: () => Promise<T>): Promise<T> {
+  return withScope(instanceScope('test'), work);
+}
+
 /** The instance's first organisation (every new database has it): a test admin's unless told. */
 async function firstOrganisation(ctx: AppContext): Promise<number> {
-  const [row] = await ctx.db
+  const [row] = await ctx.database.db
     .select({ id: organisations.organisation_id })
     .from(organisations)
     .orderBy(organisations.organisation_id)
@@ -214,7 +223,7 @@ export async function createAdmin(
     overrides.user_name ?? `admin${adminCounter}.${randomBytes(3).toString('hex')}@example.org`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
   recordSecret(testLogRoot(), password);
-  const created = await new AdminService(ctx.db, ctx.secrets).create({
+  const created = await new AdminService(ctx.database.db, ctx.secrets).create({
     user_name,
     password,
     role,

@@ -153,5 +153,9 @@ export async function makeEnrolledParticipant(
 
 /** Who changes a test's video library when a test calls the library's services directly. */
 export async function libraryEditor(db: Database) {
-  return { organisationId: (await firstSite(db)).organisation_id, systemAdministrator: true };
+  return {
+    organisationId: (await firstSite(db)).organisation_id,
+    systemAdministrator: true,
+    everySite: true,
+  };
 }

@@ -90,6 +90,9 @@ export const messages = {
     otherOrganisationAdmins: "Only a system administrator can manage another organisation's admin users",
     lastSystemAdministrator: 'The last system administrator cannot lose that role or be deleted',
     sharedSetReadOnly: 'A shared video set can only be changed by a system administrator',
+    /** Deleting from the library ends or moves programmes at every site of the organisation. */
+    libraryDeleteEverySite:
+      "Only an admin of all the organisation's sites can delete video sets and videos: programmes at every site use them",
   },
   videoSet: {
     nameEmpty: 'Set Name cannot be empty',

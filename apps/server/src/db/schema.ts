@@ -214,6 +214,10 @@ export const videoUploads = pgTable(
     /** Last time bytes arrived (or the upload finished): abandonment is measured from here. */
     last_activity_at: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
     finished_at: timestamp('finished_at', { withTimezone: true }),
+    /** The organisation whose admin uploaded it (the scope's, db/scope.ts). */
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .default(sql`pathway_organisation()`),
   },
   (t) => [
     check('video_uploads_status_check', sql`${t.status} in ('receiving', 'ready')`),
@@ -231,6 +235,11 @@ export const authorizedDevices = pgTable(
     organisation_id: integer('organisation_id')
       .notNull()
       .references(() => organisations.organisation_id),
+    /**
+     * Its holder's site while it is assigned (kept by a trigger on participants, drizzle 0022): a
+     * participant's tablet is seen with them; an unassigned one by the whole organisation.
+     */
+    site_id: integer('site_id'),
     created_at: createdAt(),
   },
   (t) => [
@@ -400,6 +409,8 @@ export const deviceSignIns = pgTable(
     ip_address: text('ip_address').notNull(),
     /** Call 1 from a new address while the tablet's previous token was in use within the hour. */
     flagged: boolean('flagged').notNull().default(false),
+    /** The device's organisation when the record was made (it outlives the device). */
+    organisation_id: integer('organisation_id').notNull(),
     created_at: createdAt(),
   },
   (t) => [
@@ -488,14 +499,24 @@ export const participantTally = pgTable('participant_tally', {
   /** The participant's status (active, completed, withdrawn): the grid's status filter and the
    *  dashboard count active participants only (migration 0013). */
   status: text('status').notNull().default('active'),
+  /** The participant's site: each site's (and organisation's) counts are its own. */
+  site_id: integer('site_id').notNull(),
   delta: integer('delta').notNull(),
 });
 
-/** Views per calendar day, kept in step with seen_videos so the dashboard never scans it. */
-export const dailyViews = pgTable('daily_views', {
-  day: date('day', { mode: 'string' }).primaryKey(),
-  views: integer('views').notNull().default(0),
-});
+/**
+ * Views per calendar day and site (the viewer's site when they watched), kept in step with
+ * seen_videos so the dashboard never scans it.
+ */
+export const dailyViews = pgTable(
+  'daily_views',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    site_id: integer('site_id').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.site_id] })],
+);
 
 /**
  * Rollups of seen_videos for the Reports screen (issue 33), kept by statement triggers on
@@ -549,6 +570,8 @@ export const seenWeeks = pgTable(
  */
 export const reportCohort = pgTable('report_cohort', {
   participant_id: integer('participant_id').primaryKey(),
+  /** The participant's site: what the rollups below counted them under, with the rest. */
+  site_id: integer('site_id').notNull(),
   fitness_video_set_id: integer('fitness_video_set_id').notNull(),
   started_on: date('started_on', { mode: 'string' }).notNull(),
   /** Programme weeks begun by the discharge day (0: discharged before the start); null while not discharged. */
@@ -559,6 +582,7 @@ export const reportCohort = pgTable('report_cohort', {
 export const programmeStarts = pgTable(
   'programme_starts',
   {
+    site_id: integer('site_id').notNull(),
     fitness_video_set_id: integer('fitness_video_set_id').notNull(),
     started_on: date('started_on', { mode: 'string' }).notNull(),
     discharge_week: integer('discharge_week'),
@@ -566,7 +590,7 @@ export const programmeStarts = pgTable(
   },
   (t) => [
     unique('programme_starts_key')
-      .on(t.fitness_video_set_id, t.started_on, t.discharge_week)
+      .on(t.site_id, t.fitness_video_set_id, t.started_on, t.discharge_week)
       .nullsNotDistinct(),
     // Rows a change brought to 0 are deleted at once: this finds them without a scan.
     index('programme_starts_empty_idx')
@@ -585,13 +609,14 @@ export const programmeWeekCompletions = pgTable(
   'programme_week_completions',
   {
     day: date('day', { mode: 'string' }).notNull(),
+    site_id: integer('site_id').notNull(),
     fitness_video_set_id: integer('fitness_video_set_id').notNull(),
     week_number: integer('week_number').notNull(),
     started_on: date('started_on', { mode: 'string' }).notNull(),
     participants: integer('participants').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.day, t.fitness_video_set_id, t.week_number, t.started_on] }),
+    primaryKey({ columns: [t.day, t.site_id, t.fitness_video_set_id, t.week_number, t.started_on] }),
     index('programme_week_completions_empty_idx')
       .on(t.day)
       .where(sql`${t.participants} = 0`),
@@ -605,13 +630,14 @@ export const programmeWeekCompletions = pgTable(
 export const programmeWeekTotals = pgTable(
   'programme_week_totals',
   {
+    site_id: integer('site_id').notNull(),
     fitness_video_set_id: integer('fitness_video_set_id').notNull(),
     week_number: integer('week_number').notNull(),
     started_on: date('started_on', { mode: 'string' }).notNull(),
     participants: integer('participants').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.fitness_video_set_id, t.week_number, t.started_on] }),
+    primaryKey({ columns: [t.site_id, t.fitness_video_set_id, t.week_number, t.started_on] }),
     index('programme_week_totals_empty_idx')
       .on(t.fitness_video_set_id)
       .where(sql`${t.participants} = 0`),
@@ -628,9 +654,11 @@ export const videoDayViews = pgTable(
   {
     day: date('day', { mode: 'string' }).notNull(),
     video_id: integer('video_id').notNull(),
+    /** The viewer's site: a shared set's videos are watched at every organisation's sites. */
+    site_id: integer('site_id').notNull(),
     views: integer('views').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.day, t.video_id] })],
+  (t) => [primaryKey({ columns: [t.day, t.video_id, t.site_id] })],
 );
 
 export const pushOutbox = pgTable(
@@ -677,6 +705,12 @@ export const auditEvents = pgTable(
     participant_ids: integer('participant_ids').array(),
     detail: text('detail'),
     ip: text('ip'),
+    /**
+     * The organisation whose trail it is: the scope's (db/scope.ts) unless the writer says it
+     * (a sign-in, made before there is one); null for the instance's own (a sign-in under a user
+     * name nobody has), which system administrators read.
+     */
+    organisation_id: integer('organisation_id').default(sql`pathway_organisation()`),
     created_at: createdAt(),
   },
   (t) => [
@@ -771,12 +805,18 @@ export const deviceAssignments = pgTable(
  * and behind. Written once a day in the check's transaction; history starts with the first check
  * after this table was made.
  */
-export const adherenceHistory = pgTable('adherence_history', {
-  day: date('day', { mode: 'string' }).primaryKey(),
-  on_track: integer('on_track').notNull(),
-  slightly_behind: integer('slightly_behind').notNull(),
-  behind: integer('behind').notNull(),
-});
+export const adherenceHistory = pgTable(
+  'adherence_history',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    /** Each site's counts as the check left them; a later transfer does not rewrite them. */
+    site_id: integer('site_id').notNull(),
+    on_track: integer('on_track').notNull(),
+    slightly_behind: integer('slightly_behind').notNull(),
+    behind: integer('behind').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.site_id] })],
+);
 
 /**
  * The follow-up worklist's facts, one row per participant (made by a trigger when the participant
@@ -796,6 +836,8 @@ export const participantFollowup = pgTable(
     participant_id: integer('participant_id')
       .primaryKey()
       .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    /** participants.site_id, mirrored (the worklist's rows and its tally are each site's). */
+    site_id: integer('site_id').notNull(),
     active: boolean('active').notNull().default(true),
     has_device: boolean('has_device').notNull().default(false),
     has_programme: boolean('has_programme').notNull().default(false),
@@ -881,8 +923,10 @@ export const followupTally = pgTable(
     tally_id: bigserial('tally_id', { mode: 'number' }).primaryKey(),
     /** listed, behind, slightly_behind, reminders_failing or programme_finished */
     reason: text('reason').notNull(),
+    /** The participants' site. */
+    site_id: integer('site_id').notNull(),
     delta: integer('delta').notNull(),
   },
   // A fold leaves the table's pages empty until they are vacuumed away: the sums read the index.
-  (t) => [index('followup_tally_reason_idx').on(t.reason, t.delta)],
+  (t) => [index('followup_tally_reason_idx').on(t.reason, t.site_id, t.delta)],
 );

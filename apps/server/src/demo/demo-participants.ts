@@ -355,8 +355,11 @@ export async function seedDemoParticipants(
   for (const [day, count] of perDay) {
     await tx
       .insert(dailyViews)
-      .values({ day, views: count })
-      .onConflictDoUpdate({ target: dailyViews.day, set: { views: sql`${dailyViews.views} + ${count}` } });
+      .values({ day, site_id: options.site.site_id, views: count })
+      .onConflictDoUpdate({
+        target: [dailyViews.day, dailyViews.site_id],
+        set: { views: sql`${dailyViews.views} + ${count}` },
+      });
   }
   if (reminders.length > 0) await tx.insert(pushOutbox).values(reminders).onConflictDoNothing();
   // Today's check has been played out above: the scheduled one has nothing left to do today.

@@ -94,7 +94,7 @@ export async function createDemoVideoSets(
   organisationId: number,
 ): Promise<{ sets: DemoSet[]; videos: number }> {
   // The demo's library is the organisation's own, made as its admins would make it.
-  const editor = { organisationId, systemAdministrator: false };
+  const editor = { organisationId, systemAdministrator: false, everySite: true };
   const setService = new VideoSetService(ctx);
   const videoService = new VideoService(ctx);
   const origins = { origin: ctx.config.publicUrl ?? 'http://localhost', accepted: [] };
@@ -116,6 +116,7 @@ export async function createDemoVideoSets(
           const probe = await checkPlayable(ctx.videoTools, await ctx.media.blobs.inputFor(key));
           const now = ctx.clock.now();
           await ctx.db.insert(videoUploads).values({
+            organisation_id: organisationId,
             storage_key: key,
             status: 'ready',
             file_size: (await stat(file)).size,

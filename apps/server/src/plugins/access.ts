@@ -23,6 +23,7 @@ import { rowsOf } from '../db/rows.js';
 import type { TablePermission } from '../lib/endpoint-route.js';
 import { HttpError } from '../lib/http-error.js';
 import { SESSION_COOKIE, type StaffSession } from '../lib/staff-session.js';
+import { instanceScope, withScope, type Scope } from '../db/scope.js';
 
 /**
  * Who may call a route (the contract's `Access`). A route of the contract's table takes its access
@@ -34,6 +35,9 @@ export type { Access };
 export interface DeviceCaller {
   participantId: number;
   deviceId: number;
+  /** The participant's site and organisation: the scope of the tablet's statements. */
+  siteId: number;
+  organisationId: number;
 }
 
 declare module 'fastify' {
@@ -53,6 +57,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     staff: StaffSession | null;
     device: DeviceCaller | null;
+    /** Whose rows the route's statements see (db/scope.ts): the admin's or the tablet's; none on public routes. */
+    scope: Scope | undefined;
   }
 }
 
@@ -78,10 +84,17 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
   const idleSince = new Date(now.getTime() - ctx.config.deviceTokenIdleDays * 86_400_000).toISOString();
   // The join is the revocation: once the device is detached from (or deleted with) the
   // participant, no token issued for that pairing matches any more. An unused token expires.
-  const rows = rowsOf<{ participant_id: number; authorized_device_id: number }>(
-    await ctx.db.execute(sql`
+  const rows = rowsOf<{
+    participant_id: number;
+    authorized_device_id: number;
+    site_id: number;
+    organisation_id: number;
+  }>(
+    // The token says which organisation: it is looked for among every organisation's.
+    await withScope(instanceScope('tablet token'), () =>
+      ctx.db.execute(sql`
       with token as (
-        select t.token_hash, t.participant_id, t.authorized_device_id
+        select t.token_hash, t.participant_id, t.authorized_device_id, p.site_id, p.organisation_id
         from ${deviceTokens} t
         join ${participants} p
           on p.participant_id = t.participant_id and p.authorized_device_id = t.authorized_device_id
@@ -106,17 +119,26 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
         where f.participant_id = token.participant_id
           and (f.tablet_called_at is null or f.tablet_called_at < ${stale}::timestamptz)
       )
-      select participant_id, authorized_device_id from token
+      select participant_id, authorized_device_id, site_id, organisation_id from token
     `),
+    ),
   );
   const row = rows[0];
-  return row ? { participantId: row.participant_id, deviceId: row.authorized_device_id } : null;
+  return row
+    ? {
+        participantId: row.participant_id,
+        deviceId: row.authorized_device_id,
+        siteId: row.site_id,
+        organisationId: row.organisation_id,
+      }
+    : null;
 }
 
 export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
   const { ctx } = opts;
   app.decorateRequest('staff', null);
   app.decorateRequest('device', null);
+  app.decorateRequest('scope', undefined);
 
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access ?? 'public';
@@ -124,10 +146,12 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     if (access === 'device' || (access === 'staff-or-device' && request.headers.authorization)) {
       request.device = await resolveDevice(ctx, request);
       if (!request.device) throw new HttpError(401, 'This device is not registered');
+      request.scope = deviceScope(request.device);
       return;
     }
     request.staff = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
     if (!request.staff) throw new HttpError(401, messages.session.required);
+    request.scope = staffScope(request.staff);
     const permission = request.routeOptions.config.permission;
     if (permission !== undefined && !can(request.staff, permission)) {
       throw new HttpError(403, messages.session.forbidden);
@@ -135,6 +159,39 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     if (request.routeOptions.config.stepUp) assertFreshStepUp(ctx, request);
   });
 });
+
+/** What a signed-in admin's statements see: their organisation, their sites, the instance's if they run it. */
+export function staffScope(staff: StaffSession): Scope {
+  return {
+    kind: 'staff',
+    organisationId: staff.organisationId,
+    siteIds: staff.visibleSiteIds,
+    everySite: staff.siteIds.length === 0,
+    systemAdministrator: staff.systemAdministrator,
+  };
+}
+
+/** What a tablet's statements see: its participant's site. */
+function deviceScope(device: DeviceCaller): Scope {
+  return { kind: 'device', organisationId: device.organisationId, siteIds: [device.siteId] };
+}
+
+/**
+ * Inside the API scope every handler runs in its request's scope (set by the access check above):
+ * each statement it makes, however deep, is the admin's or the tablet's. A public route has none,
+ * and names one itself for what it must read (sign-in: the instance's).
+ */
+export function runHandlersInScope(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      const scope = request.scope;
+      return scope
+        ? withScope(scope, () => handler.call(this, request, reply))
+        : handler.call(this, request, reply);
+    };
+  });
+}
 
 /** The table's routes by `METHOD path`: a route registered at one of these must declare what its entry says. */
 const TABLE_ROUTES = new Map<string, RouteDeclaration>(

@@ -142,7 +142,7 @@ describe('the authorization matrix', () => {
   });
 
   it('a device token opens only its own participant, and a random token nothing', async () => {
-    const stranger = await makeEnrolledParticipant(t.ctx.db, { started_date: '2026-01-05' });
+    const stranger = await makeEnrolledParticipant(t.ctx.database.db, { started_date: '2026-01-05' });
     const foreign = [
       `/api/summary/${stranger.set.fitness_video_set_id}/participant/${stranger.participant.participant_id}`,
       `/api/videoset/today/${stranger.set.fitness_video_set_id}/participant/${stranger.participant.participant_id}`,

@@ -148,7 +148,7 @@ beforeAll(async () => {
     }
   }
   const found = rowsOf<{ table_name: string }>(
-    await t.ctx.db.execute(
+    await t.ctx.database.db.execute(
       sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
     ),
   );
@@ -170,7 +170,7 @@ async function snapshot(): Promise<string> {
       `select '${name}' as t, count(*)::text as n, coalesce(md5(string_agg(${rowText(name)}, ',' order by ${rowText(name)})), '') as h from "${name}" x ${VOLATILE_ROWS[name] ?? ''}`,
   );
   const rows = rowsOf<{ t: string; n: string; h: string }>(
-    await t.ctx.db.execute(sql.raw(parts.join(' union all '))),
+    await t.ctx.database.db.execute(sql.raw(parts.join(' union all '))),
   );
   return rows.map((r) => `${r.t}:${r.n}:${r.h}`).join('|');
 }

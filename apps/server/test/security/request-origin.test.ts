@@ -154,7 +154,7 @@ describe('requests that did not come from the console', () => {
   });
 
   it('a refused forgery changes nothing', async () => {
-    const before = (await t.ctx.db.select().from(videoSets)).length;
+    const before = (await t.ctx.database.db.select().from(videoSets)).length;
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/videoset',
@@ -173,7 +173,7 @@ describe('requests that did not come from the console', () => {
       payload: 'set_name=Forged&number_of_weeks=2&videos_in_week=2',
     });
     expect(form.statusCode).toBe(415);
-    expect((await t.ctx.db.select().from(videoSets)).length).toBe(before);
+    expect((await t.ctx.database.db.select().from(videoSets)).length).toBe(before);
   });
 
   it('takes the tablet app form bodies on every device route, whatever Origin or Sec-Fetch-Site say', async () => {

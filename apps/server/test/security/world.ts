@@ -29,21 +29,26 @@ export interface SeededWorld {
  * with videos and progress on it, a second enrolled tablet, and makers of throwaway rows.
  */
 export async function seedWorld(t: TestApp): Promise<SeededWorld> {
-  const site = await firstSite(t.ctx.db);
+  const site = await firstSite(t.ctx.database.db);
   const full = await signedInCookie(t.ctx, 'full access', { system_administrator: false });
   const system = await signedInCookie(t.ctx, 'full access', { system_administrator: true });
   const basic = await signedInCookie(t.ctx, 'basic access');
-  const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 2 });
-  const videos = await makeVideos(t.ctx.db, set);
+  const set = await makeVideoSet(t.ctx.database.db, { weeks: 2, perWeek: 2 });
+  const videos = await makeVideos(t.ctx.database.db, set);
   const { participant, device } = await addParticipant(t, full.cookie, {
     notes: 'Seeded note about knees',
     phone_number_secondary: '+447700900456',
   });
-  const progress = await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
-    started_date: '2026-01-05',
-  });
+  const progress = await makeProgress(
+    t.ctx.database.db,
+    participant.participant_id,
+    set.fitness_video_set_id,
+    {
+      started_date: '2026-01-05',
+    },
+  );
   const token = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
-  const other = await makeEnrolledParticipant(t.ctx.db, { set, started_date: '2026-01-05' });
+  const other = await makeEnrolledParticipant(t.ctx.database.db, { set, started_date: '2026-01-05' });
 
   const referral = await t.app.inject({
     url: `/api/participant/${participant.participant_id}/referral`,
@@ -75,18 +80,21 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
     logFileName: logFileNameFor(new Date()),
     freshParticipantId: async () => (await insertParticipants(t.ctx, [{}]))[0]!,
     freshDevice: async () => {
-      const d = await makeDevice(t.ctx.db);
+      const d = await makeDevice(t.ctx.database.db);
       return { id: d.authorized_device_id, uuid: d.uuid };
     },
-    freshSetId: async () => (await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })).fitness_video_set_id,
+    freshSetId: async () =>
+      (await makeVideoSet(t.ctx.database.db, { weeks: 1, perWeek: 1 })).fitness_video_set_id,
     freshVideoId: async () =>
-      (await makeVideos(t.ctx.db, await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })))[0]!.video_id,
+      (
+        await makeVideos(t.ctx.database.db, await makeVideoSet(t.ctx.database.db, { weeks: 1, perWeek: 1 }))
+      )[0]!.video_id,
     freshAdminUserName: async () => (await createAdmin(t.ctx, 'basic access')).user_name,
     organisationId: site.organisation_id,
     freshOrganisationName: () => `Organisation ${randomBytes(4).toString('hex')}`,
     freshSiteId: async () =>
       (
-        await t.ctx.db
+        await t.ctx.database.db
           .insert(sites)
           .values({ organisation_id: site.organisation_id, name: `Site ${randomBytes(4).toString('hex')}` })
           .returning()

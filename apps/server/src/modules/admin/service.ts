@@ -68,6 +68,12 @@ export const COMMAND_LINE: AuditActor = {
 type NewAdmin = Omit<CreateAdminInput, 'site_ids' | 'system_administrator'> &
   Partial<Pick<CreateAdminInput, 'site_ids' | 'system_administrator'>>;
 
+/** An admin's change is their organisation's record, whoever made it (a system administrator too). */
+const recordOf = (actor: AuditActor, admin: AdminRow): AuditActor => ({
+  ...actor,
+  organisationId: admin.organisation_id,
+});
+
 /** Whether every one of `ids` is among `of` (an empty `of` being every site). */
 function within(ids: number[], of: number[]): boolean {
   return of.length === 0 || (ids.length > 0 && ids.every((id) => of.includes(id)));
@@ -147,7 +153,7 @@ export class AdminService {
    * harness and benchmarks, which make admins directly, pass none.
    */
   async create(body: NewAdmin, actor?: AuditActor | AdminManager) {
-    const manager = actor && 'organisationId' in actor ? actor : undefined;
+    const manager = actor && 'siteIds' in actor ? actor : undefined;
     if (manager) this.assertMayGive(manager, body.organisation_id ?? manager.organisationId, body);
     await assertAcceptablePassword(body.password, body.user_name);
     const totp = newStoredTotpSecret(this.secrets);
@@ -174,7 +180,7 @@ export class AdminService {
       if (!inserted) throw conflict(messages.admin.usernameTaken);
       if (actor) {
         await this.audit.record(
-          actor,
+          { ...actor, organisationId: inserted.organisation_id },
           {
             action: 'admin.create',
             detail: `${aboutAdmin(inserted)}, ${inserted.role}${inserted.system_administrator ? ', system administrator' : ''}`,
@@ -237,7 +243,7 @@ export class AdminService {
         .returning();
       if (body.role !== undefined && body.role !== current.role) {
         await this.audit.record(
-          actor,
+          recordOf(actor, current),
           { action: 'admin.role_change', detail: `${aboutAdmin(current)}: ${current.role} to ${body.role}` },
           tx,
         );
@@ -245,7 +251,7 @@ export class AdminService {
       if (sitesChanged) {
         const named = (ids: number[]) => (ids.length === 0 ? 'every site' : `sites ${ids.join(', ')}`);
         await this.audit.record(
-          actor,
+          recordOf(actor, current),
           {
             action: 'admin.sites_change',
             detail: `${aboutAdmin(current)}: ${named(current.site_ids)} to ${named(body.site_ids!)}`,
@@ -258,7 +264,7 @@ export class AdminService {
         body.system_administrator !== current.system_administrator
       ) {
         await this.audit.record(
-          actor,
+          recordOf(actor, current),
           {
             action: 'admin.system_administrator_change',
             detail: `${aboutAdmin(current)}: ${body.system_administrator ? 'made' : 'no longer'} a system administrator`,
@@ -282,7 +288,7 @@ export class AdminService {
       // Sessions go with the row (on delete cascade), so the deleted admin is signed out at once.
       await tx.delete(adminUsers).where(eq(adminUsers.admin_user_id, current.admin_user_id));
       await this.audit.record(
-        actor,
+        recordOf(actor, current),
         { action: 'admin.delete', detail: `${aboutAdmin(current)}, ${current.role}` },
         tx,
       );
@@ -308,7 +314,7 @@ export class AdminService {
         .returning();
       await endSessionsOf(tx, current.admin_user_id);
       await this.audit.record(
-        actor,
+        recordOf(actor, current),
         { action: 'admin.authenticator_reset', detail: aboutAdmin(current) },
         tx,
       );
@@ -336,7 +342,11 @@ export class AdminService {
         .set({ password_hash: passwordHash })
         .where(eq(adminUsers.admin_user_id, current.admin_user_id));
       await endSessionsOf(tx, current.admin_user_id);
-      await this.audit.record(actor, { action: 'admin.password_reset', detail: aboutAdmin(current) }, tx);
+      await this.audit.record(
+        recordOf(actor, current),
+        { action: 'admin.password_reset', detail: aboutAdmin(current) },
+        tx,
+      );
       return presentAdmin(current);
     });
   }

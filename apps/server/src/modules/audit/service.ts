@@ -9,6 +9,7 @@ import {
   type AuditPage,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { inScope } from '../../db/scope.js';
 import { auditEvents } from '../../db/schema.js';
 import { pageOf } from '../../lib/paging.js';
 
@@ -17,6 +18,12 @@ export interface AuditActor {
   adminUserId: number | null;
   userName: string;
   ip: string | null;
+  /**
+   * Whose trail the record joins, when there is no scope to say it (a sign-in, looked up among
+   * every organisation's admins): the admin's organisation, or null for the instance's own.
+   * Otherwise the scope's organisation (the column's default).
+   */
+  organisationId?: number | null;
 }
 
 export interface AuditEntry {
@@ -73,6 +80,7 @@ export class AuditService {
         participant_ids: e.participantIds?.length ? e.participantIds : null,
         detail: e.detail ?? null,
         ip: actor.ip,
+        ...(actor.organisationId !== undefined && { organisation_id: actor.organisationId }),
       })),
     );
   }
@@ -127,6 +135,6 @@ export class AuditService {
         before = batch[batch.length - 1]!.audit_event_id;
       }
     }
-    return Readable.from(lines());
+    return Readable.from(inScope(lines()));
   }
 }

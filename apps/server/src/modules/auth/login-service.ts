@@ -76,12 +76,18 @@ export class LoginService {
       .where(sql`lower(${adminUsers.user_name}) = ${key}`);
     const passwordOk = await verifyPassword(admin?.password_hash, body.password);
     const step = admin && passwordOk ? this.totpStepOf(admin, body.mfa_token, now) : null;
+    // A failure under a user name nobody has is the instance's record; anyone's else, their organisation's.
+    const attempt = {
+      ...typed,
+      adminUserId: admin?.admin_user_id ?? null,
+      organisationId: admin?.organisation_id ?? null,
+    };
     if (!admin || step === null) {
-      await this.recordFailure(key, source, now, { ...typed, adminUserId: admin?.admin_user_id ?? null });
+      await this.recordFailure(key, source, now, attempt);
       throw unauthorized();
     }
     if (!(await this.claimTotpStep(admin.admin_user_id, step))) {
-      await this.recordFailure(key, source, now, { ...typed, adminUserId: admin.admin_user_id });
+      await this.recordFailure(key, source, now, attempt);
       throw unauthorized();
     }
     const role = roleSchema.parse(admin.role);
@@ -90,7 +96,12 @@ export class LoginService {
         .delete(loginThrottle)
         .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
       await this.audit.record(
-        { adminUserId: admin.admin_user_id, userName: admin.user_name, ip },
+        {
+          adminUserId: admin.admin_user_id,
+          userName: admin.user_name,
+          ip,
+          organisationId: admin.organisation_id,
+        },
         { action: 'signin.success' },
         tx,
       );

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { api, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
+import { instanceScope, withScope } from '../../db/scope.js';
 import { HttpError } from '../../lib/http-error.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
 import { routeRateLimit } from '../../plugins/rate-limit.js';
@@ -91,18 +92,20 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       }
       void reply.status(401).send({ message: messages.login.failed });
     },
-    handler: async (request, reply) => {
-      const result = await logins.login(request.body, request.ip);
-      request.log.info({ admin_user_id: result.admin.admin_user_id }, 'admin signed in');
-      // The session as every later request will see it: organisation and sites included.
-      const session = await ctx.sessions.resolve(result.token);
-      if (!session) throw new HttpError(401, messages.login.failed);
-      reply.setCookie(SESSION_COOKIE, result.token, {
-        ...cookieOptions(request),
-        expires: result.expiresAt,
-      });
-      return { message: 'Signed in', session: await presentSession(ctx.db, session) };
-    },
+    // Before anyone is known, the user name is looked for among every organisation's admins.
+    handler: async (request, reply) =>
+      withScope(instanceScope('sign-in'), async () => {
+        const result = await logins.login(request.body, request.ip);
+        request.log.info({ admin_user_id: result.admin.admin_user_id }, 'admin signed in');
+        // The session as every later request will see it: organisation and sites included.
+        const session = await ctx.sessions.resolve(result.token);
+        if (!session) throw new HttpError(401, messages.login.failed);
+        reply.setCookie(SESSION_COOKIE, result.token, {
+          ...cookieOptions(request),
+          expires: result.expiresAt,
+        });
+        return { message: 'Signed in', session: await presentSession(ctx.db, session) };
+      }),
   });
 
   r.route({

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import { preparedArrays } from '../../db/prepared.js';
 import { rowReader } from '../../db/rows.js';
 import { sessions } from '../../db/schema.js';
+import { instanceScope, withScope } from '../../db/scope.js';
 import type { Clock } from '../../lib/clock.js';
 import { SessionTokenVerifier } from '../../lib/session-token.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -13,6 +14,8 @@ import type { StaffSession } from '../../lib/staff-session.js';
 
 export { SESSION_COOKIE, type StaffSession } from '../../lib/staff-session.js';
 const IDLE_MS = limits.sessionIdleMinutes * 60_000;
+/** A cookie's session is looked up before anyone is known: among every organisation's. */
+const SESSION_SCOPE = instanceScope('session');
 const MAX_AGE_MS = limits.sessionMaxHours * 3_600_000;
 /**
  * last_seen_at is written at most once a minute, so a busy console does not write on every call;
@@ -108,10 +111,13 @@ export class SessionService {
     db: Database = this.db,
   ): Promise<{ token: string; expiresAt: Date }> {
     const now = this.clock.now();
-    const [row] = await db
-      .insert(sessions)
-      .values({ admin_user_id: adminUserId, ip, created_at: now, last_seen_at: now, authenticated_at: now })
-      .returning({ session_id: sessions.session_id });
+    // A sign-in's transaction has its scope already; on its own, a session is the instance's to start.
+    const [row] = await withScope(SESSION_SCOPE, () =>
+      db
+        .insert(sessions)
+        .values({ admin_user_id: adminUserId, ip, created_at: now, last_seen_at: now, authenticated_at: now })
+        .returning({ session_id: sessions.session_id }),
+    );
     const expiresAt = new Date(now.getTime() + MAX_AGE_MS);
     const token = await new SignJWT({ role, sid: row!.session_id })
       .setProtectedHeader({ alg: 'HS256' })
@@ -131,7 +137,9 @@ export class SessionService {
     const sid = payload.sid;
     // Every signed-in request reads its session (and so its role) here: a named statement with
     // rows as arrays (db/prepared.ts), not Drizzle's building and mapping each time.
-    const [values] = await preparedArrays(this.db, 'sessions.resolve.v3', RESOLVE_SQL, [sid]);
+    const [values] = await withScope(SESSION_SCOPE, () =>
+      preparedArrays(this.db, 'sessions.resolve.v3', RESOLVE_SQL, [sid]),
+    );
     const row = values && readResolved(values);
     if (!row) return null;
     const idleFor = now.getTime() - row.last_seen_at.getTime();
@@ -141,7 +149,9 @@ export class SessionService {
       return null;
     }
     if (idleFor > TOUCH_INTERVAL_MS) {
-      await this.db.update(sessions).set({ last_seen_at: now }).where(eq(sessions.session_id, sid));
+      await withScope(SESSION_SCOPE, () =>
+        this.db.update(sessions).set({ last_seen_at: now }).where(eq(sessions.session_id, sid)),
+      );
     }
     return {
       sessionId: row.session_id,
@@ -169,9 +179,11 @@ export class SessionService {
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ ended_at: this.clock.now() })
-      .where(and(eq(sessions.session_id, sessionId), isNull(sessions.ended_at)));
+    await withScope(SESSION_SCOPE, () =>
+      this.db
+        .update(sessions)
+        .set({ ended_at: this.clock.now() })
+        .where(and(eq(sessions.session_id, sessionId), isNull(sessions.ended_at))),
+    );
   }
 }

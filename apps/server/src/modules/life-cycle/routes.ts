@@ -15,7 +15,12 @@ export async function lifeCycleRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   const lifeCycle = new LifeCycleService(ctx);
   const records = new RecordsService(ctx);
   const subjectAccess = new SubjectAccessService(ctx);
-  const participants = new ParticipantService(ctx.db, new AuditService(ctx.db), ctx.clock);
+  const participants = new ParticipantService(
+    ctx.db,
+    new AuditService(ctx.db),
+    ctx.clock,
+    ctx.config.adherenceCheck.timeZone,
+  );
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.route({

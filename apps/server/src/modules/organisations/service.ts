@@ -9,7 +9,7 @@ import {
   type UpdateSiteInput,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { organisations, participants, sites } from '../../db/schema.js';
+import { organisations, sites } from '../../db/schema.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { HttpError, conflict, notFound } from '../../lib/http-error.js';
 import { AuditService, type AuditActor } from '../audit/index.js';
@@ -47,7 +47,9 @@ export class OrganisationService {
       .select({
         organisation: organisations,
         sites: sql<number>`(select count(*)::int from ${sites} s where s.organisation_id = ${organisations.organisation_id})`,
-        participants: sql<number>`(select count(*)::int from ${participants} p where p.organisation_id = ${organisations.organisation_id})`,
+        // A count, never a participant record: organisation_participant_counts() (drizzle 0022) sums
+        // the tallies of every organisation for a system administrator, their own for anyone else.
+        participants: sql<number>`coalesce((select c.participants from organisation_participant_counts() c where c.organisation_id = ${organisations.organisation_id}), 0)`,
       })
       .from(organisations)
       .where(
@@ -70,7 +72,7 @@ export class OrganisationService {
           .values({ organisation_id: row!.organisation_id, name: body.name, ods_code: body.ods_code })
           .returning();
         await this.audit.record(
-          actor,
+          instanceRecord(actor),
           {
             action: 'organisation.create',
             detail: `${aboutOrganisation(row!)}, with site ${site!.name} (id ${site!.site_id})`,
@@ -100,7 +102,7 @@ export class OrganisationService {
         if (Object.keys(changes).length === 0) return;
         await tx.update(organisations).set(changes).where(eq(organisations.organisation_id, id));
         await this.audit.record(
-          actor,
+          instanceRecord(actor),
           {
             action: 'organisation.update',
             detail: `${aboutOrganisation(current)}: ${Object.keys(changes).join(', ')}`,
@@ -140,7 +142,7 @@ export class OrganisationService {
           .values({ organisation_id: organisationId, name: body.name, ods_code: body.ods_code ?? null })
           .returning();
         await this.audit.record(
-          actor,
+          instanceRecord(actor),
           { action: 'site.create', detail: `${aboutSite(row!)} of ${aboutOrganisation(organisation)}` },
           tx,
         );
@@ -163,7 +165,7 @@ export class OrganisationService {
         if (Object.keys(changes).length === 0) return presentSite(current);
         const [row] = await tx.update(sites).set(changes).where(eq(sites.site_id, id)).returning();
         await this.audit.record(
-          actor,
+          instanceRecord(actor),
           { action: 'site.update', detail: `${aboutSite(current)}: ${Object.keys(changes).join(', ')}` },
           tx,
         );
@@ -188,6 +190,9 @@ export class OrganisationService {
     return row;
   }
 }
+
+/** Organisations and sites are the instance's: their records are the instance's own trail. */
+const instanceRecord = (actor: AuditActor): AuditActor => ({ ...actor, organisationId: null });
 
 const aboutOrganisation = (row: { organisation_id: number; name: string }) =>
   `organisation ${row.name} (id ${row.organisation_id})`;

@@ -11,6 +11,7 @@ import {
   type ParticipantExportQuery,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { inScope } from '../../db/scope.js';
 import { forbidden } from '../../lib/http-error.js';
 import { type AuditService, csvCell } from '../audit/index.js';
 import { lastContactsOf } from '../followup/index.js';
@@ -96,5 +97,5 @@ export async function exportParticipants(
       };
     }
   }
-  return { total, csv: Readable.from(lines()) };
+  return { total, csv: Readable.from(inScope(lines())) };
 }

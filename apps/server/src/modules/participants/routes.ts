@@ -20,7 +20,12 @@ export function staffActor(request: FastifyRequest): Staff {
 }
 
 export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const service = new ParticipantService(ctx.db, new AuditService(ctx.db), ctx.clock);
+  const service = new ParticipantService(
+    ctx.db,
+    new AuditService(ctx.db),
+    ctx.clock,
+    ctx.config.adherenceCheck.timeZone,
+  );
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.route({

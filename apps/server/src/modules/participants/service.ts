@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import {
   FIELD_PERMISSIONS,
   CONTACT_FIELDS,
@@ -21,7 +21,7 @@ import {
   updateParticipantBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { authorizedDevices, participants, sites } from '../../db/schema.js';
+import { authorizedDevices, dailyViews, participants, seenVideos, sites } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-error.js';
@@ -156,6 +156,8 @@ export class ParticipantService {
     private readonly db: Database,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    /** The programme's calendar (ADHERENCE_CHECK_TZ): views are counted per day of it. */
+    private readonly timeZone: string,
   ) {
     this.repo = new ParticipantRepository(db);
   }
@@ -374,6 +376,9 @@ export class ParticipantService {
       if (!current) throw notFound(messages.participant.notFound);
       if (current.status !== 'active') throw conflict(messages.lifeCycle.readOnly);
       if (current.site_id === siteId) throw badRequest(messages.organisation.transferSameSite);
+      // Only to a site they work at themselves: nobody hands a record to where they cannot follow it.
+      if (!staff.visibleSiteIds.includes(siteId))
+        throw badRequest(messages.organisation.siteOfOtherOrganisation);
       const named = await tx
         .select({ site_id: sites.site_id, name: sites.name })
         .from(sites)
@@ -390,6 +395,16 @@ export class ParticipantService {
         .update(participants)
         .set({ site_id: siteId, updated_at: this.clock.now() })
         .where(eq(participants.participant_id, id));
+      // Their counts, follow-up facts and report rollups follow by triggers (drizzle 0022); the
+      // views per programme day are moved here, in the programme's time zone.
+      await tx.execute(sql`
+        insert into ${dailyViews} as d (day, site_id, views)
+        select w.day, v.site_id, w.n * v.sign
+        from (select (created_at at time zone ${this.timeZone})::date as day, count(*)::int as n
+              from ${seenVideos} where participant_id = ${id} group by 1) w
+        cross join (values (${current.site_id}::int, -1), (${siteId}::int, 1)) as v(site_id, sign)
+        on conflict (day, site_id) do update set views = d.views + excluded.views`);
+      await tx.execute(sql`delete from ${dailyViews} where site_id = ${current.site_id} and views <= 0`);
       await this.audit.record(
         staff,
         {

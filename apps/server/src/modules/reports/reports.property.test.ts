@@ -113,7 +113,7 @@ const normalised = (value: string | null) =>
   value === null || value.trim() === '' ? NOT_RECORDED_LABEL : value.trim();
 
 async function store(s: Scenario): Promise<Stored> {
-  const db = t.ctx.db;
+  const db = t.ctx.database.db;
   for (const table of [adherenceHistory, dailyViews, participants, authorizedDevices, videoSets])
     await db.delete(table);
   const site = await firstSite(db);
@@ -251,12 +251,20 @@ async function store(s: Scenario): Promise<Stored> {
   }
   // The dashboard's rollup, as recordViews keeps it: views per programme day.
   if (perDay.size > 0)
-    await db.insert(dailyViews).values([...perDay].map(([d, views]) => ({ day: d, views })));
+    await db
+      .insert(dailyViews)
+      .values([...perDay].map(([d, views]) => ({ day: d, site_id: site.site_id, views })));
   const history = new Map(s.history.map((h) => [h.day, h.counts] as const));
   if (history.size > 0) {
-    await db
-      .insert(adherenceHistory)
-      .values([...history].map(([d, [a, b, c]]) => ({ day: d, on_track: a, slightly_behind: b, behind: c })));
+    await db.insert(adherenceHistory).values(
+      [...history].map(([d, [a, b, c]]) => ({
+        day: d,
+        site_id: site.site_id,
+        on_track: a,
+        slightly_behind: b,
+        behind: c,
+      })),
+    );
   }
   return { sets, people, history };
 }
@@ -450,7 +458,7 @@ function expected(s: Stored, p: ReportPeriod): ReportsAnswers {
 
 describe('each report in SQL', () => {
   it('answers what the plain TypeScript reference counts, on random programmes and periods', async () => {
-    const c: ReportContext = { db: t.ctx.db, timeZone: TZ, today: TODAY };
+    const c: ReportContext = { db: t.ctx.database.db, timeZone: TZ, today: TODAY };
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const stored = await store(s);

@@ -22,7 +22,11 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const by = (request: FastifyRequest) => request.staff?.adminUserId;
   const editor = (request: FastifyRequest): SetEditor => {
     const staff = staffOf(request);
-    return { organisationId: staff.organisationId, systemAdministrator: staff.systemAdministrator };
+    return {
+      organisationId: staff.organisationId,
+      systemAdministrator: staff.systemAdministrator,
+      everySite: staff.siteIds.length === 0,
+    };
   };
 
   // ---- Video sets ----

@@ -19,7 +19,7 @@ import { presentStoredUrl, uploadKeyFromLocation } from '../media/urls.js';
 import { presentVideo } from './presenters.js';
 import { THUMBNAIL_JOB, type ThumbnailJobData } from '../media/thumbnail-job.js';
 import { UploadService } from '../uploads/service.js';
-import { assertMayChangeSet, type SetEditor } from './set-access.js';
+import { assertMayChangeSet, inReachOf, type SetEditor } from './set-access.js';
 
 type VideoRow = typeof videos.$inferSelect;
 
@@ -91,9 +91,9 @@ export class VideoService {
   async create(body: CreateVideoInput, origins: Origins, editor: SetEditor): Promise<Video> {
     const fileKey = await this.readyUploadKey(body.file_location_path, origins);
     const { row, setName } = await this.ctx.db.transaction(async (tx) => {
+      assertMayChangeSet(await this.findSet(tx, body.fitness_video_set_id), editor);
       // Shared lock: the set cannot be deleted under a video being added to it.
       const set = await this.findSet(tx, body.fitness_video_set_id, true);
-      assertMayChangeSet(set, editor);
       if (body.week_number > set.number_of_weeks) throw badRequest(messages.video.weekInvalid);
       if (body.day_number > set.videos_in_week) throw badRequest(messages.video.dayInvalid);
       const upload = await this.lockReadyUpload(tx, fileKey);
@@ -192,26 +192,30 @@ export class VideoService {
 
   /** Deletes a video (participants' viewing records of it too) and the files only it used. */
   async remove(videoId: number, editor: SetEditor): Promise<VideoDeletionImpact> {
-    const impact = await this.ctx.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
-      if (!locked) throw notFound(messages.video.notFound);
-      assertMayChangeSet(await this.findSet(tx, locked.fitness_video_set_id), editor);
-      const found = await this.deletionImpact(videoId, tx);
-      if (found.refused) throw conflict(messages.video.deleteNoEarlierDay);
-      if (found.moved_to) {
-        await tx
-          .update(participationProgress)
-          .set({
-            current_week: found.moved_to.week,
-            current_day: found.moved_to.day,
-            updated_at: this.ctx.clock.now(),
-          })
-          .where(this.onDayOf(locked));
-      }
-      await tx.delete(videos).where(eq(videos.video_id, videoId));
-      await this.releaseFiles(tx, locked);
-      return found;
-    });
+    const current = await this.findVideo(this.ctx.db, videoId);
+    const set = await this.findSet(this.ctx.db, current.fitness_video_set_id);
+    assertMayChangeSet(set, editor, true);
+    const impact = await inReachOf(set, () =>
+      this.ctx.db.transaction(async (tx) => {
+        const [locked] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
+        if (!locked) throw notFound(messages.video.notFound);
+        const found = await this.deletionImpact(videoId, tx);
+        if (found.refused) throw conflict(messages.video.deleteNoEarlierDay);
+        if (found.moved_to) {
+          await tx
+            .update(participationProgress)
+            .set({
+              current_week: found.moved_to.week,
+              current_day: found.moved_to.day,
+              updated_at: this.ctx.clock.now(),
+            })
+            .where(this.onDayOf(locked));
+        }
+        await tx.delete(videos).where(eq(videos.video_id, videoId));
+        await this.releaseFiles(tx, locked);
+        return found;
+      }),
+    );
     this.ctx.jobs.notify(MEDIA_DELETE_JOB);
     return impact;
   }

@@ -19,7 +19,7 @@ import {
 import { forbidden, notFound } from '../../../lib/http-error.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from '../media/jobs.js';
 import { presentVideoSet } from './presenters.js';
-import { assertMayChangeSet, type SetEditor } from './set-access.js';
+import { assertMayChangeSet, inReachOf, type SetEditor } from './set-access.js';
 
 export class VideoSetService {
   constructor(private readonly ctx: AppContext) {}
@@ -57,13 +57,13 @@ export class VideoSetService {
     if (body.shared !== undefined && !editor.systemAdministrator)
       throw forbidden(messages.organisation.systemAdministratorOnly);
     return this.ctx.db.transaction(async (tx) => {
+      await this.changeable(tx, id, editor);
       const [current] = await tx
         .select()
         .from(videoSets)
         .where(eq(videoSets.fitness_video_set_id, id))
         .for('update');
       if (!current) throw notFound(messages.videoSet.notFound);
-      assertMayChangeSet(current, editor);
       const changes = {
         ...(body.set_name !== undefined && { set_name: body.set_name }),
         ...(body.shared !== undefined && { shared: body.shared }),
@@ -89,40 +89,57 @@ export class VideoSetService {
    * no video of another set points at them; thumbnails always go with their videos.
    */
   async remove(id: number, editor: SetEditor): Promise<VideoSetDeleted> {
-    const summary = await this.ctx.db.transaction(async (tx) => {
-      const [set] = await tx
-        .select()
-        .from(videoSets)
-        .where(eq(videoSets.fitness_video_set_id, id))
-        .for('update');
-      if (!set) throw notFound(messages.videoSet.notFound);
-      assertMayChangeSet(set, editor);
-      const { summary, filesToDelete } = await this.impact(tx, id);
-      const pictures = await tx
-        .select({ thumb: videos.video_thumbnail_url, poster: videos.poster_url })
-        .from(videos)
-        .where(eq(videos.fitness_video_set_id, id));
-      const onSet = tx
-        .select({ id: participationProgress.participant_id })
-        .from(participationProgress)
-        .where(eq(participationProgress.fitness_video_set_id, id));
-      // Without progress nobody is behind: the figure must not linger until the daily check.
-      await tx
-        .update(participantAdherence)
-        .set({ days_behind: 0 })
-        .where(inArray(participantAdherence.participant_id, onSet));
-      // Videos, progress on the set and seen_videos of its videos follow by ON DELETE CASCADE.
-      await tx.delete(videoSets).where(eq(videoSets.fitness_video_set_id, id));
-      if (filesToDelete.length > 0)
-        await tx.delete(videoUploads).where(inArray(videoUploads.storage_key, filesToDelete));
-      await queueMediaDeletion(this.ctx, tx, [
-        ...filesToDelete,
-        ...pictures.flatMap((p) => [p.thumb, p.poster]),
-      ]);
-      return summary;
-    });
+    const changing = await this.changeable(this.ctx.db, id, editor, true);
+    const summary = await inReachOf(changing, () =>
+      this.ctx.db.transaction(async (tx) => {
+        const [set] = await tx
+          .select()
+          .from(videoSets)
+          .where(eq(videoSets.fitness_video_set_id, id))
+          .for('update');
+        if (!set) throw notFound(messages.videoSet.notFound);
+        const { summary, filesToDelete } = await this.impact(tx, id);
+        const pictures = await tx
+          .select({ thumb: videos.video_thumbnail_url, poster: videos.poster_url })
+          .from(videos)
+          .where(eq(videos.fitness_video_set_id, id));
+        const onSet = tx
+          .select({ id: participationProgress.participant_id })
+          .from(participationProgress)
+          .where(eq(participationProgress.fitness_video_set_id, id));
+        // Without progress nobody is behind: the figure must not linger until the daily check.
+        await tx
+          .update(participantAdherence)
+          .set({ days_behind: 0 })
+          .where(inArray(participantAdherence.participant_id, onSet));
+        // Videos, progress on the set and seen_videos of its videos follow by ON DELETE CASCADE.
+        await tx.delete(videoSets).where(eq(videoSets.fitness_video_set_id, id));
+        if (filesToDelete.length > 0)
+          await tx.delete(videoUploads).where(inArray(videoUploads.storage_key, filesToDelete));
+        await queueMediaDeletion(this.ctx, tx, [
+          ...filesToDelete,
+          ...pictures.flatMap((p) => [p.thumb, p.poster]),
+        ]);
+        return summary;
+      }),
+    );
     this.ctx.jobs.notify(MEDIA_DELETE_JOB);
     return { message: messages.videoSet.deleted, ...summary };
+  }
+
+  /**
+   * Refuses a set the editor may read but not change (a shared one, for anyone but a system
+   * administrator) with its reason, before it is locked: a row locked for change must be one the
+   * editor may change, and any other would read as not found.
+   */
+  private async changeable(db: Database, id: number, editor: SetEditor, deleting = false) {
+    const [set] = await db
+      .select({ organisation_id: videoSets.organisation_id, shared: videoSets.shared })
+      .from(videoSets)
+      .where(eq(videoSets.fitness_video_set_id, id));
+    if (!set) throw notFound(messages.videoSet.notFound);
+    assertMayChangeSet(set, editor, deleting);
+    return set;
   }
 
   private async impact(
