@@ -45,8 +45,11 @@ const GRANT_QUEUE_TO_STAFF = `
   do $$
   begin
     perform pg_advisory_xact_lock(7311003);
-    if exists (select 1 from pg_tables where schemaname = 'pgboss'
-               and not has_table_privilege('pathway_staff', format('pgboss.%I', tablename), 'insert')) then
+    -- By oid, not by name: the planner may test the privilege on other schemas' rows before the
+    -- schema's condition, and a name looked up in the wrong schema is an error.
+    if exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+               where n.nspname = 'pgboss' and c.relkind in ('r', 'p')
+               and not has_table_privilege('pathway_staff', c.oid, 'insert')) then
       grant usage on schema pgboss to pathway_staff;
       grant select, insert, update, delete on all tables in schema pgboss to pathway_staff;
       grant usage, select on all sequences in schema pgboss to pathway_staff;
