@@ -200,7 +200,8 @@ const rotateSecretsKeyCommand: Command<{ 'new-key-file'?: string }> = {
     const dataDir = ctx.config.dataDir;
     if (file && (file === dataDir || file.startsWith(dataDir + path.sep)))
       throw new Error(`--new-key-file (${file}) is inside DATA_DIR: keep the key outside it`);
-    const result = await rotateSecretsKey(ctx.db, ctx.secrets, ctx.config.secretsKey, file);
+    // As the tables' owner: the sealed secrets are read and written by nothing a request runs.
+    const result = await rotateSecretsKey(ctx.database.db, ctx.secrets, ctx.config.secretsKey, file);
     ctx.logger.info(
       { previous_key_id: result.previous_key_id, key_id: result.key_id, totp_secrets: result.totp_secrets },
       'secrets key rotated from the CLI',

@@ -688,7 +688,7 @@ describe('the daily check', () => {
       .from(adherenceHistory)
       .where(sql`day = '2026-03-15'`);
     // P1 (all 4 seen) on track; P5 (none of 4 due) and P6 (3 of 6) behind; P2 and P4 are discharged.
-    expect(rows).toEqual([{ day: '2026-03-15', on_track: 1, slightly_behind: 0, behind: 2 }]);
+    expect(rows).toEqual([{ day: '2026-03-15', site_id: 1, on_track: 1, slightly_behind: 0, behind: 2 }]);
     const answer = await report(t, 'adherence', 'from=2026-03-01&to=2026-03-31');
     expect(answer.rows).toEqual([
       {
