@@ -19,12 +19,12 @@ import { rowsOf } from './rows.js';
  *   programme" and "programme" in their class; a programme deleted because its participant is
  *   being deleted is skipped (the participant is already gone and was counted out).
  *
- * - participants' status (0013): a discharge or re-referral moves the participant from one status
- *   to another, in their class and with or without their programme; every row carries the status.
+ * - participants' status: a discharge or re-referral moves the participant from one status to
+ *   another, in their class and with or without their programme; every row carries the status.
  *
- * The triggers are hand-written migrations (drizzle/0001_participant_tally_triggers.sql, moved to
- * participant_adherence by 0009_participant_adherence.sql): drizzle-kit cannot express them from
- * schema.ts. A change to them is a new migration that replaces them.
+ * The triggers' current definitions are in db/functions/participant-tally.sql: drizzle-kit cannot
+ * express them from schema.ts, so a change to them is a hand-written migration that replaces them
+ * and copies the new definition into that file (db/functions.test.ts holds the two together).
  */
 
 export interface ParticipantCounts {
