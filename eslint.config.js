@@ -200,6 +200,27 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The server's code reads a raw statement's rows with db/rows.ts's rowsReader, which checks each
+    // column's type, never with rowsOf's unchecked cast (kept for tests and benchmarks). A rule of
+    // its own name, so the module boundaries' no-restricted-imports still apply.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(?:^|/)db/rows\\.js$',
+              importNames: ['rowsOf'],
+              message: 'Read raw rows with rowsReader (db/rows.ts), which checks each column.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...moduleBoundaries,
   ...featureBoundaries,
   {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ParticipantStatus } from '@pathway/contract';
 import type { Database } from './client.js';
-import { rowsOf } from './rows.js';
+import { column, rowsReader } from './rows.js';
 
 /**
  * Counting participants per adherence class reads every participant (hundreds of milliseconds at
@@ -37,6 +37,12 @@ export interface ParticipantCounts {
 /** A status of the grid's filter, or every participant. */
 export type TallyStatus = ParticipantStatus | 'all';
 
+const readTally = rowsReader({
+  adherence: column.oneOf([0, 1, 2]),
+  with_programme: column.boolean,
+  n: column.integer,
+});
+
 /**
  * The counts of the participants of one status (`all`: every participant). The dashboard and the
  * grid's default view count active participants only: a discharged participant is no longer in
@@ -46,8 +52,8 @@ export async function participantCounts(
   db: Database,
   status: TallyStatus = 'all',
 ): Promise<ParticipantCounts> {
-  // participant_adherence.adherence is a generated column (0, 1 or 2), so each row indexes the tuples in range.
-  const rows = rowsOf<{ adherence: 0 | 1 | 2; with_programme: boolean; n: number }>(
+  // participant_adherence.adherence is a generated column (0, 1 or 2): each row indexes the tuples in range.
+  const rows = readTally(
     await db.execute(
       status === 'all'
         ? sql`select adherence, with_programme, sum(delta)::int as n from participant_tally group by 1, 2`
@@ -56,8 +62,8 @@ export async function participantCounts(
   );
   const counts: ParticipantCounts = { all: [0, 0, 0], withProgramme: [0, 0, 0] };
   for (const row of rows) {
-    counts.all[row.adherence] += Number(row.n);
-    if (row.with_programme) counts.withProgramme[row.adherence] += Number(row.n);
+    counts.all[row.adherence] += row.n;
+    if (row.with_programme) counts.withProgramme[row.adherence] += row.n;
   }
   return counts;
 }

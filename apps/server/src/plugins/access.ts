@@ -17,7 +17,7 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { deviceTokens, participants } from '../db/schema.js';
-import { rowsOf } from '../db/rows.js';
+import { column, rowsReader } from '../db/rows.js';
 import type { TablePermission } from '../lib/endpoint-route.js';
 import { HttpError } from '../lib/http-error.js';
 import { SESSION_COOKIE, type StaffSession } from '../lib/staff-session.js';
@@ -61,6 +61,8 @@ export function hashDeviceToken(token: string): string {
 /** Contact times are kept to the minute: a tablet's burst of calls at start costs one write. */
 export const CONTACT_GRANULARITY_MS = 60_000;
 
+const readDeviceCaller = rowsReader({ participant_id: column.integer, authorized_device_id: column.integer });
+
 /**
  * The device behind a bearer token, in one round trip: the token is looked up and, when it is
  * valid, its last use and the participant's "tablet last in contact" and address are brought up
@@ -76,7 +78,7 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
   const idleSince = new Date(now.getTime() - ctx.config.deviceTokenIdleDays * 86_400_000).toISOString();
   // The join is the revocation: once the device is detached from (or deleted with) the
   // participant, no token issued for that pairing matches any more. An unused token expires.
-  const rows = rowsOf<{ participant_id: number; authorized_device_id: number }>(
+  const rows = readDeviceCaller(
     await ctx.db.execute(sql`
       with token as (
         select t.token_hash, t.participant_id, t.authorized_device_id
