@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.js';
-import { videoListJson } from './presenters.js';
+import { videoListJson } from './presenter.js';
 import { listProgrammeVideos, type ProgrammeVideo } from './repository.js';
 
 /** Sets kept at once; a programme service has a handful. */

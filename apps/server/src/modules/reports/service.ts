@@ -9,6 +9,7 @@ import {
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { column, nullable, rowsReader } from '../../db/rows.js';
+import type { AuditActor, AuditService } from '../audit/index.js';
 
 /**
  * The Reports screen's figures (issue 33). Every report is one set-based statement (or two): SQL
@@ -429,4 +430,20 @@ export function reportOf<N extends ReportName>(
     },
     { accessMode: 'read only' },
   );
+}
+
+/** One report for `actor`, whose read is audited as a view of aggregate data. */
+export async function viewReport<N extends ReportName>(
+  c: ReportContext,
+  audit: AuditService,
+  actor: AuditActor,
+  name: N,
+  period: ReportPeriod,
+): Promise<ReportsAnswers[N]> {
+  const answer = await reportOf(c, name, period);
+  await audit.record(actor, {
+    action: 'report.view',
+    detail: `${name} ${period.from}..${period.to} by ${period.by}`,
+  });
+  return answer;
 }

@@ -16,7 +16,7 @@ import { isBlobKey } from '../../../storage/blob-store.js';
 import { findProgressOfParticipant, nearestVideoDay } from '../../progress/index.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from '../media/jobs.js';
 import { presentStoredUrl, uploadKeyFromLocation } from '../media/urls.js';
-import { presentVideo } from './presenters.js';
+import { presentVideo } from './presenter.js';
 import { THUMBNAIL_JOB, type ThumbnailJobData } from '../media/thumbnail-job.js';
 import { UploadService } from '../uploads/service.js';
 
