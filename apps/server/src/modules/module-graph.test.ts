@@ -92,6 +92,18 @@ describe('server modules', () => {
     expect(intoModules).toEqual([]);
   });
 
+  it('keep their presenters in presenter.ts', () => {
+    // A row becomes an answer in one place per module, where a reviewer looks for which fields a
+    // role may see.
+    const elsewhere = modules.flatMap((name) =>
+      sourcesOf(path.join(MODULES, name))
+        .filter((file) => path.basename(file) !== 'presenter.ts')
+        .filter((file) => /^(?:export )?function present[A-Z(]/m.test(readFileSync(file, 'utf8')))
+        .map((file) => path.relative(MODULES, file)),
+    );
+    expect(elsewhere).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the check itself)', () => {
     const graph = new Map([
       ['a', new Set(['b'])],
