@@ -46,7 +46,7 @@ const readTally = rowsReader({
 /**
  * The counts of the participants of one status (`all`: every participant). The dashboard and the
  * grid's default view count active participants only: a discharged participant is no longer in
- * the programme (issue 32).
+ * the programme.
  */
 export async function participantCounts(
   db: Database,

@@ -44,7 +44,7 @@ declare module 'fastify' {
     permission?: TablePermission;
     /**
      * A dangerous action: the session must have signed in or stepped up within the last
-     * STEP_UP_MAX_AGE_MINUTES (issue 32), else 401 with `step_up_required: true`.
+     * STEP_UP_MAX_AGE_MINUTES, else 401 with `step_up_required: true`.
      */
     stepUp?: boolean;
   }
@@ -100,7 +100,7 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
           and (p.tablet_last_contact_at is null or p.tablet_last_contact_at < ${stale}::timestamptz
                or p.last_ip_address is distinct from ${request.ip})
       ), called as (
-        -- Follow-up's "tablet silent" counts from the last call with the tablet's token (issue 31).
+        -- Follow-up's "tablet silent" counts from the last call with the tablet's token.
         update participant_followup f set tablet_called_at = ${nowText}::timestamptz
         from token
         where f.participant_id = token.participant_id

@@ -188,7 +188,7 @@ export class LoginService {
   }
 
   /**
-   * Step-up (issue 32): the signed-in admin proves again, with their password and a fresh TOTP
+   * Step-up: the signed-in admin proves again, with their password and a fresh TOTP
    * code, that they and not a stolen cookie are at the keyboard; the session may then take
    * dangerous actions for STEP_UP_MAX_AGE_MINUTES. Checked and counted exactly like changing one's
    * own password (`reauthenticate`).

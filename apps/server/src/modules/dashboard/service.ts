@@ -26,12 +26,12 @@ export async function dashboardData(ctx: AppContext): Promise<DashboardData> {
         coalesce((select views from daily_views where day = ${yesterday}::date), 0)::int as yesterday`,
       )
       .then(readFigures),
-    // Active participants only: a discharged participant has left the programme (issue 32).
+    // Active participants only: a discharged participant has left the programme.
     participantCounts(ctx.db, 'active'),
   ]);
   const days = readDays(
     await ctx.db.execute(
-      // Only what the chart shows (issue 33): the days with views among the chart's window, which
+      // Only what the chart shows: the days with views among the chart's window, which
       // ends at the latest day with views; a range of the primary key, not every day since the start.
       sql`select to_char(day, 'YYYY-MM-DD') as day, views from daily_views
         where views > 0

@@ -8,7 +8,7 @@ import { programmeToday } from '../../lib/programme-day.js';
 import { type AuditActor, AuditService } from '../audit/index.js';
 
 /**
- * Records kept, reviewed, destroyed (issue 32, section 4). A discharged participant's record is
+ * Records kept, reviewed, destroyed. A discharged participant's record is
  * due for review PARTICIPANT_RETENTION_YEARS after the discharge date (on that day itself). The
  * retention job only counts them; nothing is destroyed until a person selects records on the
  * Records due for review screen and confirms.

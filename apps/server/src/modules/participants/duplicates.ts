@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.js';
 import { column, rowsReader } from '../../db/rows.js';
 
 /**
- * Possible duplicates and NHS numbers already held (issue 32). A person is "possibly the same" as
+ * Possible duplicates and NHS numbers already held. A person is "possibly the same" as
  * another when date of birth, last name and first name match, ignoring case and spaces. The
  * comparison is made by PostgreSQL on both sides (its lower() and regexp_replace()), with exactly
  * the expressions of the index participants_identity_idx (schema.ts), so each look-up is an index

@@ -12,7 +12,7 @@ import { column, nullable, rowsReader } from '../../db/rows.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 
 /**
- * The Reports screen's figures (issue 33). Every report is one set-based statement (or two): SQL
+ * The Reports screen's figures. Every report is one set-based statement (or two): SQL
  * counts and groups, TypeScript only lays out the few grouped rows it answers. Days are calendar
  * days of the programme's time zone (ADHERENCE_CHECK_TZ), `from` and `to` included.
  */
@@ -263,8 +263,8 @@ async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<Report
   const begun = (startedOn: SQL) => sql`(${asOf}::date - ${startedOn}) / 7 + 1`;
   const rows = readProgrammeWeeks(
     await c.db.execute(sql`
-      -- From the rollups kept by triggers (drizzle/0020_programme_week_rollups.sql), never a row
-      -- per participant: who started in the period is report_cohort, counted in programme_starts
+      -- From the rollups kept by triggers (db/functions/programme-weeks.sql, report-cohort.sql),
+      -- never a row per participant: who started in the period is report_cohort, counted in programme_starts
       -- per set, start day and discharge week; the weeks they watched in full by the period's end
       -- are programme_week_totals, less the completions of the UTC day the period ends in and
       -- after (programme_week_completions), plus those from that day's start to the period's end
@@ -412,8 +412,8 @@ const REPORTS: { [N in ReportName]: (c: ReportContext, p: ReportPeriod) => Promi
 
 /**
  * One report, in a read-only transaction of its own: the statements see one snapshot, and
- * PostgreSQL does not compile them with LLVM first (0.8 s of where people stop's plan at 100k
- * participants, as for the daily check).
+ * PostgreSQL does not compile them with LLVM first (for a statement read once, compiling costs
+ * more than it saves: where people stop's plan, as for the daily check).
  */
 export function reportOf<N extends ReportName>(
   c: ReportContext,
@@ -424,7 +424,7 @@ export function reportOf<N extends ReportName>(
     async (tx) => {
       await tx.execute(sql`set local jit = off`);
       // Flow hashes and sorts a row per participant registered in the period (for its percentiles):
-      // in memory rather than through temporary files (the default 4 MB spills at 100k).
+      // in memory rather than through temporary files (the default work_mem spills at scale).
       await tx.execute(sql`set local work_mem = '64MB'`);
       return REPORTS[name]({ ...c, db: tx }, period);
     },

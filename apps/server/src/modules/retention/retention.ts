@@ -180,7 +180,7 @@ export async function runRetention(ctx: AppContext): Promise<PruneResult> {
     // Tablet tokens end by time, never by count (see device-api/service.ts).
     device_tokens: await pruneExpiredDeviceTokens(ctx.db, now, ctx.config.deviceTokenIdleDays),
     rate_limit_counters: await pruneRateLimitCounters(ctx.db, now),
-    // Listed, never destroyed here: the Records due for review screen (issue 32).
+    // Listed, never destroyed here: a person decides, on the Records due for review screen.
     participant_records_due_for_review: await new RecordsService(ctx).countDue(),
   };
   ctx.logger.info({ ...result }, 'retention: old records removed');
