@@ -9,7 +9,13 @@ import * as OTPAuth from 'otpauth';
 import { cliBundle } from '../../../scripts/build-server.mjs';
 import { expect, expectAccessible, fillSignIn, test } from './fixtures';
 import { repoRoot, serverBundle, waitForPort, waitForReady } from './global-setup';
-import { addParticipant, addVideoSetThroughApi, enrol, uniqueWord } from './register-data';
+import {
+  addParticipant,
+  addVideoSetThroughApi,
+  enrol,
+  tabletWithoutPushToken,
+  uniqueWord,
+} from './register-data';
 import { STEP_UP_MAX_AGE_MINUTES } from '@pathway/contract';
 
 /**
@@ -212,16 +218,17 @@ async function worklistLayout(page: Page, participantId: number) {
 test("the worklist fits a laptop's screen without sideways scrolling, and its action stays reachable on a phone", async ({
   page,
 }) => {
-  // A row with everything filled in: a long name, two phone numbers, a contact whose next
-  // follow-up is today (so they stay on the list).
+  // A row with everything filled in: a long name, two phone numbers, a tablet that reminders
+  // cannot reach, a contact whose next follow-up is today (so they stay on the list).
   const api = await apiSignedIn();
   const set = await addVideoSetThroughApi(api, 1, 1);
-  const { participant } = await addParticipant(api, {
+  const { participant, device } = await addParticipant(api, {
     first_name: 'Florence-Josephine',
     last_name: uniqueWord('Nightingale-Barrington'),
     phone_number_secondary: '+447700900456',
   });
   await enrol(api, participant.participant_id, set.fitness_video_set_id);
+  await tabletWithoutPushToken(api, device, participant.participant_id, set.fitness_video_set_id);
   const contact = await api.post(`/api/participant/${participant.participant_id}/contacts`, {
     data: { method: 'phone', outcome: 'left_message', next_followup_on: serverDate(0) },
   });
