@@ -193,9 +193,7 @@ export function FollowupPage() {
               <TableCell>
                 <ReasonChips reasons={row.reasons} />
               </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }} title={formatLongDate(row.since)}>
-                {since(row)}
-              </TableCell>
+              <TableCell title={formatLongDate(row.since)}>{since(row)}</TableCell>
               <TableCell>{row.days_behind}</TableCell>
               <TableCell title={contactExact(row.tablet_last_contact_at)}>
                 {contactAgo(row.tablet_last_contact_at)}
@@ -213,10 +211,7 @@ export function FollowupPage() {
                   'None'
                 )}
               </TableCell>
-              <TableCell
-                sx={{ whiteSpace: 'nowrap' }}
-                title={row.next_followup_on ? formatLongDate(row.next_followup_on) : undefined}
-              >
+              <TableCell title={row.next_followup_on ? formatLongDate(row.next_followup_on) : undefined}>
                 {row.next_followup_on ? formatShortDate(row.next_followup_on) : '—'}
               </TableCell>
               <TableCell sx={actionCell}>
