@@ -74,17 +74,17 @@ const nameLines: SxProps<Theme> = {
   overflowWrap: 'anywhere',
 };
 
-function columnsFor(full: boolean): TableColumn[] {
+function columnsFor(full: boolean): (string | TableColumn)[] {
   return [
     { label: 'Participant', sx: { minWidth: 140 } },
-    ...(full ? [{ label: 'Phone' }] : []),
-    { label: 'Device' },
-    { label: 'Reasons' },
-    { label: 'Since' },
-    { label: 'Days behind' },
-    { label: 'Tablet last in contact' },
-    { label: 'Last contact' },
-    { label: 'Next follow-up' },
+    ...(full ? ['Phone'] : []),
+    'Device',
+    'Reasons',
+    'Since',
+    'Days behind',
+    'Tablet last in contact',
+    'Last contact',
+    'Next follow-up',
     { label: 'Actions', labelHidden: true, sx: actionHead },
   ];
 }
