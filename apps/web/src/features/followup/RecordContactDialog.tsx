@@ -11,8 +11,8 @@ import {
   type ContactOutcome,
 } from '@pathway/contract';
 import { useState, type FormEvent } from 'react';
-import { FormDialog } from '../../../components/form/FormDialog';
-import { useFieldAccess } from '../../../lib/session';
+import { FormDialog } from '../../components/form/FormDialog';
+import { useFieldAccess } from '../../lib/session';
 import { useRecordContact } from './api';
 
 /**
