@@ -17,16 +17,17 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { participantContacts, participantFollowup, participants, pushOutbox } from '../../db/schema.js';
 import { badRequest, notFound } from '../../lib/http-error.js';
-import { pageOf } from '../../lib/paging.js';
+import { keysetPageOf, pageOf } from '../../lib/paging.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 import {
   currentReasons,
-  decodeWorklistCursor,
-  encodeWorklistCursor,
   worklistCounts,
+  worklistCursor,
   worklistPage,
+  worklistPositionOf,
   type WorklistClock,
+  type WorklistCursor,
   type WorklistRow,
 } from './worklist.js';
 
@@ -107,9 +108,9 @@ export class FollowupService {
     };
   }
 
-  async list(query: FollowupListQuery, staff: Staff): Promise<FollowupPage> {
+  /** A page of the worklist, after `cursor` (the route reads it from the request) when given. */
+  async list(query: FollowupListQuery, staff: Staff, cursor?: WorklistCursor): Promise<FollowupPage> {
     const identifiable = can(staff.role, 'participants.identifiable');
-    const cursor = query.after ? decodeWorklistCursor(query.after, query.reason) : undefined;
     const offset = cursor ? 0 : (query.page - 1) * query.perPage;
     const { total, rows } = await worklistPage(this.ctx.db, this.clock(), {
       reason: query.reason,
@@ -121,19 +122,11 @@ export class FollowupService {
         ? { actor: staff, detail: `page ${query.page}${query.reason ? `, reason ${query.reason}` : ''}` }
         : undefined,
     });
-    const last = rows.at(-1);
-    const more = offset + rows.length < total && rows.length === query.perPage;
-    const nextCursor =
-      last && more
-        ? encodeWorklistCursor(query.reason, {
-            rank: last.rank,
-            key: last.key.toISOString(),
-            id: last.participant_id,
-          })
-        : null;
     return {
       data: rows.map((row) => presentWorklistRow(row, identifiable)),
-      pagination: pageOf(total, query.page, query.perPage, rows.length, nextCursor),
+      pagination: keysetPageOf(query, rows, total, offset, (last) =>
+        worklistCursor.encode(query, worklistPositionOf(last)),
+      ),
     };
   }
 
