@@ -126,7 +126,7 @@ const SORT_TYPES = {
 } as const;
 
 /** How the list is ordered by one sort, then by participant_id. */
-interface SortKey {
+export interface SortKey {
   /** What the page is ordered by (an index on it and participant_id); none: participant_id alone. */
   expression?: AnyPgColumn | SQL;
   type: keyof typeof SORT_TYPES;
@@ -147,8 +147,11 @@ function fieldSortKey(name: SortableField): SortKey {
   };
 }
 
-/** Every sort of the contract: the computed ones, and the fields the field table marks sortable. */
-const SORT_KEYS: Record<ParticipantSort, SortKey> = {
+/**
+ * Every sort of the contract: the computed ones, and the fields the field table marks sortable
+ * (sort-and-search.test.ts ties each to an index that pages it).
+ */
+export const SORT_KEYS: Readonly<Record<ParticipantSort, SortKey>> = {
   participant_id: { type: 'int', valueOf: (row) => row.participant_id },
   days_behind: {
     expression: participantAdherence.days_behind,
