@@ -15,8 +15,9 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
+import { lockRow } from '../../db/locked-row.js';
 import { participantContacts, participantFollowup, participants, pushOutbox } from '../../db/schema.js';
-import { badRequest, notFound } from '../../lib/http-error.js';
+import { badRequest } from '../../lib/http-error.js';
 import { keysetPageOf, pageOf } from '../../lib/paging.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
@@ -143,12 +144,12 @@ export class FollowupService {
   }
 
   private async exists(db: Database, participantId: number): Promise<void> {
-    const [row] = await db
-      .select({ id: participants.participant_id })
-      .from(participants)
-      .where(eq(participants.participant_id, participantId))
-      .for('update');
-    if (!row) throw notFound(messages.participant.notFound);
+    await lockRow(
+      db,
+      participants,
+      eq(participants.participant_id, participantId),
+      messages.participant.notFound,
+    );
   }
 
   /**

@@ -25,6 +25,7 @@ import {
 } from '@pathway/contract';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
+import { lockRow } from '../../db/locked-row.js';
 import { cursorCodec, cursorParts, pagedStatement, type PageParts } from '../../db/paged-statement.js';
 import { participantCounts } from '../../db/participant-tally.js';
 import { rowReader } from '../../db/rows.js';
@@ -513,14 +514,9 @@ export class ParticipantRepository {
     const [row] = await this.withDevice(db).where(eq(participants.participant_id, id));
     return row ?? null;
   }
+}
 
-  /** Locks the participant row for the rest of the transaction. */
-  async lock(tx: Database, id: number) {
-    const [row] = await tx
-      .select()
-      .from(participants)
-      .where(eq(participants.participant_id, id))
-      .for('update');
-    return row ?? null;
-  }
+/** The participant's row, locked for the rest of the transaction; a 404 when there is none. */
+export function lockParticipant(tx: Database, id: number) {
+  return lockRow(tx, participants, eq(participants.participant_id, id), messages.participant.notFound);
 }

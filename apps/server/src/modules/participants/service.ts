@@ -21,6 +21,7 @@ import {
   updateParticipantBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { lockedRow } from '../../db/locked-row.js';
 import { authorizedDevices, participants } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
@@ -32,6 +33,7 @@ import { holdersOfNhsNumbers, possibleDuplicatesOf } from './duplicates.js';
 import { presentParticipant, presentReferral } from './presenter.js';
 import {
   ParticipantRepository,
+  lockParticipant,
   participantCursor,
   participantPositionOf,
   type PageRequest,
@@ -261,8 +263,7 @@ export class ParticipantService {
     }
     try {
       await this.db.transaction(async (tx) => {
-        const current = await this.repo.lock(tx, id);
-        if (!current) throw notFound(messages.participant.notFound);
+        const current = await lockParticipant(tx, id);
         if (current.status !== 'active') throw conflict(messages.lifeCycle.readOnly);
         await this.refuseTakenNhsNumber(tx, body.nhs_number, id);
         const { columns, participantFields, referralFields } = participantChanges(body);
@@ -323,8 +324,7 @@ export class ParticipantService {
 
   async remove(id: number, staff: Staff): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const current = await this.repo.lock(tx, id);
-      if (!current) throw notFound(messages.participant.notFound);
+      await lockParticipant(tx, id);
       // Tokens, progress and seen videos go with the row (on delete cascade); the device is free.
       await tx.delete(participants).where(eq(participants.participant_id, id));
       await this.audit.record(staff, { action: 'participant.delete', participantId: id }, tx);
@@ -365,11 +365,7 @@ export class ParticipantService {
 
   /** The device with `uuid`, locked, provided nobody but `participantId` holds it. */
   private async lockAvailableDevice(tx: Database, uuid: string, participantId: number | null) {
-    const [device] = await tx
-      .select()
-      .from(authorizedDevices)
-      .where(eq(authorizedDevices.uuid, uuid))
-      .for('update');
+    const device = await lockedRow(tx, authorizedDevices, eq(authorizedDevices.uuid, uuid));
     if (!device) throw badRequest(messages.device.notFound);
     const [holder] = await tx
       .select({ participant_id: participants.participant_id })
