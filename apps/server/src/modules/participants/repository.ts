@@ -81,6 +81,9 @@ export const participantColumns = {
  */
 const filteredByStateColumns = { ...participantColumns, has_programme: sql<boolean>`true` };
 
+/** The participant's device, when one is assigned (a left join). */
+const deviceOfParticipant = eq(authorizedDevices.authorized_device_id, participants.authorized_device_id);
+
 /**
  * participantColumns read through the device join (and the days-behind row every participant has):
  * the type of a grid row and of the participant view, inferred from the selection (the join makes
@@ -91,10 +94,7 @@ function selectWithDevice(db: Database, columns = participantColumns) {
     .select(columns)
     .from(participants)
     .innerJoin(participantAdherence, eq(participantAdherence.participant_id, participants.participant_id))
-    .leftJoin(
-      authorizedDevices,
-      eq(authorizedDevices.authorized_device_id, participants.authorized_device_id),
-    );
+    .leftJoin(authorizedDevices, deviceOfParticipant);
 }
 export type ParticipantRow = Awaited<ReturnType<typeof selectWithDevice>>[number];
 
@@ -371,10 +371,7 @@ function pageQuery(db: Database, shape: PageShape, filter: ListFilter) {
     .select({ ...columns, days_behind: ids.days_behind })
     .from(participants)
     .innerJoin(ids, eq(ids.id, participants.participant_id))
-    .leftJoin(
-      authorizedDevices,
-      eq(authorizedDevices.authorized_device_id, participants.authorized_device_id),
-    )
+    .leftJoin(authorizedDevices, deviceOfParticipant)
     .orderBy(
       ...(shape.sort === 'days_behind' ? [dir(ids.days_behind), dir(participants.participant_id)] : ordering),
     );
