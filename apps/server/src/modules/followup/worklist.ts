@@ -33,7 +33,11 @@ interface ReasonSql {
   began: string;
 }
 
-/** A new reason is an entry here (with its column, partial index and tally in a migration). */
+/**
+ * A new reason is its name in the contract's FOLLOWUP_REASONS (in urgency order) and an entry here;
+ * its migration adds the column, its partial index and, for a kept reason, its tally and its
+ * column in the predicates of the listed and the *_only indexes (the counts below read them).
+ */
 const REASON_SQL: Record<FollowupReason, ReasonSql> = {
   behind: { column: 'behind_since', began: 'f.behind_since' },
   tablet_silent: {
