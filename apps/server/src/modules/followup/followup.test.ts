@@ -529,6 +529,44 @@ describe('paging and counts', () => {
   });
 });
 
+describe('the worklist cursor', () => {
+  const cursor = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
+
+  it("is refused with the list's message when it belongs to another filter or cannot be read", async () => {
+    for (let i = 0; i < 3; i++) {
+      const made = await healthyParticipant();
+      await setDaysBehind(t.ctx.db, made.participant.participant_id, 4 + i);
+    }
+    const behind = await worklist('?reason=behind&perPage=1');
+    expect(behind.pagination.nextCursor).not.toBeNull();
+    const valid = JSON.parse(Buffer.from(behind.pagination.nextCursor!, 'base64url').toString()) as unknown[];
+    const [, rank, key, id] = valid;
+    const refused = [
+      // Another filter's cursor, or a rank the filter never lists.
+      `?after=${behind.pagination.nextCursor}`,
+      `?reason=slightly_behind&after=${cursor(['slightly_behind', rank, key, id])}`,
+      `?after=${cursor([null, FOLLOWUP_REASONS.length, key, id])}`,
+      // Times the statement's timestamptz cannot take, though JavaScript reads them.
+      `?reason=behind&after=${cursor(['behind', rank, '1', id])}`,
+      `?reason=behind&after=${cursor(['behind', rank, 'May 5', id])}`,
+      `?reason=behind&after=${cursor(['behind', rank, '2026-02-30T00:00:00.000Z', id])}`,
+      `?reason=behind&after=${cursor(['behind', rank, key, 0])}`,
+      `?reason=behind&after=${cursor(['behind', rank, key])}`,
+    ];
+    for (const query of refused) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/followup${query}`,
+        headers: { cookie: await session(full) },
+      });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json(), query).toEqual({ message: messages.followup.cursorInvalid });
+    }
+    const next = await worklist(`?reason=behind&perPage=1&after=${cursor(valid)}`);
+    expect(next.data).toHaveLength(1);
+  });
+});
+
 describe('the daily check not running', () => {
   it('shows on the counts: overdue when it has not finished since yesterday', async () => {
     clock.set(new Date());
