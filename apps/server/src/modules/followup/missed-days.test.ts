@@ -112,7 +112,7 @@ describe('behind and slightly behind count the days that went by without their v
       [daily, 4, 1, 'behind', 4, 4],
       [daily, 17, 1, 'behind', 17, 4], // 16 missed: behind since day 4, not since today
     ];
-    const made = [];
+    const made: Awaited<ReturnType<typeof enrolled>>[] = [];
     for (const [shape, ago, seen] of cases) made.push(await enrolled(shape, ago, seen));
     await morningCheck(today);
     const rows = await worklist();

@@ -27,10 +27,23 @@ interface ReasonSql {
   key: string;
   /** The time the reason itself began (for `since`). */
   began: string;
+  /**
+   * `began` comes from the facts; where it does not (no fact was kept), the reason began on or
+   * before it (`since_exact` false). Omitted: always from the facts.
+   */
+  exact?: string;
 }
 
+/** A day kept as its 00:00 UTC (behind_since, slightly_since), as 00:00 in the programme's time zone. */
+const dayInProgrammeZone = (column: string) => `((${column} at time zone 'UTC') at time zone $4::text)`;
+
 const REASON_SQL: Record<FollowupReason, ReasonSql> = {
-  behind: { holds: 'f.behind_since is not null', key: 'f.behind_since', began: 'f.behind_since' },
+  behind: {
+    holds: 'f.behind_since is not null',
+    key: 'f.behind_since',
+    began: dayInProgrammeZone('f.behind_since'),
+    exact: 'f.third_missed_on is not null',
+  },
   tablet_silent: {
     holds: 'f.silent_from <= $1::timestamptz',
     key: 'f.silent_from',
@@ -40,11 +53,13 @@ const REASON_SQL: Record<FollowupReason, ReasonSql> = {
     holds: 'f.failing_since is not null',
     key: 'f.failing_since',
     began: 'f.failing_since',
+    exact: 'f.failing_began_at is not null',
   },
   slightly_behind: {
     holds: 'f.slightly_since is not null',
     key: 'f.slightly_since',
-    began: 'f.slightly_since',
+    began: dayInProgrammeZone('f.slightly_since'),
+    exact: 'f.first_missed_on is not null',
   },
   programme_finished: {
     holds: 'f.finished_since is not null',
@@ -62,9 +77,15 @@ const REASONS_ARRAY = `array_remove(array[${FOLLOWUP_REASONS.map(
   (r) => `case when ${REASON_SQL[r].holds} then '${r}' end`,
 ).join(', ')}]::text[], null)`;
 
-const SINCE = `to_char((least(${FOLLOWUP_REASONS.map(
+const BEGAN = `least(${FOLLOWUP_REASONS.map(
   (r) => `case when ${REASON_SQL[r].holds} then ${REASON_SQL[r].began} end`,
-).join(', ')}) at time zone $4::text)::date, 'YYYY-MM-DD')`;
+).join(', ')})`;
+const SINCE = `to_char((${BEGAN} at time zone $4::text)::date, 'YYYY-MM-DD')`;
+/** The oldest reason's start is a fact: an exact reason began then (ties go to the fact). */
+const SINCE_EXACT = `coalesce(least(${FOLLOWUP_REASONS.map(
+  (r) =>
+    `case when ${REASON_SQL[r].holds}${REASON_SQL[r].exact ? ` and ${REASON_SQL[r].exact}` : ''} then ${REASON_SQL[r].began} end`,
+).join(', ')}) = ${BEGAN}, false)`;
 
 /**
  * How many are listed, without reading the listed rows: the reasons that do not depend on the time
@@ -173,6 +194,7 @@ export interface WorklistRow {
   participant_id: number;
   reasons: FollowupReason[];
   since: string;
+  since_exact: boolean;
   days_behind: number;
   device_name: string | null;
   tablet_last_contact_at: Date | null;
@@ -254,6 +276,7 @@ const readWorklistRow = rowReader<WorklistStatementRow>()([
   'participant_id',
   'reasons',
   'since',
+  'since_exact',
   'days_behind',
   'device_name',
   'tablet_last_contact_at',
@@ -296,7 +319,8 @@ export function worklistPageSql(
     `counted as (select ${totalSql(req.reason)} as total)`,
     `ids as (select * from (${walks}) u order by rank, key, participant_id limit ${req.limit} offset ${req.offset})`,
     `page as (
-      select ids.rank, ids.key, f.participant_id, ${REASONS_ARRAY} as reasons, ${SINCE} as since, f.days_behind,
+      select ids.rank, ids.key, f.participant_id, ${REASONS_ARRAY} as reasons, ${SINCE} as since,
+        ${SINCE_EXACT} as since_exact, f.days_behind,
         d.name as device_name, p.tablet_last_contact_at, c.created_at as last_contact_at, c.method, c.outcome,
         c.next_followup_on::text, ${identifiable}
       from ids
