@@ -68,16 +68,13 @@ export interface DeliveryReport {
  * that records the outcome. Messages never handed to a provider (none configured, no token) are
  * not the provider's failures.
  */
-function followupOutcome(outcome: 'sent' | 'failed', at: Date) {
-  if (outcome === 'sent') {
-    return sql`update participant_followup f set push_failures = 0, failing_began_at = null
-      from sent where f.participant_id = sent.participant_id
-        and (f.push_failures <> 0 or f.failing_began_at is not null)`;
-  }
-  return sql`update participant_followup f set push_failures = f.push_failures + 1,
-      failing_began_at = coalesce(f.failing_began_at, ${at.toISOString()}::timestamptz)
-    from sent where f.participant_id = sent.participant_id`;
-}
+const followupDelivered = sql`update participant_followup f set push_failures = 0, failing_began_at = null
+  from sent where f.participant_id = sent.participant_id
+    and (f.push_failures <> 0 or f.failing_began_at is not null)`;
+const followupFailed = (answeredAt: Date) => sql`update participant_followup f
+  set push_failures = f.push_failures + 1,
+    failing_began_at = coalesce(f.failing_began_at, ${answeredAt.toISOString()}::timestamptz)
+  from sent where f.participant_id = sent.participant_id`;
 
 const hasToken = (token: string | null | undefined): token is string => !!token && token !== 'empty';
 
@@ -176,7 +173,7 @@ export class PushDelivery {
             where push_id = ${push.push_id}
             returning participant_id
           )
-          ${followupOutcome('sent', this.ctx.clock.now())}`);
+          ${followupDelivered}`);
         return;
       case 'retry': {
         if (push.attempts >= MAX_ATTEMPTS) {
@@ -211,7 +208,7 @@ export class PushDelivery {
               where push_id = ${push.push_id}
               returning participant_id
             )
-            ${followupOutcome('failed', this.ctx.clock.now())}`);
+            ${followupFailed(this.ctx.clock.now())}`);
           // Only the token that failed: the app may have registered a new one meanwhile.
           await tx.execute(
             sql`update participants set push_notification_id = 'empty' where push_notification_id = ${token}`,
@@ -240,7 +237,7 @@ export class PushDelivery {
         where push_id = ${pushId}
         returning participant_id
       )
-      ${followupOutcome('failed', this.ctx.clock.now())}`);
+      ${followupFailed(this.ctx.clock.now())}`);
   }
 }
 
