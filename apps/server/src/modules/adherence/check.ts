@@ -158,8 +158,8 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
         p.missed_at_check as missed_before,
         -- Kept as views arrive (drizzle/0005_progress_seen_count_triggers.sql): no view is counted here.
         p.seen_count as seen,
-        current_view.seen_at,
-        current_view.seen_at is not null as current_seen
+        cv.video_id as current_video_id,
+        current_view.seen is not null as current_seen
       from fitness_participation_progress p
       join fitness_video_sets s on s.fitness_video_set_id = p.fitness_video_set_id
       join participants pa on pa.participant_id = p.participant_id
@@ -168,7 +168,7 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       -- Whether the current day's video is seen: one probe of seen_videos' unique key per
       -- participant (lateral, so it stays a probe rather than hashing every view).
       left join lateral (
-        select sv.created_at as seen_at from seen_videos sv
+        select true as seen from seen_videos sv
         where sv.participant_id = p.participant_id and sv.video_id = cv.video_id
         limit 1
       ) current_view on true
@@ -222,7 +222,11 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
         days_missed = o.missed,
         first_missed_on = o.first_missed_on,
         third_missed_on = o.third_missed_on,
-        finished_at = case when o.finished then coalesce(f.finished_at, o.seen_at) end
+        -- The view's time is read only for those who just finished (the probe above reads the
+        -- index alone).
+        finished_at = case when o.finished then coalesce(f.finished_at, (
+          select sv.created_at from seen_videos sv
+          where sv.participant_id = o.participant_id and sv.video_id = o.current_video_id limit 1)) end
       from outcome o
       where f.participant_id = o.participant_id
         and (f.days_behind <> o.days_behind or f.days_missed <> o.missed

@@ -273,16 +273,23 @@ describe('follow-up reasons, each at its boundary', () => {
       .where(eq(participants.participant_id, p.participant_id));
     const today = programmeToday(t.ctx);
     await makeProgress(t.ctx.db, p.participant_id, set.fitness_video_set_id, { started_date: today });
+    // Watched yesterday evening: finished since then, not since the check that saw it.
+    const watchedAt = new Date(clock.now().getTime() - DAY);
     await t.ctx.db.insert(seenVideos).values({
       participant_id: p.participant_id,
       video_id: video!.video_id,
       fitness_video_set_id: set.fitness_video_set_id,
       week_number: 1,
       day_number: 1,
+      created_at: watchedAt,
     });
     await t.ctx.db.execute(`delete from adherence_runs where run_date = '${today}'`);
     await runAdherenceCheck(t.ctx, { today });
-    expect((await rowOf(p.participant_id, 'programme_finished'))?.reasons).toEqual(['programme_finished']);
+    expect(await rowOf(p.participant_id, 'programme_finished')).toMatchObject({
+      reasons: ['programme_finished'],
+      since: calendarDate(watchedAt, t.ctx.config.adherenceCheck.timeZone),
+      since_exact: true,
+    });
 
     // A discharged participant (the life-cycle's status) leaves the worklist.
     await t.ctx.db
