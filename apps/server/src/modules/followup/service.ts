@@ -60,6 +60,7 @@ function presentWorklistRow(row: WorklistRow, identifiable: boolean): FollowupEn
     participant_id: row.participant_id,
     reasons: row.reasons,
     since: row.since,
+    since_exact: row.since_exact,
     days_behind: row.days_behind,
     device_name: row.device_name,
     tablet_last_contact_at: row.tablet_last_contact_at?.toISOString() ?? null,
