@@ -1,17 +1,22 @@
 -- participant_followup: one row per participant holding the facts the follow-up worklist's reasons
--- come from (active, device, programme, days behind, the tablet's last call, push failures,
--- programme finished), mirrored here where each fact changes, and the reasons derived from them in
--- indexed columns (behind_since, slightly_since, silent_from, failing_since, finished_since,
--- not_started_from), so the worklist is a keyset page over an index, never a scan. The facts of
--- other tables are mirrored by the triggers below; the rest are written by the code that learns
--- them: the daily check (programme finished), a tablet's call (plugins/access.ts), push delivery
--- (failures) and a recorded contact (snooze).
--- Times stamped here are kept to the millisecond, as the server's clock and its keyset cursors
--- carry them.
--- Proof: modules/followup/followup.test.ts (each reason at its boundary, the counts beside a walk
--- of the whole list).
+-- come from (active, device, programme, the days that went by without their video and when they
+-- began, the tablet's last call, push failures in a row and when they began, programme finished),
+-- and the reasons derived from them in indexed columns (behind_since, slightly_since, silent_from,
+-- failing_since, finished_since, not_started_from), so the worklist is a keyset page over an index,
+-- never a scan. The facts of other tables are mirrored by the triggers below; the rest are written
+-- by the code that learns them: the daily check (the missed days, programme finished), a reported
+-- view (the missed days), a tablet's call (plugins/access.ts), push delivery (failures) and a
+-- recorded contact (snooze).
+-- A reason's start comes from the facts (the day the missed videos reached 1 or 3, held as that
+-- day's 00:00 UTC; the first failure of a run); where no fact is kept (rows of an instance upgraded
+-- into the worklist) it is the moment the server first saw the reason, and the worklist says "at
+-- least since". Times stamped here are kept to the millisecond, as the server's clock and its
+-- keyset cursors carry them.
+-- Proof: modules/followup/followup.test.ts (each reason at its boundary, its start, the counts
+-- beside a walk of the whole list).
 
--- The reasons, from the row's facts: a reason that stays keeps the moment it began.
+-- The reasons, from the row's facts. A token the tablet never registered counts as failing only
+-- once the tablet has called: a tablet not yet switched on is "tablet silent" in its time.
 create or replace function participant_followup_derive() returns trigger language plpgsql as $$
 declare
   was_behind timestamptz;
@@ -22,15 +27,22 @@ begin
     was_behind := old.behind_since;
     was_slightly := old.slightly_since;
     was_failing := old.failing_since;
+    -- The tablet's first call since its assignment, and it has no push token.
+    if new.token_empty and new.failing_began_at is null
+      and new.tablet_called_at >= new.device_assigned_at
+      and (old.tablet_called_at is null or old.tablet_called_at < new.device_assigned_at) then
+      new.failing_began_at := new.tablet_called_at;
+    end if;
   end if;
-  new.behind_since := case when new.active and new.has_programme and new.days_behind >= 3
-    then coalesce(was_behind, date_trunc('milliseconds', now())) end;
-  new.slightly_since := case when new.active and new.has_programme and new.days_behind between 1 and 2
-    then coalesce(was_slightly, date_trunc('milliseconds', now())) end;
+  new.behind_since := case when new.active and new.has_programme and new.days_missed >= 3
+    then coalesce(new.third_missed_on::timestamp at time zone 'UTC', was_behind, date_trunc('day', now(), 'UTC')) end;
+  new.slightly_since := case when new.active and new.has_programme and new.days_missed between 1 and 2
+    then coalesce(new.first_missed_on::timestamp at time zone 'UTC', was_slightly, date_trunc('day', now(), 'UTC')) end;
   new.silent_from := case when new.active and new.has_device and new.has_programme
     then greatest(new.tablet_called_at, new.device_assigned_at) end;
-  new.failing_since := case when new.active and new.has_device and (new.token_empty or new.push_failures >= 2)
-    then coalesce(was_failing, date_trunc('milliseconds', now())) end;
+  new.failing_since := case when new.active and new.has_device and (new.push_failures >= 2
+      or (new.token_empty and (new.failing_began_at is not null or new.tablet_called_at >= new.device_assigned_at)))
+    then coalesce(new.failing_began_at, was_failing, date_trunc('milliseconds', now())) end;
   new.finished_since := case when new.active then new.finished_at end;
   new.not_started_from := case when new.active and not (new.has_device and new.has_programme)
     then new.registered_at end;
@@ -55,7 +67,8 @@ create or replace trigger participant_followup_insert after insert on participan
   referencing new table as inserted for each statement execute function participant_followup_participants_inserted();
 
 -- A new device restarts "never called" from its assignment; a new push token clears the failures
--- counted against the old one.
+-- counted against the old one; a token cleared (Firebase answered that it is no longer registered)
+-- keeps the run's start, or begins one.
 create or replace function participant_followup_participant_changed() returns trigger language plpgsql as $$
 begin
   update participant_followup f set
@@ -67,7 +80,11 @@ begin
       else f.device_assigned_at end,
     token_empty = coalesce(new.push_notification_id, 'empty') = 'empty',
     push_failures = case when new.push_notification_id is distinct from old.push_notification_id then 0
-      else f.push_failures end
+      else f.push_failures end,
+    failing_began_at = case
+      when new.push_notification_id is not distinct from old.push_notification_id then f.failing_began_at
+      when coalesce(new.push_notification_id, 'empty') = 'empty'
+        then coalesce(f.failing_began_at, date_trunc('milliseconds', now())) end
   where f.participant_id = new.participant_id;
   return null;
 end $$;
@@ -79,12 +96,18 @@ create or replace trigger participant_followup_update after update of status, au
     or old.push_notification_id is distinct from new.push_notification_id)
   execute function participant_followup_participant_changed();
 
+-- A programme given or taken away starts the missed days afresh (the daily check, or the view or
+-- change that follows in the same transaction, counts them).
 create or replace function participant_followup_programme_changed() returns trigger language plpgsql as $$
 begin
   if tg_op = 'INSERT' then
-    update participant_followup set has_programme = true where participant_id = new.participant_id;
+    update participant_followup set has_programme = true, days_missed = 0, first_missed_on = null,
+      third_missed_on = null
+    where participant_id = new.participant_id;
   else
-    update participant_followup set has_programme = false, finished_at = null where participant_id = old.participant_id;
+    update participant_followup set has_programme = false, finished_at = null, days_missed = 0,
+      first_missed_on = null, third_missed_on = null
+    where participant_id = old.participant_id;
   end if;
   return null;
 end $$;
@@ -92,10 +115,13 @@ end $$;
 create or replace trigger participant_followup_programme after insert or delete on fitness_participation_progress
   for each row execute function participant_followup_programme_changed();
 
--- Another set starts the programme again: it is not finished any more.
+-- Another set starts the programme again: it is not finished any more, and nothing is missed yet.
 create or replace function participant_followup_set_changed() returns trigger language plpgsql as $$
 begin
-  update participant_followup set finished_at = null where participant_id = new.participant_id and finished_at is not null;
+  update participant_followup set finished_at = null, days_missed = 0, first_missed_on = null,
+    third_missed_on = null
+  where participant_id = new.participant_id
+    and (finished_at is not null or days_missed <> 0 or first_missed_on is not null or third_missed_on is not null);
   return null;
 end $$;
 

@@ -34,6 +34,7 @@ export function presentWorklistRow(row: WorklistRow, identifiable: boolean): Fol
     participant_id: row.participant_id,
     reasons: row.reasons,
     since: row.since,
+    since_exact: row.since_exact,
     days_behind: row.days_behind,
     device_name: row.device_name,
     tablet_last_contact_at: row.tablet_last_contact_at?.toISOString() ?? null,

@@ -31,7 +31,15 @@ interface ReasonSql {
   threshold?: '$1' | '$2';
   /** The time the reason itself began (for `since`). */
   began: string;
+  /**
+   * `began` comes from the facts; where it does not (no fact was kept), the reason began on or
+   * before it (`since_exact` false). Omitted: always from the facts.
+   */
+  exact?: string;
 }
+
+/** A day kept as its 00:00 UTC (behind_since, slightly_since), as 00:00 in the programme's time zone. */
+const dayInProgrammeZone = (column: string) => `((${column} at time zone 'UTC') at time zone $4::text)`;
 
 /**
  * A new reason is its name in the contract's FOLLOWUP_REASONS (in urgency order) and an entry here;
@@ -39,14 +47,26 @@ interface ReasonSql {
  * column in the predicates of the listed and the *_only indexes (the counts below read them).
  */
 const REASON_SQL: Record<FollowupReason, ReasonSql> = {
-  behind: { column: 'behind_since', began: 'f.behind_since' },
+  behind: {
+    column: 'behind_since',
+    began: dayInProgrammeZone('f.behind_since'),
+    exact: 'f.third_missed_on is not null',
+  },
   tablet_silent: {
     column: 'silent_from',
     threshold: '$1',
     began: 'f.silent_from + make_interval(days => $5::int)',
   },
-  reminders_failing: { column: 'failing_since', began: 'f.failing_since' },
-  slightly_behind: { column: 'slightly_since', began: 'f.slightly_since' },
+  reminders_failing: {
+    column: 'failing_since',
+    began: 'f.failing_since',
+    exact: 'f.failing_began_at is not null',
+  },
+  slightly_behind: {
+    column: 'slightly_since',
+    began: dayInProgrammeZone('f.slightly_since'),
+    exact: 'f.first_missed_on is not null',
+  },
   programme_finished: { column: 'finished_since', began: 'f.finished_since' },
   not_started: {
     column: 'not_started_from',
@@ -67,9 +87,13 @@ const REASONS_ARRAY = `array_remove(array[${FOLLOWUP_REASONS.map(
   (r) => `case when ${holds(r)} then '${r}' end`,
 ).join(', ')}]::text[], null)`;
 
-const SINCE = `to_char((least(${FOLLOWUP_REASONS.map(
-  (r) => `case when ${holds(r)} then ${REASON_SQL[r].began} end`,
-).join(', ')}) at time zone $4::text)::date, 'YYYY-MM-DD')`;
+const BEGAN = `least(${FOLLOWUP_REASONS.map((r) => `case when ${holds(r)} then ${REASON_SQL[r].began} end`).join(', ')})`;
+const SINCE = `to_char((${BEGAN} at time zone $4::text)::date, 'YYYY-MM-DD')`;
+/** The oldest reason's start is a fact: an exact reason began then (ties go to the fact). */
+const SINCE_EXACT = `coalesce(least(${FOLLOWUP_REASONS.map((r) => {
+  const exact = REASON_SQL[r].exact;
+  return `case when ${holds(r)}${exact ? ` and ${exact}` : ''} then ${REASON_SQL[r].began} end`;
+}).join(', ')}) = ${BEGAN}, false)`;
 
 /**
  * How many are listed, without reading the listed rows: the reasons the triggers keep from
@@ -157,6 +181,7 @@ export interface WorklistRow {
   participant_id: number;
   reasons: FollowupReason[];
   since: string;
+  since_exact: boolean;
   days_behind: number;
   device_name: string | null;
   tablet_last_contact_at: Date | null;
@@ -211,6 +236,7 @@ const readWorklistRow = rowReader<WorklistRow>()([
   'participant_id',
   'reasons',
   'since',
+  'since_exact',
   'days_behind',
   'device_name',
   'tablet_last_contact_at',
@@ -274,7 +300,8 @@ export function worklistPageSql(clock: WorklistClock, req: WorklistRequest): Com
       `ids as (select * from (${walks}) u order by rank, key, participant_id limit ${req.limit} offset ${req.offset})`,
     ],
     page: `
-      select ids.rank, ids.key, f.participant_id, ${REASONS_ARRAY} as reasons, ${SINCE} as since, f.days_behind,
+      select ids.rank, ids.key, f.participant_id, ${REASONS_ARRAY} as reasons, ${SINCE} as since,
+        ${SINCE_EXACT} as since_exact, f.days_behind,
         d.name as device_name, p.tablet_last_contact_at, c.created_at as last_contact_at, c.method, c.outcome,
         c.next_followup_on::text, ${identifiable}
       from ids
