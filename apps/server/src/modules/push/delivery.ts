@@ -144,7 +144,7 @@ export class PushDelivery {
   }
 
   private async deliverOne(push: ClaimedPush, report: DeliveryReport): Promise<void> {
-    // A participant discharged after the message was queued gets nothing more (issue 32).
+    // A participant discharged after the message was queued gets nothing more.
     if (push.participant_status !== null && push.participant_status !== 'active') {
       report.notSent++;
       return this.finish(push.push_id, s.discharged, null);
