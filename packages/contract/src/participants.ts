@@ -220,7 +220,7 @@ export const createParticipantBody = z
 export type CreateParticipantBody = z.input<typeof createParticipantBody>;
 export type CreateParticipantInput = z.output<typeof createParticipantBody>;
 
-// ---- Bulk referrals (issue 32) ----
+// ---- Bulk referrals ----
 
 /** One row of a bulk-referral CSV: exactly the add form's rules and messages, less the device. */
 export const participantImportRow = createParticipantBody.omit({ unique_device_id: true, site_id: true });
@@ -358,7 +358,7 @@ export const PARTICIPANT_CSV_FULL_COLUMNS = [
   'unique_device_id',
   'days_behind',
   'tracking',
-  // Follow-up (issue 31): the last contact attempt (its note stays out: identifiable free text).
+  // Follow-up: the last contact attempt (its note stays out: identifiable free text).
   'last_contact_at',
   'last_contact_method',
   'last_contact_outcome',
@@ -472,7 +472,7 @@ export type ParticipantBasic = z.infer<typeof participantBasic>;
 export const participantView = z.union([participantFull, participantBasic]);
 export type ParticipantView = ParticipantFull | ParticipantBasic;
 
-/** Possible duplicates (issue 32): never a refusal, said with the saved participant. */
+/** Possible duplicates: never a refusal, said with the saved participant. */
 const possibleDuplicates = {
   possible_duplicates: z
     .array(z.number().int())

@@ -1,6 +1,6 @@
 import { asc, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { rowsOf } from '../db/rows.js';
+import { column, rowsOf, rowsReader } from '../db/rows.js';
 import { sites } from '../db/schema.js';
 import { programmeToday } from '../lib/programme-day.js';
 import { THUMBNAIL_JOB } from '../modules/videos/index.js';
@@ -25,7 +25,7 @@ export interface DemoReport {
  * (and even then nothing is changed or removed: the demo data is added beside it).
  */
 export async function seedDemo(ctx: AppContext, options: { force?: boolean } = {}): Promise<DemoReport> {
-  const [{ n }] = rowsOf<{ n: number }>(
+  const [{ n }] = rowsReader({ n: column.integer })(
     await ctx.db.execute(sql`select count(*)::int as n from participants`),
   ) as [{ n: number }];
   if (n > 0 && !options.force) {

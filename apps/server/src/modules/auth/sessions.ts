@@ -10,9 +10,9 @@ import type { Clock } from '../../lib/clock.js';
 import { SessionTokenVerifier } from '../../lib/session-token.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
-import type { StaffSession } from '../../lib/staff-session.js';
+import type { StaffSession, StaffSessions } from '../../lib/staff-session.js';
 
-export { SESSION_COOKIE, type StaffSession } from '../../lib/staff-session.js';
+export { SESSION_COOKIE, type StaffSession, type StaffSessions } from '../../lib/staff-session.js';
 const IDLE_MS = limits.sessionIdleMinutes * 60_000;
 /** A cookie's session is looked up before anyone is known: among every organisation's. */
 const SESSION_SCOPE = instanceScope('session');
@@ -92,7 +92,7 @@ export async function endSessionsOf(tx: Database, adminUserId: number): Promise<
     .where(and(eq(sessions.admin_user_id, adminUserId), isNull(sessions.ended_at)));
 }
 
-export class SessionService {
+export class SessionService implements StaffSessions {
   private readonly tokens: SessionTokenVerifier;
 
   constructor(

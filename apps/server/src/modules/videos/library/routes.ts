@@ -5,7 +5,7 @@ import type { AppContext } from '../../../context.js';
 import { routeOf } from '../../../lib/endpoint-route.js';
 import { staffOf } from '../../../plugins/access.js';
 import { ourOrigins, publicOrigin } from '../media/urls.js';
-import { presentThumbnailRequest } from './presenters.js';
+import { presentThumbnailRequest } from './presenter.js';
 import type { SetEditor } from './set-access.js';
 import { VideoSetService } from './video-set-service.js';
 import { VideoService, type Origins } from './video-service.js';
