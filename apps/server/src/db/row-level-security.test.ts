@@ -85,8 +85,13 @@ async function asScope<T>(scope: Scope | null, work: (tx: Database) => Promise<T
 
 const pageIds = (tx: Database) =>
   new ParticipantRepository(tx)
-    .page({ status: 'all', searchIdentifiable: true }, { sort: 'participant_id', order: 'asc' }, 100, 0)
-    .then((rows) => rows.map((r) => r.participant_id));
+    .page({
+      filter: { status: 'all', searchIdentifiable: true },
+      order: { sort: 'participant_id', order: 'asc' },
+      limit: 100,
+      offset: 0,
+    })
+    .then(({ rows }) => rows.map((r) => r.participant_id));
 
 async function worklistIds(tx: Database): Promise<number[]> {
   const query = worklistPageSql(

@@ -236,7 +236,7 @@ export const authorizedDevices = pgTable(
       .notNull()
       .references(() => organisations.organisation_id),
     /**
-     * Its holder's site while it is assigned (kept by a trigger on participants, drizzle 0022): a
+     * Its holder's site while it is assigned (kept by a trigger on participants, db/functions/organisation-scope.sql): a
      * participant's tablet is seen with them; an unassigned one by the whole organisation.
      */
     site_id: integer('site_id'),

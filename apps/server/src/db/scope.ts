@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Whose rows a statement may read and write. Every statement the application runs goes through a
  * database that runs it in a transaction of its own (or the transaction it is part of) as the
  * role STAFF_ROLE, which does not own the tables, with the scope set for that transaction; the
- * tables' row-level security policies (db/policies.sql) read it. So a query that forgets its
+ * tables' row-level security policies (db/functions/policies.sql) read it. So a query that forgets its
  * condition still returns nothing of another organisation or site: the database refused it.
  *
  * - `staff`: a signed-in admin: their organisation, the sites whose participants they see (every
@@ -28,7 +28,7 @@ export type Scope =
   | { kind: 'device'; organisationId: number; siteIds: readonly number[] }
   | { kind: 'instance'; work: string };
 
-/** The role the application's statements run as; made by migration 0022, owning nothing. */
+/** The role the application's statements run as; made by the row_level_security migration, owning nothing. */
 export const STAFF_ROLE = 'pathway_staff';
 
 const storage = new AsyncLocalStorage<Scope>();

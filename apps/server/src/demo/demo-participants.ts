@@ -400,6 +400,7 @@ export async function seedDemoParticipants(
 
     await seedTablet(tx, {
       participantId,
+      organisationId: options.site.organisation_id,
       device: device!,
       tablet: member.tablet ?? 'calling',
       handedOverAt: at(started, '10:00:00'),
@@ -474,6 +475,7 @@ async function seedTablet(
   tx: Database,
   t: {
     participantId: number;
+    organisationId: number;
     device: { authorized_device_id: number; uuid: string };
     tablet: Tablet;
     handedOverAt: Date;
@@ -495,6 +497,7 @@ async function seedTablet(
   await tx.insert(deviceSignIns).values([
     {
       kind: SIGN_IN_KINDS.tokenIssued,
+      organisation_id: t.organisationId,
       authorized_device_id: t.device.authorized_device_id,
       device_uuid: t.device.uuid,
       participant_id: t.participantId,
@@ -503,6 +506,7 @@ async function seedTablet(
     },
     {
       kind: SIGN_IN_KINDS.pushTokenChanged,
+      organisation_id: t.organisationId,
       authorized_device_id: t.device.authorized_device_id,
       device_uuid: t.device.uuid,
       participant_id: t.participantId,

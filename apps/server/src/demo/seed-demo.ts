@@ -1,6 +1,6 @@
 import { asc, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { column, rowsOf, rowsReader } from '../db/rows.js';
+import { column, rowsReader } from '../db/rows.js';
 import { sites } from '../db/schema.js';
 import { programmeToday } from '../lib/programme-day.js';
 import { THUMBNAIL_JOB } from '../modules/videos/index.js';

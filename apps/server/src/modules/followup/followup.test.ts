@@ -272,7 +272,9 @@ describe('follow-up reasons, each at its boundary', () => {
       .set({ push_notification_id: 'tok-finished-123456' })
       .where(eq(participants.participant_id, p.participant_id));
     const today = programmeToday(t.ctx);
-    await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, { started_date: today });
+    await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, {
+      started_date: today,
+    });
     // Watched yesterday evening: finished since then, not since the check that saw it.
     const watchedAt = new Date(clock.now().getTime() - DAY);
     await t.ctx.database.db.insert(seenVideos).values({

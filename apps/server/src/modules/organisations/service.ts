@@ -47,7 +47,7 @@ export class OrganisationService {
       .select({
         organisation: organisations,
         sites: sql<number>`(select count(*)::int from ${sites} s where s.organisation_id = ${organisations.organisation_id})`,
-        // A count, never a participant record: organisation_participant_counts() (drizzle 0022) sums
+        // A count, never a participant record: organisation_participant_counts() (db/functions/organisation-scope.sql) sums
         // the tallies of every organisation for a system administrator, their own for anyone else.
         participants: sql<number>`coalesce((select c.participants from organisation_participant_counts() c where c.organisation_id = ${organisations.organisation_id}), 0)`,
       })
