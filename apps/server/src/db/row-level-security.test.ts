@@ -1,16 +1,14 @@
-import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstSite, insertParticipants } from '../../test/factories.js';
+import { firstSite, insertParticipants, setDaysMissed } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { makeProgress, makeVideoSet } from '../../test/programme-factories.js';
-import { worklistPageSql } from '../modules/followup/worklist.js';
+import { worklistPage } from '../modules/followup/worklist.js';
 import { ParticipantRepository } from '../modules/participants/repository.js';
 import type { Database } from './client.js';
 import { rowsOf } from './rows.js';
 import { organisations, participants, sites } from './schema.js';
-import { NoScopeError, instanceScope, scopeStatement, withScope, type Scope } from './scope.js';
+import { NoScopeError, instanceScope, withScope, type Scope } from './scope.js';
 
 // The database, not the handler, keeps organisations and sites apart: the participants page's and
 // the follow-up worklist's statements carry no condition on the site or organisation at all, and
@@ -32,7 +30,6 @@ beforeAll(async () => {
   const at = (site: { site_id: number; organisation_id: number }) => ({
     site_id: site.site_id,
     organisation_id: site.organisation_id,
-    // Behind: on the worklist.
     days_behind: 4,
   });
   place.a1 = await insertParticipants(t.ctx, [at(a), at(a), at(a)]);
@@ -41,6 +38,8 @@ beforeAll(async () => {
   const set = await makeVideoSet(db);
   for (const id of [...place.a1, ...place.a2, ...place.b])
     await makeProgress(db, id, set.fitness_video_set_id, { started_date: '2026-01-05' });
+  // Four days gone by without their video: behind, on the worklist.
+  await setDaysMissed(db, [...place.a1, ...place.a2, ...place.b], 4, '2026-02-01');
   scopeA1 = {
     kind: 'staff',
     organisationId: a.organisation_id,
@@ -65,26 +64,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The driver's own client under a Drizzle transaction (queries with $n parameters). */
-function driverOf(tx: Database): { query(text: string, params: unknown[]): Promise<{ rows: unknown[] }> } {
-  return (tx as unknown as { session: { client: Transaction | PGlite | pg.PoolClient } }).session
-    .client as never;
-}
-
 /**
- * Runs `work` in a transaction of the tables' owner that first takes on `scope` exactly as the
- * application's database does (the role and the settings, for the transaction): what it then reads
- * is what the policies let through, whatever the statement asks.
+ * Runs `work` on the application's database in `scope`, exactly as a request's handler does (the
+ * staff role and the scope's settings, for each statement's transaction), or with no scope on the
+ * tables' owner's: what it reads is what the policies let through, whatever the statement asks.
  */
-async function asScope<T>(scope: Scope | null, work: (tx: Database) => Promise<T>): Promise<T> {
-  return t.ctx.database.db.transaction(async (tx) => {
-    if (scope) await tx.execute(sql.raw(scopeStatement(scope)));
-    return work(tx);
-  });
+async function asScope<T>(scope: Scope | null, work: (db: Database) => Promise<T>): Promise<T> {
+  return scope ? withScope(scope, () => work(t.ctx.db)) : work(t.ctx.database.db);
 }
 
-const pageIds = (tx: Database) =>
-  new ParticipantRepository(tx)
+const pageIds = (db: Database) =>
+  new ParticipantRepository(db)
     .page({
       filter: { status: 'all', searchIdentifiable: true },
       order: { sort: 'participant_id', order: 'asc' },
@@ -93,16 +83,15 @@ const pageIds = (tx: Database) =>
     })
     .then(({ rows }) => rows.map((r) => r.participant_id));
 
-async function worklistIds(tx: Database): Promise<number[]> {
-  const query = worklistPageSql(
+/** The worklist's page, every reason, by the statement the route runs; its total must agree. */
+async function worklistIds(db: Database): Promise<number[]> {
+  const { rows, total } = await worklistPage(
+    db,
     { now: new Date('2026-02-01T12:00:00Z'), silentDays: 3, today: '2026-02-01', timeZone: 'Europe/London' },
     { limit: 100, offset: 0, identifiable: true },
   );
-  const { rows } = await driverOf(tx).query(query.sql, query.params);
-  return (rows as Record<string, unknown>[] | unknown[][])
-    .map((row) => (Array.isArray(row) ? row[3] : (row as Record<string, unknown>).participant_id))
-    .filter((id): id is number => typeof id === 'number')
-    .sort((x, y) => x - y);
+  expect(total).toBe(rows.length);
+  return rows.map((row) => row.participant_id).sort((x, y) => x - y);
 }
 
 describe('row-level security', () => {
@@ -146,8 +135,8 @@ describe('row-level security', () => {
         return new Set(seen);
       });
     const results = await Promise.all([read(scopeA1), read(scopeB), read(scopeA1), read(scopeB)]);
-    expect([...results[0]!].sort((x, y) => x - y)).toEqual(place.a1);
-    expect([...results[1]!].sort((x, y) => x - y)).toEqual(place.b);
+    expect([...results[0]].sort((x, y) => x - y)).toEqual(place.a1);
+    expect([...results[1]].sort((x, y) => x - y)).toEqual(place.b);
     expect(results[2]).toEqual(results[0]);
     expect(results[3]).toEqual(results[1]);
     // Nothing of a scope is left on the connection (embedded: the one session) once its transaction ends.
