@@ -159,9 +159,36 @@ export const API_ROUTES = {
   dashboard: {
     get: { method: 'GET', path: '/api/dashboard', access: 'staff' },
   },
-  // Reports (issue 33): the export's fixed path is matched before the report's name.
+  // Outcome measures, each set's assessment schedule, and the results recorded against them.
+  outcomes: {
+    measures: { method: 'GET', path: '/api/measures', access: 'staff' },
+    createMeasure: { method: 'POST', path: '/api/measures', access: 'staff', permission: 'outcomes.manage' },
+    updateMeasure: {
+      method: 'PATCH',
+      path: '/api/measures/:id',
+      access: 'staff',
+      permission: 'outcomes.manage',
+    },
+    schedule: { method: 'GET', path: '/api/videoset/:id/assessments', access: 'staff' },
+    saveSchedule: {
+      method: 'PUT',
+      path: '/api/videoset/:id/assessments',
+      access: 'staff',
+      permission: 'outcomes.manage',
+    },
+    results: { method: 'GET', path: '/api/participant/:id/assessments', access: 'staff' },
+    record: { method: 'POST', path: '/api/participant/:id/assessments', access: 'staff' },
+    amend: {
+      method: 'POST',
+      path: '/api/participant/:id/assessments/:assessment_id/amend',
+      access: 'staff',
+    },
+    ofParticipant: { method: 'GET', path: '/api/participant/:id/outcomes', access: 'staff' },
+  },
+  // Reports: the fixed paths (the export, outcomes) are matched before the report's name.
   reports: {
     exportXlsx: { method: 'GET', path: '/api/reports/export.xlsx', access: 'staff' },
+    outcomes: { method: 'GET', path: '/api/reports/outcomes', access: 'staff' },
     get: { method: 'GET', path: '/api/reports/:name', access: 'staff' },
   },
   retention: {

@@ -45,6 +45,14 @@ export const AUDIT_ACTIONS = {
   // Reports (issue 33): aggregates only, no participant named.
   'report.view': 'Viewed a report (aggregate figures)',
   'report.export': 'Exported reports (aggregate figures)',
+  // Outcomes: the catalogue and schedules are not about a participant; results are.
+  'measure.create': 'Added an outcome measure',
+  'measure.update': 'Changed an outcome measure',
+  'schedule.update': "Changed a video set's assessment schedule",
+  'assessment.create': 'Recorded an outcome result',
+  'assessment.amend': 'Amended an outcome result',
+  'assessment.list': 'Viewed outcome results with notes',
+  'participant.fhir': 'Exported a participant as FHIR',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

@@ -22,6 +22,7 @@ export * from './retention.js';
 // Reports (issue 33)
 export * from './reports.js';
 export * from './report-tables.js';
+export * from './outcomes.js';
 export * from './endpoint.js';
 export * from './session-routes.js';
 export * from './api-routes.js';

@@ -13,7 +13,9 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
+  type AnyPgColumn,
   primaryKey,
   serial,
   text,
@@ -811,4 +813,153 @@ export const followupTally = pgTable(
   },
   // A fold leaves the table's pages empty until they are vacuumed away: the sums read the index.
   (t) => [index('followup_tally_reason_idx').on(t.reason, t.delta)],
+);
+
+/**
+ * The catalogue of outcome measures: numeric ones (a value in a UCUM unit) and questionnaires
+ * (items with their allowed answers, scored by `scoring`). Data, not code, so full access adds one
+ * without a release; global to the instance. A measure with results never changes what it records
+ * (the server refuses it): only its name and `retired` may change, and a new version is a new measure.
+ */
+export const outcomeMeasures = pgTable(
+  'outcome_measures',
+  {
+    measure_id: serial('measure_id').primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    /** contract MEASURE_KINDS */
+    kind: text('kind').notNull(),
+    /** UCUM code (contract MEASURE_UNITS); `{score}` for a questionnaire. */
+    unit: text('unit').notNull(),
+    min: doublePrecision('min').notNull(),
+    max: doublePrecision('max').notNull(),
+    decimals: integer('decimals').notNull().default(0),
+    higher_is_better: boolean('higher_is_better').notNull(),
+    /** Minimal clinically important difference, in the unit; null when none is known. */
+    mcid: doublePrecision('mcid'),
+    mcid_source: text('mcid_source'),
+    instructions: text('instructions'),
+    licence: text('licence'),
+    loinc: text('loinc'),
+    /** Questionnaires only: sum or mean (contract SCORING_RULES). */
+    scoring: text('scoring'),
+    /** Questionnaires only: [{ item_id, text, reversed?, answers: [{ value, label }] }]. */
+    items: jsonb('items').$type<
+      {
+        item_id: string;
+        text: string;
+        reversed?: boolean;
+        answers: { value: number; label: string }[];
+      }[]
+    >(),
+    retired: boolean('retired').notNull().default(false),
+    created_at: createdAt(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('outcome_measures_code_key').on(sql`lower(${t.code})`),
+    check('outcome_measures_kind_check', sql`${t.kind} in ('numeric', 'questionnaire')`),
+    check('outcome_measures_range_check', sql`${t.min} <= ${t.max}`),
+    check('outcome_measures_decimals_check', sql`${t.decimals} between 0 and 4`),
+    check(
+      'outcome_measures_questionnaire_check',
+      sql`(${t.kind} = 'questionnaire') = (${t.scoring} is not null and ${t.items} is not null)`,
+    ),
+    check('outcome_measures_scoring_check', sql`${t.scoring} is null or ${t.scoring} in ('sum', 'mean')`),
+  ],
+);
+
+/**
+ * A video set's assessment schedule: a row per timepoint and measure, in `position` order. Baseline
+ * and end have no week; an interim names its programme week.
+ */
+export const assessmentSchedules = pgTable(
+  'assessment_schedules',
+  {
+    fitness_video_set_id: integer('fitness_video_set_id')
+      .notNull()
+      .references(() => videoSets.fitness_video_set_id, { onDelete: 'cascade' }),
+    /** contract TIMEPOINTS */
+    timepoint: text('timepoint').notNull(),
+    week: integer('week'),
+    measure_id: integer('measure_id')
+      .notNull()
+      .references(() => outcomeMeasures.measure_id),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    unique('assessment_schedules_key')
+      .on(t.fitness_video_set_id, t.timepoint, t.week, t.measure_id)
+      .nullsNotDistinct(),
+    check('assessment_schedules_timepoint_check', sql`${t.timepoint} in ('baseline', 'interim', 'end')`),
+    check('assessment_schedules_week_check', sql`(${t.timepoint} = 'interim') = (${t.week} is not null)`),
+    index('assessment_schedules_measure_idx').on(t.measure_id),
+  ],
+);
+
+/**
+ * Every outcome result recorded against a participant, and every amendment of one. Append-only (a
+ * trigger refuses updates): a correction is a new row whose `amends` names the first result, with a
+ * reason, and the newest row of a result is the one reports use; an amendment marked
+ * `entered_in_error` takes the result out of them. Kept with the participant's record (subject
+ * access) and destroyed with it.
+ */
+export const assessmentResults = pgTable(
+  'assessment_results',
+  {
+    assessment_id: bigserial('assessment_id', { mode: 'number' }).primaryKey(),
+    participant_id: integer('participant_id')
+      .notNull()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    measure_id: integer('measure_id')
+      .notNull()
+      .references(() => outcomeMeasures.measure_id),
+    /** contract TIMEPOINTS; an amendment repeats its result's. */
+    timepoint: text('timepoint').notNull(),
+    /** The programme week of an interim result. */
+    week: integer('week'),
+    taken_on: date('taken_on', { mode: 'string' }).notNull(),
+    /** A numeric measure's value as entered, in the measure's unit. */
+    value: doublePrecision('value'),
+    /** A questionnaire's answers: { [item_id]: value }. */
+    answers: jsonb('answers').$type<Record<string, number>>(),
+    /** The value, or the questionnaire's score computed by the server; null when entered in error. */
+    score: doublePrecision('score'),
+    entered_in_error: boolean('entered_in_error').notNull().default(false),
+    /** Identifiable free text: full access only. */
+    note: text('note'),
+    /** On an amendment: the first result of the chain it corrects. */
+    amends: bigint('amends', { mode: 'number' }).references(
+      (): AnyPgColumn => assessmentResults.assessment_id,
+      {
+        onDelete: 'cascade',
+      },
+    ),
+    /** Why an amendment was made (identifiable free text: full access only). */
+    reason: text('reason'),
+    admin_user_id: integer('admin_user_id'),
+    admin_user_name: text('admin_user_name').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('assessment_results_timepoint_check', sql`${t.timepoint} in ('baseline', 'interim', 'end')`),
+    check('assessment_results_week_check', sql`(${t.timepoint} = 'interim') = (${t.week} is not null)`),
+    check('assessment_results_amendment_check', sql`(${t.amends} is null) = (${t.reason} is null)`),
+    check(
+      'assessment_results_score_check',
+      sql`(${t.score} is null) = ${t.entered_in_error} and (not ${t.entered_in_error} or ${t.amends} is not null)`,
+    ),
+    // A participant's results of one measure and timepoint (the report, what is due) in one range,
+    // amendments beside the results they correct.
+    index('assessment_results_participant_idx').on(
+      t.participant_id,
+      t.measure_id,
+      t.timepoint,
+      t.assessment_id,
+    ),
+    index('assessment_results_amends_idx')
+      .on(t.amends)
+      .where(sql`${t.amends} is not null`),
+    index('assessment_results_measure_idx').on(t.measure_id),
+  ],
 );

@@ -1,0 +1,2 @@
+/** Outcome measures, assessment schedules and results. */
+export { outcomeRoutes } from './routes.js';
