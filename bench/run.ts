@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api grid,export,import,scaleout,tablet,dashboard,adherence,reports,followup]`
+ * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api grid,export,import,scaleout,tablet,dashboard,adherence,reports,outcomes,followup]`
  *
  * Runs the API benchmarks (bench/api-suite.ts) and then every system benchmark present
  * (bench/sys-*.ts) in each storage mode asked for, prints one table and writes it to
@@ -49,6 +49,7 @@ if (values.api) {
           'grid',
           'export',
           'import',
+          'outcomes',
           'scaleout',
           'tablet',
           'dashboard',
@@ -59,7 +60,7 @@ if (values.api) {
     );
   if (unknown.length)
     fail(
-      `--api takes grid, export, import, scaleout, tablet, dashboard, adherence, reports, followup (not ${unknown.join(', ')})`,
+      `--api takes grid, export, import, scaleout, tablet, dashboard, adherence, reports, outcomes, followup (not ${unknown.join(', ')})`,
     );
   process.env.BENCH_API_FIGURES = values.api;
 }

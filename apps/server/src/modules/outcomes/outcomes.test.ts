@@ -30,7 +30,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function api(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: unknown, cookie = full) {
+async function api(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: object, cookie = full) {
   return t.app.inject({ method, url, headers: { cookie }, ...(payload !== undefined && { payload }) });
 }
 
@@ -72,7 +72,7 @@ async function enrolled(weeks = 12, started = today) {
   return { id: p.participant_id, set };
 }
 
-async function record(id: number, body: Record<string, unknown>, cookie = full) {
+async function record(id: number, body: object, cookie = full) {
   return api('POST', `/api/participant/${id}/assessments`, body, cookie);
 }
 
@@ -661,5 +661,122 @@ describe('the Outcomes tab', () => {
     await record(p.id, { timepoint: 'end', measure: '6MWD', taken_on: today, value: 320 });
     const better = (await api('GET', `/api/participant/${p.id}/outcomes`)).json<ParticipantOutcomes>();
     expect(better.results[0]).toMatchObject({ score: 320, change: 20, mcid_class: 'improved' });
+  });
+});
+
+describe('the outcomes report', () => {
+  it('counts completeness and the paired change of the completers, against hand-worked figures', async () => {
+    const started = addDays(today, -100);
+    const dischargedOn = addDays(today, -10);
+    const set = await makeVideoSet(t.ctx.db, { weeks: 12 });
+    const person = async (results: [string, number, number][], status = 'completed') => {
+      const p = await makeParticipant(t.ctx.db);
+      await t.ctx.db
+        .update(participants)
+        .set({ created_at: new Date(`${addDays(started, -10)}T12:00:00Z`) })
+        .where(eq(participants.participant_id, p.participant_id));
+      await makeProgress(t.ctx.db, p.participant_id, set.fitness_video_set_id, { started_date: started });
+      const ids: number[] = [];
+      for (const [timepoint, offset, value] of results) {
+        const res = await record(p.participant_id, {
+          timepoint,
+          measure: '6MWD',
+          taken_on: addDays(started, offset),
+          value,
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        ids.push(res.json<AssessmentEntry>().assessment_id);
+      }
+      await t.ctx.db
+        .update(participants)
+        .set({
+          status,
+          discharged_on: dischargedOn,
+          discharge_reason: status === 'withdrawn' ? 'moved_away' : null,
+        })
+        .where(eq(participants.participant_id, p.participant_id));
+      return { id: p.participant_id, ids };
+    };
+    await person([
+      ['baseline', 0, 300],
+      ['end', 84, 340],
+    ]); // +40: improved
+    await person([
+      ['baseline', -3, 250],
+      ['end', 84, 260],
+    ]); // +10: within the MCID
+    await person([
+      ['baseline', 6, 400],
+      ['end', 84, 370],
+    ]); // -30: worse
+    const d = await person([
+      ['baseline', 0, 350],
+      ['end', 84, 350],
+    ]);
+    await api('POST', `/api/participant/${d.id}/assessments/${d.ids[0]}/amend`, {
+      value: 330,
+      reason: 'Misread',
+    }); // +20: improved
+    await person([
+      ['baseline', 7, 320],
+      ['end', 84, 300],
+    ]); // baseline late: not a pair
+    await person([['baseline', 0, 280]]); // no end
+    const g = await person([
+      ['baseline', 0, 310],
+      ['end', 84, 500],
+    ]);
+    await api('POST', `/api/participant/${g.id}/assessments/${g.ids[1]}/amend`, {
+      entered_in_error: true,
+      reason: 'Wrong person',
+    });
+    await person(
+      [
+        ['baseline', 0, 200],
+        ['end', 84, 400],
+      ],
+      'withdrawn',
+    ); // not a completer
+
+    const url = `/api/reports/outcomes?from=${dischargedOn}&to=${dischargedOn}&measure=6mwd`;
+    const res = await api('GET', url, undefined, basic);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      report: 'outcomes',
+      period: { from: dischargedOn, to: dischargedOn },
+      measure: '6MWD',
+      measure_name: 'Six-minute walk distance',
+      unit: 'm',
+      mcid: 20,
+      higher_is_better: true,
+      completed: 7,
+      with_baseline: 6,
+      baseline_late: 1,
+      with_end: 5,
+      with_both: 4,
+      // Pairs' baselines 250, 300, 330, 400; ends 260, 340, 350, 370; changes -30, 10, 20, 40.
+      baseline: { median: 315, q1: 287.5, q3: 347.5 },
+      end: { median: 345, q1: 320, q3: 355 },
+      median_change: 15,
+      improved: 2,
+      unchanged: 1,
+      worse: 1,
+    });
+    const [audit] = rowsOf<{ detail: string }>(
+      await t.ctx.db.execute(
+        sql`select detail from audit_events where action = 'report.view' order by audit_event_id desc limit 1`,
+      ),
+    );
+    expect(audit?.detail).toBe(`outcomes of 6MWD ${dischargedOn}..${dischargedOn}`);
+
+    await refused(400, m.unknownMeasure('NOPE'), () =>
+      api('GET', `/api/reports/outcomes?from=${dischargedOn}&to=${dischargedOn}&measure=NOPE`),
+    );
+    await refused(400, messages.reports.measureRequired, () =>
+      api('GET', `/api/reports/outcomes?from=${dischargedOn}&to=${dischargedOn}`),
+    );
+    await refused(400, messages.reports.fromAfterTo, () =>
+      api('GET', `/api/reports/outcomes?from=${dischargedOn}&to=${addDays(dischargedOn, -1)}&measure=6MWD`),
+    );
   });
 });

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { actorOf, AuditService } from '../audit/index.js';
+import { outcomesReportOf } from './outcomes.js';
 import { reportOf, type ReportContext } from './service.js';
 import { reportWorkbookTables, workbookOf } from './workbook.js';
 
@@ -45,6 +46,19 @@ export async function reportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         .header('content-disposition', `attachment; filename="pathway-reports-${from}-to-${to}.xlsx"`)
         .header('cache-control', 'no-store')
         .send(body as never);
+    },
+  });
+
+  r.route({
+    ...routeOf(api.reports.outcomes),
+    handler: async (request, reply) => {
+      const { from, to, measure } = request.query;
+      const answer = await outcomesReportOf(reportContext(), { from, to }, measure);
+      await audit.record(actorOf(request), {
+        action: 'report.view',
+        detail: `outcomes of ${answer.measure} ${from}..${to}`,
+      });
+      return reply.header('cache-control', 'no-store').send(answer);
     },
   });
 
