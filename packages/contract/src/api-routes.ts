@@ -184,6 +184,12 @@ export const API_ROUTES = {
       access: 'staff',
     },
     ofParticipant: { method: 'GET', path: '/api/participant/:id/outcomes', access: 'staff' },
+    fhir: {
+      method: 'GET',
+      path: '/api/participant/:id/fhir',
+      access: 'staff',
+      permission: 'participants.identifiable',
+    },
   },
   // Reports: the fixed paths (the export, outcomes) are matched before the report's name.
   reports: {

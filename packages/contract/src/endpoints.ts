@@ -594,6 +594,17 @@ const outcomes = {
     summary:
       'What is due for a participant, and each current result against their baseline (the Outcomes tab)',
   }),
+  fhir: endpoint({
+    ...API_ROUTES.outcomes.fhir,
+    params: participantIdParams,
+    responses: {},
+    produces: ['application/fhir+json'],
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary: 'The participant and their outcome results as a FHIR R4 Bundle (type collection)',
+    description:
+      'Patient (NHS number as identifier, system https://fhir.nhs.uk/Id/nhs-number), an Observation per numeric result (LOINC where the measure has a code, UCUM unit) and a QuestionnaireResponse per questionnaire result with its Questionnaire. Each result as it stands now: final or completed, amended once corrected, entered-in-error when withdrawn. Identifiable: full access only, recorded in the audit trail.',
+  }),
 };
 
 const progress = {

@@ -485,6 +485,7 @@ const ROWS: RowDeclaration[] = [
     route: API_ROUTES.outcomes.ofParticipant,
     call: (w) => ({ url: `/api/participant/${w.participantId}/outcomes` }),
   },
+  { route: API_ROUTES.outcomes.fhir, call: (w) => ({ url: `/api/participant/${w.participantId}/fhir` }) },
   {
     route: API_ROUTES.reports.outcomes,
     call: () => ({ url: '/api/reports/outcomes?from=2026-01-01&to=2026-03-31&measure=6MWD' }),

@@ -148,6 +148,29 @@ export class SubjectAccessService {
       ...p,
       video_set: sets.get(Number(p.fitness_video_set_id)) ?? '',
     }));
+    // Outcome results and every amendment of one, with the measure's name and unit.
+    const measures = new Map(
+      rowsOf<{ measure_id: number; name: string; unit: string }>(
+        await this.ctx.db.execute(sql`
+          select m.measure_id, m.name, m.unit from outcome_measures m
+          where m.measure_id in (select measure_id from assessment_results where participant_id = ${participantId})`),
+      ).map((m) => [Number(m.measure_id), m]),
+    );
+    const outcomes = (tables.assessment_results ?? []).map((r) => {
+      const measure = measures.get(Number(r.measure_id));
+      return {
+        ...r,
+        measure: measure?.name ?? '',
+        unit: measure?.unit ?? '',
+        answers: r.answers === null ? '' : JSON.stringify(r.answers),
+        correction:
+          r.amends === null
+            ? ''
+            : r.entered_in_error
+              ? `entered in error (amends ${textOf(r.amends)})`
+              : `amends ${textOf(r.amends)}`,
+      };
+    });
     const audit = (tables.audit_events ?? []).map((a) => ({
       ...a,
       what: AUDIT_ACTIONS[a.action as AuditAction] ?? a.action,
@@ -170,6 +193,25 @@ export class SubjectAccessService {
         'Contact log',
         ['created_at', 'method', 'outcome', 'note', 'next_followup_on', 'admin_user_name'],
         tables.participant_contacts ?? [],
+      ),
+      table(
+        'Outcome results and their amendments',
+        [
+          'assessment_id',
+          'taken_on',
+          'measure',
+          'timepoint',
+          'week',
+          'score',
+          'unit',
+          'answers',
+          'correction',
+          'reason',
+          'note',
+          'admin_user_name',
+          'created_at',
+        ],
+        outcomes,
       ),
       table(
         'Tablets (device assignments)',

@@ -6,6 +6,8 @@ import { routeOf } from '../../lib/endpoint-route.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { staffOf } from '../../plugins/access.js';
 import { actorOf, AuditService } from '../audit/index.js';
+import { publicOrigin } from '../videos/index.js';
+import { FhirExport } from './fhir.js';
 import { MeasureCatalogue } from './measures.js';
 import { ResultService, type OutcomesClock, type Staff } from './results.js';
 import { ScheduleService } from './schedule.js';
@@ -20,6 +22,7 @@ export async function outcomeRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const catalogue = new MeasureCatalogue(ctx.db, audit);
   const schedules = new ScheduleService(ctx.db, audit);
   const results = new ResultService(ctx.db, audit);
+  const fhir = new FhirExport(ctx.db, audit);
   const clock = (): OutcomesClock => ({
     today: programmeToday(ctx),
     timeZone: ctx.config.adherenceCheck.timeZone,
@@ -83,5 +86,21 @@ export async function outcomeRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   r.route({
     ...routeOf(api.outcomes.ofParticipant),
     handler: async (request) => results.outcomes(request.params.id, clock()),
+  });
+
+  r.route({
+    ...routeOf(api.outcomes.fhir),
+    handler: async (request, reply) => {
+      const bundle = await fhir.bundle(
+        request.params.id,
+        actorOf(request),
+        publicOrigin(request, ctx.config),
+        ctx.clock.now(),
+      );
+      return reply
+        .type('application/fhir+json; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(JSON.stringify(bundle) as never);
+    },
   });
 }
