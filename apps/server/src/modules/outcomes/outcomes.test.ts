@@ -104,6 +104,9 @@ describe('the catalogue of measures', () => {
     expect(gad7.items).toHaveLength(7);
     expect(gad7.licence).toContain('No permission is required');
     for (const measure of list) if (measure.mcid !== null) expect(measure.mcid_source).toBeTruthy();
+    // No questionnaire asking about self-harm is shipped (HAZ-55): its answer needs a same-day response.
+    expect(list.map((x) => x.code)).toEqual(['6MWD', 'PFWD', 'MWD', 'GAD-7']);
+    expect(JSON.stringify(list)).not.toMatch(/better off dead|hurting yourself|self-harm/i);
   });
 
   it('adds a numeric measure and a questionnaire; refuses a taken code, a range upside down, a wrong score range', async () => {
