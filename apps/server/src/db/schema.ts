@@ -752,6 +752,16 @@ export const participantFollowup = pgTable(
     finished_since: timestamp('finished_since', { withTimezone: true }),
     /** not_started once this is 2 days old. */
     not_started_from: timestamp('not_started_from', { withTimezone: true }),
+    /**
+     * The days (programme calendar) of the participant's current or next stretch of assessments
+     * due and not recorded (their windows merged where they touch), null when none: kept by
+     * assessment_due_refresh() where a fact changes (a result, the schedule, the programme, a
+     * discharge) and moved on by the daily job when a stretch has ended.
+     */
+    assessment_due_on: date('assessment_due_on', { mode: 'string' }),
+    assessment_due_until: date('assessment_due_until', { mode: 'string' }),
+    /** assessment_due on from this instant (00:00 of assessment_due_on in the programme's time zone). */
+    assessment_due_from: timestamp('assessment_due_from', { withTimezone: true }),
   },
   (t) => [
     index('participant_followup_behind_idx')
@@ -794,6 +804,13 @@ export const participantFollowup = pgTable(
     index('participant_followup_snoozed_idx')
       .on(t.snoozed_until)
       .where(sql`${t.snoozed_until} is not null`),
+    index('participant_followup_assessment_idx')
+      .on(t.assessment_due_from, t.participant_id)
+      .where(sql`${t.assessment_due_from} is not null`),
+    // The daily job moves on the stretches that have ended: these rows, not every participant.
+    index('participant_followup_assessment_until_idx')
+      .on(t.assessment_due_until)
+      .where(sql`${t.assessment_due_until} is not null`),
   ],
 );
 
@@ -814,6 +831,16 @@ export const followupTally = pgTable(
   // A fold leaves the table's pages empty until they are vacuumed away: the sums read the index.
   (t) => [index('followup_tally_reason_idx').on(t.reason, t.delta)],
 );
+
+/**
+ * Settings of the programme the database's own logic needs: `time_zone`, the programme's calendar
+ * (ADHERENCE_CHECK_TZ), written by the server at start, so that triggers count days as the server
+ * does (assessment_due_refresh()).
+ */
+export const programmeSettings = pgTable('programme_settings', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});
 
 /**
  * The catalogue of outcome measures: numeric ones (a value in a UCUM unit) and questionnaires

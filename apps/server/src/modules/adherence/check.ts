@@ -16,6 +16,7 @@ import {
 } from '../push/index.js';
 import { flushLogs } from '../../logging.js';
 import { foldFollowupTally } from '../followup/index.js';
+import { advanceAssessmentDue } from '../outcomes/index.js';
 
 export const ADHERENCE_CHECK_JOB = 'adherence-check';
 
@@ -88,6 +89,8 @@ export async function runAdherenceCheck(
     // The day's counts per class for the Reports screen's adherence over time (issue 33): one row
     // a day, written with the day's claim so a day has its counts exactly when it was checked.
     await tx.execute(adherenceHistoryStatement(today));
+    // Assessments whose days of being due ended: the participant's next ones (assessment_due).
+    await advanceAssessmentDue(tx, today);
     await tx
       .update(adherenceRuns)
       .set({ finished_at: ctx.clock.now(), participants_checked: figures!.checked })

@@ -306,6 +306,7 @@ export class ResultService {
         mcid: outcomeMeasures.mcid,
         higher_is_better: outcomeMeasures.higher_is_better,
         decimals: outcomeMeasures.decimals,
+        retired: outcomeMeasures.retired,
       })
       .from(outcomeMeasures)
       .where(

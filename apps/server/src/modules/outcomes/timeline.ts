@@ -191,6 +191,8 @@ export interface MeasureFacts {
   mcid: number | null;
   higher_is_better: boolean;
   decimals: number;
+  /** A retired measure cannot be recorded, so it is never due. */
+  retired: boolean;
 }
 
 export function outcomesOf(
@@ -208,7 +210,7 @@ export function outcomesOf(
     if (!window) continue;
     for (const code of t.measures) {
       const measure = measureIds.get(code.toLowerCase());
-      if (!measure) continue;
+      if (!measure || measure.retired) continue;
       const recorded = isRecorded(
         { timepoint: t.timepoint, week: t.week ?? null },
         measure.measure_id,
