@@ -9,7 +9,13 @@ import * as OTPAuth from 'otpauth';
 import { cliBundle } from '../../../scripts/build-server.mjs';
 import { expect, expectAccessible, fillSignIn, test } from './fixtures';
 import { repoRoot, serverBundle, waitForPort, waitForReady } from './global-setup';
-import { addParticipant, addVideoSetThroughApi, enrol } from './register-data';
+import {
+  addParticipant,
+  addVideoSetThroughApi,
+  enrol,
+  tabletWithoutPushToken,
+  uniqueWord,
+} from './register-data';
 import { STEP_UP_MAX_AGE_MINUTES } from '@pathway/contract';
 
 /**
@@ -179,6 +185,95 @@ test("the coordinator's morning: call the top participant, no answer, try tomorr
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('heading', { level: 1, name: 'Follow-up' })).toBeVisible();
   await expectAccessible(page, 'follow-up worklist at phone width');
+});
+
+/** What the worklist's layout leaves of it in the viewport, measured in the browser. */
+async function worklistLayout(page: Page, participantId: number) {
+  return page.getByRole('table', { name: 'Follow-up worklist' }).evaluate((table, id) => {
+    const viewport = document.documentElement.clientWidth;
+    const box = (element: Element) => {
+      const { left, right } = element.getBoundingClientRect();
+      return { left, right };
+    };
+    // Any box between the table and the page that scrolls sideways hides part of the table.
+    const overflowing: string[] = [];
+    for (let element: Element | null = table; element; element = element.parentElement) {
+      if (element.scrollWidth > element.clientWidth + 1) overflowing.push(element.tagName);
+    }
+    const row = table.querySelector(`tr[data-participant="${id}"]`)!;
+    const name = row.querySelector('th button, td button')!;
+    const style = getComputedStyle(name);
+    const height =
+      name.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    return {
+      viewport,
+      overflowing,
+      headers: [...table.querySelectorAll('thead th')].map((th) => ({ text: th.textContent, ...box(th) })),
+      action: box([...row.querySelectorAll('button')].find((b) => b.textContent === 'Record contact')!),
+      nameLines: Math.round(height / parseFloat(style.lineHeight)),
+    };
+  }, participantId);
+}
+
+test("the worklist fits a laptop's screen without sideways scrolling, and its action stays reachable on a phone", async ({
+  page,
+}) => {
+  // A row with everything filled in: a long name, two phone numbers, a tablet that reminders
+  // cannot reach, a contact whose next follow-up is today (so they stay on the list).
+  const api = await apiSignedIn();
+  const set = await addVideoSetThroughApi(api, 1, 1);
+  const { participant, device } = await addParticipant(api, {
+    first_name: 'Florence-Josephine',
+    last_name: uniqueWord('Nightingale-Barrington'),
+    phone_number_secondary: '+447700900456',
+  });
+  await enrol(api, participant.participant_id, set.fitness_video_set_id);
+  await tabletWithoutPushToken(api, device, participant.participant_id, set.fitness_video_set_id);
+  const contact = await api.post(`/api/participant/${participant.participant_id}/contacts`, {
+    data: { method: 'phone', outcome: 'left_message', next_followup_on: serverDate(0) },
+  });
+  expect(contact.status(), await contact.text()).toBe(201);
+  await api.dispose();
+  const who = `Florence-Josephine ${participant.last_name}`;
+  const name = { name: `${who} (${participant.participant_id})`, exact: true };
+
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await signIn(page);
+  await page.goto(`${baseURL}/followup`);
+  const worklist = page.getByRole('table', { name: 'Follow-up worklist' });
+  const row = worklist.locator(`tr[data-participant="${participant.participant_id}"]`);
+  await expect(row.getByRole('button', name)).toBeVisible();
+  await expect(row.getByText('Left a message')).toBeVisible();
+  const laptop = await worklistLayout(page, participant.participant_id);
+  expect(laptop.overflowing, 'boxes scrolling sideways at 1366 px').toEqual([]);
+  for (const header of laptop.headers) {
+    expect(header.left, `${header.text} at 1366 px`).toBeGreaterThanOrEqual(0);
+    expect(header.right, `${header.text} at 1366 px`).toBeLessThanOrEqual(laptop.viewport);
+  }
+  expect(laptop.headers.map((h) => h.text)).toContain('Next follow-up');
+  expect(laptop.action.right, 'Record contact at 1366 px').toBeLessThanOrEqual(laptop.viewport);
+  expect(laptop.nameLines, 'lines of the name at 1366 px').toBeLessThanOrEqual(2);
+  await expectAccessible(page, 'follow-up worklist at 1366 x 768');
+
+  // On a phone the row's action is on screen without scrolling sideways, and works.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row.getByRole('button', name)).toBeVisible();
+  // Scrolled down to the row, never sideways (as a person scrolls a phone's page).
+  await row.evaluate((tr) => window.scrollTo(0, tr.getBoundingClientRect().top + window.scrollY - 200));
+  const phone = await worklistLayout(page, participant.participant_id);
+  expect(phone.action.left, 'Record contact at 390 px').toBeGreaterThanOrEqual(0);
+  expect(phone.action.right, 'Record contact at 390 px').toBeLessThanOrEqual(phone.viewport);
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+    'the page scrolls sideways at 390 px',
+  ).toBe(true);
+  await expectAccessible(page, 'follow-up worklist at 390 px');
+  await row.getByRole('button', { name: `Record contact with ${who}` }).click();
+  const form = page.getByRole('dialog', { name: /Record contact/ });
+  await expect(form).toBeVisible();
+  await expectAccessible(page, 'record contact dialog at 390 px');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await expect(form).toBeHidden();
 });
 
 // Here because this server's clock can move: a step-up is asked only when the session's last

@@ -183,3 +183,24 @@ export async function recordViewToday(api: APIRequestContext): Promise<void> {
   );
   expect(viewed.status(), await viewed.text()).toBe(200);
 }
+
+/**
+ * The participant's tablet switched on without Google's push service: it signs in (call 1) and
+ * asks for today's video with its token (call 4), but never registers a push token (call 2), so
+ * no reminder can reach it and the follow-up worklist lists the participant as "Reminders
+ * failing" (a participant enrolled today whose tablet works is on track, and not listed).
+ */
+export async function tabletWithoutPushToken(
+  api: APIRequestContext,
+  device: AuthorisedDevice,
+  participantId: number,
+  setId: number,
+): Promise<void> {
+  const tablet = await api.get(`/uuid/${device.uuid}`);
+  expect(tablet.status(), await tablet.text()).toBe(200);
+  const { auth_token } = (await tablet.json()) as { auth_token: string };
+  const today = await api.get(`/api/videoset/today/${setId}/participant/${participantId}`, {
+    headers: { Authorization: `Bearer ${auth_token}` },
+  });
+  expect(today.status(), await today.text()).toBe(200);
+}

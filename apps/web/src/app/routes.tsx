@@ -10,8 +10,9 @@ import Inventory2OutlinedIcon from '@mui/icons-material/Inventory2Outlined';
 import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
 import { apiRoutes, type RouteRef } from '@pathway/contract';
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
 import { LOG_VIEWER_PATH } from '../features/logs/paths';
+import { lazyNamed } from './lazyNamed';
 
 export interface ConsoleRoute {
   /** The path of spec §2, e.g. '/video/:fitness_video_set_id'. */
@@ -31,11 +32,6 @@ export interface ConsoleRoute {
   section?: string;
 }
 
-/** Loads one page in its own chunk; pages are named exports of their feature's module. */
-function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M) {
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
-}
-
 /**
  * Every page of the console. A feature adds its page here: the router, the sidebar, the top bar
  * title and the access guard (by the page's `route`) all follow from this list.
@@ -45,22 +41,21 @@ export const consoleRoutes: ConsoleRoute[] = [
     path: '/dashboard',
     title: 'Dashboard',
     route: apiRoutes.dashboard.get,
-    page: lazyPage(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
+    page: lazyNamed(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
     nav: { label: 'Dashboard', icon: DashboardOutlinedIcon },
   },
   {
     path: '/participants',
     title: 'Participants',
     route: apiRoutes.participants.list,
-    page: lazyPage(() => import('../features/participants/ParticipantsPage'), 'ParticipantsPage'),
+    page: lazyNamed(() => import('../features/participants/ParticipantsPage'), 'ParticipantsPage'),
     nav: { label: 'Participants', icon: GroupOutlinedIcon },
   },
-  // Follow-up worklist (issue 31).
   {
     path: '/followup',
     title: 'Follow-up',
     route: apiRoutes.followup.list,
-    page: lazyPage(() => import('../features/participants/followup/FollowupPage'), 'FollowupPage'),
+    page: lazyNamed(() => import('../features/followup/FollowupPage'), 'FollowupPage'),
     nav: { label: 'Follow-up', icon: PhoneInTalkOutlinedIcon },
   },
   {
@@ -68,72 +63,74 @@ export const consoleRoutes: ConsoleRoute[] = [
     title: 'Add participant',
     // Adding a participant is full access only (spec §6): offered to whoever may send it.
     route: apiRoutes.participants.create,
-    page: lazyPage(() => import('../features/participants/AddParticipantPage'), 'AddParticipantPage'),
+    page: lazyNamed(() => import('../features/participants/AddParticipantPage'), 'AddParticipantPage'),
     section: '/participants',
   },
-  // Bulk referrals from CSV (issue 32)
   {
     path: '/participants/import',
     title: 'Import participants',
     route: apiRoutes.participants.import,
-    page: lazyPage(() => import('../features/participants/ImportParticipantsPage'), 'ImportParticipantsPage'),
+    page: lazyNamed(
+      () => import('../features/participants/ImportParticipantsPage'),
+      'ImportParticipantsPage',
+    ),
     section: '/participants',
   },
   {
     path: '/videoset',
     title: 'Video Sets',
     route: apiRoutes.videoSets.list,
-    page: lazyPage(() => import('../features/videos/VideoSetsPage'), 'VideoSetsPage'),
+    page: lazyNamed(() => import('../features/videos/VideoSetsPage'), 'VideoSetsPage'),
     nav: { label: 'Video Sets', icon: OndemandVideoOutlinedIcon },
   },
   {
     path: '/video/:fitness_video_set_id',
     title: 'Manage videos',
     route: apiRoutes.videoSets.get,
-    page: lazyPage(() => import('../features/videos/ManageVideosPage'), 'ManageVideosPage'),
+    page: lazyNamed(() => import('../features/videos/ManageVideosPage'), 'ManageVideosPage'),
     section: '/videoset',
   },
   {
     path: '/authoriseddevices',
     title: 'Authorised devices',
     route: apiRoutes.devices.list,
-    page: lazyPage(() => import('../features/devices/AuthorisedDevicesPage'), 'AuthorisedDevicesPage'),
+    page: lazyNamed(() => import('../features/devices/AuthorisedDevicesPage'), 'AuthorisedDevicesPage'),
     nav: { label: 'Authorised devices', icon: TabletAndroidOutlinedIcon },
   },
-  // Reports (issue 33): aggregates only, so both roles.
+  // Aggregates only, so both roles.
   {
     path: '/reports',
     title: 'Reports',
     route: apiRoutes.reports.get,
-    page: lazyPage(() => import('../features/reports/ReportsPage'), 'ReportsPage'),
+    page: lazyNamed(() => import('../features/reports/ReportsPage'), 'ReportsPage'),
     nav: { label: 'Reports', icon: AssessmentOutlinedIcon },
   },
   {
     path: '/adminusers',
     title: 'Admin Users',
     route: apiRoutes.admins.list,
-    page: lazyPage(() => import('../features/admin/AdminUsersPage'), 'AdminUsersPage'),
+    page: lazyNamed(() => import('../features/admin/AdminUsersPage'), 'AdminUsersPage'),
     nav: { label: 'Admin Users', icon: AdminPanelSettingsOutlinedIcon },
   },
   {
     path: '/serverlogs',
     title: 'Server Logs',
     route: apiRoutes.logs.list,
-    page: lazyPage(() => import('../features/logs/ServerLogsPage'), 'ServerLogsPage'),
+    page: lazyNamed(() => import('../features/logs/ServerLogsPage'), 'ServerLogsPage'),
     nav: { label: 'Server Logs', icon: DescriptionOutlinedIcon },
   },
   {
     path: '/audit',
     title: 'Audit trail',
     route: apiRoutes.audit.list,
-    page: lazyPage(() => import('../features/audit/AuditPage'), 'AuditPage'),
+    page: lazyNamed(() => import('../features/audit/AuditPage'), 'AuditPage'),
     nav: { label: 'Audit trail', icon: PolicyOutlinedIcon },
   },
   {
     path: '/records',
     title: 'Records due for review',
     route: apiRoutes.records.due,
-    page: lazyPage(() => import('../features/life-cycle/RecordsDuePage'), 'RecordsDuePage'),
+    page: lazyNamed(() => import('../features/life-cycle/RecordsDuePage'), 'RecordsDuePage'),
     nav: { label: 'Records review', icon: Inventory2OutlinedIcon },
   },
 ];
@@ -143,5 +140,5 @@ export const logViewerRoute: ConsoleRoute = {
   path: LOG_VIEWER_PATH,
   title: 'Server log',
   route: apiRoutes.logs.read,
-  page: lazyPage(() => import('../features/logs/LogViewerPage'), 'LogViewerPage'),
+  page: lazyNamed(() => import('../features/logs/LogViewerPage'), 'LogViewerPage'),
 };

@@ -6,7 +6,7 @@ import type { StepUpDialog } from './StepUpDialog';
 type StepUpForm = typeof StepUpDialog;
 
 /**
- * Step-up (issue 32): a dangerous action (a full-access admin added or promoted, another admin
+ * Step-up: a dangerous action (a full-access admin added or promoted, another admin
  * reset, participants deleted or destroyed, the whole list exported, the subject access download)
  * answered that this session must prove itself again. The person types their password and a new
  * authenticator code; the console then sends the same request once more (lib/api.ts). Cancel

@@ -98,8 +98,8 @@ async function send(
   }
   if (!response.ok) {
     const refusal = await refusalOf(response);
-    // A dangerous action whose session last proved itself over 5 minutes ago (issue 32): the
-    // step-up form, then the same request once more.
+    // A dangerous action whose session last proved itself longer ago than the contract's
+    // STEP_UP_MAX_AGE_MINUTES: the step-up form, then the same request once more.
     if (response.status === 401 && refusal.stepUp) {
       if (!retried && stepUpHandler && (await stepUpHandler())) return send(path, options, accept, true);
       throw new ApiError(401, refusal.message, true);

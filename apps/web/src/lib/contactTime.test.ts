@@ -1,6 +1,6 @@
 import { format, formatDistanceStrict, parseISO } from 'date-fns';
 import { describe, expect, it } from 'vitest';
-import { contactAgo, contactExact } from './contactTime';
+import { contactAgo, contactExact, contactShort } from './contactTime';
 
 // contactTime.ts writes out what date-fns did before (to keep date-fns off the participant list's
 // first download): the words must stay the same.
@@ -36,5 +36,17 @@ describe('contactExact', () => {
     }
     expect(contactExact(null)).toBe('');
     expect(contactExact('not a time')).toBe('');
+  });
+});
+
+describe('contactShort', () => {
+  it('gives the day, the short month and the time, with the year only when it is not this one', () => {
+    // The browser's time zone decides the day and the hour: the test reads them the same way.
+    const at = new Date(2026, 2, 3, 14, 5);
+    expect(contactShort(at.toISOString(), now)).toBe('3 Mar, 14:05');
+    const lastYear = new Date(2025, 10, 28, 9, 0);
+    expect(contactShort(lastYear.toISOString(), now)).toBe('28 Nov 2025, 09:00');
+    expect(contactShort(null, now)).toBe('');
+    expect(contactShort('not a time', now)).toBe('');
   });
 });

@@ -1,6 +1,6 @@
 // Written without date-fns: the participant list shows these times at first paint, and date-fns'
-// `format` and `formatDistanceStrict` bring its whole formatting engine and English locale (7 KB
-// gzipped of that page). The words and the rounding are date-fns' `formatDistanceStrict` with
+// `format` and `formatDistanceStrict` bring its whole formatting engine and English locale to that
+// page. The words and the rounding are date-fns' `formatDistanceStrict` with
 // `addSuffix` (contactTime.test.ts compares the two).
 
 const MINUTE_MS = 60_000;
@@ -75,4 +75,29 @@ export function contactExact(iso: string | null | undefined): string {
   if (!iso) return '';
   const at = parseInstant(iso);
   return at ? localDateTime(at) : '';
+}
+
+const shortMoment = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+const shortMomentWithYear = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/**
+ * A moment as a dense table shows it, in the browser's time zone: "3 Nov, 14:05", with the year
+ * when it is not this year's; `contactExact` gives the whole (a tooltip).
+ */
+export function contactShort(iso: string | null | undefined, now: Date = new Date()): string {
+  if (!iso) return '';
+  const at = parseInstant(iso);
+  if (!at) return '';
+  return (at.getFullYear() === now.getFullYear() ? shortMoment : shortMomentWithYear).format(at);
 }

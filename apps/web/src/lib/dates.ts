@@ -18,3 +18,22 @@ export function formatLongDate(day: string): string {
   const date = new Date(`${day}T00:00:00Z`);
   return Number.isNaN(date.getTime()) ? day : longDate.format(date);
 }
+
+const shortDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const shortDateWithYear = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/**
+ * A calendar day (YYYY-MM-DD) as a dense table shows it: "3 Nov", with the year when it is not
+ * this year ("3 Nov 2025"); never broken across lines, so a cell may wrap the words around it.
+ */
+export function formatShortDate(day: string, today: Date = new Date()): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  const shown = (date.getUTCFullYear() === today.getFullYear() ? shortDate : shortDateWithYear).format(date);
+  return shown.replace(/ /g, '\u00a0');
+}

@@ -26,7 +26,7 @@ export const progressKeys = {
   pushMessages: (participantId: number) => [...progressKeys.of(participantId), 'push'] as const,
 };
 
-// Follow-up worklist, contact log and message fates (issue 31).
+// Follow-up worklist, contact log and message fates.
 export const followupKeys = {
   all: ['followup'] as const,
   list: (filters: object) => [...followupKeys.all, 'list', filters] as const,
@@ -70,7 +70,6 @@ export const dashboardKeys = {
   all: ['dashboard'] as const,
 };
 
-// Reports (issue 33)
 export const reportKeys = {
   all: ['reports'] as const,
   report: (name: string, from: string, to: string, by: string) =>

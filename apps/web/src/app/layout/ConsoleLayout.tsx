@@ -10,7 +10,9 @@ import { PageErrorBoundary } from '../../components/PageErrorBoundary';
 import { PageLoading } from '../../components/PageLoading';
 import { SiteFooter } from '../../components/SiteFooter';
 import { StepUpHost } from '../../components/StepUpHost';
+import { ParticipantRecordProvider } from '../../lib/participantRecord';
 import { useLogout, useSession } from '../../lib/session';
+import { participantRecordParts } from '../participantRecord';
 import type { ConsoleRoute } from '../routes';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
@@ -167,7 +169,9 @@ export function ConsoleLayout() {
         >
           <PageErrorBoundary key={pathname}>
             <Suspense fallback={<PageLoading label="Loading the page" />}>
-              <Outlet />
+              <ParticipantRecordProvider value={participantRecordParts}>
+                <Outlet />
+              </ParticipantRecordProvider>
             </Suspense>
           </PageErrorBoundary>
         </Box>

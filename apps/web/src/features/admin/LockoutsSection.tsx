@@ -1,25 +1,18 @@
 import LockOpenOutlinedIcon from '@mui/icons-material/LockOpenOutlined';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
 import { messages, type Lockout } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { NoticeSnackbar } from '../../components/NoticeSnackbar';
-import { QueryState } from '../../components/QueryState';
+import { ACTIONS_COLUMN, PagedTable } from '../../components/PagedTable';
+import { PageSection } from '../../components/PageSection';
 import { contactExact } from '../../lib/contactTime';
 import { lockoutsQuery, useLiftLockout } from './api';
 
-const columns = ['Username', 'Address', 'Failures in a row', 'Last failure', 'State', 'Actions'];
+const columns = ['Username', 'Address', 'Failures in a row', 'Last failure', 'State', ACTIONS_COLUMN];
 
 function LiftLockoutDialog({ lockout, onClose }: { lockout: Lockout; onClose: (lifted?: string) => void }) {
   const lift = useLiftLockout();
@@ -52,79 +45,62 @@ export function LockoutsSection() {
   const [notice, setNotice] = useState<string | null>(null);
 
   return (
-    <section aria-labelledby="lockouts-heading">
-      <Stack
-        direction="row"
-        sx={{ mt: 4, mb: 1, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}
-      >
-        <Typography id="lockouts-heading" variant="h2">
-          Sign-in lock-outs
-        </Typography>
+    <PageSection
+      headingId="lockouts-heading"
+      title="Sign-in lock-outs"
+      actions={
         <Button color="inherit" onClick={() => void lockouts.refetch()} loading={lockouts.isFetching}>
           Refresh
         </Button>
-      </Stack>
-      <Typography sx={{ mb: 2 }}>
-        Usernames with repeated failed sign-ins from one address: after 3 in a row each further attempt from
-        that address waits longer, and after 10 it is locked for 15 minutes. Sign-ins from other addresses are
-        not affected.
-      </Typography>
-      <QueryState query={lockouts} loadingLabel="Loading sign-in lock-outs">
-        {(data) => (
-          <TableContainer component={Paper} variant="outlined">
-            <Table aria-label="Sign-in lock-outs" size="small" sx={{ minWidth: 640 }}>
-              <TableHead>
-                <TableRow>
-                  {columns.map((column) => (
-                    <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'}>
-                      {column}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.map((lockout) => (
-                  <TableRow key={`${lockout.user_name} ${lockout.source ?? ''}`}>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{lockout.user_name}</TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace' }}>{lockout.source ?? 'Unknown'}</TableCell>
-                    <TableCell>{lockout.failures}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      {contactExact(lockout.last_failure_at)}
-                    </TableCell>
-                    <TableCell>
-                      {lockout.locked_until ? (
-                        <Chip
-                          size="small"
-                          color="error"
-                          label={`Locked until ${contactExact(lockout.locked_until).slice(11)}`}
-                        />
-                      ) : (
-                        // MUI's warning orange under white text fails WCAG contrast: an outlined chip instead.
-                        <Chip size="small" variant="outlined" label="Slowed down" />
-                      )}
-                    </TableCell>
-                    <TableCell align="right">
-                      <Button
-                        size="small"
-                        startIcon={<LockOpenOutlinedIcon />}
-                        aria-label={`Lift lock for ${lockout.user_name}`}
-                        onClick={() => setLifting(lockout)}
-                      >
-                        Lift lock
-                      </Button>
-                    </TableCell>
-                  </TableRow>
-                ))}
-                {data.length === 0 && (
-                  <TableRow>
-                    <TableCell colSpan={columns.length}>No sign-ins are locked or slowed down.</TableCell>
-                  </TableRow>
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
+      }
+      description={
+        <>
+          Usernames with repeated failed sign-ins from one address: after 3 in a row each further attempt from
+          that address waits longer, and after 10 it is locked for 15 minutes. Sign-ins from other addresses
+          are not affected.
+        </>
+      }
+    >
+      <PagedTable
+        query={lockouts}
+        loadingLabel="Loading sign-in lock-outs"
+        label="Sign-in lock-outs"
+        size="small"
+        minWidth={640}
+        columns={columns}
+        rowKey={(lockout) => `${lockout.user_name} ${lockout.source ?? ''}`}
+        empty="No sign-ins are locked or slowed down."
+        renderRow={(lockout) => (
+          <>
+            <TableCell sx={{ overflowWrap: 'anywhere' }}>{lockout.user_name}</TableCell>
+            <TableCell sx={{ fontFamily: 'monospace' }}>{lockout.source ?? 'Unknown'}</TableCell>
+            <TableCell>{lockout.failures}</TableCell>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>{contactExact(lockout.last_failure_at)}</TableCell>
+            <TableCell>
+              {lockout.locked_until ? (
+                <Chip
+                  size="small"
+                  color="error"
+                  label={`Locked until ${contactExact(lockout.locked_until).slice(11)}`}
+                />
+              ) : (
+                // MUI's warning orange under white text fails WCAG contrast: an outlined chip instead.
+                <Chip size="small" variant="outlined" label="Slowed down" />
+              )}
+            </TableCell>
+            <TableCell align="right">
+              <Button
+                size="small"
+                startIcon={<LockOpenOutlinedIcon />}
+                aria-label={`Lift lock for ${lockout.user_name}`}
+                onClick={() => setLifting(lockout)}
+              >
+                Lift lock
+              </Button>
+            </TableCell>
+          </>
         )}
-      </QueryState>
+      />
 
       {lifting && (
         <LiftLockoutDialog
@@ -136,6 +112,6 @@ export function LockoutsSection() {
         />
       )}
       <NoticeSnackbar notice={notice} onClose={() => setNotice(null)} />
-    </section>
+    </PageSection>
   );
 }

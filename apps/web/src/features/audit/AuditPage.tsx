@@ -1,24 +1,15 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEvent } from '@pathway/contract';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
+import { PagedTable, usePaging } from '../../components/PagedTable';
 import { saveBlob } from '../../lib/download';
 import { auditRecordsKept, retentionQuery } from '../../lib/retention';
 import { auditQuery, fetchAuditExport } from './api';
@@ -43,10 +34,9 @@ function participants(event: AuditEvent): string {
  * where, newest first. It names fields and participants, never their values.
  */
 export function AuditPage() {
-  const [page, setPage] = useState(0);
-  const [perPage, setPerPage] = useState(50);
+  const paging = usePaging(50);
   const [kind, setKind] = useState<AuditAction | null>(null);
-  const audit = useQuery(auditQuery(page + 1, perPage, kind));
+  const audit = useQuery(auditQuery(paging.page + 1, paging.perPage, kind));
   const retention = useQuery(retentionQuery);
   const download = useMutation({
     mutationFn: () => fetchAuditExport(kind),
@@ -80,7 +70,7 @@ export function AuditPage() {
         value={kind ?? ALL_KINDS}
         onChange={(event) => {
           setKind(event.target.value === ALL_KINDS ? null : (event.target.value as AuditAction));
-          setPage(0);
+          paging.setPage(0);
         }}
         helperText="The list and the CSV export hold this kind only"
         sx={{ mb: 2, minWidth: 280, maxWidth: '100%' }}
@@ -98,69 +88,37 @@ export function AuditPage() {
         </Alert>
       )}
 
-      <QueryState query={audit} loadingLabel="Loading the audit trail">
-        {(data) => (
-          <Paper variant="outlined">
-            <TableContainer>
-              <Table aria-label="Audit trail" size="small">
-                <TableHead>
-                  <TableRow>
-                    {columns.map((column) => (
-                      <TableCell key={column} sx={{ whiteSpace: 'nowrap' }}>
-                        {column}
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.data.map((event) => (
-                    <TableRow key={event.audit_event_id} hover>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        {format(new Date(event.created_at), 'dd/MM/yyyy HH:mm:ss')}
-                      </TableCell>
-                      <TableCell sx={{ wordBreak: 'break-word' }}>{event.admin_user_name}</TableCell>
-                      <TableCell>{event.action_label}</TableCell>
-                      <TableCell
-                        sx={{ maxWidth: 260 }}
-                        title={
-                          event.participant_ids.length > SHOWN_IDS
-                            ? event.participant_ids.join(', ')
-                            : undefined
-                        }
-                      >
-                        {participants(event)}
-                      </TableCell>
-                      <TableCell sx={{ maxWidth: 320, wordBreak: 'break-word' }}>
-                        {event.detail ?? '—'}
-                      </TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{event.ip ?? '—'}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-            {data.data.length === 0 && (
-              <Box sx={{ p: 3 }}>
-                <Typography>{kind ? 'Nothing of this kind recorded.' : 'Nothing recorded yet.'}</Typography>
-              </Box>
-            )}
-            <TablePagination
-              component="div"
-              count={data.pagination.total}
-              page={page}
-              rowsPerPage={perPage}
-              rowsPerPageOptions={[25, 50, 100, 250]}
-              onPageChange={(_event, next) => setPage(next)}
-              onRowsPerPageChange={(event) => {
-                setPerPage(Number(event.target.value));
-                setPage(0);
-              }}
-              showFirstButton
-              showLastButton
-            />
-          </Paper>
+      <PagedTable
+        query={audit}
+        loadingLabel="Loading the audit trail"
+        label="Audit trail"
+        size="small"
+        columns={columns}
+        rowKey={(event) => event.audit_event_id}
+        empty={kind ? 'Nothing of this kind recorded.' : 'Nothing recorded yet.'}
+        paging={{
+          state: paging,
+          perPageOptions: [25, 50, 100, 250],
+          firstAndLast: true,
+        }}
+        renderRow={(event) => (
+          <>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>
+              {format(new Date(event.created_at), 'dd/MM/yyyy HH:mm:ss')}
+            </TableCell>
+            <TableCell sx={{ wordBreak: 'break-word' }}>{event.admin_user_name}</TableCell>
+            <TableCell>{event.action_label}</TableCell>
+            <TableCell
+              sx={{ maxWidth: 260 }}
+              title={event.participant_ids.length > SHOWN_IDS ? event.participant_ids.join(', ') : undefined}
+            >
+              {participants(event)}
+            </TableCell>
+            <TableCell sx={{ maxWidth: 320, wordBreak: 'break-word' }}>{event.detail ?? '—'}</TableCell>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>{event.ip ?? '—'}</TableCell>
+          </>
         )}
-      </QueryState>
+      />
     </>
   );
 }

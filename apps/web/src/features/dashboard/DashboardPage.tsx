@@ -29,6 +29,16 @@ import { FollowupCard } from './FollowupCard';
 const decimal = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
 const whole = new Intl.NumberFormat('en-GB');
 
+/**
+ * The chart shortens a date that does not fit the room it has ("20 Nove…"). Slanted at 60° and
+ * ending at its tick, a date runs down and to the left: the first one needs the y axis and this
+ * margin beside it, and every one the axis's height below the ticks. Both fit the longest long
+ * date ("30 September 2026", 12 px) with room to spare for wider fonts, and at 60° the eight
+ * dates stay apart down to phone width.
+ */
+const DATE_ROOM_LEFT = 40;
+const DATE_AXIS_HEIGHT = 130;
+
 /** Tracking colours of the participants grid (spec §2): green, yellow, red. */
 const stateColours = { onTrack: '#007F3B', slightlyBehind: '#FFB81C', behind: '#D5281B' } as const;
 
@@ -108,8 +118,8 @@ function WatchedChart({ data }: { data: DashboardData }) {
         <>
           <Box aria-hidden="true">
             <LineChart
-              height={320}
-              margin={{ right: 24 }}
+              height={350}
+              margin={{ left: DATE_ROOM_LEFT, right: 24 }}
               skipAnimation
               xAxis={[
                 {
@@ -118,8 +128,8 @@ function WatchedChart({ data }: { data: DashboardData }) {
                   valueFormatter: (day: string) => formatLongDate(day),
                   // Slanted and ending at their tick, the long dates fit (the last is never cut at the
                   // chart's right edge) and do not overlap, down to phone width.
-                  tickLabelStyle: { angle: -35, textAnchor: 'end', fontSize: 12 },
-                  height: 90,
+                  tickLabelStyle: { angle: -60, textAnchor: 'end', fontSize: 12 },
+                  height: DATE_AXIS_HEIGHT,
                 },
               ]}
               yAxis={[{ min: 0, tickMinStep: 1 }]}
@@ -172,10 +182,11 @@ export function DashboardPage() {
         {(data) => (
           <>
             <CardRow label="Programme">
+              {/* The spec's title; the line under the figure says whom it counts. */}
               <StatCard
-                label="Active participants"
+                label="Total participants"
                 value={whole.format(data.participantsCount.counted)}
-                hint="In the programme now; discharged participants are not counted"
+                hint="Active participants; discharged participants are not counted"
                 to="/participants"
               />
               <StatCard
@@ -212,7 +223,6 @@ export function DashboardPage() {
                 />
               </CardRow>
             )}
-            {/* Follow-up (issue 31). */}
             <FollowupCard />
             <WatchedChart data={data} />
           </>

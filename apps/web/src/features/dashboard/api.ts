@@ -10,7 +10,7 @@ export const dashboardQuery = queryOptions({
   refetchInterval: 60_000,
 });
 
-// Follow-up (issue 31): the "Needs follow-up" card's counts per reason.
+// The "Needs follow-up" card's counts per reason.
 export const followupCountsQuery = queryOptions({
   queryKey: followupKeys.counts(),
   queryFn: () => call(apiRoutes.followup.counts),

@@ -1,24 +1,17 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { apiRoutes, type AuthorisedDeviceView } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
+import { ACTIONS_COLUMN, PagedTable } from '../../components/PagedTable';
 import { contactExact } from '../../lib/contactTime';
 import { useCanCall } from '../../lib/session';
 import { devicesQuery } from './api';
@@ -28,7 +21,7 @@ import { DeviceFormDialog } from './DeviceFormDialog';
 
 type OpenDialog = { kind: 'add' } | { kind: 'edit' | 'delete'; device: AuthorisedDeviceView } | null;
 
-const columns = ['Database ID / Assigned to', 'Identifiable Name', 'Device Unique ID', 'Actions'];
+const columns = ['Database ID / Assigned to', 'Identifiable Name', 'Device Unique ID', ACTIONS_COLUMN];
 
 /** Who holds the device: by name for full access, by participant id otherwise (spec §3, §6). */
 function holder(device: AuthorisedDeviceView): string {
@@ -57,87 +50,65 @@ export function AuthorisedDevicesPage() {
         Tablets allowed to run the programme app. A device is given to one participant at a time.
       </PageHeader>
 
-      <QueryState query={devices} loadingLabel="Loading devices">
-        {(data) => (
-          <TableContainer component={Paper} variant="outlined">
-            <Table aria-label="Authorised mobile devices">
-              <TableHead>
-                <TableRow>
-                  {columns.map((column) => (
-                    <TableCell
-                      key={column}
-                      align={column === 'Actions' ? 'right' : 'left'}
-                      sx={{ whiteSpace: 'nowrap' }}
+      <PagedTable
+        query={devices}
+        loadingLabel="Loading devices"
+        label="Authorised mobile devices"
+        columns={columns}
+        rowKey={(device) => device.authorized_device_id}
+        empty="No devices yet. Add the tablets the programme hands out."
+        renderRow={(device) => {
+          const assigned = device.participant_id !== null;
+          return (
+            <>
+              <TableCell>
+                <Typography component="span" sx={{ fontWeight: 600 }}>
+                  {device.authorized_device_id}
+                </Typography>
+                <Typography variant="body2" color={assigned ? 'text.primary' : 'text.secondary'}>
+                  {holder(device)}
+                </Typography>
+                {device.flagged_sign_in_at && (
+                  <Chip
+                    size="small"
+                    color="warning"
+                    sx={{ mt: 0.5 }}
+                    label={`Signed in from a new address while in use, ${contactExact(device.flagged_sign_in_at)}`}
+                  />
+                )}
+              </TableCell>
+              <TableCell sx={{ wordBreak: 'break-word' }}>{device.name}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{device.uuid}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                <Tooltip title="Edit" describeChild>
+                  <IconButton
+                    aria-label={`Edit ${device.name}`}
+                    onClick={() => setDialog({ kind: 'edit', device })}
+                  >
+                    <EditOutlinedIcon />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip
+                  title={assigned ? 'Only an unassigned device can be deleted' : 'Delete'}
+                  describeChild
+                >
+                  {/* A disabled button takes no pointer events; the span keeps its tooltip. */}
+                  <span>
+                    <IconButton
+                      aria-label={`Delete ${device.name}`}
+                      color="error"
+                      disabled={assigned}
+                      onClick={() => setDialog({ kind: 'delete', device })}
                     >
-                      {column}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.map((device) => {
-                  const assigned = device.participant_id !== null;
-                  return (
-                    <TableRow key={device.authorized_device_id} hover>
-                      <TableCell>
-                        <Typography component="span" sx={{ fontWeight: 600 }}>
-                          {device.authorized_device_id}
-                        </Typography>
-                        <Typography variant="body2" color={assigned ? 'text.primary' : 'text.secondary'}>
-                          {holder(device)}
-                        </Typography>
-                        {device.flagged_sign_in_at && (
-                          <Chip
-                            size="small"
-                            color="warning"
-                            sx={{ mt: 0.5 }}
-                            label={`Signed in from a new address while in use, ${contactExact(device.flagged_sign_in_at)}`}
-                          />
-                        )}
-                      </TableCell>
-                      <TableCell sx={{ wordBreak: 'break-word' }}>{device.name}</TableCell>
-                      <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
-                        {device.uuid}
-                      </TableCell>
-                      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                        <Tooltip title="Edit" describeChild>
-                          <IconButton
-                            aria-label={`Edit ${device.name}`}
-                            onClick={() => setDialog({ kind: 'edit', device })}
-                          >
-                            <EditOutlinedIcon />
-                          </IconButton>
-                        </Tooltip>
-                        <Tooltip
-                          title={assigned ? 'Only an unassigned device can be deleted' : 'Delete'}
-                          describeChild
-                        >
-                          {/* A disabled button takes no pointer events; the span keeps its tooltip. */}
-                          <span>
-                            <IconButton
-                              aria-label={`Delete ${device.name}`}
-                              color="error"
-                              disabled={assigned}
-                              onClick={() => setDialog({ kind: 'delete', device })}
-                            >
-                              <DeleteOutlineIcon />
-                            </IconButton>
-                          </span>
-                        </Tooltip>
-                      </TableCell>
-                    </TableRow>
-                  );
-                })}
-              </TableBody>
-            </Table>
-            {data.length === 0 && (
-              <Box sx={{ p: 3 }}>
-                <Typography>No devices yet. Add the tablets the programme hands out.</Typography>
-              </Box>
-            )}
-          </TableContainer>
-        )}
-      </QueryState>
+                      <DeleteOutlineIcon />
+                    </IconButton>
+                  </span>
+                </Tooltip>
+              </TableCell>
+            </>
+          );
+        }}
+      />
 
       {canCall(apiRoutes.devices.signIns) && <DeviceSignInsSection />}
 

@@ -1,19 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { PARTICIPANT_STATUS_LABELS, messages, retentionRule, type RecordDue } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDeleteDialog } from '../../components/ConfirmDeleteDialog';
 import { PageHeader } from '../../components/PageHeader';
+import { PagedTable } from '../../components/PagedTable';
 import { QueryState } from '../../components/QueryState';
 import { recordsDueQuery, useDestroyRecords } from './api';
 
@@ -23,7 +18,7 @@ function day(iso: string): string {
 }
 
 /**
- * Records due for review (issue 32, full access): discharged participants whose retention period
+ * Records due for review (full access): discharged participants whose retention period
  * has ended. Nothing is destroyed until a person selects records here and confirms; the rule is
  * said on the screen.
  */
@@ -66,59 +61,58 @@ export function RecordsDuePage() {
                 <Typography>No records are due for review.</Typography>
               ) : (
                 <>
-                  <TableContainer component={Paper} variant="outlined" sx={{ mb: 2 }}>
-                    <Table size="small">
-                      <caption>
-                        {rows.length} {rows.length === 1 ? 'record' : 'records'} due for review, discharged
-                        longest ago first
-                      </caption>
-                      <TableHead>
-                        <TableRow>
-                          <TableCell padding="checkbox">
-                            <Checkbox
-                              slotProps={{ input: { 'aria-label': 'Select every record' } }}
-                              checked={chosen.length === rows.length}
-                              indeterminate={chosen.length > 0 && chosen.length < rows.length}
-                              onChange={(event) =>
-                                setSelected(
-                                  event.target.checked
-                                    ? new Set(rows.map((r) => r.participant_id))
-                                    : new Set(),
-                                )
-                              }
-                            />
-                          </TableCell>
-                          <TableCell>Participant ID</TableCell>
-                          <TableCell>Name</TableCell>
-                          <TableCell>Date of birth</TableCell>
-                          <TableCell>Outcome</TableCell>
-                          <TableCell>Discharged on</TableCell>
-                          <TableCell>Due for review on</TableCell>
-                        </TableRow>
-                      </TableHead>
-                      <TableBody>
-                        {rows.map((r: RecordDue) => (
-                          <TableRow key={r.participant_id} selected={selected.has(r.participant_id)}>
-                            <TableCell padding="checkbox">
-                              <Checkbox
-                                slotProps={{
-                                  input: { 'aria-label': `Select participant ${r.participant_id}` },
-                                }}
-                                checked={selected.has(r.participant_id)}
-                                onChange={() => toggle(r.participant_id)}
-                              />
-                            </TableCell>
-                            <TableCell>{r.participant_id}</TableCell>
-                            <TableCell>{`${r.first_name} ${r.last_name}`}</TableCell>
-                            <TableCell>{day(r.date_of_birth)}</TableCell>
-                            <TableCell>{PARTICIPANT_STATUS_LABELS[r.status]}</TableCell>
-                            <TableCell>{day(r.discharged_on)}</TableCell>
-                            <TableCell>{day(r.review_due_on)}</TableCell>
-                          </TableRow>
-                        ))}
-                      </TableBody>
-                    </Table>
-                  </TableContainer>
+                  <PagedTable
+                    sx={{ mb: 2 }}
+                    size="small"
+                    caption={`${rows.length} ${rows.length === 1 ? 'record' : 'records'} due for review, discharged longest ago first`}
+                    columns={[
+                      {
+                        label: 'Select',
+                        padding: 'checkbox',
+                        header: (
+                          <Checkbox
+                            slotProps={{ input: { 'aria-label': 'Select every record' } }}
+                            checked={chosen.length === rows.length}
+                            indeterminate={chosen.length > 0 && chosen.length < rows.length}
+                            onChange={(event) =>
+                              setSelected(
+                                event.target.checked ? new Set(rows.map((r) => r.participant_id)) : new Set(),
+                              )
+                            }
+                          />
+                        ),
+                      },
+                      'Participant ID',
+                      'Name',
+                      'Date of birth',
+                      'Outcome',
+                      'Discharged on',
+                      'Due for review on',
+                    ]}
+                    rows={rows}
+                    rowKey={(r) => r.participant_id}
+                    rowProps={(r) => ({ selected: selected.has(r.participant_id) })}
+                    empty="No records are due for review."
+                    renderRow={(r: RecordDue) => (
+                      <>
+                        <TableCell padding="checkbox">
+                          <Checkbox
+                            slotProps={{
+                              input: { 'aria-label': `Select participant ${r.participant_id}` },
+                            }}
+                            checked={selected.has(r.participant_id)}
+                            onChange={() => toggle(r.participant_id)}
+                          />
+                        </TableCell>
+                        <TableCell>{r.participant_id}</TableCell>
+                        <TableCell>{`${r.first_name} ${r.last_name}`}</TableCell>
+                        <TableCell>{day(r.date_of_birth)}</TableCell>
+                        <TableCell>{PARTICIPANT_STATUS_LABELS[r.status]}</TableCell>
+                        <TableCell>{day(r.discharged_on)}</TableCell>
+                        <TableCell>{day(r.review_due_on)}</TableCell>
+                      </>
+                    )}
+                  />
                   <Button
                     variant="contained"
                     color="error"

@@ -2,18 +2,11 @@ import DownloadIcon from '@mui/icons-material/Download';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
+import { ACTIONS_COLUMN, PagedTable } from '../../components/PagedTable';
 import { WarningAlert } from '../../components/WarningAlert';
 import { describeRetention } from '@pathway/contract';
 import { isApiError } from '../../lib/api';
@@ -57,57 +50,42 @@ export function ServerLogsPage() {
           ` Log files are kept for ${describeRetention(retention.data.log_retention_days)}, then removed.`}
       </PageHeader>
       {problem && <WarningAlert message={problem} />}
-      <QueryState query={logs} loadingLabel="Loading the log files">
-        {(data) => (
-          <TableContainer component={Paper} variant="outlined">
-            <Table aria-label="Server log files">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Log Created Date</TableCell>
-                  <TableCell align="right">Actions</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.map((fileName) => (
-                  <TableRow key={fileName} hover>
-                    <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.9375rem' }}>{fileName}</TableCell>
-                    <TableCell align="right">
-                      <Box
-                        sx={{ display: 'inline-flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1 }}
-                      >
-                        <Button
-                          variant="outlined"
-                          size="small"
-                          startIcon={<OpenInNewIcon />}
-                          aria-label={`View Log ${fileName} (opens in a popup window)`}
-                          onClick={() => view(fileName)}
-                        >
-                          View Log
-                        </Button>
-                        <Button
-                          variant="contained"
-                          size="small"
-                          startIcon={<DownloadIcon />}
-                          aria-label={`Download Log ${fileName}`}
-                          loading={downloading === fileName}
-                          onClick={() => void download(fileName)}
-                        >
-                          Download Log
-                        </Button>
-                      </Box>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-            {data.length === 0 && (
-              <Box sx={{ p: 3 }}>
-                <Typography>No log files yet.</Typography>
+      <PagedTable
+        query={logs}
+        loadingLabel="Loading the log files"
+        label="Server log files"
+        columns={['Log Created Date', ACTIONS_COLUMN]}
+        rowKey={(fileName) => fileName}
+        empty="No log files yet."
+        renderRow={(fileName) => (
+          <>
+            <TableCell sx={{ fontFamily: 'monospace', fontSize: '0.9375rem' }}>{fileName}</TableCell>
+            <TableCell align="right">
+              <Box sx={{ display: 'inline-flex', flexWrap: 'wrap', justifyContent: 'flex-end', gap: 1 }}>
+                <Button
+                  variant="outlined"
+                  size="small"
+                  startIcon={<OpenInNewIcon />}
+                  aria-label={`View Log ${fileName} (opens in a popup window)`}
+                  onClick={() => view(fileName)}
+                >
+                  View Log
+                </Button>
+                <Button
+                  variant="contained"
+                  size="small"
+                  startIcon={<DownloadIcon />}
+                  aria-label={`Download Log ${fileName}`}
+                  loading={downloading === fileName}
+                  onClick={() => void download(fileName)}
+                >
+                  Download Log
+                </Button>
               </Box>
-            )}
-          </TableContainer>
+            </TableCell>
+          </>
         )}
-      </QueryState>
+      />
     </>
   );
 }

@@ -20,7 +20,7 @@ import { useDischargeParticipant } from './api';
 import { participantTitle } from './participantTitle';
 
 /**
- * Discharge (issue 32): completed, or withdrawn with a reason and an optional note; the date is
+ * Discharge: completed, or withdrawn with a reason and an optional note; the date is
  * today unless changed. What follows is said before it is done: the tablet is detached and signed
  * out, reminders stop, the programme position is frozen, the record becomes read-only.
  */

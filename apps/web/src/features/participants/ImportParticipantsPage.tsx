@@ -112,7 +112,7 @@ function WarningTable({ warnings }: { warnings: ParticipantImportReport['warning
 }
 
 /**
- * Bulk referrals from CSV (issue 32): the template, the file checked by the server with the add
+ * Bulk referrals from CSV: the template, the file checked by the server with the add
  * form's rules (errors by line and column), and the import, all rows or none.
  */
 export function ImportParticipantsPage() {

@@ -29,34 +29,20 @@ import {
 } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { format, isValid, parseISO } from 'date-fns';
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
+import { PageLoading } from '../../components/PageLoading';
 import { QueryState } from '../../components/QueryState';
 import { contactAgo, contactExact } from '../../lib/contactTime';
+import { participantProgressQuery } from '../../lib/participantProgress';
+import { useParticipantRecord } from '../../lib/participantRecord';
 import { useCanCall, useFieldAccess } from '../../lib/session';
 import { participantQuery, referralQuery, useDownloadRecord, useRereferParticipant } from './api';
 import { DischargeDialog } from './DischargeDialog';
 import { ChangeDeviceDialog } from './ChangeDeviceDialog';
-import { ContactsTab } from './followup/ContactsTab';
-import { MessagesTab } from './followup/MessagesTab';
 import { deviceLabel } from './deviceLabel';
-import { AdvancedSettingsTab } from './progress/AdvancedSettingsTab';
-import { participantProgressQuery } from './progress/api';
-import { ProgressTab } from './progress/ProgressTab';
-import { VideoSetTab } from './progress/VideoSetTab';
 import { TrackingChip } from './tracking';
 import { formFieldsOf, type FormField } from './participantFields';
 import { participantTitle } from './participantTitle';
-
-type DetailsTab = 'details' | 'videoset' | 'progress' | 'advanced' | 'contacts' | 'messages';
-const TAB_LABELS: Record<DetailsTab, string> = {
-  details: 'Details',
-  videoset: 'Video Set',
-  progress: 'Progress',
-  advanced: 'Advanced settings',
-  // Follow-up (issue 31).
-  contacts: 'Contacts',
-  messages: 'Messages',
-};
 
 function Facts({ items }: { items: Array<[string, ReactNode]> }) {
   return (
@@ -160,9 +146,10 @@ function ReferralSection({ participantId }: { participantId: number }) {
 }
 
 /**
- * Participant details (spec §2): tabs Details, Video Set, and, once the participant has progress,
- * Progress and Advanced settings. A basic-access admin sees no identifiable data (the server
- * sends none); a full-access admin sees contact data and a Show Referral button.
+ * Participant details (spec §2): tabs Details, then those other features add to the record
+ * (lib/participantRecord.ts): Video Set, and, once the participant has progress, Progress and
+ * Advanced settings; Contacts and Messages. A basic-access admin sees no identifiable data (the
+ * server sends none); a full-access admin sees contact data and a Show Referral button.
  */
 export function ParticipantDetailsDialog({
   participant: fromList,
@@ -189,14 +176,14 @@ export function ParticipantDetailsDialog({
   const active = participant.status === 'active';
   const hasDevice = participant.unique_device_id !== NO_DEVICE;
   const progress = useQuery(participantProgressQuery(participant.participant_id));
-  const tabs: DetailsTab[] = progress.data
-    ? ['details', 'videoset', 'progress', 'advanced', 'contacts', 'messages']
-    : ['details', 'videoset', 'contacts', 'messages'];
-  const [chosenTab, setTab] = useState<DetailsTab>('details');
+  const otherTabs = useParticipantRecord().tabs.filter((t) => progress.data || !t.withProgrammeOnly);
+  const [chosenTab, setTab] = useState('details');
   // The end of the programme: every exercise day's video seen (100 %).
   const programmeFinished = Number(progress.data?.percentage_progress ?? 0) >= 100;
   // A tab that is no longer offered (progress gone) falls back to Details.
-  const tab = tabs.includes(chosenTab) ? chosenTab : 'details';
+  const shownTab = otherTabs.find((t) => t.value === chosenTab);
+  const tab = shownTab?.value ?? 'details';
+  const who = participantTitle(`Participant ${participant.participant_id}`, participant, { keepId: true });
 
   const common: Array<[string, ReactNode]> = [
     ['Participant ID', participant.participant_id],
@@ -236,47 +223,38 @@ export function ParticipantDetailsDialog({
     <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="participant-details-title">
       <DialogTitle id="participant-details-title">
         {/* The id stays (staff quote it); full access also reads whose details these are. */}
-        {participantTitle(`Participant ${participant.participant_id}`, participant, { keepId: true })}
+        {who}
       </DialogTitle>
       <Tabs
         value={tab}
-        onChange={(_event, value: DetailsTab) => setTab(value)}
+        onChange={(_event, value: string) => setTab(value)}
         aria-label="Participant"
         variant="scrollable"
         allowScrollButtonsMobile
         sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
       >
-        {tabs.map((value) => (
+        {[{ value: 'details', label: 'Details' }, ...otherTabs].map(({ value, label }) => (
           <Tab
             key={value}
             value={value}
-            label={TAB_LABELS[value]}
+            label={label}
             id={`participant-tab-${value}`}
             aria-controls={`participant-panel-${value}`}
           />
         ))}
       </Tabs>
-      {tab !== 'details' && (
+      {shownTab && (
         <DialogContent
-          id={`participant-panel-${tab}`}
+          id={`participant-panel-${shownTab.value}`}
           role="tabpanel"
-          aria-labelledby={`participant-tab-${tab}`}
+          aria-labelledby={`participant-tab-${shownTab.value}`}
           // A panel longer than the dialog scrolls: focusable, so keyboard users can scroll it too.
           tabIndex={0}
           sx={{ minHeight: 320 }}
         >
-          {tab === 'videoset' && <VideoSetTab participantId={participant.participant_id} />}
-          {tab === 'progress' && <ProgressTab participantId={participant.participant_id} />}
-          {tab === 'advanced' && <AdvancedSettingsTab participantId={participant.participant_id} />}
-          {tab === 'contacts' && (
-            <ContactsTab
-              participantId={participant.participant_id}
-              who={participantTitle(`Participant ${participant.participant_id}`, participant, {
-                keepId: true,
-              })}
-            />
-          )}
-          {tab === 'messages' && <MessagesTab participantId={participant.participant_id} />}
+          <Suspense fallback={<PageLoading label={`Loading ${shownTab.label}`} />}>
+            <shownTab.Panel participantId={participant.participant_id} who={who} />
+          </Suspense>
         </DialogContent>
       )}
       <DialogContent
@@ -398,4 +376,17 @@ export function ParticipantDetailsDialog({
       )}
     </Dialog>
   );
+}
+
+/** The record of a participant known by id (the follow-up worklist's rows are not participants' answers). */
+export function ParticipantRecordDialog({
+  participantId,
+  onClose,
+}: {
+  participantId: number;
+  onClose: () => void;
+}) {
+  const participant = useQuery(participantQuery(participantId));
+  if (!participant.data) return null;
+  return <ParticipantDetailsDialog participant={participant.data} onClose={onClose} />;
 }

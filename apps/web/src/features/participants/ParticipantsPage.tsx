@@ -106,7 +106,6 @@ export function ParticipantsPage() {
         actions={
           <>
             {exporter.button}
-            {/* Bulk referrals from CSV (issue 32) */}
             {canCall(apiRoutes.participants.import) && (
               <Button component={RouterLink} to="/participants/import" startIcon={<UploadFileOutlinedIcon />}>
                 Import CSV
@@ -133,7 +132,7 @@ export function ParticipantsPage() {
       </PageHeader>
 
       {/* Not QueryState: the grid stays, with its own loading overlay, and the page's first
-          download holds no shared module it can do without (issue 14's 350 KB). */}
+          download holds no shared module it can do without (the bundle budget, bench/sys-bundle.ts). */}
       {list.isError && (
         <Alert
           severity="error"

@@ -5,7 +5,7 @@ import { messages } from '@pathway/contract';
 import { Link as RouterLink } from 'react-router';
 
 /**
- * Possible duplicates (issue 32): participants already registered with the same names and date of
+ * Possible duplicates: participants already registered with the same names and date of
  * birth, each a link to the list searched for them. A warning: the participant is saved.
  */
 export function PossibleDuplicates({

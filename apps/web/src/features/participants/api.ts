@@ -146,7 +146,7 @@ export function useMessageParticipant() {
   });
 }
 
-/** Discharge (issue 32): the participant's answer after it, as the details show it. */
+/** Discharge: the participant's answer after it, as the details show it. */
 export function useDischargeParticipant() {
   const refresh = useRefresh();
   return useMutation({

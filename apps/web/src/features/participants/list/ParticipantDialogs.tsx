@@ -1,5 +1,6 @@
 import { hasContactData, type ParticipantView } from '@pathway/contract';
 import { Suspense, lazy } from 'react';
+import { useParticipantRecord } from '../../../lib/participantRecord';
 
 // The dialogs load when one is opened: with their forms, date picker and validation they would
 // otherwise double what the list itself downloads.
@@ -11,9 +12,6 @@ const EditParticipantDialog = lazy(async () => ({
 }));
 const EditReferralDialog = lazy(async () => ({
   default: (await import('../EditReferralDialog')).EditReferralDialog,
-}));
-const ProgressForwardDialog = lazy(async () => ({
-  default: (await import('../progress/ProgressForwardDialog')).ProgressForwardDialog,
 }));
 const MessageUserDialog = lazy(async () => ({
   default: (await import('../MessageUserDialog')).MessageUserDialog,
@@ -37,6 +35,7 @@ export function ParticipantDialogs({
   /** A change the list shows (progress, a message sent): its confirmation is shown and the page read again. */
   onDone: (message: string) => void;
 }) {
+  const { ProgressForwardDialog } = useParticipantRecord();
   if (!dialog) return null;
   const { kind, participant } = dialog;
   const close = () => onClose();

@@ -2,7 +2,8 @@ import { hasContactData, type ParticipantBasic, type ParticipantView } from '@pa
 import type { GridParticipant } from '../cellEdit';
 
 // Dates here are read and written by hand rather than with date-fns: the list shows them at first
-// paint, and date-fns' formatter would add 7 KB gzipped to it (its date editor loads date-fns later).
+// paint, and date-fns' formatter would add its formatting engine to it (its date editor loads date-fns
+// later).
 
 /** A grid row: what the admin may see; the date of birth as a Date for the date column. */
 export type GridRow = ParticipantBasic & Partial<Omit<GridParticipant, keyof ParticipantBasic>>;

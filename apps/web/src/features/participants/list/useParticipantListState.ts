@@ -57,7 +57,7 @@ export function useParticipantListState() {
 
   const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
   const [sortModel, setSortModel] = useState<GridSortModel>([]);
-  // ?q= opens the list searched (the possible-duplicate links of issue 32 name a participant id).
+  // ?q= opens the list searched (the possible-duplicate links name a participant id).
   const searchInAddress = searchParams.get('q');
   const [search, setSearch] = useState(searchInAddress ?? '');
   useEffect(() => {

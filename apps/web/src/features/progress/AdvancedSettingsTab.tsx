@@ -14,10 +14,10 @@ import Typography from '@mui/material/Typography';
 import { messages, type ParticipationProgress } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { PageLoading } from '../../../components/PageLoading';
-import { QueryState } from '../../../components/QueryState';
+import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
+import { participantProgressQuery } from '../../lib/participantProgress';
 import {
-  participantProgressQuery,
   setVideosQuery,
   useMoveProgress,
   usePurgeCache,

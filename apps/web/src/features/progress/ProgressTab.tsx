@@ -13,9 +13,10 @@ import Typography from '@mui/material/Typography';
 import { daysBehind } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { format, parseISO } from 'date-fns';
-import { PageLoading } from '../../../components/PageLoading';
-import { QueryState } from '../../../components/QueryState';
-import { participantProgressQuery, progressSummaryQuery, pushMessagesQuery } from './api';
+import { PageLoading } from '../../components/PageLoading';
+import { QueryState } from '../../components/QueryState';
+import { participantProgressQuery } from '../../lib/participantProgress';
+import { progressSummaryQuery, pushMessagesQuery } from './api';
 
 const dateTime = (iso: string) => format(parseISO(iso), 'dd/MM/yyyy HH:mm');
 

@@ -2,7 +2,7 @@ import { messages, type ParticipationProgress } from '@pathway/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, renderWithProviders } from '../../../test/render';
+import { jsonResponse, renderWithProviders } from '../../test/render';
 import { AdvancedSettingsTab, moveDirection } from './AdvancedSettingsTab';
 import { ProgressTab } from './ProgressTab';
 import { VideoSetTab } from './VideoSetTab';

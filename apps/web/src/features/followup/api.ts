@@ -1,7 +1,7 @@
 import { apiRoutes, type CreateContactBody, type FollowupReason } from '@pathway/contract';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { call } from '../../../lib/api';
-import { dashboardKeys, followupKeys } from '../../../lib/queryKeys';
+import { call } from '../../lib/api';
+import { dashboardKeys, followupKeys } from '../../lib/queryKeys';
 
 export interface FollowupListParams {
   page: number;

@@ -13,14 +13,10 @@ import Typography from '@mui/material/Typography';
 import { messages, type ParticipationProgress } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { PageLoading } from '../../../components/PageLoading';
-import { formatDate } from '../../../lib/dates';
-import {
-  participantProgressQuery,
-  useChooseVideoSet,
-  videoSetChoicesQuery,
-  type VideoSetChoice,
-} from './api';
+import { PageLoading } from '../../components/PageLoading';
+import { formatDate } from '../../lib/dates';
+import { participantProgressQuery } from '../../lib/participantProgress';
+import { useChooseVideoSet, videoSetChoicesQuery, type VideoSetChoice } from './api';
 
 const describeSet = (set: VideoSetChoice) =>
   `${set.set_name} (${set.number_of_weeks} ${set.number_of_weeks === 1 ? 'week' : 'weeks'}, ${set.videos_in_week} ${set.videos_in_week === 1 ? 'video' : 'videos'} a week)`;

@@ -1,7 +1,7 @@
 import { apiRoutes, type ParticipationProgress, type Video, type VideoSet } from '@pathway/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { call } from '../../../lib/api';
-import { dashboardKeys, participantKeys, progressKeys, videoSetKeys } from '../../../lib/queryKeys';
+import { call } from '../../lib/api';
+import { dashboardKeys, participantKeys, progressKeys, videoSetKeys } from '../../lib/queryKeys';
 
 /** The set fields the progress tabs need (GET /api/videoset answers these and more). */
 export type VideoSetChoice = Pick<
@@ -13,13 +13,6 @@ export type SetVideo = Pick<
   Video,
   'video_id' | 'title' | 'week_number' | 'day_number' | 'file_location_path'
 >;
-
-export const participantProgressQuery = (participantId: number) =>
-  queryOptions({
-    queryKey: progressKeys.progress(participantId),
-    queryFn: () => call(apiRoutes.progress.ofParticipant, { params: { id: participantId } }),
-    select: (list) => list[0] ?? null,
-  });
 
 export const progressSummaryQuery = (participantId: number, videoSetId: number) =>
   queryOptions({

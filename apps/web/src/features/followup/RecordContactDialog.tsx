@@ -11,12 +11,12 @@ import {
   type ContactOutcome,
 } from '@pathway/contract';
 import { useState, type FormEvent } from 'react';
-import { FormDialog } from '../../../components/form/FormDialog';
-import { useFieldAccess } from '../../../lib/session';
+import { FormDialog } from '../../components/form/FormDialog';
+import { useFieldAccess } from '../../lib/session';
 import { useRecordContact } from './api';
 
 /**
- * Record a contact attempt (issue 31): how, what came of it, a note (identifiable: full access
+ * Record a contact attempt: how, what came of it, a note (identifiable: full access
  * reads it back), and when to follow up next. The server checks every field and answers with the
  * contract's message, shown in the dialog's Warning box.
  */
