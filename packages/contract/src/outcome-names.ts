@@ -42,6 +42,10 @@ export const MEASURE_UNITS = {
 export type MeasureUnit = keyof typeof MEASURE_UNITS;
 export const QUESTIONNAIRE_UNIT: MeasureUnit = '{score}';
 
+/** Longest note on a result (identifiable free text, as a contact note). */
+export const ASSESSMENT_NOTE_MAX = 2000;
+/** Longest reason of an amendment. */
+export const AMEND_REASON_MAX = 500;
 /** The most decimal places a measure may record. */
 export const MEASURE_DECIMALS_MAX = 4;
 /** The end assessment stays due this many days after the programme's last week (or a discharge as completed). */

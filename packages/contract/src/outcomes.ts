@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { isIsoDate } from './common.js';
 import { messages } from './messages.js';
 import {
+  AMEND_REASON_MAX,
+  ASSESSMENT_NOTE_MAX,
   ITEM_ID_PATTERN,
   LOINC_PATTERN,
   MEASURE_CODE_PATTERN,
@@ -23,9 +25,6 @@ export * from './outcome-names.js';
 
 const m = messages.outcomes;
 
-/** Longest note on a result (identifiable free text, as a contact note). */
-export const ASSESSMENT_NOTE_MAX = 2000;
-export const AMEND_REASON_MAX = 500;
 const NAME_MAX = 200;
 const LONG_TEXT_MAX = 2000;
 const ITEMS_MAX = 100;
