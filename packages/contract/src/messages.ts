@@ -291,7 +291,7 @@ export const messages = {
   // Follow-up worklist and contact log (issue 31).
   followup: {
     reasonInvalid:
-      'reason must be one of behind, tablet_silent, reminders_failing, slightly_behind, programme_finished, not_started',
+      'reason must be one of behind, tablet_silent, reminders_failing, slightly_behind, programme_finished, not_started, assessment_due',
     cursorInvalid: 'The page cursor is not valid for this list; start from the first page',
     methodInvalid: 'Method must be one of phone, text, email, in_person, letter',
     outcomeInvalid: 'Outcome must be one of reached, no_answer, left_message, wrong_number, declined',

@@ -807,6 +807,19 @@ export const participantFollowup = pgTable(
     index('participant_followup_assessment_idx')
       .on(t.assessment_due_from, t.participant_id)
       .where(sql`${t.assessment_due_from} is not null`),
+    // The worklist's total: the participants with assessments due and no other reason, counted
+    // from the index alone (followup/worklist.ts).
+    index('participant_followup_assessment_only_idx')
+      .on(
+        t.assessment_due_from,
+        t.assessment_due_on,
+        t.assessment_due_until,
+        t.silent_from,
+        t.not_started_from,
+      )
+      .where(
+        sql`${t.assessment_due_from} is not null and ${t.behind_since} is null and ${t.slightly_since} is null and ${t.failing_since} is null and ${t.finished_since} is null`,
+      ),
     // The daily job moves on the stretches that have ended: these rows, not every participant.
     index('participant_followup_assessment_until_idx')
       .on(t.assessment_due_until)

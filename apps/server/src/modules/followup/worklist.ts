@@ -56,6 +56,14 @@ const REASON_SQL: Record<FollowupReason, ReasonSql> = {
     key: 'f.not_started_from',
     began: `f.not_started_from + interval '${FOLLOWUP_NOT_STARTED_DAYS} days'`,
   },
+  // Days of the programme's calendar: the stretch holds today ($3). The key's range (its instant,
+  // 00:00 of the first day in the programme's time zone, is before 00:00 UTC two days on in any
+  // zone) bounds the index walk; the days decide.
+  assessment_due: {
+    holds: `f.assessment_due_from < ($3::date + 2)::timestamp at time zone 'UTC' and f.assessment_due_on <= $3::date and f.assessment_due_until >= $3::date`,
+    key: 'f.assessment_due_from',
+    began: 'f.assessment_due_from',
+  },
 };
 
 const REASONS_ARRAY = `array_remove(array[${FOLLOWUP_REASONS.map(
@@ -70,8 +78,8 @@ const SINCE = `to_char((least(${FOLLOWUP_REASONS.map(
  * How many are listed, without reading the listed rows: the reasons that do not depend on the time
  * of day from followup_tally (kept by triggers, drizzle 0014), plus the tablets silent and the not
  * started among those without such a reason, as index-only counts of their partial indexes (the two
- * never overlap: silence needs a device and a programme, not started is the lack of either), less
- * the snoozed who have no new reason (a few rows, read through their own index). Each range is
+ * never overlap: silence needs a device and a programme, not started is the lack of either), and
+ * those with assessments due and none of the others, less the snoozed who have no new reason (a few rows, read through their own index). Each range is
  * written as its index's predicate, so that the planner reads the index alone.
  */
 const TALLIED: Partial<Record<FollowupReason, true>> = {
@@ -98,6 +106,8 @@ function totalSql(reason: FollowupReason | undefined): string {
   return `(${tallied('listed')}
     + (select count(*) from participant_followup f where f.silent_from <= $1::timestamptz and ${NONE_STATIC})
     + (select count(*) from participant_followup f where f.not_started_from <= $2::timestamptz and ${NONE_STATIC})
+    + (select count(*) from participant_followup f where ${REASON_SQL.assessment_due.holds} and ${NONE_STATIC}
+        and not coalesce(${REASON_SQL.tablet_silent.holds}, false) and not coalesce(${REASON_SQL.not_started.holds}, false))
     - ${SNOOZED_HIDDEN(anyReason)})::int`;
 }
 
@@ -354,8 +364,8 @@ export async function currentReasons(
   participantId: number,
 ): Promise<FollowupReason[]> {
   const rows = await arrayRows(db, {
-    sql: `select ${REASONS_ARRAY} from participant_followup f where f.participant_id = $3::int and $1::timestamptz is not null and $2::timestamptz is not null`,
-    params: [...baseParams(clock).slice(0, 2), participantId],
+    sql: `select ${REASONS_ARRAY} from participant_followup f where f.participant_id = $4::int`,
+    params: [...baseParams(clock).slice(0, 3), participantId],
   });
   const row = rows?.[0];
   return (row && readReasons(row).reasons) ?? [];

@@ -106,9 +106,14 @@ export function RecordResultDialog({
   const measures = useQuery(measuresQuery);
   const outcomes = useQuery(participantOutcomesQuery(participantId));
   const record = useRecordResult(participantId);
-  const [timepoint, setTimepoint] = useState<Timepoint>(defaults.timepoint ?? 'baseline');
-  const [week, setWeek] = useState(defaults.week ? String(defaults.week) : '');
-  const [code, setCode] = useState(defaults.measure ?? '');
+  // Until a choice is made: the defaults given, else the first assessment due (a worklist row's).
+  const firstDue = outcomes.data?.due.find((d) => d.state === 'due');
+  const [chosenTimepoint, setTimepoint] = useState<Timepoint | null>(defaults.timepoint ?? null);
+  const [chosenWeek, setWeek] = useState<string | null>(defaults.week ? String(defaults.week) : null);
+  const [chosenCode, setCode] = useState<string | null>(defaults.measure ?? null);
+  const timepoint = chosenTimepoint ?? firstDue?.timepoint ?? 'baseline';
+  const week = chosenWeek ?? (firstDue?.week ? String(firstDue.week) : '');
+  const code = chosenCode ?? firstDue?.measure ?? '';
   const [takenOn, setTakenOn] = useState(todayIsoDate());
   const [value, setValue] = useState('');
   const [answers, setAnswers] = useState<Answers>({});
