@@ -70,7 +70,7 @@ function DueTable({
       </Typography>
     );
   return (
-    <TableContainer>
+    <TableContainer tabIndex={0} role="region" aria-label="Assessments of the schedule (scrolls sideways)">
       <Table size="small" aria-label="Assessments of the schedule">
         <TableHead>
           <TableRow>
@@ -135,7 +135,7 @@ function ResultsTable({
 }) {
   if (outcomes.results.length === 0) return <Typography>No result recorded yet.</Typography>;
   return (
-    <TableContainer>
+    <TableContainer tabIndex={0} role="region" aria-label="Results against the baseline (scrolls sideways)">
       <Table size="small" aria-label="Results against the baseline, newest first">
         <TableHead>
           <TableRow>
