@@ -37,7 +37,7 @@ test.describe('outcomes', () => {
     });
     expect(schedule.status(), await schedule.text()).toBe(200);
     const { participant } = await addParticipant(adminApi);
-    const id = participant.participant_id as number;
+    const id = participant.participant_id;
     await enrol(adminApi, id, set.fitness_video_set_id);
 
     await page.setViewportSize(LAPTOP);
