@@ -14,9 +14,10 @@ import {
   type UpdateDeviceInput,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { lockRow } from '../../db/locked-row.js';
 import { authorizedDevices, deviceSignIns, deviceTokens, participants } from '../../db/schema.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
-import { conflict, forbidden, notFound } from '../../lib/http-error.js';
+import { conflict, forbidden } from '../../lib/http-error.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 
 interface DeviceRow {
@@ -186,13 +187,12 @@ export class DeviceService {
 
   /** Locks the device row: assigning, editing and deleting a device are serialised on it. */
   private async lock(tx: Database, id: number) {
-    const [row] = await tx
-      .select()
-      .from(authorizedDevices)
-      .where(eq(authorizedDevices.authorized_device_id, id))
-      .for('update');
-    if (!row) throw notFound(messages.device.notFound);
-    return row;
+    return lockRow(
+      tx,
+      authorizedDevices,
+      eq(authorizedDevices.authorized_device_id, id),
+      messages.device.notFound,
+    );
   }
 
   private async auditNames(

@@ -3,9 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { api } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
+import { cursorOf } from '../../lib/paging.js';
 import { staffOf } from '../../plugins/access.js';
 import { actorOf, AuditService } from '../audit/index.js';
 import { FollowupService, type Staff } from './service.js';
+import { worklistCursor } from './worklist.js';
 
 function staffActor(request: FastifyRequest): Staff {
   return { ...actorOf(request), role: staffOf(request).role };
@@ -18,7 +20,8 @@ export async function followupRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   r.route({
     ...routeOf(api.followup.list),
-    handler: async (request) => service.list(request.query, staffActor(request)),
+    handler: async (request) =>
+      service.list(request.query, staffActor(request), cursorOf(worklistCursor, request.query)),
   });
 
   r.route({

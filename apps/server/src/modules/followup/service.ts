@@ -15,18 +15,20 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
+import { lockRow } from '../../db/locked-row.js';
 import { participantContacts, participantFollowup, participants, pushOutbox } from '../../db/schema.js';
-import { badRequest, notFound } from '../../lib/http-error.js';
-import { pageOf } from '../../lib/paging.js';
+import { badRequest } from '../../lib/http-error.js';
+import { keysetPageOf, pageOf } from '../../lib/paging.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 import {
   currentReasons,
-  decodeWorklistCursor,
-  encodeWorklistCursor,
   worklistCounts,
+  worklistCursor,
   worklistPage,
+  worklistPositionOf,
   type WorklistClock,
+  type WorklistCursor,
   type WorklistRow,
 } from './worklist.js';
 
@@ -58,6 +60,7 @@ function presentWorklistRow(row: WorklistRow, identifiable: boolean): FollowupEn
     participant_id: row.participant_id,
     reasons: row.reasons,
     since: row.since,
+    since_exact: row.since_exact,
     days_behind: row.days_behind,
     device_name: row.device_name,
     tablet_last_contact_at: row.tablet_last_contact_at?.toISOString() ?? null,
@@ -107,9 +110,9 @@ export class FollowupService {
     };
   }
 
-  async list(query: FollowupListQuery, staff: Staff): Promise<FollowupPage> {
+  /** A page of the worklist, after `cursor` (the route reads it from the request) when given. */
+  async list(query: FollowupListQuery, staff: Staff, cursor?: WorklistCursor): Promise<FollowupPage> {
     const identifiable = can(staff.role, 'participants.identifiable');
-    const cursor = query.after ? decodeWorklistCursor(query.after, query.reason) : undefined;
     const offset = cursor ? 0 : (query.page - 1) * query.perPage;
     const { total, rows } = await worklistPage(this.ctx.db, this.clock(), {
       reason: query.reason,
@@ -121,19 +124,11 @@ export class FollowupService {
         ? { actor: staff, detail: `page ${query.page}${query.reason ? `, reason ${query.reason}` : ''}` }
         : undefined,
     });
-    const last = rows.at(-1);
-    const more = offset + rows.length < total && rows.length === query.perPage;
-    const nextCursor =
-      last && more
-        ? encodeWorklistCursor(query.reason, {
-            rank: last.rank,
-            key: last.key.toISOString(),
-            id: last.participant_id,
-          })
-        : null;
     return {
       data: rows.map((row) => presentWorklistRow(row, identifiable)),
-      pagination: pageOf(total, query.page, query.perPage, rows.length, nextCursor),
+      pagination: keysetPageOf(query, rows, total, offset, (last) =>
+        worklistCursor.encode(query, worklistPositionOf(last)),
+      ),
     };
   }
 
@@ -150,12 +145,12 @@ export class FollowupService {
   }
 
   private async exists(db: Database, participantId: number): Promise<void> {
-    const [row] = await db
-      .select({ id: participants.participant_id })
-      .from(participants)
-      .where(eq(participants.participant_id, participantId))
-      .for('update');
-    if (!row) throw notFound(messages.participant.notFound);
+    await lockRow(
+      db,
+      participants,
+      eq(participants.participant_id, participantId),
+      messages.participant.notFound,
+    );
   }
 
   /**

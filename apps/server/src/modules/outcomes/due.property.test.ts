@@ -15,7 +15,7 @@ import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { currentResults, outcomesOf, type MeasureFacts, type ParticipantFacts } from './timeline.js';
 
 /**
- * The database's assessment_due (assessment_due_refresh(), drizzle 0024) against the Outcomes tab's
+ * The database's assessment_due (assessment_due_refresh(), drizzle 0026) against the Outcomes tab's
  * rules in TypeScript (timeline.ts), on random schedules, programmes, discharges and results
  * (amended, entered in error, late), day by day across the programme: the participant is due on a
  * day exactly when one of their scheduled assessments is, by the rules, due and not recorded.

@@ -63,16 +63,18 @@ export interface DeliveryReport {
 }
 
 /**
- * Follow-up's "reminders failing" (issue 31): failures in a row since the last message delivered,
- * kept beside the participant's worklist facts in the statement that records the outcome. Messages
- * never handed to a provider (none configured, no token) are not the provider's failures.
+ * Follow-up's "reminders failing": failures in a row since the last message delivered, and when
+ * the first of them was answered, kept beside the participant's worklist facts in the statement
+ * that records the outcome. Messages never handed to a provider (none configured, no token) are
+ * not the provider's failures.
  */
-function followupOutcome(outcome: 'sent' | 'failed') {
-  const failures = outcome === 'sent' ? sql`0` : sql`f.push_failures + 1`;
-  return sql`update participant_followup f set push_failures = ${failures}
-    from sent where f.participant_id = sent.participant_id
-      and ${outcome === 'sent' ? sql`f.push_failures <> 0` : sql`true`}`;
-}
+const followupDelivered = sql`update participant_followup f set push_failures = 0, failing_began_at = null
+  from sent where f.participant_id = sent.participant_id
+    and (f.push_failures <> 0 or f.failing_began_at is not null)`;
+const followupFailed = (answeredAt: Date) => sql`update participant_followup f
+  set push_failures = f.push_failures + 1,
+    failing_began_at = coalesce(f.failing_began_at, ${answeredAt.toISOString()}::timestamptz)
+  from sent where f.participant_id = sent.participant_id`;
 
 const hasToken = (token: string | null | undefined): token is string => !!token && token !== 'empty';
 
@@ -171,7 +173,7 @@ export class PushDelivery {
             where push_id = ${push.push_id}
             returning participant_id
           )
-          ${followupOutcome('sent')}`);
+          ${followupDelivered}`);
         return;
       case 'retry': {
         if (push.attempts >= MAX_ATTEMPTS) {
@@ -206,7 +208,7 @@ export class PushDelivery {
               where push_id = ${push.push_id}
               returning participant_id
             )
-            ${followupOutcome('failed')}`);
+            ${followupFailed(this.ctx.clock.now())}`);
           // Only the token that failed: the app may have registered a new one meanwhile.
           await tx.execute(
             sql`update participants set push_notification_id = 'empty' where push_notification_id = ${token}`,
@@ -235,7 +237,7 @@ export class PushDelivery {
         where push_id = ${pushId}
         returning participant_id
       )
-      ${followupOutcome('failed')}`);
+      ${followupFailed(this.ctx.clock.now())}`);
   }
 }
 

@@ -10,6 +10,7 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
+import { lockRow, lockedRow } from '../../../db/locked-row.js';
 import { participationProgress, videoSets, videoUploads, videos } from '../../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../../lib/http-error.js';
 import { isBlobKey } from '../../../storage/blob-store.js';
@@ -130,8 +131,7 @@ export class VideoService {
         newKey = await this.readyUploadKey(body.file_location_path, origins);
     }
     const { row, setName } = await this.ctx.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
-      if (!locked) throw notFound(messages.video.notFound);
+      const locked = await lockRow(tx, videos, eq(videos.video_id, videoId), messages.video.notFound);
       const set = await this.findSet(tx, locked.fitness_video_set_id);
       const replacing = newKey !== undefined && newKey !== locked.file_location_path;
       const upload = replacing ? await this.lockReadyUpload(tx, newKey!) : undefined;
@@ -190,8 +190,7 @@ export class VideoService {
   /** Deletes a video (participants' viewing records of it too) and the files only it used. */
   async remove(videoId: number): Promise<VideoDeletionImpact> {
     const impact = await this.ctx.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
-      if (!locked) throw notFound(messages.video.notFound);
+      const locked = await lockRow(tx, videos, eq(videos.video_id, videoId), messages.video.notFound);
       const found = await this.deletionImpact(videoId, tx);
       if (found.refused) throw conflict(messages.video.deleteNoEarlierDay);
       if (found.moved_to) {
@@ -318,11 +317,7 @@ export class VideoService {
   }
 
   private async lockReadyUpload(tx: Database, key: string) {
-    const [upload] = await tx
-      .select()
-      .from(videoUploads)
-      .where(eq(videoUploads.storage_key, key))
-      .for('update');
+    const upload = await lockedRow(tx, videoUploads, eq(videoUploads.storage_key, key));
     if (!upload) throw badRequest(messages.upload.unknownFile);
     if (upload.status !== 'ready') throw new HttpError(409, messages.upload.notFinished);
     return upload;
