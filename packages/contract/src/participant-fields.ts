@@ -184,7 +184,7 @@ export const PARTICIPANT_FIELDS = {
     editable: editableEverywhere,
     grid: { position: 3, width: 130, sortable: true },
   },
-  // Safe registration (issue 32): shown 485 777 3456, typed with or without spaces.
+  // Safe registration: shown 485 777 3456, typed with or without spaces.
   nhs_number: {
     label: 'NHS number',
     access: 'identifiable',
@@ -282,7 +282,7 @@ export const PARTICIPANT_FIELDS = {
     access: 'identifiable',
     answer: { in: 'participant', ...optionalText },
   },
-  /** Free text given with a discharge (issue 32), set by the discharge route. */
+  /** Free text given with a discharge, set by the discharge route. */
   discharge_note: {
     label: 'Discharge note',
     access: 'identifiable',

@@ -101,7 +101,7 @@ export function hasContactData(p: ParticipantView): p is ParticipantFull {
   return 'first_name' in p;
 }
 
-// ---- Safe registration (issue 32): the NHS number, written once for the server, forms and import ----
+// ---- Safe registration: the NHS number, written once for the server, forms and import ----
 
 /** An NHS number as typed: the digits, with the spaces (any, or the usual 3-3-4) taken out. */
 export function nhsNumberDigits(value: string): string {

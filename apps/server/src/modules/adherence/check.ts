@@ -3,7 +3,7 @@ import { messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { maintainEmbeddedDatabase } from '../../db/client.js';
 import { foldParticipantTally } from '../../db/participant-tally.js';
-import { rowsOf } from '../../db/rows.js';
+import { column, rowsReader } from '../../db/rows.js';
 import { adherenceRuns } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { programmeToday } from '../../lib/programme-day.js';
@@ -30,12 +30,12 @@ export interface AdherenceCheckResult {
   missed_video_reminders: number;
 }
 
-interface CheckFigures {
-  checked: number;
-  advanced: number;
-  new_video: number;
-  missed_video: number;
-}
+const readCheckFigures = rowsReader({
+  checked: column.integer,
+  advanced: column.integer,
+  new_video: column.integer,
+  missed_video: column.integer,
+});
 
 /**
  * The daily adherence check (DESIGN.md, programme rules): one transaction, a handful of
@@ -85,7 +85,7 @@ export async function runAdherenceCheck(
     // old and new rows the tally trigger is handed stay in memory instead of going through temporary
     // files: about 35 MB written and read back at 100k participants with the default 4 MB (issue 14).
     await tx.execute(sql`set local work_mem = '64MB'`);
-    const [figures] = rowsOf<CheckFigures>(await tx.execute(adherenceCheckStatement(today, nowText)));
+    const [figures] = readCheckFigures(await tx.execute(adherenceCheckStatement(today, nowText)));
     // The day's counts per class for the Reports screen's adherence over time (issue 33): one row
     // a day, written with the day's claim so a day has its counts exactly when it was checked.
     await tx.execute(adherenceHistoryStatement(today));

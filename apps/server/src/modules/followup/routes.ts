@@ -13,7 +13,7 @@ function staffActor(request: FastifyRequest): Staff {
   return { ...actorOf(request), role: staffOf(request).role };
 }
 
-/** The follow-up worklist, the contact log and every message's fate (issue 31). */
+/** The follow-up worklist, the contact log and every message's fate. */
 export async function followupRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const service = new FollowupService(ctx, new AuditService(ctx.db));
   const r = app.withTypeProvider<ZodTypeProvider>();

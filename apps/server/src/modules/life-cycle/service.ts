@@ -15,7 +15,7 @@ import { closeAssignment, revokeDeviceTokens } from '../devices/index.js';
 import { lockParticipant } from '../participants/index.js';
 
 /**
- * Discharge and re-referral (issue 32, section 3). A discharge is one transaction: the status and
+ * Discharge and re-referral. A discharge is one transaction: the status and
  * its date, reason and note; the device detached (its assignment closed, its tokens revoked, its
  * push token forgotten) so that the tablet's call 1 answers as for an unassigned device and the
  * device is available again; queued messages to the participant marked not sent. The daily check,

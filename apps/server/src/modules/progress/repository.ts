@@ -138,7 +138,7 @@ export async function refreshAdherence(
   const found = await findProgressOfParticipant(db, participantId);
   if (!found) return undefined;
   const { progress, set } = found;
-  // Kept by triggers in this transaction as views arrive or go (drizzle/0005_progress_seen_count_triggers.sql).
+  // Kept by triggers in this transaction as views arrive or go (db/functions/progress-seen-count.sql).
   const seen = progress.seen_count;
   const behind = daysBehind(shouldSeenByNow(daysPassed(progress.started_date, today), set), seen);
   const [updated] = await db

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { messages, type OutcomesReport } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { rowsOf } from '../../db/rows.js';
+import type { AuditActor, AuditService } from '../audit/index.js';
+import { column, nullable, rowsReader } from '../../db/rows.js';
 import { badRequest } from '../../lib/http-error.js';
 import type { ReportContext } from './service.js';
 
@@ -10,33 +11,35 @@ export interface OutcomesPeriod {
   to: string;
 }
 
-interface MeasureRow {
-  measure_id: number;
-  code: string;
-  name: string;
-  unit: string;
-  decimals: number;
-  mcid: number | null;
-  higher_is_better: boolean;
-}
+const readMeasure = rowsReader({
+  measure_id: column.integer,
+  code: column.text,
+  name: column.text,
+  unit: column.text,
+  decimals: column.integer,
+  mcid: nullable(column.number),
+  higher_is_better: column.boolean,
+});
+type MeasureRow = ReturnType<typeof readMeasure>[number];
 
-interface Figures {
-  completed: number;
-  with_baseline: number;
-  baseline_late: number;
-  with_end: number;
-  with_both: number;
-  b_median: number | null;
-  b_q1: number | null;
-  b_q3: number | null;
-  e_median: number | null;
-  e_q1: number | null;
-  e_q3: number | null;
-  median_change: number | null;
-  improved: number;
-  unchanged: number;
-  worse: number;
-}
+const readFigures = rowsReader({
+  completed: column.integer,
+  with_baseline: column.integer,
+  baseline_late: column.integer,
+  with_end: column.integer,
+  with_both: column.integer,
+  b_median: nullable(column.number),
+  b_q1: nullable(column.number),
+  b_q3: nullable(column.number),
+  e_median: nullable(column.number),
+  e_q1: nullable(column.number),
+  e_q3: nullable(column.number),
+  median_change: nullable(column.number),
+  improved: column.integer,
+  unchanged: column.integer,
+  worse: column.integer,
+});
+type Figures = ReturnType<typeof readFigures>[number];
 
 /**
  * The outcomes report of one measure, in one statement: the participants discharged as completed
@@ -50,7 +53,7 @@ interface Figures {
 async function figuresOf(db: Database, p: OutcomesPeriod, measure: MeasureRow): Promise<Figures> {
   const direction = measure.higher_is_better ? 1 : -1;
   const mcid = measure.mcid ?? 0;
-  const [row] = rowsOf<Figures>(
+  const [row] = readFigures(
     await db.execute(sql`
       -- Per completer (an index range of participants), their current results of the measure (an
       -- index range of assessment_results each), then one pass per person: no join that could
@@ -110,7 +113,7 @@ async function figuresOf(db: Database, p: OutcomesPeriod, measure: MeasureRow): 
 
 /** The measure by its code (case does not matter); unknown is a 400 that names it. */
 async function measureOf(db: Database, code: string): Promise<MeasureRow> {
-  const [row] = rowsOf<MeasureRow>(
+  const [row] = readMeasure(
     await db.execute(sql`
       select measure_id, code, name, unit, decimals, mcid, higher_is_better from outcome_measures
       where lower(code) = lower(${code})`),
@@ -163,10 +166,26 @@ export function outcomesReportOf(c: ReportContext, p: OutcomesPeriod, code: stri
   });
 }
 
+/** The outcomes report for `actor`, audited as a view of aggregate data. */
+export async function viewOutcomesReport(
+  c: ReportContext,
+  audit: AuditService,
+  actor: AuditActor,
+  p: OutcomesPeriod,
+  code: string,
+): Promise<OutcomesReport> {
+  const answer = await outcomesReportOf(c, p, code);
+  await audit.record(actor, {
+    action: 'report.view',
+    detail: `outcomes of ${answer.measure} ${p.from}..${p.to}`,
+  });
+  return answer;
+}
+
 /** The workbook's: every measure in use (not retired, or with results), in catalogue order. */
 export function outcomesReportsOf(c: ReportContext, p: OutcomesPeriod): Promise<OutcomesReport[]> {
   return readOnly(c, async (db) => {
-    const measures = rowsOf<MeasureRow>(
+    const measures = readMeasure(
       await db.execute(sql`
         select measure_id, code, name, unit, decimals, mcid, higher_is_better from outcome_measures m
         where not m.retired or exists (select 1 from assessment_results r where r.measure_id = m.measure_id)

@@ -16,8 +16,8 @@ import { HttpError, badRequest, conflict, notFound } from '../../../lib/http-err
 import { isBlobKey } from '../../../storage/blob-store.js';
 import { findProgressOfParticipant, nearestVideoDay } from '../../progress/index.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from '../media/jobs.js';
-import { presentStoredUrl, uploadKeyFromLocation } from '../media/urls.js';
-import { presentVideo } from './presenters.js';
+import { uploadKeyFromLocation } from '../media/urls.js';
+import { presentThumbsByWeek, presentVideo } from './presenter.js';
 import { THUMBNAIL_JOB, type ThumbnailJobData } from '../media/thumbnail-job.js';
 import { UploadService } from '../uploads/service.js';
 
@@ -73,15 +73,7 @@ export class VideoService {
       .from(videos)
       .where(eq(videos.fitness_video_set_id, setId))
       .orderBy(asc(videos.week_number), asc(videos.day_number));
-    const byWeek: VideoThumbs = {};
-    for (const row of rows) {
-      (byWeek[String(row.week_number)] ??= []).push({
-        day_number: row.day_number,
-        video_thumbnail_url: presentStoredUrl(origin, row.video_thumbnail_url),
-        video_id: row.video_id,
-      });
-    }
-    return byWeek;
+    return presentThumbsByWeek(rows, origin);
   }
 
   /**

@@ -19,7 +19,7 @@ import {
 } from '../../../db/schema.js';
 import { notFound } from '../../../lib/http-error.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from '../media/jobs.js';
-import { presentVideoSet } from './presenters.js';
+import { presentVideoSet } from './presenter.js';
 
 export class VideoSetService {
   constructor(private readonly ctx: AppContext) {}
