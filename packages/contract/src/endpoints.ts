@@ -16,7 +16,7 @@ import { lockout, lockoutUserNameParam } from './auth.js';
 import { idParam, okResponse } from './common.js';
 import { limits } from './limits.js';
 import { dashboardData } from './dashboard.js';
-// Reports (issue 33)
+// Reports
 import { reportAnswer, reportExportQuery, reportParams, reportQuery } from './reports.js';
 import {
   contactEntry,
@@ -367,7 +367,7 @@ const participants = {
     tags: ['participants'],
     summary: 'Message user: queue a push message to the tablet with this uuid',
   }),
-  // Bulk referrals from CSV (issue 32)
+  // Bulk referrals from CSV
   import: endpoint({
     ...API_ROUTES.participants.import,
     query: participantImportQuery,
@@ -449,7 +449,7 @@ const pushMessages = {
   }),
 };
 
-// Follow-up worklist, contact log and every message's fate (issue 31).
+// Follow-up worklist, contact log and every message's fate.
 const followup = {
   list: endpoint({
     ...API_ROUTES.followup.list,
@@ -843,7 +843,7 @@ const dashboard = {
   }),
 };
 
-// Reports (issue 33): aggregates only, so every signed-in admin may read them (no permission).
+// Reports: aggregates only, so every signed-in admin may read them (no permission).
 const reports = {
   get: endpoint({
     ...API_ROUTES.reports.get,
@@ -906,7 +906,7 @@ export const api = {
   videos,
   audit,
   dashboard,
-  // Reports (issue 33)
+  // Reports
   reports,
   retention,
   records,

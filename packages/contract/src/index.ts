@@ -19,7 +19,7 @@ export * from './progress.js';
 export * from './device-api.js';
 export * from './dashboard.js';
 export * from './retention.js';
-// Reports (issue 33)
+// Reports
 export * from './reports.js';
 export * from './report-tables.js';
 export * from './outcomes.js';

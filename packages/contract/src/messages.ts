@@ -152,7 +152,7 @@ export const messages = {
     cursorInvalid: 'The page cursor is not valid for this list; start again from page 1',
     deviceOnlyPurgeCache: 'A device may only clear its own purge_cache flag',
   },
-  // ---- Safe registration and bulk referrals (issue 32, sections 1-2) ----
+  // ---- Safe registration and bulk referrals ----
   nhsNumber: {
     format: 'NHS number must be 10 digits, with or without spaces (e.g. 943 476 5919)',
     checkDigit:
@@ -194,7 +194,7 @@ export const messages = {
       `Nothing was imported: ${count} ${count === 1 ? 'error was' : 'errors were'} found (the first: ${first}). Please correct the file and check it again.`,
     imported: (count: number) => `${count} ${count === 1 ? 'participant' : 'participants'} imported`,
   },
-  /** Discharge and re-referral (issue 32). */
+  /** Discharge and re-referral. */
   lifeCycle: {
     discharged: 'Participant discharged',
     rereferred: 'Participant re-referred: choose a device and a programme as for a new participant',
@@ -208,7 +208,7 @@ export const messages = {
       'Discharging ends this participation: the tablet is detached and signed out, no more reminders are sent, and the programme position is frozen. Their history stays visible.',
     completedOffer: 'This participant has reached the end of the programme.',
   },
-  /** Records due for review and their destruction (issue 32). */
+  /** Records due for review and their destruction. */
   records: {
     notDue: (ids: number[]) =>
       `These records are not due for review, so nothing was destroyed: ${ids.join(', ')}`,
@@ -216,7 +216,7 @@ export const messages = {
     destroyConfirm:
       'Everything held about the selected participants is destroyed now: their record, programme, video views, contact log, push messages and device history. Only an audit record of the destruction is kept. This cannot be undone.',
   },
-  /** Step-up re-authentication before dangerous actions (issue 32). */
+  /** Step-up re-authentication before dangerous actions. */
   stepUp: {
     required: 'For your security, please confirm your password and a new authenticator code to continue.',
     done: 'Identity confirmed',
@@ -288,7 +288,7 @@ export const messages = {
     discharged: 'not sent: the participant was discharged',
     failed: 'failed',
   },
-  // Follow-up worklist and contact log (issue 31).
+  // Follow-up worklist and contact log.
   followup: {
     reasonInvalid:
       'reason must be one of behind, tablet_silent, reminders_failing, slightly_behind, programme_finished, not_started, assessment_due',
@@ -328,7 +328,7 @@ export const messages = {
     notFound: 'Log file not found',
     badName: 'Invalid log file name',
   },
-  // Reports (issue 33)
+  // Reports
   reports: {
     unknown: 'Unknown report: choose referrals, flow, adherence, programme-weeks, videos or views',
     badDate: (field: 'from' | 'to') => `\`${field}\` must be a date written YYYY-MM-DD`,

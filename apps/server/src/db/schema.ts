@@ -233,7 +233,7 @@ export const participants = pgTable(
       'participants_discharge_check',
       sql`(${t.status} = 'active') = (${t.discharged_on} is null) and (${t.discharge_reason} is null or ${t.status} = 'withdrawn')`,
     ),
-    // Possible duplicates (issue 32): the same date of birth and names, ignoring case and spaces;
+    // Possible duplicates: the same date of birth and names, ignoring case and spaces;
     // the expressions are participants' identityKeyOf (modules/participants/duplicates.ts).
     index('participants_identity_idx').on(
       t.date_of_birth,
@@ -262,7 +262,7 @@ export const participants = pgTable(
  * How far each participant is behind, one row per participant (made by a trigger on participants,
  * removed with them). The daily check rewrites days_behind for most participants every day; in
  * participants each new row version added an entry to all eight of its indexes (days_behind is
- * indexed, so no update could be HOT), here it adds three small ones (issue 14, migration 0009).
+ * indexed, so no update could be HOT), here it adds three small ones (migration 0009).
  */
 export const participantAdherence = pgTable(
   'participant_adherence',
@@ -426,7 +426,7 @@ export const dailyViews = pgTable('daily_views', {
 });
 
 /**
- * Rollups of seen_videos for the Reports screen (issue 33), kept by statement triggers on
+ * Rollups of seen_videos for the Reports screen, kept by statement triggers on
  * seen_videos in the transaction of every insert, delete or update
  * (drizzle/0019_report_rollup_triggers.sql), so a report over a year never reads every view.
  *
@@ -468,7 +468,7 @@ export const seenWeeks = pgTable(
 );
 
 /**
- * "Where people stop" (issue 33) by its own keys, kept by triggers (drizzle/0020_programme_week_rollups.sql)
+ * "Where people stop" by its own keys, kept by triggers (drizzle/0020_programme_week_rollups.sql)
  * so the report reads a few thousand rows instead of a row per participant and week.
  *
  * report_cohort: per participant the report counts (a programme and a tablet now or in the device
@@ -694,7 +694,7 @@ export const deviceAssignments = pgTable(
 );
 
 /**
- * The adherence classes' counts as the daily check left them, one row per day (issue 33's
+ * The adherence classes' counts as the daily check left them, one row per day (the Reports screen's
  * "Adherence over time" report): active participants with a programme, on track, slightly behind
  * and behind. Written once a day in the check's transaction; history starts with the first check
  * after this table was made.
@@ -709,7 +709,7 @@ export const adherenceHistory = pgTable('adherence_history', {
 /**
  * The follow-up worklist's facts, one row per participant (made by a trigger when the participant
  * is inserted, removed with them): each reason is a column kept current where its fact changes,
- * so the worklist is an index range per reason, never a scan of every participant (issue 31).
+ * so the worklist is an index range per reason, never a scan of every participant.
  * Mirrored by triggers (drizzle 0016): active (participants.status), has_device and
  * device_assigned_at (participants.authorized_device_id), token_empty (push_notification_id),
  * has_programme (fitness_participation_progress), days_behind (participant_adherence). Written by

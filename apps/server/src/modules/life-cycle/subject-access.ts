@@ -16,7 +16,7 @@ import { type AuditActor, AuditService } from '../audit/index.js';
 import { quoted, tablesAboutParticipants } from './records.js';
 
 /**
- * Everything held about one participant (UK GDPR right of access, issue 32 section 5): one ZIP
+ * Everything held about one participant (UK GDPR right of access): one ZIP
  * with a readable HTML summary and, for every table that holds rows about them (found in the
  * catalogue by its participant_id column, so a table added later is included without a change
  * here), a JSON file of those rows with every column. Left out, and said so in the README of the
