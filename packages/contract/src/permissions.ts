@@ -27,6 +27,8 @@ export const PERMISSIONS = [
   'logs.read',
   /** Organisations and their sites, every organisation's admin users, shared video sets. */
   'instance.manage',
+  /** The catalogue of outcome measures (add, change, retire) and each video set's assessment schedule. */
+  'outcomes.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
