@@ -78,6 +78,16 @@ create policy videos_change on videos for all using (
   or exists (select 1 from fitness_video_sets s where s.fitness_video_set_id = videos.fitness_video_set_id
     and (not s.shared or (select pathway_system_administrator()))));
 
+-- A video set's assessment schedule is seen and changed with the set.
+create policy assessment_schedules_read on assessment_schedules for select using (
+  (select pathway_scope()) = 'instance'
+  or exists (select 1 from fitness_video_sets s where s.fitness_video_set_id = assessment_schedules.fitness_video_set_id));
+
+create policy assessment_schedules_change on assessment_schedules for all using (
+  (select pathway_scope()) = 'instance'
+  or exists (select 1 from fitness_video_sets s where s.fitness_video_set_id = assessment_schedules.fitness_video_set_id
+    and (not s.shared or (select pathway_system_administrator()))));
+
 create policy video_uploads_scope on video_uploads using (
   (select pathway_scope()) = 'instance' or organisation_id = (select pathway_organisation()));
 
@@ -126,6 +136,10 @@ create policy participant_contacts_scope on participant_contacts using (
 create policy push_outbox_scope on push_outbox using (
       (select pathway_scope()) = 'instance'
       or exists (select 1 from participants p where p.participant_id = push_outbox.participant_id));
+
+create policy assessment_results_scope on assessment_results using (
+      (select pathway_scope()) = 'instance'
+      or exists (select 1 from participants p where p.participant_id = assessment_results.participant_id));
 
 -- A tablet's sign-ins are its organisation's, and with a participant, seen with them.
 

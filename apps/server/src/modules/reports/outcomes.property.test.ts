@@ -43,7 +43,7 @@ beforeAll(async () => {
   ];
   measures = [];
   for (const shape of shapes) {
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .insert(outcomeMeasures)
       .values({ ...shape, name: shape.code, kind: 'numeric', unit: 'm', min: 0, max: 1000 })
       .returning();
@@ -112,7 +112,7 @@ interface StoredPerson {
 }
 
 async function store(s: Scenario): Promise<StoredPerson[]> {
-  const db = t.ctx.db;
+  const db = t.ctx.database.db;
   await db.delete(participants);
   await db.delete(videoSets);
   const people: StoredPerson[] = [];
@@ -292,7 +292,7 @@ const rounded = (a: unknown) =>
 
 describe('the outcomes report in SQL', () => {
   it('answers what the plain TypeScript reference counts, on random cohorts and periods', async () => {
-    const c: ReportContext = { db: t.ctx.db, timeZone: TZ, today: TODAY };
+    const c: ReportContext = { db: t.ctx.database.db, timeZone: TZ, today: TODAY };
     let withPairs = 0;
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
