@@ -166,7 +166,16 @@ describe('row-level security', () => {
         where n.nspname = 'public' and c.relkind = 'r' and not c.relrowsecurity
         order by 1`),
     ).map((r) => r.table);
-    expect(unprotected).toEqual(['adherence_runs', 'rate_limit_counters', 'server_secrets']);
+    // The instance's own: the daily check's runs, rate limits, sealed secrets (no staff grant), the
+    // catalogue of outcome measures (shared by every organisation, as a shared video set) and the
+    // programme's time zone.
+    expect(unprotected).toEqual([
+      'adherence_runs',
+      'outcome_measures',
+      'programme_settings',
+      'rate_limit_counters',
+      'server_secrets',
+    ]);
     const participantOf = await withScope(scopeB, () =>
       t.ctx.db.select().from(participants).where(eq(participants.participant_id, place.a1[0]!)),
     );

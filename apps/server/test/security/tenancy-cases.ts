@@ -331,6 +331,67 @@ const ENTRIES: Entry[] = [
   ],
 
   // ---- video sets and videos ----
+  // ---- outcome measures, schedules and results ----
+  [
+    API_ROUTES.outcomes.measures,
+    { exempt: "the catalogue of measures is the instance's, as a shared video set is: no place's records" },
+  ],
+  [
+    API_ROUTES.outcomes.createMeasure,
+    { exempt: "adds to the instance's catalogue of measures: no place's records" },
+  ],
+  [
+    API_ROUTES.outcomes.updateMeasure,
+    { exempt: "changes the instance's catalogue (a measure without results only): no place's records" },
+  ],
+  [API_ROUTES.outcomes.schedule, { call: (other) => ({ url: `/api/videoset/${other.setId}/assessments` }) }],
+  [
+    API_ROUTES.outcomes.saveSchedule,
+    {
+      call: (other) => ({
+        url: `/api/videoset/${other.setId}/assessments`,
+        payload: { timepoints: [{ timepoint: 'baseline', measures: ['6MWD'] }] },
+      }),
+    },
+  ],
+  [
+    API_ROUTES.outcomes.results,
+    { call: (other) => ({ url: `/api/participant/${other.participantId}/assessments` }) },
+  ],
+  [
+    API_ROUTES.outcomes.record,
+    {
+      call: (other) => ({
+        url: `/api/participant/${other.participantId}/assessments`,
+        payload: {
+          timepoint: 'baseline',
+          measure: '6MWD',
+          taken_on: new Date().toISOString().slice(0, 10),
+          value: 300,
+          note: 'Tenancy walk',
+        },
+      }),
+    },
+  ],
+  [
+    API_ROUTES.outcomes.amend,
+    {
+      call: (other) => ({
+        url: `/api/participant/${other.participantId}/assessments/${other.assessmentId}/amend`,
+        payload: { value: 301, reason: 'Tenancy correction' },
+      }),
+    },
+  ],
+  [
+    API_ROUTES.outcomes.ofParticipant,
+    { call: (other) => ({ url: `/api/participant/${other.participantId}/outcomes` }) },
+  ],
+  [API_ROUTES.outcomes.fhir, { call: (other) => ({ url: `/api/participant/${other.participantId}/fhir` }) }],
+  [
+    API_ROUTES.reports.outcomes,
+    { call: () => ({ url: '/api/reports/outcomes?from=2025-01-01&to=2026-12-31&measure=6MWD' }) },
+  ],
+
   [API_ROUTES.videoSets.list, { call: () => ({ url: '/api/videoset' }) }],
   [
     API_ROUTES.videoSets.create,

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { loginThrottle, organisations, sites } from '../../src/db/schema.js';
+import {
+  assessmentResults,
+  loginThrottle,
+  organisations,
+  outcomeMeasures,
+  sites,
+} from '../../src/db/schema.js';
+import { programmeToday } from '../../src/lib/programme-day.js';
 import { firstSite, insertDevice, issueDeviceToken, participantBody } from '../factories.js';
 import { signedInCookie, type TestApp } from '../harness.js';
 import { makeProgress, makeVideoSet, makeVideos } from '../programme-factories.js';
@@ -24,6 +31,8 @@ export interface Place {
   setId: number;
   videoId: number;
   contactId: number;
+  /** A result of an outcome measure recorded for the participant, with a note. */
+  assessmentId: number;
   adminUserName: string;
   adminUserId: number;
   /** Organisation-level names: the device's and the set's (another site of the organisation sees them). */
@@ -138,6 +147,25 @@ async function seedPlace(
     failures: 10,
     locked_until: new Date(Date.now() + 3_600_000),
   });
+  // An outcome result with its note, as recorded (the tables' owner writes it: the walk's entry
+  // through the API is outcomes.test.ts's).
+  const [walk] = await t.ctx.database.db
+    .select()
+    .from(outcomeMeasures)
+    .where(eq(outcomeMeasures.code, '6MWD'));
+  const [assessment] = await t.ctx.database.db
+    .insert(assessmentResults)
+    .values({
+      participant_id: participantId,
+      measure_id: walk!.measure_id,
+      timepoint: 'baseline',
+      taken_on: programmeToday(t.ctx),
+      value: 300,
+      score: 300,
+      note: `${name} assessment note ${mark}`,
+      admin_user_name: admin.admin.user_name,
+    })
+    .returning();
   return {
     organisationId,
     siteId,
@@ -148,6 +176,7 @@ async function seedPlace(
     setId: set.fitness_video_set_id,
     videoId: video!.video_id,
     contactId: contact.contact_id as number,
+    assessmentId: assessment!.assessment_id,
     adminUserName: admin.admin.user_name,
     adminUserId: admin.admin.admin_user_id,
     deviceName: device.name,
@@ -159,6 +188,7 @@ async function seedPlace(
       participant.address as string,
       `${name} private note ${mark}`,
       `${name} contact note ${mark}`,
+      `${name} assessment note ${mark}`,
       `${name} message ${mark}`,
       nhs,
       `Dr ${name} ${mark}`,
@@ -168,6 +198,7 @@ async function seedPlace(
       participant_ids: [participantId],
       fitness_participation_progress_id: [progress.fitness_participation_progress_id],
       contact_id: [contact.contact_id as number],
+      assessment_id: [assessment!.assessment_id],
     },
   };
 }

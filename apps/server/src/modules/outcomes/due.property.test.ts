@@ -91,7 +91,12 @@ describe('assessment_due in the database', () => {
         await db.delete(videoSets);
         const [set] = await db
           .insert(videoSets)
-          .values({ organisation_id: site.organisation_id, set_name: 'S', number_of_weeks: s.weeks, videos_in_week: 1 })
+          .values({
+            organisation_id: site.organisation_id,
+            set_name: 'S',
+            number_of_weeks: s.weeks,
+            videos_in_week: 1,
+          })
           .returning();
         const schedule: ScheduledTimepoint[] = [];
         const seen = new Set<string>();
