@@ -58,7 +58,7 @@ describe('seed-demo', () => {
     expect(dashboard.participantsCount.counted).toBe(22);
     // Two were discharged, one completed and one withdrawn.
     const discharged = rowsOf<{ status: string; n: number }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select status, count(*)::int as n from participants where status <> 'active' group by 1 order by 1`,
       ),
     );
@@ -76,7 +76,7 @@ describe('seed-demo', () => {
     expect(counts.reasons.reminders_failing).toBeLessThanOrEqual(2);
     expect(counts.total).toBeLessThan(22);
     const tablets = rowsOf<{ calling: number; with_device: number }>(
-      await t.ctx.db.execute(sql`
+      await t.ctx.database.db.execute(sql`
         select count(*) filter (where f.tablet_called_at > ${clock.now().toISOString()}::timestamptz - interval '1 day' and not f.token_empty)::int as calling,
           count(*) filter (where f.has_device)::int as with_device
         from participant_followup f where f.active`),
