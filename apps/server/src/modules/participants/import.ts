@@ -195,6 +195,7 @@ export async function importParticipants(
 ): Promise<ParticipantImportReport> {
   const site = await siteForNewParticipant(db, staff, siteId);
   if (dryRun) return (await checkParticipantCsv(db, text, true)).report;
+  let written: (string | null | undefined)[] = [];
   try {
     return await db.transaction(async (tx) => {
       const { report, valid } = await checkParticipantCsv(tx, text, false);
@@ -203,6 +204,7 @@ export async function importParticipants(
         const where = first.column ? `line ${first.line}, ${first.column}` : `line ${first.line}`;
         throw new HttpError(422, im.rowsHaveErrors(report.errors.length, `${where}: ${first.message}`));
       }
+      written = valid.map((row) => row.nhs_number);
       const now = clock.now();
       const ids: number[] = [];
       for (let i = 0; i < valid.length; i += INSERT_BATCH) {
@@ -234,6 +236,6 @@ export async function importParticipants(
       return { ...report, participant_ids: ids };
     });
   } catch (error) {
-    throw await uniqueConflict(db, error);
+    throw await uniqueConflict(db, error, written);
   }
 }

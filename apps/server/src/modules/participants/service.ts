@@ -144,13 +144,22 @@ function nhsNumberOfViolation(error: unknown): string | null {
  * Two admins assigning one device, or registering one NHS number, at the same moment: the unique
  * index decides, and the loser gets the same 409 the check before the write would have given.
  */
-export async function uniqueConflict(db: Database, error: unknown): Promise<unknown> {
+export async function uniqueConflict(
+  db: Database,
+  error: unknown,
+  /** The NHS numbers the failed statement wrote. */
+  written: readonly (string | null | undefined)[] = [],
+): Promise<unknown> {
   if (error instanceof HttpError) return error;
   const constraint = uniqueViolation(error);
   if (constraint === null) return error;
   if (constraint === 'participants_nhs_number_key') {
-    const nhsNumber = nhsNumberOfViolation(error);
-    const holder = nhsNumber ? (await holdersOfNhsNumbers(db, [nhsNumber])).get(nhsNumber) : undefined;
+    // On a table under row-level security PostgreSQL leaves the index's values out of the error:
+    // the holder is then looked for among the numbers the statement wrote (its own rows are gone).
+    const fromError = nhsNumberOfViolation(error);
+    const numbers = (fromError ? [fromError] : written).filter((n): n is string => typeof n === 'string');
+    const holders = await holdersOfNhsNumbers(db, numbers);
+    const holder = numbers.map((n) => holders.get(n)).find((id) => id !== undefined);
     return conflict(
       holder === undefined ? messages.nhsNumber.takenByAnother : messages.nhsNumber.taken(holder),
     );
@@ -275,7 +284,7 @@ export class ParticipantService {
         possible_duplicates: await possibleDuplicatesOf(this.db, saved, id),
       };
     } catch (error) {
-      throw await uniqueConflict(this.db, error);
+      throw await uniqueConflict(this.db, error, [body.nhs_number]);
     }
   }
 
@@ -329,7 +338,7 @@ export class ParticipantService {
         }
       });
     } catch (error) {
-      throw await uniqueConflict(this.db, error);
+      throw await uniqueConflict(this.db, error, [body.nhs_number]);
     }
     const saved = (await this.repo.findById(id))!;
     // Only a change of name or date of birth can make this participant look like another.
