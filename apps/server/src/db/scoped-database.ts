@@ -21,8 +21,8 @@ import * as schema from './schema.js';
  * - With no scope at all, nothing is sent: NoScopeError.
  */
 export function scopedDatabase(handle: { pglite?: PGlite; pool?: pg.Pool }): Database {
-  if (handle.pool) return drizzlePg(new ScopedPool(handle.pool) as never, { schema }) as unknown as Database;
-  return drizzlePglite(scopedPglite(handle.pglite!), { schema }) as unknown as Database;
+  if (handle.pool) return drizzlePg(new ScopedPool(handle.pool) as never, { schema });
+  return drizzlePglite(scopedPglite(handle.pglite!), { schema });
 }
 
 type QueryConfig = string | { text: string; name?: string; values?: unknown[]; rowMode?: string };

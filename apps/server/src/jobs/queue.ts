@@ -271,8 +271,9 @@ export class JobQueue {
       const ids = this.leases ? await this.leases.orphaned(active) : active;
       if (ids.length === 0) continue;
       this.logger.warn({ job: name, count: ids.length }, 'reclaiming jobs left active by a stopped process');
-      const onOrphaned = this.definitions.get(name)?.onOrphaned;
-      if (onOrphaned) await withScope(instanceScope(`job ${name}`), onOrphaned);
+      const definition = this.definitions.get(name);
+      if (definition?.onOrphaned)
+        await withScope(instanceScope(`job ${name}`), () => definition.onOrphaned?.());
       await (this.boss.fail as (name: string, ids: string[], data: object) => Promise<unknown>)(name, ids, {
         message: 'the process running this job stopped; retrying',
       });

@@ -70,7 +70,7 @@ function idsIn(value: unknown, found: Map<string, number[]> = new Map()): Map<st
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       const numbers =
         typeof v === 'number' ? [v] : Array.isArray(v) && v.every((n) => typeof n === 'number') ? v : [];
-      if (numbers.length > 0) found.set(k, [...(found.get(k) ?? []), ...(numbers as number[])]);
+      if (numbers.length > 0) found.set(k, [...(found.get(k) ?? []), ...numbers]);
       idsIn(v, found);
     }
   }
@@ -98,12 +98,16 @@ function splitCsvLine(line: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (quoted) {
-      if (c === '"' && line[i + 1] === '"') ((cell += '"'), i++);
-      else if (c === '"') quoted = false;
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') (cells.push(cell), (cell = ''));
-    else cell += c;
+    else if (c === ',') {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
   }
   cells.push(cell);
   return cells;
