@@ -25,6 +25,8 @@ export const PERMISSIONS = [
   'audit.read',
   /** The server's log files. */
   'logs.read',
+  /** The single sign-on settings of one's own organisation (its OpenID Connect provider). */
+  'sso.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
