@@ -10,6 +10,7 @@ CREATE TABLE "sso_configurations" (
 	"site_claim" text,
 	"jit" boolean DEFAULT false NOT NULL,
 	"acr_values" text,
+	"scopes" text,
 	"required" boolean DEFAULT false NOT NULL,
 	"break_glass" text[] DEFAULT '{}'::text[] NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,

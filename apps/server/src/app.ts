@@ -35,6 +35,7 @@ import { retentionRoutes } from './modules/retention/index.js';
 // Reports (issue 33)
 import { reportRoutes } from './modules/reports/index.js';
 import { lifeCycleRoutes } from './modules/life-cycle/index.js';
+import { ssoRoutes } from './modules/sso/index.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
 const modules = [
@@ -62,6 +63,7 @@ const modules = [
   followupRoutes,
   retentionRoutes,
   lifeCycleRoutes,
+  ssoRoutes,
 ];
 
 export interface BuildOptions {

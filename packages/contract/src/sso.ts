@@ -98,6 +98,14 @@ export const ssoConfigBody = z
       .nullable()
       .optional()
       .describe("Asked for at every sign-in (CIS2: AAL3_ANY ...); the ID token's acr must be one of them"),
+    scopes: z
+      .string()
+      .trim()
+      .max(500)
+      .regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, { error: 'scopes are names separated by single spaces' })
+      .nullable()
+      .optional()
+      .describe('Scopes asked for beside openid, profile and email (CIS2: nationalrbacaccess, for its roles)'),
     required: z.boolean().describe('Refuse password sign-in to everyone but the break-glass accounts'),
     break_glass: z
       .array(z.string().trim().min(1).max(200))
@@ -122,6 +130,7 @@ export const ssoConfig = z
     site_claim: z.string().nullable(),
     jit: z.boolean(),
     acr_values: z.string().nullable(),
+    scopes: z.string().nullable(),
     required: z.boolean(),
     break_glass: z.array(z.string()),
     redirect_uri: z.string().describe('Register this redirect URI at the provider'),

@@ -119,6 +119,8 @@ export const ssoConfigurations = pgTable(
     site_claim: text('site_claim'),
     jit: boolean('jit').notNull().default(false),
     acr_values: text('acr_values'),
+    /** Scopes asked for beside openid, profile and email (CIS2's roles come with nationalrbacaccess). */
+    scopes: text('scopes'),
     required: boolean('required').notNull().default(false),
     /** Lower-cased user names that keep password sign-in when single sign-on is required. */
     break_glass: text('break_glass')

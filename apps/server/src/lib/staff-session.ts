@@ -14,4 +14,6 @@ export interface StaffSession {
   expiresAt: Date;
   /** The last sign-in or step-up of this session: dangerous actions need it recent (access.ts). */
   authenticatedAt: Date;
+  /** Signed in through this organisation's identity provider; null: with password and code. */
+  ssoOrganisationId: number | null;
 }

@@ -1,7 +1,7 @@
 /** Sign-in, sessions, passwords, TOTP and the secrets at rest. */
 export { assertAcceptablePassword } from './password-policy.js';
 export { hashPassword } from './passwords.js';
-export { authRoutes, lockoutRoutes } from './routes.js';
+export { authRoutes, lockoutRoutes, sessionCookieOptions } from './routes.js';
 export { openSecretsAtRest, rotateSecretsKey } from './secrets-at-rest.js';
 export { SessionService, endSessionsOf, sessionSigningKey } from './sessions.js';
 export { otpauthUrl } from './totp.js';

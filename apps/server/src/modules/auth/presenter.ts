@@ -10,6 +10,7 @@ export function presentSession(s: StaffSession): SessionInfo {
     last_name: s.lastName,
     role: s.role,
     expires_at: s.expiresAt.toISOString(),
+    single_sign_on: s.ssoOrganisationId !== null,
   };
 }
 
