@@ -39,6 +39,8 @@ export interface TestProvider {
   provider: Provider;
   /** How many back-channel logout requests the provider sent, and their answers' statuses. */
   backchannelLogouts: number[];
+  /** Signs claims with the provider's own key (RS256), for tokens a test makes itself (logout tokens). */
+  sign: (header: object, claims: object) => string;
   close(): Promise<void>;
 }
 
@@ -133,9 +135,9 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
   };
   const provider = new Provider(issuer, configuration);
 
+  const sign = signRs256(privateKey, kid);
   if (options.tamperIdToken) {
     const tamper = options.tamperIdToken;
-    const sign = signRs256(privateKey, kid);
     provider.use(async (ctx, next) => {
       await next();
       const body = ctx.body as { id_token?: string } | undefined;
@@ -178,6 +180,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     issuer,
     provider,
     backchannelLogouts,
+    sign,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -50,7 +50,9 @@ export class TestBrowser {
       const path = attr('Path') ?? '/';
       const expires = attr('Expires');
       const gone =
-        attr('Max-Age') === '0' || (expires !== undefined && new Date(expires).getTime() < Date.now()) || value === '';
+        attr('Max-Age') === '0' ||
+        (expires !== undefined && new Date(expires).getTime() < Date.now()) ||
+        value === '';
       const rest = cookies.filter((c) => !(c.name === name && c.path === path));
       if (!gone) rest.push({ name, value, path });
       cookies.length = 0;
@@ -108,6 +110,12 @@ export class TestBrowser {
       next = await this.request(next.location);
       chain.push(next.url);
     }
-    return { url: next.url, status: next.status, body: next.body, chain, ...(next.location ? { location: next.location } : {}) };
+    return {
+      url: next.url,
+      status: next.status,
+      body: next.body,
+      chain,
+      ...(next.location ? { location: next.location } : {}),
+    };
   }
 }

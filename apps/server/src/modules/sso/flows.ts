@@ -294,16 +294,15 @@ export class SsoFlows {
       );
     }
     if (!admin) {
-      if (!email) {
-        const why = stringClaim(claims.email)
-          ? "the email is not verified or not of the organisation's domains"
-          : 'no email claim';
+      // An email the provider does not vouch for (or of another organisation's domain) neither
+      // links an account nor names a new one.
+      if (!email && stringClaim(claims.email))
         throw new PersonRefused(
-          settings.jit || byEmail ? 'email_unverified' : 'unknown_user',
-          why,
+          'email_unverified',
+          "the email is not verified or not of the organisation's domains",
           actorOf(undefined),
         );
-      }
+      if (!email) throw new PersonRefused('unknown_user', 'no email claim', actorOf(undefined));
       if (!settings.jit)
         throw new PersonRefused(
           'unknown_user',

@@ -60,6 +60,9 @@ export async function discoverProvider(
   const auth = await clientAuthOf(settings, config.serverMetadata(), secrets);
   const configured = new oidc.Configuration(config.serverMetadata(), settings.client_id, metadata, auth);
   for (const allow of execute) allow(configured);
+  // The ID token's signature is checked too, though it comes straight from the token endpoint
+  // (OpenID Connect would let TLS stand in for it): a provider's key, not the connection, vouches for it.
+  oidc.enableNonRepudiationChecks(configured);
   configured.timeout = PROVIDER_TIMEOUT_SECONDS;
   return configured;
 }
@@ -101,10 +104,11 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** Error codes along a chain of causes (the library wraps its own errors). */
-function codesOf(error: unknown): { codes: string[]; claim?: string; attribute?: string } {
+function codesOf(error: unknown): { codes: string[]; claim?: string; attribute?: string; alg: boolean } {
   const codes: string[] = [];
   let claim: string | undefined;
   let attribute: string | undefined;
+  let alg = false;
   const seen = new Set<unknown>();
   for (
     let e: unknown = error;
@@ -112,12 +116,26 @@ function codesOf(error: unknown): { codes: string[]; claim?: string; attribute?:
     e = (e as { cause?: unknown }).cause
   ) {
     seen.add(e);
-    const { code, claim: c, attribute: a } = e as { code?: unknown; claim?: unknown; attribute?: unknown };
+    const {
+      code,
+      claim: c,
+      attribute: a,
+      header,
+    } = e as {
+      code?: unknown;
+      claim?: unknown;
+      attribute?: unknown;
+      header?: unknown;
+    };
     if (typeof code === 'string') codes.push(code);
     if (typeof c === 'string') claim ??= c;
     if (typeof a === 'string') attribute ??= a;
+    // The library refuses an algorithm it was not told to accept (`none` among them) with the
+    // header as the cause, and a signature that does not verify with the key and signature.
+    if (header && typeof header === 'object' && 'alg' in header) alg = true;
+    if ('signature' in e && 'key' in e) alg = true;
   }
-  return { codes, claim, attribute };
+  return { codes, claim, attribute, alg };
 }
 
 /**
@@ -136,7 +154,7 @@ export function refusalOf(error: unknown): SsoRefused {
   }
   if (isUnreachable(error))
     return new SsoRefused('provider_unreachable', 'the provider could not be reached');
-  const { codes, claim, attribute } = codesOf(error);
+  const { codes, claim, attribute, alg } = codesOf(error);
   const has = (code: string) => codes.includes(code);
   const what = `${codes.join(' < ')}${claim ? ` (claim ${claim})` : ''}${attribute ? ` (${attribute})` : ''}`;
   if (has('OAUTH_JWT_CLAIM_COMPARISON_FAILED') || has('OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED')) {
@@ -150,6 +168,7 @@ export function refusalOf(error: unknown): SsoRefused {
   }
   if (has('OAUTH_JWT_TIMESTAMP_CHECK_FAILED')) return new SsoRefused('expired', what);
   if (
+    alg ||
     has('OAUTH_JWS_SIGNATURE_VERIFICATION_FAILED') ||
     has('ERR_JWS_SIGNATURE_VERIFICATION_FAILED') ||
     has('OAUTH_KEY_SELECTION_FAILED') ||

@@ -3,8 +3,20 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages, type SsoConfigBody } from '@pathway/contract';
 import { rowsOf } from '../../db/rows.js';
-import { ManualClock, createAdmin, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
-import { startTestProvider, testId, type TestAccount, type TestProvider, type TestProviderOptions } from '../../../test/oidc-provider.js';
+import {
+  ManualClock,
+  createAdmin,
+  createTestApp,
+  signedInCookie,
+  type TestApp,
+} from '../../../test/harness.js';
+import {
+  startTestProvider,
+  testId,
+  type TestAccount,
+  type TestProvider,
+  type TestProviderOptions,
+} from '../../../test/oidc-provider.js';
 import { TestBrowser, type Visit } from '../../../test/test-browser.js';
 import { waitUntil } from '../../../test/wait.js';
 
@@ -86,37 +98,50 @@ async function configure(overrides: Partial<SsoConfigBody> = {}, cookie = fullCo
   });
 }
 
-async function withProvider(options: Partial<TestProviderOptions> & { accounts: TestAccount[] }, settings: Partial<SsoConfigBody> = {}) {
+async function withProvider(
+  options: Partial<TestProviderOptions> & { accounts: TestAccount[] },
+  settings: Partial<SsoConfigBody> = {},
+) {
   provider = await startTestProvider({ clients: [client()], ...options });
   const saved = await configure(settings);
   expect(saved.statusCode, saved.body).toBe(200);
   return provider;
 }
 
-const atPathway = (url: URL) => url.origin === base && (url.pathname === '/dashboard' || url.pathname === '/login' || url.pathname === '/sso/step-up-done');
+const atPathway = (url: URL) =>
+  url.origin === base &&
+  (url.pathname === '/dashboard' || url.pathname === '/login' || url.pathname === '/sso/step-up-done');
 
 /** Starts at Pathway with the email, signs in at the provider's page as `who`, and follows back to Pathway. */
 async function signIn(
   browser: TestBrowser,
   who: TestAccount,
-  { acr, email = String(who.claims.email), stopBeforeCallback = false }: { acr?: string; email?: string; stopBeforeCallback?: boolean } = {},
+  {
+    acr,
+    email = String(who.claims.email),
+    stopBeforeCallback = false,
+  }: { acr?: string; email?: string; stopBeforeCallback?: boolean } = {},
 ): Promise<Visit> {
-  const page = await browser.visit(`${base}/api/sso/start?email=${encodeURIComponent(email)}`, { stopAt: atPathway });
-  if (atPathway(page.url)) return page; // refused before the provider
-  expect(page.url.pathname, page.body).toMatch(/^\/interaction\//);
+  const stopAt = (url: URL) => atPathway(url) || (stopBeforeCallback && url.pathname === '/api/sso/callback');
+  const page = await browser.visit(`${base}/api/sso/start?email=${encodeURIComponent(email)}`, { stopAt });
+  // Refused before the provider, or the provider's session of this browser answered at once.
+  if (!page.url.pathname.startsWith('/interaction/')) return page;
   return browser.visit(new URL(`${page.url.pathname}/login`, page.url), {
     form: { account: who.sub, ...(acr ? { acr } : {}) },
-    stopAt: (url) => atPathway(url) || (stopBeforeCallback && url.pathname === '/api/sso/callback'),
+    stopAt,
   });
 }
 
-const refusedWith = (visit: Visit) => (visit.url.pathname === '/login' ? visit.url.searchParams.get('sso') : null);
+const refusedWith = (visit: Visit) =>
+  visit.url.pathname === '/login' ? visit.url.searchParams.get('sso') : null;
 
 async function sessionOf(browser: TestBrowser) {
   const jwt = browser.cookie(base, 'jwt');
   if (!jwt) return null;
   const res = await t.app.inject({ url: '/api/session', headers: { cookie: `jwt=${jwt}` } });
-  return res.statusCode === 200 ? res.json<{ user_name: string; role: string; single_sign_on?: boolean }>() : null;
+  return res.statusCode === 200
+    ? res.json<{ user_name: string; role: string; single_sign_on?: boolean }>()
+    : null;
 }
 
 async function auditOf(action: string) {
@@ -133,7 +158,9 @@ describe('single sign-on through a real OpenID provider', () => {
     await withProvider({ accounts: [lead] });
     const browser = new TestBrowser();
 
-    const lookup = await t.app.inject({ url: `/api/sso/lookup?email=${encodeURIComponent(String(lead.claims.email))}` });
+    const lookup = await t.app.inject({
+      url: `/api/sso/lookup?email=${encodeURIComponent(String(lead.claims.email))}`,
+    });
     expect(lookup.json()).toEqual({ single_sign_on: true });
     expect((await t.app.inject({ url: '/api/sso/lookup?email=someone@elsewhere.example' })).json()).toEqual({
       single_sign_on: false,
@@ -142,8 +169,14 @@ describe('single sign-on through a real OpenID provider', () => {
     const back = await signIn(browser, lead);
     expect(back.url.pathname, back.url.href).toBe('/dashboard');
     const session = await sessionOf(browser);
-    expect(session).toMatchObject({ user_name: String(lead.claims.email), role: 'full access', single_sign_on: true });
-    expect((await auditOf('sso.jit_create')).map((e) => e.admin_user_name)).toContain(String(lead.claims.email));
+    expect(session).toMatchObject({
+      user_name: String(lead.claims.email),
+      role: 'full access',
+      single_sign_on: true,
+    });
+    expect((await auditOf('sso.jit_create')).map((e) => e.admin_user_name)).toContain(
+      String(lead.claims.email),
+    );
     expect((await auditOf('signin.success')).at(-1)?.detail).toBe(`single sign-on (${provider!.issuer})`);
     // The flow cookie is spent; a second sign-in finds the same admin by subject, creating nobody.
     expect(browser.cookie(`${base}/api/sso/`, 'sso_flow')).toBeUndefined();
@@ -154,4 +187,243 @@ describe('single sign-on through a real OpenID provider', () => {
     );
     expect(rows[0]!.n).toBe(1);
   });
+
+  it('links an existing admin by a verified email of its domains and updates their role from the claims; an unverified email links nobody', async () => {
+    const existing = await createAdmin(t.ctx, 'basic access', { user_name: `linked.${testId()}@${DOMAIN}` });
+    const person: TestAccount = {
+      sub: `sub-${testId()}`,
+      claims: { email: existing.user_name.toUpperCase(), email_verified: true, roles: 'pathway-lead' },
+    };
+    const unverified = account(['pathway-lead'], { email: existing.user_name, email_verified: false });
+    const stranger = account(['pathway-lead']);
+    await withProvider({ accounts: [person, unverified, stranger] }, { jit: false });
+
+    expect(refusedWith(await signIn(new TestBrowser(), unverified))).toBe('email_unverified');
+    expect(refusedWith(await signIn(new TestBrowser(), stranger))).toBe('unknown_user');
+
+    const browser = new TestBrowser();
+    expect((await signIn(browser, person)).url.pathname).toBe('/dashboard');
+    expect(await sessionOf(browser)).toMatchObject({ user_name: existing.user_name, role: 'full access' });
+    expect((await auditOf('sso.link')).at(-1)?.admin_user_id).toBe(existing.admin_user_id);
+    expect((await auditOf('admin.role_change')).at(-1)?.detail).toBe(
+      `basic access to full access, from the claims of ${provider!.issuer}`,
+    );
+  });
+
+  it('refuses a role claim that maps to no role, and ends the sessions the person already had', async () => {
+    const person = account(['pathway-clinician']);
+    await withProvider({ accounts: [person] });
+    const first = new TestBrowser();
+    expect((await signIn(first, person)).url.pathname).toBe('/dashboard');
+    expect(await sessionOf(first)).toMatchObject({ role: 'basic access' });
+
+    person.claims.roles = ['retired'];
+    const second = new TestBrowser();
+    const refused = await signIn(second, person);
+    expect(refusedWith(refused)).toBe('role');
+    expect(second.cookie(base, 'jwt')).toBeUndefined();
+    expect(await sessionOf(first)).toBeNull();
+    expect((await auditOf('sso.refused')).at(-1)?.detail).toMatch(/^role: .*their sessions ended/);
+
+    delete person.claims.roles;
+    expect(refusedWith(await signIn(new TestBrowser(), person))).toBe('role');
+  });
+
+  it('refuses an unknown email domain, and a provider that cannot be reached, on the sign-in page', async () => {
+    const person = account(['pathway-lead']);
+    await withProvider({ accounts: [person] });
+    const browser = new TestBrowser();
+    const unknown = await browser.request(`${base}/api/sso/start?email=someone%40elsewhere.example`);
+    expect(unknown.status).toBe(302);
+    expect(unknown.location?.href).toBe(`${base}/login?sso=unknown_domain`);
+    expect((await auditOf('sso.refused')).at(-1)).toMatchObject({
+      admin_user_name: 'someone@elsewhere.example',
+    });
+    expect(browser.cookie(`${base}/api/sso/`, 'sso_flow')).toBeUndefined();
+
+    await provider!.close();
+    const down = await browser.request(
+      `${base}/api/sso/start?email=${encodeURIComponent(String(person.claims.email))}`,
+    );
+    expect(down.location?.href).toBe(`${base}/login?sso=provider_unreachable`);
+    expect(messages.sso.refused.provider_unreachable).toMatch(/break-glass/);
+  });
+
+  const tampered: Array<[string, string, TestProviderOptions['tamperIdToken']]> = [
+    [
+      'another issuer',
+      'issuer',
+      (token, sign) => sign({}, { ...claimsOf(token), iss: 'https://another-provider.example' }),
+    ],
+    [
+      'another audience',
+      'audience',
+      (token, sign) => sign({}, { ...claimsOf(token), aud: 'another-client' }),
+    ],
+    [
+      'another nonce',
+      'nonce',
+      (token, sign) => sign({}, { ...claimsOf(token), nonce: 'not the nonce of this sign-in' }),
+    ],
+    [
+      'a changed payload (bad signature)',
+      'signature',
+      (token) => {
+        const [header, , signature] = token.split('.');
+        const payload = Buffer.from(
+          JSON.stringify({ ...claimsOf(token), roles: ['pathway-lead', 'tampered'] }),
+        ).toString('base64url');
+        return `${header}.${payload}.${signature}`;
+      },
+    ],
+    [
+      'no signature (alg none)',
+      'signature',
+      (token) => {
+        const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+        return `${header}.${token.split('.')[1]}.`;
+      },
+    ],
+    [
+      'an ID token that expired',
+      'expired',
+      (token, sign) => {
+        const now = Math.floor(Date.now() / 1000);
+        return sign({}, { ...claimsOf(token), iat: now - 7200, exp: now - 3600 });
+      },
+    ],
+  ];
+  it.each(tampered)(
+    'refuses %s from the token endpoint, creating no session',
+    async (_what, reason, tamperIdToken) => {
+      const person = account(['pathway-lead']);
+      await withProvider({ accounts: [person], tamperIdToken });
+      const browser = new TestBrowser();
+      const back = await signIn(browser, person);
+      expect(refusedWith(back)).toBe(reason);
+      expect(browser.cookie(base, 'jwt')).toBeUndefined();
+      expect((await auditOf('sso.refused')).at(-1)?.detail).toMatch(new RegExp(`^${reason}: `));
+    },
+  );
+
+  it('refuses an ID token past its expiry by the application clock (a real token of the provider, judged later)', async () => {
+    const person = account(['pathway-lead']);
+    await withProvider({ accounts: [person], idTokenTtl: 60 });
+    const browser = new TestBrowser();
+    const atCallback = await signIn(browser, person, { stopBeforeCallback: true });
+    expect(atCallback.url.pathname).toBe('/api/sso/callback');
+    clock.advance(5 * 60_000); // within the flow's 10 minutes, past the token's 60 s
+    const back = await browser.visit(atCallback.url, { stopAt: atPathway });
+    expect(refusedWith(back)).toBe('expired');
+  });
+
+  it('asks for acr_values and refuses a sign-in at a lower assurance level', async () => {
+    const person = account(['pathway-lead']);
+    await withProvider(
+      { accounts: [person], acrValues: ['AAL1_USERPASS', 'AAL3_ANY'] },
+      { acr_values: 'AAL3_ANY' },
+    );
+    const start = await new TestBrowser().request(
+      `${base}/api/sso/start?email=${encodeURIComponent(String(person.claims.email))}`,
+    );
+    expect(start.location?.searchParams.get('acr_values')).toBe('AAL3_ANY');
+    expect(refusedWith(await signIn(new TestBrowser(), person, { acr: 'AAL1_USERPASS' }))).toBe('acr');
+    expect((await signIn(new TestBrowser(), person, { acr: 'AAL3_ANY' })).url.pathname).toBe('/dashboard');
+  });
+
+  it('binds the state to the browser: a replayed callback, a reused code and a callback from another browser (login CSRF) are refused', async () => {
+    const person = account(['pathway-lead']);
+    const attacker = account(['pathway-clinician']);
+    await withProvider({ accounts: [person, attacker] });
+
+    // The attacker signs in at the provider and keeps the callback address instead of following it.
+    const attackerBrowser = new TestBrowser();
+    const forged = await signIn(attackerBrowser, attacker, { stopBeforeCallback: true });
+    // The victim's browser is made to open it: it holds no flow cookie, or one of its own flow.
+    const victim = new TestBrowser();
+    expect(refusedWith(await victim.visit(forged.url, { stopAt: atPathway }))).toBe('state');
+    await victim.request(`${base}/api/sso/start?email=${encodeURIComponent(String(person.claims.email))}`);
+    expect(victim.cookie(`${base}/api/sso/`, 'sso_flow')).toBeDefined();
+    expect(refusedWith(await victim.visit(forged.url, { stopAt: atPathway }))).toBe('state');
+    expect(victim.cookie(base, 'jwt')).toBeUndefined();
+
+    // A finished sign-in's callback, sent again with the same cookie: the state works once.
+    const browser = new TestBrowser();
+    const atCallback = await signIn(browser, person, { stopBeforeCallback: true });
+    const flowCookie = browser.cookie(`${base}/api/sso/`, 'sso_flow')!;
+    expect((await browser.visit(atCallback.url, { stopAt: atPathway })).url.pathname).toBe('/dashboard');
+    const replay = new TestBrowser();
+    replay.setCookie(base, 'sso_flow', flowCookie, '/api/sso/');
+    expect(refusedWith(await replay.visit(atCallback.url, { stopAt: atPathway }))).toBe('state');
+
+    // The used code with a fresh state of this browser: the provider refuses it (the code is spent).
+    const fresh = await signIn(browser, person, { stopBeforeCallback: true });
+    const reused = new URL(fresh.url);
+    reused.searchParams.set('code', atCallback.url.searchParams.get('code')!);
+    expect(refusedWith(await browser.visit(reused, { stopAt: atPathway }))).toBe('code');
+    expect((await auditOf('sso.refused')).at(-1)?.detail).toMatch(/^code: /);
+  });
+
+  it('sends the browser nowhere but the provider and fixed addresses of the console, whatever the request says', async () => {
+    const person = account(['pathway-lead']);
+    await withProvider({ accounts: [person] });
+    const browser = new TestBrowser();
+    const evil = encodeURIComponent('https://evil.example/steal');
+    const start = await browser.request(
+      `${base}/api/sso/start?email=${encodeURIComponent(String(person.claims.email))}&redirect_uri=${evil}&return_to=${evil}&next=//evil.example`,
+    );
+    expect(start.location!.origin).toBe(provider!.issuer);
+    expect(start.location!.searchParams.get('redirect_uri')).toBe(`${base}/api/sso/callback`);
+
+    const atCallback = await signIn(browser, person, { stopBeforeCallback: true });
+    const withExtra = new URL(atCallback.url);
+    withExtra.searchParams.set('return_to', 'https://evil.example/');
+    withExtra.searchParams.set('redirect_uri', 'https://evil.example/');
+    const back = await browser.visit(withExtra, { stopAt: atPathway });
+    expect(back.url.href).toBe(`${base}/dashboard`);
+    for (const url of [...back.chain, ...atCallback.chain])
+      expect([base, provider!.issuer]).toContain(url.origin);
+
+    const refused = await browser.request(`${base}/api/sso/start?email=x%40evil.example&return_to=${evil}`);
+    expect(refused.location!.href).toBe(`${base}/login?sso=unknown_domain`);
+    const badCallback = await browser.request(`${base}/api/sso/callback?state=x&code=y&return_to=${evil}`);
+    expect(badCallback.location!.href).toBe(`${base}/login?sso=state`);
+  });
+
+  it("signs in with private_key_jwt, Pathway's key fetched by the provider from its JWKS", async () => {
+    const person = account(['pathway-lead']);
+    provider = await startTestProvider({
+      clients: [
+        client({
+          client_secret: undefined,
+          token_endpoint_auth_method: 'private_key_jwt',
+          jwks_uri: `${base}/api/sso/jwks.json`,
+        }),
+      ],
+      accounts: [person],
+    });
+    const saved = await configure({ client_auth: 'private_key_jwt', client_secret: undefined });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const jwks = await t.app.inject({ url: '/api/sso/jwks.json' });
+    const keys = jwks.json<{ keys: Array<Record<string, unknown>> }>().keys;
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ kty: 'RSA', use: 'sig' });
+    expect(keys[0]).not.toHaveProperty('d');
+    const browser = new TestBrowser();
+    expect((await signIn(browser, person)).url.pathname).toBe('/dashboard');
+    expect(await sessionOf(browser)).toMatchObject({ single_sign_on: true });
+    // The key stays the same across saves: the provider may keep it registered.
+    await configure({ client_auth: 'private_key_jwt', client_secret: undefined });
+    expect((await t.app.inject({ url: '/api/sso/jwks.json' })).json<{ keys: unknown[] }>().keys).toEqual(
+      keys,
+    );
+  });
 });
+
+/** The claims of a JWT, unverified (for a test that changes a token). */
+function claimsOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
+}
