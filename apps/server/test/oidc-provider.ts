@@ -62,7 +62,10 @@ const FORM_STYLE = 'body{font-family:sans-serif;margin:2rem}label{display:block;
 /** The provider's sign-in page: the accounts to choose from, and the assurance level reached. */
 function signInPage(uid: string, accounts: TestAccount[], acrValues: string[] | undefined): string {
   const options = accounts
-    .map((a) => `<option value="${a.sub}">${String(a.claims.email ?? a.sub)}</option>`)
+    .map(
+      (a) =>
+        `<option value="${a.sub}">${typeof a.claims.email === 'string' ? a.claims.email : a.sub}</option>`,
+    )
     .join('');
   const acr = acrValues
     ? `<label>Assurance level <select name="acr">${acrValues.map((v) => `<option>${v}</option>`).join('')}</select></label>`
@@ -94,7 +97,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
 
   const configuration: Configuration = {
     clients: options.clients,
-    jwks: { keys: [signingJwk as never] },
+    jwks: { keys: [signingJwk] },
     cookies: { keys: [randomBytes(16).toString('hex')] },
     ...(options.acrValues ? { acrValues: options.acrValues } : {}),
     claims: {
@@ -123,7 +126,8 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       const session = ctx.oidc.session!;
       const client = ctx.oidc.client!;
       const grant = new ctx.oidc.provider.Grant({ accountId: session.accountId!, clientId: client.clientId });
-      grant.addOIDCScope(String(ctx.oidc.params!.scope ?? 'openid'));
+      const scope = ctx.oidc.params?.scope;
+      grant.addOIDCScope(typeof scope === 'string' ? scope : 'openid');
       await grant.save();
       return grant;
     },

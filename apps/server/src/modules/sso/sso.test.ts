@@ -8,8 +8,10 @@ import {
   createAdmin,
   createTestApp,
   signedInCookie,
+  testLogRoot,
   type TestApp,
 } from '../../../test/harness.js';
+import { recordSecret } from '../../../test/security/log-leaks.js';
 import {
   startTestProvider,
   testId,
@@ -19,6 +21,8 @@ import {
 } from '../../../test/oidc-provider.js';
 import { TestBrowser, type Visit } from '../../../test/test-browser.js';
 import { waitUntil } from '../../../test/wait.js';
+import { totpCode } from '../auth/totp.js';
+import { createSign, type KeyObject } from 'node:crypto';
 
 /**
  * Single sign-on against a real OpenID provider on loopback (oidc-provider, configured per test),
@@ -37,6 +41,8 @@ beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   fullCookie = (await signedInCookie(t.ctx, 'full access')).cookie;
+  // The client secret must never reach a log line: the scan after the run looks for it.
+  recordSecret(testLogRoot(), CLIENT_SECRET);
 });
 afterAll(() => t.close());
 // The provider's tokens carry the machine's time: the application's clock starts each test there.
@@ -47,6 +53,7 @@ afterEach(async () => {
 });
 
 const DOMAIN = 'trust.nhs.example';
+const CLIENT_SECRET = 'a client secret of the test provider';
 const ROLE_MAP = { 'pathway-lead': 'full access', 'pathway-clinician': 'basic access' } as const;
 
 function account(roles: unknown, extra: Record<string, unknown> = {}): TestAccount {
@@ -67,7 +74,7 @@ function account(roles: unknown, extra: Record<string, unknown> = {}): TestAccou
 function client(overrides: Record<string, unknown> = {}) {
   return {
     client_id: 'pathway',
-    client_secret: 'a client secret of the test provider',
+    client_secret: CLIENT_SECRET,
     token_endpoint_auth_method: 'client_secret_basic',
     redirect_uris: [`${base}/api/sso/callback`],
     post_logout_redirect_uris: [`${base}/login`],
@@ -85,7 +92,7 @@ async function configure(overrides: Partial<SsoConfigBody> = {}, cookie = fullCo
     payload: {
       issuer: provider!.issuer,
       client_id: 'pathway',
-      client_secret: 'a client secret of the test provider',
+      client_secret: CLIENT_SECRET,
       client_auth: 'client_secret_basic',
       email_domains: [DOMAIN],
       role_claim: 'roles',
@@ -418,7 +425,290 @@ describe('single sign-on through a real OpenID provider', () => {
       keys,
     );
   });
+
+  it('ends every Pathway session of a person signed out at the provider (back-channel logout), and gives RP-initiated logout to the console', async () => {
+    const person = account(['pathway-lead']);
+    await withProvider({ accounts: [person] });
+    const browser = new TestBrowser();
+    expect((await signIn(browser, person)).url.pathname).toBe('/dashboard');
+    const other = new TestBrowser();
+    expect((await signIn(other, person)).url.pathname).toBe('/dashboard');
+    expect(await sessionOf(browser)).not.toBeNull();
+
+    // Pathway's own logout of the second session: the console is given the provider's end-session address.
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/logout',
+      headers: { cookie: `jwt=${other.cookie(base, 'jwt')}`, host: new URL(base).host },
+    });
+    const endSession = new URL(logout.json<{ end_session_url: string }>().end_session_url);
+    expect(endSession.origin).toBe(provider!.issuer);
+    expect(endSession.searchParams.get('client_id')).toBe('pathway');
+    expect(endSession.searchParams.get('post_logout_redirect_uri')).toBe(`${base}/login`);
+    expect(endSession.searchParams.has('id_token_hint')).toBe(false);
+
+    // The person signs out at the provider in the first browser: it confirms, then calls Pathway.
+    const confirm = await browser.visit(endSession);
+    const form = /<form[^>]*action="([^"]+)"[\s\S]*?name="xsrf" value="([^"]+)"/.exec(confirm.body);
+    expect(form, confirm.body.slice(0, 300)).not.toBeNull();
+    const done = await browser.visit(new URL(form![1]!, endSession), {
+      form: { xsrf: form![2]!, logout: 'yes' },
+      stopAt: atPathway,
+    });
+    expect(done.url.href).toBe(`${base}/login`);
+    await waitUntil(
+      async () => (await sessionOf(browser)) === null,
+      'the back-channel logout to end the session',
+    );
+    expect(provider!.backchannelLogouts).toContain(200);
+    expect((await auditOf('sso.backchannel_logout')).at(-1)?.admin_user_name).toBe(
+      String(person.claims.email),
+    );
+  });
+
+  it('validates a logout token as Back-Channel Logout 1.0 section 2.6 says', async () => {
+    const person = account(['pathway-lead']);
+    const p = await withProvider({ accounts: [person] });
+    const browser = new TestBrowser();
+    expect((await signIn(browser, person)).url.pathname).toBe('/dashboard');
+    const now = Math.floor(Date.now() / 1000);
+    const good = {
+      iss: p.issuer,
+      aud: 'pathway',
+      iat: now,
+      exp: now + 120,
+      jti: testId(),
+      sub: person.sub,
+      events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+    };
+    const post = (token: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/sso/backchannel-logout',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ logout_token: token }).toString(),
+      });
+    const { privateKey } = await import('node:crypto').then((c) =>
+      c.generateKeyPairSync('rsa', { modulusLength: 2048 }),
+    );
+    const otherKey = (claims: object) => {
+      const part = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
+      const input = `${part({ alg: 'RS256', kid: 'not-the-providers' })}.${part(claims)}`;
+      return `${input}.${createSignature(input, privateKey)}`;
+    };
+    const unsigned = (claims: object) =>
+      `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
+    const refused: Array<[string, string]> = [
+      ['signed by another key', otherKey({ ...good, jti: testId() })],
+      ['unsigned', unsigned({ ...good, jti: testId() })],
+      ['of another audience', p.sign({}, { ...good, jti: testId(), aud: 'another-client' })],
+      ['of another issuer', p.sign({}, { ...good, jti: testId(), iss: 'https://another.example' })],
+      ['expired', p.sign({}, { ...good, jti: testId(), iat: now - 600, exp: now - 300 })],
+      ['without exp', p.sign({}, { ...good, jti: testId(), exp: undefined })],
+      ['without events', p.sign({}, { ...good, jti: testId(), events: undefined })],
+      ['with another event', p.sign({}, { ...good, jti: testId(), events: { 'https://example/other': {} } })],
+      ['with a nonce (an ID token)', p.sign({}, { ...good, jti: testId(), nonce: 'n' })],
+      ['with neither sub nor sid', p.sign({}, { ...good, jti: testId(), sub: undefined })],
+      ['encrypted (five parts)', 'a.b.c.d.e'],
+      ['not a JWT', 'hello'],
+    ];
+    for (const [what, token] of refused) {
+      const res = await post(token);
+      expect(res.statusCode, what).toBe(400);
+      expect(res.json(), what).toEqual({ message: messages.sso.logoutTokenInvalid });
+    }
+    expect(await sessionOf(browser), 'no refused token ended the session').not.toBeNull();
+
+    const token = p.sign({ typ: 'logout+jwt' }, good);
+    expect((await post(token)).statusCode).toBe(200);
+    expect(await sessionOf(browser)).toBeNull();
+    expect((await post(token)).statusCode, 'a jti is used once').toBe(400);
+  });
+
+  it('refuses password sign-in when single sign-on is required, except the break-glass accounts, whose sign-ins full access sees', async () => {
+    const person = account(['pathway-lead']);
+    await withProvider({ accounts: [person] });
+    const breakGlass = await createAdmin(t.ctx, 'full access');
+    const everyday = await createAdmin(t.ctx, 'full access');
+    const basicBreakGlass = await createAdmin(t.ctx, 'basic access');
+
+    const needsFull = await configure({ required: true, break_glass: [basicBreakGlass.user_name] });
+    expect(needsFull.statusCode).toBe(400);
+    expect(needsFull.json()).toMatchObject({ message: messages.sso.breakGlassNeeded });
+    expect((await configure({ required: true, break_glass: ['nobody.at.all'] })).json()).toMatchObject({
+      message: messages.sso.breakGlassUnknown('nobody.at.all'),
+    });
+    expect(
+      (await configure({ required: true, break_glass: [breakGlass.user_name.toUpperCase()] })).statusCode,
+    ).toBe(200);
+
+    const login = (admin: typeof everyday) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/login',
+        payload: {
+          user_name: admin.user_name,
+          password: admin.password,
+          mfa_token: totpCode(admin.user_name, admin.totpSecret, new Date()),
+        },
+      });
+    const refused = await login(everyday);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: messages.sso.passwordNotAllowed });
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    expect((await auditOf('signin.password_refused')).at(-1)?.admin_user_name).toBe(everyday.user_name);
+
+    const allowed = await login(breakGlass);
+    expect(allowed.statusCode, allowed.body).toBe(200);
+    expect((await auditOf('signin.break_glass')).at(-1)?.admin_user_name).toBe(breakGlass.user_name);
+    const seen = await t.app.inject({
+      url: '/api/audit?action=signin.break_glass',
+      headers: { cookie: fullCookie },
+    });
+    expect(seen.json<{ data: Array<{ admin_user_name: string }> }>().data[0]?.admin_user_name).toBe(
+      breakGlass.user_name,
+    );
+    // Single sign-on itself goes on.
+    expect((await signIn(new TestBrowser(), person)).url.pathname).toBe('/dashboard');
+    expect((await configure({ required: false })).statusCode).toBe(200);
+    const another = await createAdmin(t.ctx, 'full access');
+    expect((await login(another)).statusCode).toBe(200);
+  });
+
+  it('steps up through the provider (prompt=login, max_age) for a session that signed in through it', async () => {
+    const person = account(['pathway-lead']);
+    const someoneElse = account(['pathway-lead']);
+    await withProvider({ accounts: [person, someoneElse] });
+    const browser = new TestBrowser();
+    expect((await signIn(browser, person)).url.pathname).toBe('/dashboard');
+    const cookie = `jwt=${browser.cookie(base, 'jwt')}`;
+    const ages = async () =>
+      t.ctx.db.execute(
+        sql`update sessions set authenticated_at = now() - interval '10 minutes' where sso_organisation_id is not null`,
+      );
+    await ages();
+
+    const dangerous = () => configure({}, cookie);
+    const asked = await dangerous();
+    expect(asked.statusCode).toBe(401);
+    expect(asked.json()).toMatchObject({ step_up_required: true });
+
+    const start = await browser.request(`${base}/api/sso/step-up`);
+    expect(start.location!.origin).toBe(provider!.issuer);
+    expect(start.location!.searchParams.get('prompt')).toBe('login');
+    expect(start.location!.searchParams.get('max_age')).toBe('120');
+
+    const stepUp = async (who: TestAccount) => {
+      const page = await browser.visit(`${base}/api/sso/step-up`, { stopAt: atPathway });
+      expect(page.url.pathname, 'prompt=login asks again though the provider has a session').toMatch(
+        /^\/interaction\//,
+      );
+      const back = await browser.visit(new URL(`${page.url.pathname}/login`, page.url), {
+        form: { account: who.sub },
+        stopAt: atPathway,
+      });
+      // Another person signing in ends the provider's session of the first one: its page posts
+      // the sign-out on (a browser does it by script), and the provider tells Pathway.
+      const autoSubmit = /<form[^>]*action="([^"]+)"[\s\S]*?name="xsrf" value="([^"]+)"/.exec(back.body);
+      if (back.status !== 200 || !autoSubmit) return back;
+      return browser.visit(new URL(autoSubmit[1]!, back.url), {
+        form: { xsrf: autoSubmit[2]!, logout: 'yes' },
+        stopAt: atPathway,
+      });
+    };
+    const right = await stepUp(person);
+    expect(right.url.href).toBe(`${base}/sso/step-up-done`);
+    expect((await dangerous()).statusCode).toBe(200);
+    expect((await auditOf('session.step_up')).at(-1)).toMatchObject({
+      admin_user_name: String(person.claims.email),
+      detail: `through ${provider!.issuer}`,
+    });
+
+    // Someone else at the provider confirms nothing: the first person's sessions end instead.
+    await ages();
+    const wrong = await stepUp(someoneElse);
+    expect(wrong.url.pathname).toBe('/sso/step-up-done');
+    expect(['other_person', 'session_ended']).toContain(wrong.url.searchParams.get('sso'));
+    const after = await dangerous();
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).not.toHaveProperty('step_up_required');
+
+    // A session signed in with password and code steps up with them, not through the provider.
+    const local = await signedInCookie(t.ctx, 'full access');
+    const passwordSession = await t.app.inject({
+      url: '/api/sso/step-up',
+      headers: { cookie: local.cookie },
+    });
+    expect(passwordSession.headers.location).toBe('/sso/step-up-done?sso=unknown_domain');
+  });
+
+  it('answers the settings without secrets, refuses bad ones and other organisations, and tests the connection in words', async () => {
+    provider = await startTestProvider({ clients: [client()], accounts: [] });
+    const get = () => t.app.inject({ url: '/api/organisations/1/sso', headers: { cookie: fullCookie } });
+    expect((await configure()).statusCode).toBe(200);
+    const answer = await get();
+    expect(answer.body).not.toContain(CLIENT_SECRET);
+    expect(answer.json()).toMatchObject({
+      configured: true,
+      client_secret_set: true,
+      email_domains: [DOMAIN],
+      redirect_uri: expect.stringMatching(/\/api\/sso\/callback$/),
+      backchannel_logout_uri: expect.stringMatching(/\/api\/sso\/backchannel-logout$/),
+    });
+    const stored = rowsOf<{ client_secret: string }>(
+      await t.ctx.db.execute(sql`select client_secret from sso_configurations where organisation_id = 1`),
+    );
+    expect(stored[0]!.client_secret).toMatch(/^v1:/);
+
+    expect((await configure({ issuer: 'http://idp.example.org' })).json()).toMatchObject({
+      message: messages.sso.issuerInvalid,
+    });
+    expect((await configure({ email_domains: ['not a domain'] })).statusCode).toBe(400);
+    expect((await configure({ role_map: {} })).statusCode).toBe(400);
+    const other = await t.app.inject({ url: '/api/organisations/2/sso', headers: { cookie: fullCookie } });
+    expect(other.statusCode).toBe(404);
+    const basic = await signedInCookie(t.ctx, 'basic access');
+    expect(
+      (await t.app.inject({ url: '/api/organisations/1/sso', headers: { cookie: basic.cookie } })).statusCode,
+    ).toBe(403);
+
+    const test = (payload: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/organisations/1/sso/test',
+        headers: { cookie: fullCookie },
+        payload,
+      });
+    const ok = (await test({})).json<{
+      ok: boolean;
+      message: string;
+      checks: Array<{ check: string; ok: boolean; detail: string }>;
+    }>();
+    expect(ok.ok, ok.message).toBe(true);
+    expect(ok.checks.find((c) => c.check === 'back-channel logout')?.detail).toMatch(
+      /supports back-channel logout/,
+    );
+    const wrongIssuer = (await test({ issuer: `${provider.issuer}/` })).json<{
+      ok: boolean;
+      message: string;
+    }>();
+    expect(wrongIssuer.ok).toBe(false);
+    expect(wrongIssuer.message).toMatch(/names its issuer/);
+    const acr = (await test({ acr_values: 'AAL3_ANY' })).json<{
+      checks: Array<{ check: string; detail: string }>;
+    }>();
+    expect(acr.checks.find((c) => c.check === 'acr values')?.detail).toMatch(/acr/);
+    await provider.close();
+    const down = (await test({})).json<{ ok: boolean; message: string }>();
+    expect(down.ok).toBe(false);
+    expect(down.message).toMatch(/connection refused/);
+    provider = undefined;
+  });
 });
+
+function createSignature(input: string, key: KeyObject): string {
+  return createSign('RSA-SHA256').update(input).sign(key).toString('base64url');
+}
 
 /** The claims of a JWT, unverified (for a test that changes a token). */
 function claimsOf(token: string): Record<string, unknown> {
