@@ -68,6 +68,7 @@ export const auditKeys = {
 
 export const dashboardKeys = {
   all: ['dashboard'] as const,
+  breakGlass: () => ['dashboard', 'break-glass'] as const,
 };
 
 export const reportKeys = {
