@@ -18,6 +18,13 @@ export const sessionResponse = z
     last_name: z.string(),
     role: roleSchema,
     expires_at: z.string().describe('When the session ends at the latest (ISO 8601)'),
+    organisation_id: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'The organisation the admin works in: its settings (single sign-on) are under /api/organisations/{id}',
+      ),
     single_sign_on: z
       .boolean()
       .optional()

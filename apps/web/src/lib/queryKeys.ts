@@ -90,3 +90,8 @@ export const recordsKeys = {
   all: ['records'] as const,
   due: () => [...recordsKeys.all, 'due'] as const,
 };
+
+export const ssoKeys = {
+  all: ['sso'] as const,
+  settings: (organisationId: number) => ['sso', 'settings', organisationId] as const,
+};
