@@ -105,7 +105,9 @@ export const ssoConfigBody = z
       .regex(/^[\x21-\x7e]+( [\x21-\x7e]+)*$/, { error: 'scopes are names separated by single spaces' })
       .nullable()
       .optional()
-      .describe('Scopes asked for beside openid, profile and email (CIS2: nationalrbacaccess, for its roles)'),
+      .describe(
+        'Scopes asked for beside openid, profile and email (CIS2: nationalrbacaccess, for its roles)',
+      ),
     required: z.boolean().describe('Refuse password sign-in to everyone but the break-glass accounts'),
     break_glass: z
       .array(z.string().trim().min(1).max(200))
