@@ -88,7 +88,9 @@ export const ssoConfigBody = z
     site_claim: claimName
       .nullable()
       .optional()
-      .describe('The claim carrying the sites (their ODS codes), if any'),
+      .describe(
+        'The claim carrying the sites (their ODS codes), if any: stored, and applied once an organisation has sites (it has none yet)',
+      ),
     jit: z.boolean().describe('Create an unknown person on their first sign-in (just in time)'),
     acr_values: z
       .string()

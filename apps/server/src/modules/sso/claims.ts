@@ -38,14 +38,6 @@ export function roleFromClaims(
   return roles.includes(FULL_ACCESS) ? FULL_ACCESS : roles[0]!;
 }
 
-/** The site codes (ODS codes) the site claim names, upper-cased, without repeats. */
-export function siteCodesFromClaims(claims: Record<string, unknown>, siteClaim: string | null): string[] {
-  if (!siteClaim) return [];
-  return [...new Set(claimValues(claims, siteClaim).map((code) => code.trim().toUpperCase()))].filter(
-    Boolean,
-  );
-}
-
 /** The domain of a work email as typed (lower-cased), or null when it is no email address. */
 export function emailDomainOf(email: string | undefined | null): string | null {
   const text = (email ?? '').trim().toLowerCase();
