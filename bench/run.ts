@@ -26,6 +26,7 @@ const API_FIGURES = [
   'dashboard',
   'adherence',
   'reports',
+  'outcomes',
   'followup',
 ] as const;
 

@@ -17,8 +17,10 @@ import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import {
+  OUTCOMES_REPORT_TITLE,
   REPORT_NAMES,
   REPORT_TITLES,
+  outcomesTable,
   isCalendarDay,
   latestReportEnd,
   reportCsv,
@@ -34,7 +36,13 @@ import { QueryState } from '../../components/QueryState';
 import { isApiError } from '../../lib/api';
 import { formatLongDate } from '../../lib/dates';
 import { saveBlob } from '../../lib/download';
-import { downloadWorkbook, reportQuery, type PeriodChoice } from './api';
+import {
+  downloadWorkbook,
+  outcomesReportQuery,
+  reportMeasuresQuery,
+  reportQuery,
+  type PeriodChoice,
+} from './api';
 
 const BLUE = '#005EB8';
 const PALETTE = [BLUE, '#007F3B', '#FFB81C', '#D5281B', '#330072', '#00A9CE', '#AE2573', '#425563'];
@@ -362,6 +370,103 @@ function ReportSection({
   );
 }
 
+/**
+ * The outcomes report of one measure: completeness first (the completers, and how many have a
+ * baseline, an end result and both), then the pairs' figures; a measure is chosen from those in use.
+ */
+function OutcomesSection({ period, suppress }: { period: PeriodChoice; suppress: boolean }) {
+  const measures = useQuery(reportMeasuresQuery);
+  const inUse = (measures.data ?? []).filter((m) => !m.retired || m.has_results);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const measure = chosen ?? inUse[0]?.code ?? null;
+  const report = useQuery({ ...outcomesReportQuery(measure ?? '', period), enabled: measure !== null });
+  return (
+    <Paper
+      variant="outlined"
+      component="section"
+      className="reports-section"
+      aria-labelledby="report-outcomes"
+      sx={{ p: 2, mb: 3 }}
+    >
+      <Typography id="report-outcomes" component="h2" variant="h2" sx={{ mb: 1 }}>
+        {OUTCOMES_REPORT_TITLE}
+      </Typography>
+      <QueryState query={measures} loadingLabel="Loading the measures">
+        {() =>
+          measure === null ? (
+            <Typography color="text.secondary">No outcome measure is in use.</Typography>
+          ) : (
+            <>
+              <TextField
+                select
+                id="report-outcomes-measure"
+                label="Measure"
+                size="small"
+                value={measure}
+                onChange={(e) => setChosen(e.target.value)}
+                className="reports-no-print"
+                sx={{ minWidth: 260, mb: 1 }}
+              >
+                {inUse.map((m) => (
+                  <MenuItem key={m.code} value={m.code}>
+                    {m.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <QueryState query={report} loadingLabel={`Loading ${OUTCOMES_REPORT_TITLE}`}>
+                {(answer) => (
+                  <>
+                    <Typography color="text.secondary">
+                      Participants discharged as completed in the period: {answer.completed}. With a baseline
+                      (taken by the end of the first week) and an end result: {answer.with_both}
+                      {answer.completed > 0
+                        ? ` (${Math.round((100 * answer.with_both) / answer.completed)}%)`
+                        : ''}
+                      ; the figures below are of them alone.
+                      {answer.baseline_late > 0
+                        ? ` ${answer.baseline_late} had a baseline only from after the first week, not used.`
+                        : ''}
+                      {answer.mcid === null ? ' This measure has no MCID.' : ''}
+                    </Typography>
+                    {answer.with_both > 0 && answer.improved !== null && (
+                      <Chart>
+                        <BarChart
+                          height={220}
+                          skipAnimation
+                          layout="horizontal"
+                          yAxis={[
+                            {
+                              scaleType: 'band',
+                              width: 190,
+                              data: ['Improved by the MCID', 'Within the MCID', 'Worse by the MCID'],
+                            },
+                          ]}
+                          series={[
+                            {
+                              label: 'Participants with both results',
+                              data: [answer.improved, answer.unchanged ?? 0, answer.worse ?? 0],
+                              color: BLUE,
+                            },
+                          ]}
+                        />
+                      </Chart>
+                    )}
+                    <ReportTableView
+                      table={outcomesTable([answer], false)}
+                      csvTable={outcomesTable([answer], suppress)}
+                      period={period}
+                    />
+                  </>
+                )}
+              </QueryState>
+            </>
+          )
+        }
+      </QueryState>
+    </Paper>
+  );
+}
+
 export function ReportsPage() {
   const [period, setPeriod] = useState<PeriodChoice>(defaultPeriod);
   const [draft, setDraft] = useState<PeriodChoice>(period);
@@ -464,6 +569,7 @@ export function ReportsPage() {
       {REPORT_NAMES.map((name) => (
         <ReportSection key={name} name={name} period={period} suppress={suppress} />
       ))}
+      <OutcomesSection period={period} suppress={suppress} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { apiRoutes, type ReportGrouping, type ReportName, type ReportsAnswers } from '@pathway/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { call, callBlob } from '../../lib/api';
-import { reportKeys } from '../../lib/queryKeys';
+import { outcomeKeys, reportKeys } from '../../lib/queryKeys';
 
 export interface PeriodChoice {
   from: string;
@@ -25,3 +25,20 @@ export function downloadWorkbook(period: PeriodChoice, suppressSmall: boolean): 
     query: { ...period, suppress_small: suppressSmall },
   });
 }
+
+/** The outcomes report of one measure over the period (not grouped). */
+export function outcomesReportQuery(measure: string, period: PeriodChoice) {
+  return queryOptions({
+    queryKey: outcomeKeys.report(measure, period.from, period.to),
+    queryFn: ({ signal }) =>
+      call(apiRoutes.reports.outcomes, { query: { from: period.from, to: period.to, measure }, signal }),
+    staleTime: 5 * 60_000,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** The measures the outcomes report may be asked for. */
+export const reportMeasuresQuery = queryOptions({
+  queryKey: outcomeKeys.measures(),
+  queryFn: ({ signal }) => call(apiRoutes.outcomes.measures, { signal }),
+});
