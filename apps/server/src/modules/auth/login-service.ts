@@ -14,7 +14,7 @@ import { SecretBoxError, type SecretBox } from '../../lib/secret-box.js';
 import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
 import type { StaffSession } from '../../lib/staff-session.js';
 import { type AuditActor, AuditService } from '../audit/index.js';
-import { passwordSignInPolicy } from '../sso/index.js';
+import { passwordSignInPolicy } from './sso-requirement.js';
 import { assertAcceptablePassword } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { endSessionsOf, type StaffSessions } from './sessions.js';

@@ -4,10 +4,10 @@ import { api, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { HttpError } from '../../lib/http-error.js';
+import { publicBase } from '../../lib/public-base.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
 import { routeRateLimit } from '../../plugins/rate-limit.js';
 import { actorOf } from '../audit/index.js';
-import { endSessionUrlOf, publicBase } from '../sso/index.js';
 import { LoginService } from './login-service.js';
 import { presentSession, presentSignIn } from './presenter.js';
 import { SESSION_COOKIE } from './sessions.js';
@@ -110,7 +110,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       const session = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
       // Signed in through a provider that offers RP-initiated logout: the console goes on there.
       const endSessionUrl = session
-        ? await endSessionUrlOf(ctx, session, publicBase(ctx, request))
+        ? await ctx.endSessionUrl(session, publicBase(ctx.config, request))
         : undefined;
       if (session) await ctx.sessions.end(session.sessionId);
       reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));

@@ -12,8 +12,14 @@ import {
   syncDirectory,
   type SecretsKeySource,
 } from '../../lib/secrets-key.js';
-import { CLIENT_SECRET_PURPOSE, PRIVATE_JWK_PURPOSE } from '../sso/index.js';
 import { storedTotpSecret, totpSecretOf } from './totp-secrets.js';
+
+/**
+ * The associated data the single sign-on module seals its columns with (sso/sso-secrets.ts): named
+ * here, where the start-up check and the rotation open them, so that auth needs nothing of sso.
+ */
+export const CLIENT_SECRET_PURPOSE = 'sso_configurations.client_secret';
+export const PRIVATE_JWK_PURPOSE = 'sso_configurations.private_jwk';
 
 /**
  * The sealed columns besides the TOTP secrets: each organisation's single sign-on client secret

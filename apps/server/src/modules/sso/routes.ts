@@ -4,6 +4,7 @@ import { SSO_STEP_UP_DONE_PATH, api, messages, type SsoRefusal } from '@pathway/
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { HttpError } from '../../lib/http-error.js';
+import { publicBase } from '../../lib/public-base.js';
 import { SESSION_COOKIE } from '../../lib/staff-session.js';
 import { staffOf } from '../../plugins/access.js';
 import { routeRateLimit } from '../../plugins/rate-limit.js';
@@ -17,11 +18,6 @@ import { FLOW_COOKIE, FLOW_TTL_MS, SsoFlows, type Started } from './flows.js';
 import { presentSettings, publishedKeys, saveSettings, settingsForDomain, settingsOf } from './settings.js';
 
 const MINUTE_MS = 60_000;
-
-/** Pathway's public origin: PUBLIC_URL, else the one the request was sent to (behind a proxy, its forwarded one). */
-export function publicBase(ctx: AppContext, request: FastifyRequest): string {
-  return ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
-}
 
 /**
  * The flow cookie: HttpOnly, for the single sign-on routes only, and SameSite=Lax, since the
@@ -68,7 +64,7 @@ export async function ssoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     ...routeOf(api.sso.get),
     handler: async (request) => {
       assertMayConfigureSso(ctx, request, request.params.id, { change: false });
-      return presentSettings(ctx.db, request.params.id, publicBase(ctx, request));
+      return presentSettings(ctx.db, request.params.id, publicBase(ctx.config, request));
     },
   });
 
@@ -81,7 +77,7 @@ export async function ssoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         { organisation_id: request.params.id, by: staffOf(request).adminUserId },
         'single sign-on settings saved',
       );
-      return presentSettings(ctx.db, request.params.id, publicBase(ctx, request));
+      return presentSettings(ctx.db, request.params.id, publicBase(ctx.config, request));
     },
   });
 
@@ -121,7 +117,11 @@ export async function ssoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
   r.route({
     ...routeOf(api.sso.start, { rateLimit: perAddress('sso-start', signInLimit) }),
     handler: async (request, reply) => {
-      const started = await flows.startSignIn(request.query.email, publicBase(ctx, request), request.ip);
+      const started = await flows.startSignIn(
+        request.query.email,
+        publicBase(ctx.config, request),
+        request.ip,
+      );
       if (typeof started === 'string') return reply.redirect(signInRefused(started), 302);
       return toProvider(request, reply, started);
     },
@@ -133,7 +133,7 @@ export async function ssoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       const finished = await flows.finish(
         request.query,
         request.cookies[FLOW_COOKIE],
-        publicBase(ctx, request),
+        publicBase(ctx.config, request),
         request.ip,
       );
       void reply.clearCookie(FLOW_COOKIE, flowCookieOptions(request));
@@ -165,7 +165,7 @@ export async function ssoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       if (staff.ssoOrganisationId === null) return reply.redirect(stepUpEnded('unknown_domain'), 302);
       const started = await flows.startStepUp(
         { ...staff, ssoOrganisationId: staff.ssoOrganisationId },
-        publicBase(ctx, request),
+        publicBase(ctx.config, request),
         request.ip,
       );
       if (typeof started === 'string') return reply.redirect(stepUpEnded(started), 302);

@@ -1,7 +1,5 @@
 import * as oidc from 'openid-client';
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
-import { organisationOfAdmin } from '../../lib/organisation.js';
 import type { StaffSession } from '../../lib/staff-session.js';
 import { discoverProvider } from './provider.js';
 import { pathwayAddresses, settingsOf } from './settings.js';
@@ -34,17 +32,4 @@ export async function endSessionUrlOf(
     );
     return undefined;
   }
-}
-
-/**
- * Whether an admin may sign in with password and code: always, unless their organisation requires
- * single sign-on; then only the break-glass accounts it names, each such sign-in a security event.
- */
-export async function passwordSignInPolicy(
-  db: Database,
-  admin: { admin_user_id: number; user_name: string },
-): Promise<'allowed' | 'break-glass' | 'refused'> {
-  const settings = await settingsOf(db, organisationOfAdmin(admin));
-  if (!settings?.required) return 'allowed';
-  return settings.break_glass.includes(admin.user_name.toLowerCase()) ? 'break-glass' : 'refused';
 }

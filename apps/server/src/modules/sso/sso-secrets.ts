@@ -1,5 +1,6 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { CLIENT_SECRET_PURPOSE, PRIVATE_JWK_PURPOSE } from '../auth/index.js';
 
 /**
  * The one place the sealed columns of sso_configurations are turned into values and back, as
@@ -8,8 +9,6 @@ import type { SecretBox } from '../../lib/secret-box.js';
  * key with the column's name as associated data; the start-up check and `rotate-secrets-key`
  * (auth/secrets-at-rest.ts) open and re-seal them with the TOTP secrets.
  */
-export const CLIENT_SECRET_PURPOSE = 'sso_configurations.client_secret';
-export const PRIVATE_JWK_PURPOSE = 'sso_configurations.private_jwk';
 
 /** RSA: every provider takes RS256 client assertions (CIS2 and Entra included); the key may sign RS384/RS512/PS* too. */
 const KEY_ALGORITHM = 'RS256';
