@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { messages, type SessionInfo, type SsoConfig } from '@pathway/contract';
 import { describe, expect, it, vi } from 'vitest';
@@ -42,7 +42,7 @@ function server() {
   return vi.fn(async (url: string, init?: RequestInit) => {
     if (url === '/api/session') return jsonResponse(200, session);
     if (url === '/api/organisations/1/sso' && init?.method === 'PUT')
-      return jsonResponse(200, { ...stored, ...(JSON.parse(String(init.body)) as object) });
+      return jsonResponse(200, { ...stored, ...(JSON.parse(init.body as string) as object) });
     if (url === '/api/organisations/1/sso') return jsonResponse(200, stored);
     return jsonResponse(404, { message: 'Not found' });
   });
@@ -66,7 +66,7 @@ describe('SsoSettingsPage', () => {
 
     expect(await screen.findByText(messages.sso.saved)).toBeInTheDocument();
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT')!;
-    expect(JSON.parse(String(put[1]!.body))).toEqual({
+    expect(JSON.parse(put[1]!.body as string)).toEqual({
       issuer: 'https://idp.trust.example',
       client_id: 'pathway',
       client_auth: 'client_secret_basic',
