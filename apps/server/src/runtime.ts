@@ -11,6 +11,7 @@ import { DiskReserve } from './lib/disk-space.js';
 import { flushLogs } from './logging.js';
 import { OffsetFileClock, systemClock, type Clock } from './lib/clock.js';
 import { openSecretsAtRest, SessionService, sessionSigningKey } from './modules/auth/index.js';
+import { endSessionUrlOf } from './modules/sso/index.js';
 import { resolveVideoTools } from './modules/videos/index.js';
 import { createMediaStorage } from './storage/media-storage.js';
 
@@ -81,6 +82,7 @@ export async function createContext(
     logger,
     secrets,
     sessions: new SessionService(db, clock, secret),
+    endSessionUrl: (session, base) => endSessionUrlOf(ctx, session, base),
     jobs,
     media,
     videoTools,

@@ -27,6 +27,8 @@ export const PERMISSIONS = [
   'logs.read',
   /** Organisations and their sites, every organisation's admin users, shared video sets. */
   'instance.manage',
+  /** The single sign-on settings of one's own organisation (its OpenID Connect provider). */
+  'sso.manage',
   /** The catalogue of outcome measures (add, change, retire) and each video set's assessment schedule. */
   'outcomes.manage',
 ] as const;

@@ -37,5 +37,7 @@ export async function presentSession(db: Database, s: StaffSession): Promise<Ses
     sites: visible,
     site_ids: s.siteIds,
     system_administrator: s.systemAdministrator,
+    organisation_id: s.organisationId,
+    single_sign_on: s.ssoOrganisationId !== null,
   };
 }

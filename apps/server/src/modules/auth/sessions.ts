@@ -47,7 +47,7 @@ const RESOLVE_SQL = `
     case when cardinality(u.site_ids) = 0
       then array(select st.site_id from sites st where st.organisation_id = u.organisation_id order by 1)
       else u.site_ids end as visible_site_ids,
-    u.system_administrator
+    u.system_administrator, s.sso_organisation_id
   from sessions s join admin_users u on u.admin_user_id = s.admin_user_id
   where s.session_id = $1 and s.ended_at is null`;
 
@@ -65,6 +65,7 @@ const readResolved = rowReader<{
   site_ids: number[];
   visible_site_ids: number[];
   system_administrator: boolean;
+  sso_organisation_id: number | null;
 }>()([
   'session_id',
   'created_at',
@@ -79,6 +80,7 @@ const readResolved = rowReader<{
   'site_ids',
   'visible_site_ids',
   'system_administrator',
+  'sso_organisation_id',
 ]);
 
 /**
@@ -103,19 +105,31 @@ export class SessionService implements StaffSessions {
     this.tokens = new SessionTokenVerifier(secret);
   }
 
-  /** `db` may be a transaction, so a sign-in's audit record and its session commit together. */
+  /**
+   * `db` may be a transaction, so a sign-in's audit record and its session commit together. `sso`:
+   * signed in through an organisation's identity provider, with the provider's session id (`sid`).
+   */
   async start(
     adminUserId: number,
     role: Role,
     ip: string,
     db: Database = this.db,
+    sso?: { organisationId: number; sid: string | null },
   ): Promise<{ token: string; expiresAt: Date }> {
     const now = this.clock.now();
     // A sign-in's transaction has its scope already; on its own, a session is the instance's to start.
     const [row] = await withScope(SESSION_SCOPE, () =>
       db
         .insert(sessions)
-        .values({ admin_user_id: adminUserId, ip, created_at: now, last_seen_at: now, authenticated_at: now })
+        .values({
+          admin_user_id: adminUserId,
+          ip,
+          created_at: now,
+          last_seen_at: now,
+          authenticated_at: now,
+          sso_organisation_id: sso?.organisationId ?? null,
+          sso_sid: sso?.sid ?? null,
+        })
         .returning({ session_id: sessions.session_id }),
     );
     const expiresAt = new Date(now.getTime() + MAX_AGE_MS);
@@ -167,6 +181,7 @@ export class SessionService implements StaffSessions {
       systemAdministrator: row.system_administrator,
       expiresAt: new Date(row.created_at.getTime() + MAX_AGE_MS),
       authenticatedAt: row.authenticated_at,
+      ssoOrganisationId: row.sso_organisation_id,
     };
   }
 
