@@ -7,6 +7,7 @@ import {
   API_ROUTES,
   PERMISSIONS,
   ROLES,
+  SESSION_ROUTES,
   SYSTEM_ADMINISTRATOR_PERMISSIONS,
   STEP_UP_MAX_AGE_MINUTES,
   can,
@@ -186,14 +187,29 @@ function deviceScope(device: DeviceCaller): Scope {
 export function runHandlersInScope(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const handler = route.handler;
+    const work = BEFORE_SIGN_IN.get(route.url);
     route.handler = function (this: FastifyInstance, request, reply) {
-      const scope = request.scope;
+      const scope = request.scope ?? (work ? instanceScope(work) : undefined);
       return scope
         ? withScope(scope, () => handler.call(this, request, reply))
         : handler.call(this, request, reply);
     };
   });
 }
+
+/**
+ * Public routes of single sign-on, which read the instance's providers, flows and admins before
+ * anyone is known (the provider's answer says who), named as the instance's work.
+ */
+const BEFORE_SIGN_IN = new Map<string, string>(
+  [
+    API_ROUTES.sso.start,
+    API_ROUTES.sso.callback,
+    API_ROUTES.sso.backchannelLogout,
+    API_ROUTES.sso.jwks,
+    SESSION_ROUTES.ssoLookup,
+  ].map((route) => [route.path, 'single sign-on']),
+);
 
 /** The table's routes by `METHOD path`: a route registered at one of these must declare what its entry says. */
 const TABLE_ROUTES = new Map<string, RouteDeclaration>(
