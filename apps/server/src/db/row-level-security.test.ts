@@ -168,13 +168,17 @@ describe('row-level security', () => {
     ).map((r) => r.table);
     // The instance's own: the daily check's runs, rate limits, sealed secrets (no staff grant), the
     // catalogue of outcome measures (shared by every organisation, as a shared video set) and the
-    // programme's time zone.
+    // programme's time zone; single sign-on's settings, which its routes keep to the admin's own
+    // organisation, and its flows, read before anyone is known.
     expect(unprotected).toEqual([
       'adherence_runs',
       'outcome_measures',
       'programme_settings',
       'rate_limit_counters',
       'server_secrets',
+      'sso_configurations',
+      'sso_email_domains',
+      'sso_flows',
     ]);
     const participantOf = await withScope(scopeB, () =>
       t.ctx.db.select().from(participants).where(eq(participants.participant_id, place.a1[0]!)),

@@ -331,6 +331,31 @@ const ENTRIES: Entry[] = [
   ],
 
   // ---- video sets and videos ----
+  // ---- single sign-on ----
+  [API_ROUTES.sso.get, { call: (other) => ({ url: `/api/organisations/${other.organisationId}/sso` }) }],
+  [
+    API_ROUTES.sso.update,
+    {
+      call: (other) => ({
+        url: `/api/organisations/${other.organisationId}/sso`,
+        payload: { enabled: false },
+      }),
+    },
+  ],
+  [
+    API_ROUTES.sso.test,
+    { call: (other) => ({ url: `/api/organisations/${other.organisationId}/sso/test`, payload: {} }) },
+  ],
+  [API_ROUTES.sso.start, { exempt: 'starts a sign-in before anyone is known: names no record of any place' }],
+  [API_ROUTES.sso.callback, { exempt: "finishes the caller's own sign-in, by the provider's answer" }],
+  [API_ROUTES.sso.backchannelLogout, { exempt: 'the provider ends its own sessions, by its signed token' }],
+  [API_ROUTES.sso.jwks, { exempt: "the instance's public keys: no record of any place" }],
+  [API_ROUTES.sso.stepUp, { exempt: "proves the caller's own identity again at their provider" }],
+  [
+    API_ROUTES.auth.ssoLookup,
+    { exempt: "says whether an email's domain has a provider: no record of any place" },
+  ],
+
   // ---- outcome measures, schedules and results ----
   [
     API_ROUTES.outcomes.measures,
