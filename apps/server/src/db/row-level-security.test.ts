@@ -169,7 +169,7 @@ describe('row-level security', () => {
     // The instance's own: the daily check's runs, rate limits, sealed secrets (no staff grant), the
     // catalogue of outcome measures (shared by every organisation, as a shared video set) and the
     // programme's time zone; single sign-on's settings, which its routes keep to the admin's own
-    // organisation, and its flows, read before anyone is known.
+    // organisation, its flows and its providers' logout tokens, read before anyone is known.
     expect(unprotected).toEqual([
       'adherence_runs',
       'outcome_measures',
@@ -179,6 +179,7 @@ describe('row-level security', () => {
       'sso_configurations',
       'sso_email_domains',
       'sso_flows',
+      'sso_logout_tokens',
     ]);
     const participantOf = await withScope(scopeB, () =>
       t.ctx.db.select().from(participants).where(eq(participants.participant_id, place.a1[0]!)),
