@@ -1,4 +1,5 @@
 import type { ApiEnvironment } from './lib/api-env.js';
+import type { BenchDatabase } from './lib/database.js';
 import { getOk, load, timeSequential, warmUp } from './lib/http.js';
 import { count, median, ms } from './lib/stats.js';
 
@@ -16,8 +17,8 @@ const QUERY = 'perPage=25';
  * without a device: not started). With the loaded days behind (half of everyone behind or slightly
  * behind) that puts most participants on the list: the worst case for its total.
  */
-export async function prepareFollowup(env: ApiEnvironment): Promise<void> {
-  await env.db.load([
+export async function prepareFollowup(db: BenchDatabase): Promise<void> {
+  await db.load([
     `update participant_followup set
        registered_at = date_trunc('milliseconds', now()) - make_interval(days => participant_id % 200),
        device_assigned_at = case when has_device then date_trunc('milliseconds', now()) - make_interval(days => participant_id % 200) end,
@@ -30,7 +31,7 @@ export async function prepareFollowup(env: ApiEnvironment): Promise<void> {
      insert into followup_tally (reason, delta)
      select reason, sum(delta)::int from gone group by reason having sum(delta) <> 0`,
   ]);
-  await env.db.settle();
+  await db.settle();
 }
 
 /** The SQL of the worklist's first page, as EXPLAIN (ANALYZE, BUFFERS) shows it. */
@@ -53,7 +54,7 @@ async function explainFirstPage(env: ApiEnvironment): Promise<string> {
 }
 
 export async function measureFollowup(env: ApiEnvironment, participants: number): Promise<string> {
-  await prepareFollowup(env);
+  await prepareFollowup(env.db);
   const plan = await explainFirstPage(env);
   await env.withServer(async (server, cpu) => {
     const url = `${server.url}/api/followup?${QUERY}`;
