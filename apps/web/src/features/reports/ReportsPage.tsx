@@ -34,18 +34,10 @@ import { QueryState } from '../../components/QueryState';
 import { isApiError } from '../../lib/api';
 import { formatLongDate } from '../../lib/dates';
 import { saveBlob } from '../../lib/download';
-import { downloadWorkbook, reportQuery, type PeriodChoice } from './api';
+import { defaultPeriod, downloadWorkbook, reportQuery, type PeriodChoice } from './api';
 
 const BLUE = '#005EB8';
 const PALETTE = [BLUE, '#007F3B', '#FFB81C', '#D5281B', '#330072', '#00A9CE', '#AE2573', '#425563'];
-
-/** Today and the first day of the month eleven months before: the last 12 months, whole months. */
-function defaultPeriod(): PeriodChoice {
-  const now = new Date();
-  const day = (d: Date) =>
-    `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-  return { from: day(new Date(now.getFullYear(), now.getMonth() - 11, 1)), to: day(now), by: 'month' };
-}
 
 /** The page's own check of the period, with the server's words (it checks again). */
 function periodProblem(p: PeriodChoice): string | null {
