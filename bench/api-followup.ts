@@ -14,12 +14,17 @@ const QUERY = 'perPage=25';
  * given their tablets just now, so their tablets are made to look as a real programme's do: one in
  * seven last called a week ago (tablet silent), one in twenty never registered for push messages
  * or had two messages fail (reminders failing), registration spread over the past 200 days (those
- * without a device: not started). With the loaded days behind (half of everyone behind or slightly
- * behind) that puts most participants on the list: the worst case for its total.
+ * without a device: not started). The loaded days behind are taken as days gone by without their
+ * video, as the daily check would count them for participants who missed that many days in a row
+ * (half of everyone behind or slightly behind): that puts most participants on the list, the worst
+ * case for its total.
  */
 export async function prepareFollowup(db: BenchDatabase): Promise<void> {
   await db.load([
     `update participant_followup set
+       days_missed = days_behind,
+       first_missed_on = case when days_behind >= 1 then current_date - days_behind + 1 end,
+       third_missed_on = case when days_behind >= 3 then current_date - days_behind + 3 end,
        registered_at = date_trunc('milliseconds', now()) - make_interval(days => participant_id % 200),
        device_assigned_at = case when has_device then date_trunc('milliseconds', now()) - make_interval(days => participant_id % 200) end,
        tablet_called_at = case when has_device then date_trunc('milliseconds', now())

@@ -5,10 +5,9 @@ import { SessionService, sessionSigningKey } from '../apps/server/src/modules/au
 import { ParticipantService } from '../apps/server/src/modules/participants/service.js';
 import { benchSecretBox } from './lib/secrets.js';
 import {
-  encodeCursor,
+  participantCursor,
   type ListFilter,
   type ListOrder,
-  type ParticipantRow,
 } from '../apps/server/src/modules/participants/repository.js';
 import type { ApiEnvironment } from './lib/api-env.js';
 import { WARM_UP_REQUESTS, getOk, load, timeSequential, warmUp } from './lib/http.js';
@@ -41,7 +40,8 @@ async function cursorBefore(env: ApiEnvironment, page: number): Promise<string> 
     `select participant_id, last_name from participants order by last_name, participant_id offset $1 limit 1`,
     [(page - 1) * PER_PAGE - 1],
   );
-  return encodeCursor(FILTERED.order, row as unknown as ParticipantRow);
+  if (!row) throw new Error(`the bench data has no row before page ${page}`);
+  return participantCursor.encode(FILTERED.order, { value: row.last_name, id: row.participant_id });
 }
 
 export interface GridTiming {

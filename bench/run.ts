@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only api|sys|ui] [--storage pglite|postgres|both] [--quick] [--api grid,export,import,scaleout,tablet,dashboard,adherence,reports,followup]`
+ * `npm run bench [-- --only api|sys|ui] [--storage pglite|postgres|both] [--quick] [--api ...]` (`-- --help`)
  *
  * Runs the API benchmarks (bench/api-suite.ts), every system benchmark present (bench/sys-*.ts)
  * and the console in a browser (bench/ui-console.ts) in each storage mode asked for, prints one
@@ -17,20 +17,54 @@ import { seconds } from './lib/stats.js';
 
 type Storage = 'pglite' | 'postgres';
 
-const { values } = parseArgs({
-  options: {
-    only: { type: 'string' },
-    storage: { type: 'string', default: 'both' },
-    quick: { type: 'boolean', default: false },
-    // Some of the API figures only, for working on one of them (the table then has only those).
-    api: { type: 'string' },
-  },
-  strict: true,
-});
+/** The API figures `--api` may name (bench/api-suite.ts measures each group). */
+const API_FIGURES = [
+  'grid',
+  'export',
+  'import',
+  'scaleout',
+  'tablet',
+  'dashboard',
+  'adherence',
+  'reports',
+  'followup',
+] as const;
+
+const USAGE = `npm run bench [-- --only api|sys|ui] [--storage pglite|postgres|both] [--quick] [--api ${API_FIGURES.join(',')}]
+
+  --only api|sys|ui    the API benchmarks (bench/api-suite.ts), the system ones (bench/sys-*.ts) or the
+                       console in Chromium (bench/ui-console.ts) alone
+  --storage            pglite, postgres or both (default); PostgreSQL from BENCH_DATABASE_URL
+  --quick              small sizes, a smoke run: writes .tmp/bench-results-quick.md, not bench/results.md
+  --api a,b            some of the API figures only: ${API_FIGURES.join(', ')}
+  --help               this text`;
 
 function fail(message: string): never {
-  console.error(message);
+  console.error(`${message}\n\n${USAGE}`);
   process.exit(2);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      options: {
+        only: { type: 'string' },
+        storage: { type: 'string', default: 'both' },
+        quick: { type: 'boolean', default: false },
+        // Some of the API figures only, for working on one of them (the table then has only those).
+        api: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+const values = parse();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
 }
 
 if (values.only !== undefined && !['api', 'sys', 'ui'].includes(values.only))
@@ -42,26 +76,8 @@ const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://pathway:pathwa
 // Every module reads the size of the run from here, the system ones included.
 if (values.quick) process.env.BENCH_QUICK = '1';
 if (values.api) {
-  const unknown = values.api
-    .split(',')
-    .filter(
-      (f) =>
-        ![
-          'grid',
-          'export',
-          'import',
-          'scaleout',
-          'tablet',
-          'dashboard',
-          'adherence',
-          'reports',
-          'followup',
-        ].includes(f),
-    );
-  if (unknown.length)
-    fail(
-      `--api takes grid, export, import, scaleout, tablet, dashboard, adherence, reports, followup (not ${unknown.join(', ')})`,
-    );
+  const unknown = values.api.split(',').filter((f) => !(API_FIGURES as readonly string[]).includes(f));
+  if (unknown.length) fail(`--api takes ${API_FIGURES.join(', ')} (not ${unknown.join(', ')})`);
   process.env.BENCH_API_FIGURES = values.api;
 }
 

@@ -108,7 +108,7 @@ const envSchema = z.object({
   /**
    * A discharged participant's record is due for review this many years after discharge (NHS
    * Records Management Code: adult health records 8 years after care ends). Reviewed, never
-   * destroyed automatically: the Records due for review screen lists it (issue 32).
+   * destroyed automatically: the Records due for review screen lists it.
    */
   PARTICIPANT_RETENTION_YEARS: z.coerce.number().int().min(1).max(100).default(8),
   /** When the retention job runs (in ADHERENCE_CHECK_TZ). */
@@ -121,12 +121,12 @@ const envSchema = z.object({
   /** An unused tablet token expires after this many days (the app never asks for a new one sooner). */
   DEVICE_TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /**
-   * Browser tests only (issue 31's coordinator's morning): a file holding a number of milliseconds
-   * by which the server's clock runs ahead of the machine's, read again when it changes. Unset in
-   * any real deployment.
+   * Browser tests only (a coordinator's morning, hours after the daily check): a file holding a
+   * number of milliseconds by which the server's clock runs ahead of the machine's, read again when
+   * it changes. Unset in any real deployment.
    */
   CLOCK_OFFSET_FILE: z.string().min(1).optional(),
-  /** Follow-up (issue 31): a tablet with no authenticated call for this many days is "tablet silent". */
+  /** Follow-up: a tablet with no authenticated call for this many days is "tablet silent". */
   FOLLOWUP_SILENT_DAYS: z.coerce.number().int().min(1).max(365).default(3),
   /**
    * Calls 1 and 2 (no token) per device id and per source address in each window. A tablet

@@ -5,11 +5,15 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import type { DiskReserve } from './lib/disk-space.js';
 import type { SecretBox } from './lib/secret-box.js';
-import type { SessionService } from './modules/auth/index.js';
-import type { VideoTools } from './modules/videos/index.js';
+import type { StaffSessions } from './lib/staff-session.js';
+import type { VideoTools } from './lib/video-tools.js';
 import type { MediaStorage } from './storage/media-storage.js';
 
-/** What every module may depend on; built once per process (or per test) and passed down. */
+/**
+ * What every module may depend on; built once per process (or per test) and passed down. It
+ * depends on lib/ and the infrastructure (db, jobs, storage), never on a module (the lint keeps it
+ * so): every module imports it, so a module here would make them all one import cycle.
+ */
 export interface AppContext {
   config: Config;
   database: DatabaseHandle;
@@ -18,7 +22,7 @@ export interface AppContext {
   logger: Logger;
   /** Seals and opens secrets stored in the database (TOTP secrets) with the key kept outside it. */
   secrets: SecretBox;
-  sessions: SessionService;
+  sessions: StaffSessions;
   jobs: JobQueue;
   /** Stored videos and thumbnails (files or S3) and the resumable-upload store in the same place. */
   media: MediaStorage;

@@ -1,8 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
+import { addDays } from '@pathway/contract';
 import type { AppContext } from '../src/context.js';
 import type { Database } from '../src/db/client.js';
-import { authorizedDevices, deviceTokens, participantAdherence, participants } from '../src/db/schema.js';
+import {
+  authorizedDevices,
+  deviceTokens,
+  participantAdherence,
+  participantFollowup,
+  participants,
+} from '../src/db/schema.js';
 import { hashDeviceToken } from '../src/plugins/access.js';
 import { testLogRoot, type TestApp } from './harness.js';
 import { recordSecret } from './security/log-leaks.js';
@@ -113,6 +120,22 @@ export async function setDaysBehind(db: Database, ids: number | number[], daysBe
     .update(participantAdherence)
     .set({ days_behind: daysBehind })
     .where(inArray(participantAdherence.participant_id, Array.isArray(ids) ? ids : [ids]));
+}
+
+/**
+ * Sets how many days went by without their video (the follow-up worklist's behind and slightly
+ * behind), as the daily check on `today` would for a participant of a video a day who watched
+ * nothing for that many days: the missed days reached 1 and 3 on the days they then would have.
+ */
+export async function setDaysMissed(db: Database, ids: number | number[], missed: number, today: string) {
+  await db
+    .update(participantFollowup)
+    .set({
+      days_missed: missed,
+      first_missed_on: missed >= 1 ? addDays(today, 1 - missed) : null,
+      third_missed_on: missed >= 3 ? addDays(today, 3 - missed) : null,
+    })
+    .where(inArray(participantFollowup.participant_id, Array.isArray(ids) ? ids : [ids]));
 }
 
 /** A participant's days_behind as stored. */

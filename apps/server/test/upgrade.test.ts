@@ -187,6 +187,22 @@ describe('upgrade from release 0.1.0', () => {
       expect(grid.status).toBe(200);
       expect(JSON.stringify(await grid.json())).toContain('participant_id');
 
+      // The follow-up worklist on the upgraded data: behind and slightly behind since the days the
+      // programmes' missed videos reached 3 and 1 (worked out by the upgrade), not since the
+      // upgrade, and listed only for days that went by without their video.
+      const followup = (await (
+        await fetch(`${server.url}/api/followup?perPage=500`, { headers: { cookie } })
+      ).json()) as {
+        data: { reasons: string[]; since: string; since_exact: boolean; days_behind: number }[];
+      };
+      const behind = followup.data.filter((r) => r.reasons.includes('behind'));
+      expect(behind.length).toBeGreaterThan(0);
+      const upgradedOn = new Date().toISOString().slice(0, 10);
+      for (const row of followup.data.filter((r) => r.reasons.some((x) => x.endsWith('behind')))) {
+        expect(row.since_exact).toBe(true);
+        expect(row.since < upgradedOn).toBe(true);
+      }
+
       const tablet = await fetch(`${server.url}/uuid/${tabletUuid}`);
       expect(tablet.status).toBe(200);
       const first = (await tablet.json()) as Record<string, unknown>;
@@ -244,6 +260,21 @@ describe('upgrade from release 0.1.0', () => {
          group by 1, 2 order by 1, 2`,
       );
       expect(tally.rows).toEqual(counted.rows);
+      // The worklist's tally, counted afresh by the upgrade, agrees with its rows.
+      const followupTally = await upgraded.query(
+        `select reason, sum(delta)::int as n from followup_tally group by 1 having sum(delta) <> 0 order by 1`,
+      );
+      const followupCounted = await upgraded.query(
+        `select reason, n from (
+           select 'behind' as reason, count(*) filter (where behind_since is not null)::int as n from participant_followup
+           union all select 'listed', count(*) filter (where behind_since is not null or slightly_since is not null
+             or failing_since is not null or finished_since is not null)::int from participant_followup
+           union all select 'programme_finished', count(*) filter (where finished_since is not null)::int from participant_followup
+           union all select 'reminders_failing', count(*) filter (where failing_since is not null)::int from participant_followup
+           union all select 'slightly_behind', count(*) filter (where slightly_since is not null)::int from participant_followup
+         ) c where n <> 0 order by 1`,
+      );
+      expect(followupTally.rows).toEqual(followupCounted.rows);
     } finally {
       await upgraded.close();
     }

@@ -128,11 +128,17 @@ test.afterAll(async () => {
 });
 
 test("the coordinator's morning: call the top participant, no answer, try tomorrow", async ({ page }) => {
-  // A participant whose tablet never registered for push messages: reminders are failing.
+  // A participant whose tablet signed in but never registered for push messages: reminders are failing.
   const api = await apiSignedIn();
   const set = await addVideoSetThroughApi(api, 1, 1);
-  const { participant } = await addParticipant(api, { first_name: 'Florence' });
+  const { participant, device } = await addParticipant(api, { first_name: 'Florence' });
   await enrol(api, participant.participant_id, set.fitness_video_set_id);
+  // Enrolled today, with a tablet not yet switched on: on track, not on the worklist.
+  const before = await api.get(`/api/followup?perPage=500`);
+  expect(
+    ((await before.json()) as { data: { participant_id: number }[] }).data.map((r) => r.participant_id),
+  ).not.toContain(participant.participant_id);
+  await tabletWithoutPushToken(api, device, participant.participant_id, set.fitness_video_set_id);
   await api.dispose();
   const name = `Florence ${participant.last_name} (${participant.participant_id})`;
 

@@ -56,6 +56,11 @@ export const followupEntryBasic = z
     participant_id: z.number().int(),
     reasons: z.array(followupReason).describe('Every reason that applies today, most urgent first'),
     since: z.string().describe('YYYY-MM-DD: the day the oldest current reason began'),
+    since_exact: z
+      .boolean()
+      .describe(
+        'True when `since` is the day the reason began, from the facts; false when the facts of its start are not kept (an upgraded instance) and the reason began on or before `since`: shown as messages.followup.sinceAtLeast',
+      ),
     days_behind: z.number().int(),
     device_name: z.string().nullable(),
     tablet_last_contact_at: z.string().nullable().describe('The last call of the tablet of any kind'),

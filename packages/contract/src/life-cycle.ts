@@ -8,9 +8,9 @@ import {
   WITHDRAWAL_REASONS,
 } from './life-cycle-names.js';
 
-// Issue 32, sections 3 to 6: discharge and re-referral, records due for review and their
-// destruction, the subject access download, and the step-up of dangerous actions. The texts the
-// user reads are in messages.ts (lifeCycle, records, stepUp).
+// Discharge and re-referral, records due for review and their destruction, the subject access
+// download, and the step-up of dangerous actions. The texts the user reads are in messages.ts
+// (lifeCycle, records, stepUp).
 
 export const participantStatusFilter = z
   .enum(PARTICIPANT_STATUS_FILTERS, {

@@ -31,7 +31,7 @@ export const limits = {
   uploadChunkBytes: 8 * 1024 * 1024,
   /** How many of a participant's most recent push messages the console lists. */
   recentPushMessages: 50,
-  /** Bulk referrals (issue 32): the largest CSV file and the most rows one import takes. */
+  /** Bulk referrals: the largest CSV file and the most rows one import takes. */
   participantImportMaxBytes: 5 * 1024 * 1024,
   participantImportMaxRows: 5000,
 } as const;

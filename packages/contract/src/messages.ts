@@ -299,6 +299,8 @@ export const messages = {
     dateInvalid: 'The next follow-up date must be a date written YYYY-MM-DD',
     dateInPast: 'The next follow-up date must be today or later',
     contactRecorded: 'Contact recorded',
+    /** The worklist's "Since" when `since_exact` is false: the reason began on or before that day. */
+    sinceAtLeast: (day: string) => `at least since ${day}`,
   },
   thumbnail: {
     couldNotDownload: 'Could not download video',

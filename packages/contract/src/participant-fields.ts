@@ -115,9 +115,15 @@ export interface ParticipantFieldSpec {
   editable?: { dialog: boolean; inline: boolean };
   /**
    * Its column in the grid and in the whole-list CSV, at `position` among the participant's own
-   * fields (sortable by the server when listed in PARTICIPANT_SORTS).
+   * fields. `sortable`: the list sorts by it (the sort is in PARTICIPANT_SORTS, the server pages it
+   * by keyset over an index on the column and participant_id: CONTRIBUTING, adding a sortable field).
    */
   grid?: { position: number; width?: number; minWidth?: number; flex?: number; sortable: boolean };
+  /**
+   * The list's search box finds a participant by a part of this field's text (any case); a field
+   * with an `access` only for roles that have it.
+   */
+  search?: true;
   /** Not a column of `participants` (every other field is the column of its name). */
   notAColumn?: true;
 }
@@ -148,6 +154,7 @@ export const PARTICIPANT_FIELDS = {
     form: { input: 'text', section: 'personal', position: 1 },
     editable: editableEverywhere,
     grid: { position: 1, minWidth: 130, flex: 1, sortable: true },
+    search: true,
   },
   last_name: {
     label: 'Last name',
@@ -157,6 +164,7 @@ export const PARTICIPANT_FIELDS = {
     form: { input: 'text', section: 'personal', position: 2 },
     editable: editableEverywhere,
     grid: { position: 2, minWidth: 130, flex: 1, sortable: true },
+    search: true,
   },
   gender: {
     label: 'Gender',
@@ -176,7 +184,7 @@ export const PARTICIPANT_FIELDS = {
     editable: editableEverywhere,
     grid: { position: 3, width: 130, sortable: true },
   },
-  // Safe registration (issue 32): shown 485 777 3456, typed with or without spaces.
+  // Safe registration: shown 485 777 3456, typed with or without spaces.
   nhs_number: {
     label: 'NHS number',
     access: 'identifiable',
@@ -199,6 +207,7 @@ export const PARTICIPANT_FIELDS = {
     form: { input: 'email', section: 'contact', position: 8 },
     editable: editableEverywhere,
     grid: { position: 5, minWidth: 180, flex: 1.2, sortable: false },
+    search: true,
   },
   phone_number: {
     label: 'Phone number',
@@ -219,6 +228,7 @@ export const PARTICIPANT_FIELDS = {
     },
     editable: editableEverywhere,
     grid: { position: 6, minWidth: 150, sortable: false },
+    search: true,
   },
   phone_number_secondary: {
     label: 'Secondary phone number',
@@ -272,7 +282,7 @@ export const PARTICIPANT_FIELDS = {
     access: 'identifiable',
     answer: { in: 'participant', ...optionalText },
   },
-  /** Free text given with a discharge (issue 32), set by the discharge route. */
+  /** Free text given with a discharge, set by the discharge route. */
   discharge_note: {
     label: 'Discharge note',
     access: 'identifiable',

@@ -61,15 +61,29 @@ export function isIdentifiableField(name: string): name is IdentifiableField {
   return (IDENTIFIABLE_FIELDS as readonly string[]).includes(name);
 }
 
+/** The fields the list sorts by: those whose grid column is sortable in the field table. */
+export type SortableField = ParticipantFieldsWhere<{ grid: { sortable: true } }>;
+export const SORTABLE_FIELDS: readonly SortableField[] = participantFieldsWhere<SortableField>(
+  (field) => field.grid?.sortable === true,
+);
+
+/**
+ * The list's sorts: what the server computes (the id, days behind, the tablet's last contact), then
+ * every sortable field of the table. Nothing else declares a sort.
+ */
 export const PARTICIPANT_SORTS = [
   'participant_id',
   'days_behind',
-  'first_name',
-  'last_name',
-  'date_of_birth',
   'tablet_last_contact_at',
+  ...SORTABLE_FIELDS,
 ] as const;
 export type ParticipantSort = (typeof PARTICIPANT_SORTS)[number];
+
+/** The fields the search box looks in (see `search` in the field table). */
+export type SearchableField = ParticipantFieldsWhere<{ search: true }>;
+export const SEARCHABLE_FIELDS: readonly SearchableField[] = participantFieldsWhere<SearchableField>(
+  (field) => field.search === true,
+);
 
 /** Words for the adherence classes, and for a participant who has none yet. */
 export const ADHERENCE_LABELS: Record<AdherenceState, string> = {
@@ -87,7 +101,7 @@ export function hasContactData(p: ParticipantView): p is ParticipantFull {
   return 'first_name' in p;
 }
 
-// ---- Safe registration (issue 32): the NHS number, written once for the server, forms and import ----
+// ---- Safe registration: the NHS number, written once for the server, forms and import ----
 
 /** An NHS number as typed: the digits, with the spaces (any, or the usual 3-3-4) taken out. */
 export function nhsNumberDigits(value: string): string {

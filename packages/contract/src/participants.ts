@@ -210,7 +210,7 @@ export const createParticipantBody = z.object(addShape).meta({
 export type CreateParticipantBody = z.input<typeof createParticipantBody>;
 export type CreateParticipantInput = z.output<typeof createParticipantBody>;
 
-// ---- Bulk referrals (issue 32) ----
+// ---- Bulk referrals ----
 
 /** One row of a bulk-referral CSV: exactly the add form's rules and messages, less the device. */
 export const participantImportRow = createParticipantBody.omit({ unique_device_id: true });
@@ -345,7 +345,7 @@ export const PARTICIPANT_CSV_FULL_COLUMNS = [
   'unique_device_id',
   'days_behind',
   'tracking',
-  // Follow-up (issue 31): the last contact attempt (its note stays out: identifiable free text).
+  // Follow-up: the last contact attempt (its note stays out: identifiable free text).
   'last_contact_at',
   'last_contact_method',
   'last_contact_outcome',
@@ -458,7 +458,7 @@ export type ParticipantBasic = z.infer<typeof participantBasic>;
 export const participantView = z.union([participantFull, participantBasic]);
 export type ParticipantView = ParticipantFull | ParticipantBasic;
 
-/** Possible duplicates (issue 32): never a refusal, said with the saved participant. */
+/** Possible duplicates: never a refusal, said with the saved participant. */
 const possibleDuplicates = {
   possible_duplicates: z
     .array(z.number().int())

@@ -6,6 +6,7 @@ import {
   dailyCheck,
   daysPassed,
   exerciseDaysInProgramme,
+  missedCountReachedOn,
   missedVideos,
   percentageProgress,
   positionAt,
@@ -212,5 +213,41 @@ describe('the daily check over random schedules', () => {
         }
       }),
     );
+  });
+});
+
+describe('the day the missed videos reached a count', () => {
+  it('is the first day on which that many videos were missed, with the videos seen now', () => {
+    fc.assert(
+      fc.property(
+        setShape,
+        calendarDay,
+        fc.nat(),
+        fc.integer({ min: 1, max: 5 }),
+        (set, start, seenPick, count) => {
+          const total = exerciseDaysInProgramme(set);
+          const seen = seenPick % (total + 1);
+          const day = missedCountReachedOn(start, seen, count, set);
+          if (seen + count > total) {
+            expect(day).toBeNull();
+            return;
+          }
+          expect(day).not.toBeNull();
+          const passed = daysPassed(start, day!);
+          expect(missedVideos(passed, seen, set)).toBeGreaterThanOrEqual(count);
+          expect(missedVideos(passed - 1, seen, set)).toBeLessThan(count);
+        },
+      ),
+    );
+  });
+
+  it('counts rest days as days that unlock nothing', () => {
+    const set = { number_of_weeks: 2, videos_in_week: 3 };
+    // Days 0-2 unlock videos 1-3, days 3-6 are rest days, day 7 unlocks video 4.
+    expect(missedCountReachedOn('2025-03-03', 0, 1, set)).toBe('2025-03-04');
+    expect(missedCountReachedOn('2025-03-03', 0, 3, set)).toBe('2025-03-06');
+    expect(missedCountReachedOn('2025-03-03', 2, 1, set)).toBe('2025-03-06');
+    expect(missedCountReachedOn('2025-03-03', 3, 1, set)).toBe('2025-03-11');
+    expect(missedCountReachedOn('2025-03-03', 4, 3, set)).toBeNull();
   });
 });

@@ -122,6 +122,47 @@ export function missedVideos(days: number, actuallySeen: number, set: SetShape):
   return days < 1 ? 0 : Math.max(0, shouldSeenByNow(days - 1, set) - actuallySeen);
 }
 
+/**
+ * The day on which a participant who has seen `actuallySeen` videos had first missed `count`: the
+ * day after the (actuallySeen + count)th exercise day unlocked. Views catch up the oldest missed
+ * day first, so this is the day the participant's current backlog reached `count` (the
+ * follow-up worklist's "since" for slightly behind, count 1, and behind, count 3). Null when the
+ * programme has fewer exercise days than that.
+ */
+export function missedCountReachedOn(
+  startedDate: string,
+  actuallySeen: number,
+  count: number,
+  set: SetShape,
+): string | null {
+  const index = actuallySeen + count;
+  if (index > exerciseDaysInProgramme(set)) return null;
+  const v = set.videos_in_week;
+  const unlockedAfter = Math.floor((index - 1) / v) * DAYS_PER_WEEK + ((index - 1) % v);
+  return addDays(startedDate, unlockedAfter + 1);
+}
+
+/** The follow-up worklist's missed-day facts: the count, and the days it reached 1 and 3. */
+export interface MissedDays {
+  missed: number;
+  first_missed_on: string | null;
+  third_missed_on: string | null;
+}
+
+export function missedDays(
+  startedDate: string,
+  today: string,
+  actuallySeen: number,
+  set: SetShape,
+): MissedDays {
+  const missed = missedVideos(daysPassed(startedDate, today), actuallySeen, set);
+  return {
+    missed,
+    first_missed_on: missed >= 1 ? missedCountReachedOn(startedDate, actuallySeen, 1, set) : null,
+    third_missed_on: missed >= 3 ? missedCountReachedOn(startedDate, actuallySeen, 3, set) : null,
+  };
+}
+
 /** Average videos watched per calendar day since the start (today included), two decimals. */
 export function averageSeenPerDay(days: number, actuallySeen: number): number {
   return Math.round((actuallySeen / (days + 1)) * 100) / 100;
@@ -144,6 +185,9 @@ export interface DailyCheckResult {
   /** The position moved to the next day: push "New video available". */
   advanced: boolean;
   missed: number;
+  /** The days `missed` reached 1 and 3 (see `missedCountReachedOn`), for the follow-up worklist. */
+  first_missed_on: string | null;
+  third_missed_on: string | null;
   /** More videos were missed than at the previous check: push "You missed one video". */
   remindMissed: boolean;
 }
@@ -161,13 +205,15 @@ export function dailyCheck(input: DailyCheckInput, today: string): DailyCheckRes
   const current = positionIndex(input.position, set);
   const next = current + 1;
   const advanced = input.seen.has(current) && next <= should;
-  const missed = missedVideos(days, seen, set);
+  const { missed, first_missed_on, third_missed_on } = missedDays(input.started_date, today, seen, set);
   return {
     days_behind: daysBehind(should, seen),
     percentage_progress: percentageProgress(seen, set),
     position: advanced ? positionAt(next, set) : input.position,
     advanced,
     missed,
+    first_missed_on,
+    third_missed_on,
     remindMissed: missed > input.missed_at_check,
   };
 }

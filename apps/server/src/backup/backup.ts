@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../context.js';
-import { rowsOf } from '../db/rows.js';
+import { column, rowsReader } from '../db/rows.js';
 import { tightenTree } from '../lib/data-dir-modes.js';
 import { HttpError } from '../lib/http-error.js';
 import { SecretBox } from '../lib/secret-box.js';
@@ -180,7 +180,7 @@ export async function createBackup(ctx: AppContext, outFile: string): Promise<Ba
       )._runExclusiveTransaction(() => pglite.dumpDataDir('gzip'));
       await fs.writeFile(path.join(staging, DB_ENTRY), Buffer.from(await dump.arrayBuffer()));
       const receiving = new Set(
-        rowsOf<{ key: string }>(
+        rowsReader({ key: column.text })(
           await ctx.db.execute(sql`select storage_key as key from video_uploads where status = 'receiving'`),
         ).map((r) => r.key),
       );

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ParticipantStatus } from '@pathway/contract';
 import type { Database } from './client.js';
-import { rowsOf } from './rows.js';
+import { column, rowsReader } from './rows.js';
 
 /**
  * Counting participants per adherence class reads every participant (hundreds of milliseconds at
@@ -19,12 +19,12 @@ import { rowsOf } from './rows.js';
  *   programme" and "programme" in their class; a programme deleted because its participant is
  *   being deleted is skipped (the participant is already gone and was counted out).
  *
- * - participants' status (0013): a discharge or re-referral moves the participant from one status
- *   to another, in their class and with or without their programme; every row carries the status.
+ * - participants' status: a discharge or re-referral moves the participant from one status to
+ *   another, in their class and with or without their programme; every row carries the status.
  *
- * The triggers are hand-written migrations (drizzle/0001_participant_tally_triggers.sql, moved to
- * participant_adherence by 0009_participant_adherence.sql): drizzle-kit cannot express them from
- * schema.ts. A change to them is a new migration that replaces them.
+ * The triggers' current definitions are in db/functions/participant-tally.sql: drizzle-kit cannot
+ * express them from schema.ts, so a change to them is a hand-written migration that replaces them
+ * and copies the new definition into that file (db/functions.test.ts holds the two together).
  */
 
 export interface ParticipantCounts {
@@ -37,17 +37,23 @@ export interface ParticipantCounts {
 /** A status of the grid's filter, or every participant. */
 export type TallyStatus = ParticipantStatus | 'all';
 
+const readTally = rowsReader({
+  adherence: column.oneOf([0, 1, 2]),
+  with_programme: column.boolean,
+  n: column.integer,
+});
+
 /**
  * The counts of the participants of one status (`all`: every participant). The dashboard and the
  * grid's default view count active participants only: a discharged participant is no longer in
- * the programme (issue 32).
+ * the programme.
  */
 export async function participantCounts(
   db: Database,
   status: TallyStatus = 'all',
 ): Promise<ParticipantCounts> {
-  // participant_adherence.adherence is a generated column (0, 1 or 2), so each row indexes the tuples in range.
-  const rows = rowsOf<{ adherence: 0 | 1 | 2; with_programme: boolean; n: number }>(
+  // participant_adherence.adherence is a generated column (0, 1 or 2): each row indexes the tuples in range.
+  const rows = readTally(
     await db.execute(
       status === 'all'
         ? sql`select adherence, with_programme, sum(delta)::int as n from participant_tally group by 1, 2`
@@ -56,8 +62,8 @@ export async function participantCounts(
   );
   const counts: ParticipantCounts = { all: [0, 0, 0], withProgramme: [0, 0, 0] };
   for (const row of rows) {
-    counts.all[row.adherence] += Number(row.n);
-    if (row.with_programme) counts.withProgramme[row.adherence] += Number(row.n);
+    counts.all[row.adherence] += row.n;
+    if (row.with_programme) counts.withProgramme[row.adherence] += row.n;
   }
   return counts;
 }

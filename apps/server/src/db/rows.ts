@@ -2,7 +2,11 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from './client.js';
 
-/** Rows of a raw `db.execute(sql...)`, whose result differs in type between PGlite and node-postgres. */
+/**
+ * Rows of a raw `db.execute(sql...)`, whose result differs in type between PGlite and node-postgres,
+ * cast to `T` unchecked: for tests and benchmarks. The server's code reads them with `rowsReader`,
+ * which checks each value (the lint refuses `rowsOf` in apps/server/src outside tests).
+ */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
@@ -92,4 +96,125 @@ export function statementNamer(prefix: string, max = 100): (text: string) => str
     }
     return name;
   };
+}
+
+/** What a column's check answers for a value that is not of its type. */
+const WRONG: unique symbol = Symbol('not of the column type');
+
+/** How one column of a raw statement's rows is checked, and read into the row. */
+export interface Column<T> {
+  /** What the column must hold, for the error. */
+  readonly expected: string;
+  readonly read: (value: unknown) => T | typeof WRONG;
+}
+
+const columnOf = <T>(expected: string, read: (value: unknown) => T | typeof WRONG): Column<T> => ({
+  expected,
+  read,
+});
+
+/** The column, or null. */
+export function nullable<T>(column: Column<T>): Column<T | null> {
+  return columnOf(`${column.expected} or null`, (value) => (value === null ? null : column.read(value)));
+}
+
+const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => Date;
+const SAFE_INTEGER_TEXT = /^-?\d{1,15}$/;
+
+/**
+ * The columns a raw statement's rows may hold, as both drivers give them through `db.execute`.
+ * Where they differ, the column reads either: node-postgres gives int8 (a count without `::int`)
+ * as text and PGlite as a number; both give timestamps and dates as text.
+ */
+export const column = {
+  /** int2, int4, or int8 within JavaScript's safe integers. */
+  integer: columnOf<number>('an integer', (value) => {
+    const n =
+      typeof value === 'string' && SAFE_INTEGER_TEXT.test(value)
+        ? Number(value)
+        : typeof value === 'bigint' && BigInt(Number(value)) === value
+          ? Number(value)
+          : value;
+    return typeof n === 'number' && Number.isSafeInteger(n) ? n : WRONG;
+  }),
+  /** float8 (cast numeric to it: both drivers give numeric as text). */
+  number: columnOf<number>('a number', (value) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : WRONG,
+  ),
+  text: columnOf<string>('text', (value) => (typeof value === 'string' ? value : WRONG)),
+  boolean: columnOf<boolean>('a boolean', (value) => (typeof value === 'boolean' ? value : WRONG)),
+  /** A date as YYYY-MM-DD text, as Drizzle's `date({ mode: 'string' })` reads it. */
+  date: columnOf<string>('a date', (value) =>
+    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : WRONG,
+  ),
+  /** A timestamp with time zone, as a Date. */
+  timestamp: columnOf<Date>('a timestamp', (value) => {
+    const at = typeof value === 'string' ? parseTimestamp(value) : value;
+    return at instanceof Date && !Number.isNaN(at.getTime()) ? at : WRONG;
+  }),
+  /** One of `values` (a status, a class, a kind the statement itself writes). */
+  oneOf: <const V extends readonly (string | number)[]>(values: V): Column<V[number]> =>
+    columnOf(`one of ${values.join(', ')}`, (value) =>
+      (typeof value === 'string' || typeof value === 'number') && values.includes(value)
+        ? (value as V[number])
+        : WRONG,
+    ),
+};
+
+/** What a value is, for an error: never the value itself (rows hold identifiable data, errors reach logs). */
+function kindOf(value: unknown): string {
+  if (value === undefined) return 'missing from the row';
+  if (value === null) return 'null';
+  if (value instanceof Date) return 'a Date';
+  if (Array.isArray(value)) return 'an array';
+  return `of type ${typeof value}`;
+}
+
+/** The rows of a raw statement's result, as objects, from either driver. */
+function resultRows(result: unknown): Record<string, unknown>[] {
+  const rows = (result as { rows?: unknown } | null)?.rows;
+  if (!Array.isArray(rows)) throw new Error('not the result of a statement that returns rows');
+  return rows as Record<string, unknown>[];
+}
+
+/**
+ * The rows of a raw `db.execute(sql...)` whose columns the caller cannot know (a table's every
+ * column, `select *`): objects of the driver's values.
+ */
+export function recordRows(result: unknown): Record<string, unknown>[] {
+  return resultRows(result);
+}
+
+type RowOf<C extends Readonly<Record<string, Column<unknown>>>> = {
+  -readonly [K in keyof C]: C[K] extends Column<infer T> ? T : never;
+};
+
+/**
+ * Reads the rows of a raw `db.execute(sql...)` into objects of the columns named in `columns`,
+ * checking each value against its column's type: a value of another type (a count that came as
+ * text, a column the statement no longer selects, a null where none may be) throws, naming the
+ * column, instead of travelling on under a type it does not have. Other columns are left out.
+ * The row type is the columns' (`RowOf`), so a statement's columns and their types are written
+ * once, beside it:
+ *
+ *   const readDue = rowsReader({ participant_id: column.integer, due: nullable(column.timestamp) });
+ *   const rows = readDue(await db.execute(sql`select participant_id, due from ...`));
+ */
+export function rowsReader<const C extends Readonly<Record<string, Column<unknown>>>>(
+  columns: C,
+): (result: unknown) => RowOf<C>[] {
+  const entries = Object.entries(columns);
+  return (result) =>
+    resultRows(result).map((row, index) => {
+      const read: Record<string, unknown> = {};
+      for (const [name, type] of entries) {
+        const value = type.read(row[name]);
+        if (value === WRONG)
+          throw new Error(
+            `column "${name}" of row ${index + 1} is ${kindOf(row[name])}, where ${type.expected} was expected`,
+          );
+        read[name] = value;
+      }
+      return read as RowOf<C>;
+    });
 }

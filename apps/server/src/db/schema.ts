@@ -711,10 +711,14 @@ export const adherenceHistory = pgTable('adherence_history', {
  * Mirrored by triggers (drizzle 0016): active (participants.status), has_device and
  * device_assigned_at (participants.authorized_device_id), token_empty (push_notification_id),
  * has_programme (fitness_participation_progress), days_behind (participant_adherence). Written by
- * the server: tablet_called_at (the device API's authenticated calls), push_failures (push
- * delivery), finished_at (the daily check), snoozed_until and snooze_reasons (a contact). The
- * *_since / *_from columns are derived from those by a BEFORE trigger; null when the reason cannot
- * apply (and always null for a participant who is not active).
+ * the server: tablet_called_at (the device API's authenticated calls), push_failures and
+ * failing_began_at (push delivery; the token's mirror and the tablet's first call keep the latter
+ * too), days_missed, first_missed_on and third_missed_on (the daily check, and a view or a new
+ * programme: progress/repository.ts), finished_at (the daily check), snoozed_until and
+ * snooze_reasons (a contact). The *_since / *_from columns are derived from those by a BEFORE
+ * trigger (drizzle 0022); null when the reason cannot apply (and always null for a participant who
+ * is not active). behind_since and slightly_since hold a day (third_ or first_missed_on) as its
+ * 00:00 UTC, which the worklist reads as that day in the programme's time zone.
  */
 export const participantFollowup = pgTable(
   'participant_followup',
@@ -726,6 +730,14 @@ export const participantFollowup = pgTable(
     has_device: boolean('has_device').notNull().default(false),
     has_programme: boolean('has_programme').notNull().default(false),
     days_behind: integer('days_behind').notNull().default(0),
+    /**
+     * Days that went by without their video (missedVideos of the contract's programme rules): the
+     * reasons behind (3 or more) and slightly behind (1-2). days_behind also counts today's video.
+     */
+    days_missed: integer('days_missed').notNull().default(0),
+    /** The day days_missed reached 1 (slightly behind since), and 3 (behind since); see missedCountReachedOn. */
+    first_missed_on: date('first_missed_on', { mode: 'string' }),
+    third_missed_on: date('third_missed_on', { mode: 'string' }),
     registered_at: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
     /** When the current device was assigned ("never called" counts from here). */
     device_assigned_at: timestamp('device_assigned_at', { withTimezone: true }),
@@ -734,6 +746,12 @@ export const participantFollowup = pgTable(
     token_empty: boolean('token_empty').notNull().default(true),
     /** Push messages that failed in a row (reset by one delivered, or by a new token). */
     push_failures: integer('push_failures').notNull().default(0),
+    /**
+     * When reminders to the tablet began to fail, as the facts say: the first of the failures in a
+     * row, the clearing of the push token, or the tablet's first call without one. Null while they
+     * work (and where an upgrade found no fact: "since" then says "at least").
+     */
+    failing_began_at: timestamp('failing_began_at', { withTimezone: true }),
     /** Watched through the last day of the programme (set by the daily check). */
     finished_at: timestamp('finished_at', { withTimezone: true }),
     /** The latest contact's next follow-up date: off the worklist until then, unless a new reason. */

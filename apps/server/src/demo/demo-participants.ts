@@ -8,6 +8,8 @@ import {
   daysPassed,
   exerciseDaysInProgramme,
   messages,
+  missedDays,
+  NO_DEVICE,
   percentageProgress,
   positionAt,
   positionIndex,
@@ -15,18 +17,25 @@ import {
   type Language,
   type Position,
   type SetShape,
+  type WithdrawalReason,
 } from '@pathway/contract';
 import type { Database } from '../db/client.js';
 import {
   adherenceRuns,
   authorizedDevices,
   dailyViews,
+  deviceSignIns,
+  deviceTokens,
   participantAdherence,
+  participantFollowup,
   participants,
   participationProgress,
   pushOutbox,
   seenVideos,
 } from '../db/schema.js';
+import { SIGN_IN_KINDS } from '../modules/device-api/index.js';
+import { closeAssignment, openAssignment } from '../modules/devices/index.js';
+import { hashDeviceToken } from '../plugins/access.js';
 
 /** A deterministic random source (mulberry32), so the same seed gives the same programme. */
 export function seededRandom(seed: number): () => number {
@@ -56,36 +65,60 @@ const watchChance: Record<Habit, (fractionDone: number, day: number) => number> 
   lapsed: (_f, day) => (day < 5 ? 0.9 : 0),
 };
 
+/**
+ * What the participant's tablet does: calls every day with its push token registered (the
+ * default), went quiet after the participant's last view, has Firebase refusing its last two
+ * reminders, or had its token cleared by Firebase ("no longer registered").
+ */
+type Tablet = 'calling' | 'silent' | 'failing' | 'unregistered';
+
 interface Cast {
   habit: Habit | 'no-programme' | 'no-device';
   startedDaysAgo?: number;
+  /** Without a programme: registered this many days ago (1 by default). */
+  registeredDaysAgo?: number;
   set?: number;
+  tablet?: Tablet;
+  /** Discharged this many days ago (their programme stops then), completed or withdrawn. */
+  discharged?:
+    | { daysAgo: number; outcome: 'completed' }
+    | { daysAgo: number; outcome: 'withdrawn'; reason: WithdrawalReason };
 }
 
-/** Who the demo programme has: every adherence state, newcomers, and people waiting for a tablet. */
+/**
+ * Who the demo programme has: every adherence state, tablets calling, silent or failing,
+ * programmes finished, newcomers, people waiting for a tablet, and people discharged.
+ */
 const CAST: Cast[] = [
   { habit: 'diligent', startedDaysAgo: 3, set: 0 },
   { habit: 'diligent', startedDaysAgo: 11, set: 0 },
   { habit: 'diligent', startedDaysAgo: 19, set: 1 },
-  { habit: 'diligent', startedDaysAgo: 26, set: 1 },
+  { habit: 'diligent', startedDaysAgo: 26, set: 1, tablet: 'failing' },
   { habit: 'diligent', startedDaysAgo: 33, set: 0 },
   { habit: 'diligent', startedDaysAgo: 40, set: 0 },
   { habit: 'steady', startedDaysAgo: 9, set: 1 },
   { habit: 'steady', startedDaysAgo: 16, set: 0 },
-  { habit: 'steady', startedDaysAgo: 23, set: 1 },
+  { habit: 'steady', startedDaysAgo: 23, set: 1, tablet: 'unregistered' },
   { habit: 'steady', startedDaysAgo: 30, set: 1 },
   { habit: 'steady', startedDaysAgo: 37, set: 0 },
   { habit: 'slipping', startedDaysAgo: 14, set: 0 },
   { habit: 'slipping', startedDaysAgo: 21, set: 1 },
   { habit: 'slipping', startedDaysAgo: 28, set: 1 },
   { habit: 'slipping', startedDaysAgo: 35, set: 0 },
-  { habit: 'lapsed', startedDaysAgo: 18, set: 1 },
-  { habit: 'lapsed', startedDaysAgo: 25, set: 0 },
+  { habit: 'lapsed', startedDaysAgo: 18, set: 1, tablet: 'silent' },
+  { habit: 'lapsed', startedDaysAgo: 25, set: 0, tablet: 'silent' },
   { habit: 'lapsed', startedDaysAgo: 31, set: 1 },
   { habit: 'no-programme' },
-  { habit: 'no-programme' },
+  { habit: 'no-programme', registeredDaysAgo: 4 },
   { habit: 'no-device' },
-  { habit: 'no-device' },
+  { habit: 'no-device', registeredDaysAgo: 6 },
+  { habit: 'diligent', startedDaysAgo: 62, set: 0, discharged: { daysAgo: 30, outcome: 'completed' } },
+  {
+    habit: 'lapsed',
+    startedDaysAgo: 45,
+    set: 1,
+    discharged: { daysAgo: 20, outcome: 'withdrawn', reason: 'lost_interest' },
+  },
 ];
 const SPARE_DEVICES = 3;
 
@@ -187,11 +220,19 @@ export interface DemoParticipantsReport {
   views: number;
 }
 
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const at = (date: string, time: string) => new Date(`${date}T${time}Z`);
+const FCM_REFUSED = 'INVALID_ARGUMENT: The registration token is not a valid FCM registration token';
+const FCM_UNREGISTERED = 'UNREGISTERED: Requested entity was not found.';
+
 /**
  * Devices, participants with referrals, and their programme history up to `today`: each
  * participant lives through their days by the programme rules (`dailyCheck`), watching as their
- * habit says, so positions, days behind, percentages and the views rollup agree with what the
- * daily check would have made of them.
+ * habit says, so positions, days behind, percentages, the views rollup and the follow-up
+ * worklist's facts agree with what the daily check would have made of them. Their tablets sign
+ * in, register a push token and call as the device API records it, and the daily reminders went
+ * out through Firebase (sent, or refused for the tablets whose reminders fail).
  */
 export async function seedDemoParticipants(
   tx: Database,
@@ -202,7 +243,7 @@ export async function seedDemoParticipants(
   let views = 0;
   let devicesMade = 0;
   const seenRows: (typeof seenVideos.$inferInsert)[] = [];
-  const reminders: (typeof pushOutbox.$inferInsert)[] = [];
+  const messagesSent: (typeof pushOutbox.$inferInsert)[] = [];
 
   const newDevice = async (n: number) => {
     const [device] = await tx
@@ -220,6 +261,11 @@ export async function seedDemoParticipants(
   for (const [i, member] of CAST.entries()) {
     const device = member.habit === 'no-device' ? null : await newDevice(i + 1);
     const [professional, role] = pick(rng, PROFESSIONALS);
+    // Registered on the morning their programme started, or some days ago and still waiting.
+    const registeredAt =
+      member.startedDaysAgo !== undefined
+        ? at(addDays(today, -member.startedDaysAgo), '08:30:00')
+        : new Date(now.getTime() - (member.registeredDaysAgo ?? 1) * DAY_MS - 3 * HOUR_MS);
     const [participant] = await tx
       .insert(participants)
       .values({
@@ -243,22 +289,34 @@ export async function seedDemoParticipants(
         registered_deaf: rng() < 0.05,
         notes:
           member.habit === 'lapsed' ? 'Demo: stopped watching after the first week; call to check in.' : null,
-        created_at: new Date(now.getTime() - (member.startedDaysAgo ?? 1) * 86_400_000 - 3 * 3_600_000),
+        created_at: registeredAt,
       })
       .returning({ participant_id: participants.participant_id });
     const participantId = participant!.participant_id;
+    // The tablet was handed over at registration (the add form assigns it).
+    if (device) {
+      await openAssignment(tx, participantId, device, null, registeredAt);
+      await tx
+        .update(participantFollowup)
+        .set({ device_assigned_at: registeredAt })
+        .where(eq(participantFollowup.participant_id, participantId));
+    }
     if (member.habit === 'no-programme' || member.habit === 'no-device') continue;
 
     const set = options.sets[member.set! % options.sets.length]!;
     const habit = member.habit;
     const started = addDays(today, -member.startedDaysAgo!);
+    // A discharged participant's programme stops on the day of their discharge.
+    const lastDay = member.discharged ? addDays(today, -member.discharged.daysAgo) : today;
     let position: Position = { week: 1, day: 1 };
     let missedAtCheck = 0;
     const seen = new Set<number>();
+    const seenAt = new Map<number, Date>();
     let lastSeen = started;
     let todaysCheck: ReturnType<typeof dailyCheck> | undefined;
+    const reminders: { date: string; kind: 'new-video' | 'missed-video' }[] = [];
     const total = exerciseDaysInProgramme(set.shape);
-    for (let day = 0; day <= member.startedDaysAgo!; day++) {
+    for (let day = 0; addDays(started, day) <= lastDay; day++) {
       const date = addDays(started, day);
       if (day > 0) {
         const result = dailyCheck(
@@ -268,6 +326,8 @@ export async function seedDemoParticipants(
         position = result.position;
         missedAtCheck = result.missed;
         if (date === today) todaysCheck = result;
+        if (result.advanced) reminders.push({ date, kind: 'new-video' });
+        if (result.remindMissed) reminders.push({ date, kind: 'missed-video' });
       }
       // Today is not over: before 09:00 nobody has watched yet, after it only some have.
       const todayFactor = date !== today ? 1 : now.getUTCHours() < 9 ? 0 : 0.4;
@@ -279,9 +339,11 @@ export async function seedDemoParticipants(
         seen.add(index);
         lastSeen = date;
         const hour = date === today ? 7 + Math.floor(rng() * 2) : 8 + Math.floor(rng() * 12);
-        const at = new Date(
-          `${date}T${String(hour).padStart(2, '0')}:${String(Math.floor(rng() * 60)).padStart(2, '0')}:00Z`,
+        const viewedAt = at(
+          date,
+          `${String(hour).padStart(2, '0')}:${String(Math.floor(rng() * 60)).padStart(2, '0')}:00`,
         );
+        seenAt.set(index, viewedAt);
         const { week, day: dayNumber } = positionAt(index, set.shape);
         seenRows.push({
           participant_id: participantId,
@@ -289,12 +351,12 @@ export async function seedDemoParticipants(
           fitness_video_set_id: set.fitness_video_set_id,
           week_number: week,
           day_number: dayNumber,
-          created_at: at,
+          created_at: viewedAt,
         });
         views++;
       }
     }
-    const behind = daysBehind(shouldSeenByNow(daysPassed(started, today), set.shape), seen.size);
+    const behind = daysBehind(shouldSeenByNow(daysPassed(started, lastDay), set.shape), seen.size);
     await tx.insert(participationProgress).values({
       participant_id: participantId,
       fitness_video_set_id: set.fitness_video_set_id,
@@ -305,14 +367,40 @@ export async function seedDemoParticipants(
       percentage_progress: percentageProgress(seen.size, set.shape),
       missed_at_check: missedAtCheck,
       video_stopped_at: '0',
-      created_at: new Date(`${started}T09:30:00Z`),
+      created_at: at(started, '09:30:00'),
     });
     await tx
       .update(participantAdherence)
       .set({ days_behind: behind })
       .where(eq(participantAdherence.participant_id, participantId));
-    if (todaysCheck?.advanced) {
-      reminders.push({
+    // The worklist's facts as the check and the day's views left them: the missed days, and the
+    // programme finished since the view of its last day when a check has seen it.
+    const missed = missedDays(started, lastDay, seen.size, set.shape);
+    const lastIndex = positionIndex(position, set.shape);
+    const finishedAt = lastIndex === total ? seenAt.get(lastIndex) : undefined;
+    await tx
+      .update(participantFollowup)
+      .set({
+        days_missed: missed.missed,
+        first_missed_on: missed.first_missed_on,
+        third_missed_on: missed.third_missed_on,
+        finished_at: finishedAt && calendarDate(finishedAt, options.timeZone) < lastDay ? finishedAt : null,
+      })
+      .where(eq(participantFollowup.participant_id, participantId));
+
+    await seedTablet(tx, {
+      participantId,
+      device: device!,
+      tablet: member.tablet ?? 'calling',
+      handedOverAt: at(started, '10:00:00'),
+      until: member.discharged ? at(lastDay, '09:00:00') : now,
+      lastViewAt: seenAt.get(Math.max(0, ...seenAt.keys())) ?? at(started, '10:05:00'),
+      reminders: reminders.filter((r) => r.date < today),
+      rng,
+      messages: messagesSent,
+    });
+    if (todaysCheck?.advanced && !member.discharged) {
+      messagesSent.push({
         participant_id: participantId,
         title: messages.reminders.newVideoTitle,
         body: messages.reminders.newVideoBody,
@@ -321,8 +409,8 @@ export async function seedDemoParticipants(
         created_at: now,
       });
     }
-    if (todaysCheck?.remindMissed) {
-      reminders.push({
+    if (todaysCheck?.remindMissed && !member.discharged) {
+      messagesSent.push({
         participant_id: participantId,
         title: messages.reminders.missedTitle,
         body: messages.reminders.missedBody,
@@ -331,6 +419,7 @@ export async function seedDemoParticipants(
         created_at: now,
       });
     }
+    if (member.discharged) await discharge(tx, participantId, device!, member.discharged, lastDay);
   }
   for (let n = 0; n < SPARE_DEVICES; n++) await newDevice(CAST.length + n + 1);
 
@@ -348,11 +437,159 @@ export async function seedDemoParticipants(
       .values({ day, views: count })
       .onConflictDoUpdate({ target: dailyViews.day, set: { views: sql`${dailyViews.views} + ${count}` } });
   }
-  if (reminders.length > 0) await tx.insert(pushOutbox).values(reminders).onConflictDoNothing();
+  for (let i = 0; i < messagesSent.length; i += 500)
+    await tx
+      .insert(pushOutbox)
+      .values(messagesSent.slice(i, i + 500))
+      .onConflictDoNothing();
   // Today's check has been played out above: the scheduled one has nothing left to do today.
   await tx
     .insert(adherenceRuns)
     .values({ run_date: today, started_at: now, finished_at: now, participants_checked: CAST.length })
     .onConflictDoNothing();
   return { participants: CAST.length, devices: devicesMade, views };
+}
+
+/**
+ * The tablet's side, as the device API and push delivery record it: its sign-in (call 1) and push
+ * token (call 2) when it was handed over, its bearer token's last use and the participant's "last
+ * in contact" (a silent tablet's last call was the day of the last view), and the past reminders
+ * with Firebase's answers (the last two refused for a failing tablet; for an unregistered one the
+ * answer that cleared its token, and nothing sent after).
+ */
+async function seedTablet(
+  tx: Database,
+  t: {
+    participantId: number;
+    device: { authorized_device_id: number; uuid: string };
+    tablet: Tablet;
+    handedOverAt: Date;
+    lastViewAt: Date;
+    reminders: { date: string; kind: 'new-video' | 'missed-video' }[];
+    /** Now, or the discharge (the tablet is taken back). */
+    until: Date;
+    rng: () => number;
+    messages: (typeof pushOutbox.$inferInsert)[];
+  },
+): Promise<void> {
+  const token = `demo-fcm-${randomBytes(12).toString('hex')}`;
+  const ip = `10.20.${Math.floor(t.rng() * 250)}.${2 + Math.floor(t.rng() * 250)}`;
+  const calledAt =
+    t.tablet === 'silent'
+      ? new Date(t.lastViewAt.getTime() + 5 * 60_000)
+      : new Date(t.until.getTime() - (1 + Math.floor(t.rng() * 5 * 60)) * 60_000);
+  const lastCall = new Date(Math.floor(calledAt.getTime() / 60_000) * 60_000);
+  await tx.insert(deviceSignIns).values([
+    {
+      kind: SIGN_IN_KINDS.tokenIssued,
+      authorized_device_id: t.device.authorized_device_id,
+      device_uuid: t.device.uuid,
+      participant_id: t.participantId,
+      ip_address: ip,
+      created_at: t.handedOverAt,
+    },
+    {
+      kind: SIGN_IN_KINDS.pushTokenChanged,
+      authorized_device_id: t.device.authorized_device_id,
+      device_uuid: t.device.uuid,
+      participant_id: t.participantId,
+      ip_address: ip,
+      created_at: new Date(t.handedOverAt.getTime() + 2_000),
+    },
+  ]);
+  await tx.insert(deviceTokens).values({
+    token_hash: hashDeviceToken(randomBytes(32).toString('base64url')),
+    authorized_device_id: t.device.authorized_device_id,
+    participant_id: t.participantId,
+    created_at: t.handedOverAt,
+    last_used_at: lastCall,
+  });
+  const failingFrom = t.tablet === 'failing' ? t.reminders.length - 2 : t.reminders.length;
+  const unregisteredAt = t.tablet === 'unregistered' ? t.reminders.length - 3 : t.reminders.length;
+  let failures = 0;
+  let failingBeganAt: Date | null = null;
+  for (const [n, reminder] of t.reminders.entries()) {
+    const queuedAt = at(reminder.date, '06:00:00');
+    const answeredAt = new Date(queuedAt.getTime() + 2_000);
+    const text =
+      reminder.kind === 'new-video'
+        ? { title: messages.reminders.newVideoTitle, body: messages.reminders.newVideoBody }
+        : { title: messages.reminders.missedTitle, body: messages.reminders.missedBody };
+    const fate =
+      n > unregisteredAt
+        ? { status: messages.push.noToken, last_error: null, target_token: null, sent_at: null }
+        : n === unregisteredAt
+          ? {
+              status: messages.push.unregistered,
+              last_error: FCM_UNREGISTERED,
+              target_token: token,
+              sent_at: null,
+            }
+          : n >= failingFrom
+            ? { status: messages.push.failed, last_error: FCM_REFUSED, target_token: token, sent_at: null }
+            : { status: messages.push.sent, last_error: null, target_token: token, sent_at: answeredAt };
+    if (fate.status === messages.push.failed || fate.status === messages.push.unregistered) {
+      failures += 1;
+      failingBeganAt ??= answeredAt;
+    }
+    t.messages.push({
+      participant_id: t.participantId,
+      ...text,
+      kind: reminder.kind,
+      dedupe_key: `${reminder.kind}:${t.participantId}:${reminder.date}`,
+      created_at: queuedAt,
+      attempts: 1,
+      ...fate,
+    });
+  }
+  const cleared = t.tablet === 'unregistered' && unregisteredAt >= 0;
+  const participantToken = cleared ? NO_DEVICE : token;
+  await tx
+    .update(participants)
+    .set({ push_notification_id: participantToken, tablet_last_contact_at: lastCall, last_ip_address: ip })
+    .where(eq(participants.participant_id, t.participantId));
+  await tx
+    .update(authorizedDevices)
+    .set({ push_notification_id: cleared ? null : token })
+    .where(eq(authorizedDevices.authorized_device_id, t.device.authorized_device_id));
+  // As the device API and push delivery keep them (a cleared token has reset the failures counted).
+  await tx
+    .update(participantFollowup)
+    .set({
+      tablet_called_at: lastCall,
+      push_failures: cleared ? 0 : failures,
+      failing_began_at: failingBeganAt,
+    })
+    .where(eq(participantFollowup.participant_id, t.participantId));
+}
+
+/** A discharge as the life-cycle's: tokens ended, device detached, the assignment closed. */
+async function discharge(
+  tx: Database,
+  participantId: number,
+  device: { authorized_device_id: number },
+  how: NonNullable<Cast['discharged']>,
+  on: string,
+): Promise<void> {
+  const at10 = at(on, '10:00:00');
+  await tx
+    .update(deviceTokens)
+    .set({ revoked_at: at10 })
+    .where(eq(deviceTokens.participant_id, participantId));
+  await tx
+    .update(authorizedDevices)
+    .set({ push_notification_id: null })
+    .where(eq(authorizedDevices.authorized_device_id, device.authorized_device_id));
+  await closeAssignment(tx, participantId, at10);
+  await tx
+    .update(participants)
+    .set({
+      status: how.outcome,
+      discharged_on: on,
+      discharge_reason: how.outcome === 'withdrawn' ? how.reason : null,
+      authorized_device_id: null,
+      push_notification_id: NO_DEVICE,
+      updated_at: at10,
+    })
+    .where(eq(participants.participant_id, participantId));
 }

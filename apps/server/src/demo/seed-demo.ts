@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
-import { rowsOf } from '../db/rows.js';
+import { column, rowsReader } from '../db/rows.js';
 import { programmeToday } from '../lib/programme-day.js';
 import { THUMBNAIL_JOB } from '../modules/videos/index.js';
 import { PUSH_DELIVER_JOB } from '../modules/push/index.js';
@@ -24,7 +24,7 @@ export interface DemoReport {
  * (and even then nothing is changed or removed: the demo data is added beside it).
  */
 export async function seedDemo(ctx: AppContext, options: { force?: boolean } = {}): Promise<DemoReport> {
-  const [{ n }] = rowsOf<{ n: number }>(
+  const [{ n }] = rowsReader({ n: column.integer })(
     await ctx.db.execute(sql`select count(*)::int as n from participants`),
   ) as [{ n: number }];
   if (n > 0 && !options.force) {

@@ -19,8 +19,8 @@ function jsonObject(part: string): Record<string, unknown> | null {
  * malformed, not HS256, wrongly signed, expired or not yet valid.
  *
  * Checked with node:crypto's HMAC, synchronously: jose's jwtVerify goes through WebCrypto, whose
- * every call is an asynchronous job handed to another thread and back (about 8 % of a grid page's
- * CPU in the profile). The checks are jose's for these tokens: the signature first (compared in
+ * every call is an asynchronous job handed to another thread and back, on every signed-in request
+ * (a visible share of a grid page's CPU). The checks are jose's for these tokens: the signature first (compared in
  * constant time), then a header of exactly alg HS256 with no `crit` extensions, then `exp` (here
  * required), `nbf` and `iat` against `now` with no tolerance.
  */

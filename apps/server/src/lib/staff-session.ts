@@ -1,4 +1,5 @@
 import type { Role } from '@pathway/contract';
+import type { Database } from '../db/client.js';
 
 // The session's cookie name and shape, read by the access plugin as well as the auth module: they
 // live in lib/ because plugins do not import from modules/.
@@ -14,4 +15,24 @@ export interface StaffSession {
   expiresAt: Date;
   /** The last sign-in or step-up of this session: dangerous actions need it recent (access.ts). */
   authenticatedAt: Date;
+}
+
+/**
+ * Staff sessions as the rest of the server uses them (the access plugin resolves one on every
+ * request, sign-in starts one): the auth module's SessionService implements it, and the app's
+ * context holds it by this interface, so the context depends on lib/ and not on a module.
+ */
+export interface StaffSessions {
+  /** `db` may be a transaction, so a sign-in's audit record and its session commit together. */
+  start(
+    adminUserId: number,
+    role: Role,
+    ip: string,
+    db?: Database,
+  ): Promise<{ token: string; expiresAt: Date }>;
+  /** The live session behind a cookie, or null when it is forged, expired, idle or ended. */
+  resolve(token: string | undefined): Promise<StaffSession | null>;
+  /** A step-up proved the admin again: dangerous actions are allowed for the next few minutes. */
+  markAuthenticated(sessionId: string, db?: Database): Promise<void>;
+  end(sessionId: string): Promise<void>;
 }

@@ -53,6 +53,25 @@ function findCycle(graph: Map<string, Set<string>>): string[] | null {
   return null;
 }
 
+/**
+ * The files `file` imports, and theirs, down to the end (relative imports, type-only included),
+ * each with the chain of imports that reaches it.
+ */
+function reachedFrom(file: string): Map<string, string[]> {
+  const reached = new Map<string, string[]>([[file, [file]]]);
+  const queue = [file];
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    for (const [, spec] of readFileSync(next, 'utf8').matchAll(/\bfrom\s+'(\.{1,2}\/[^']+)'/g)) {
+      const resolved = path.resolve(path.dirname(next), spec!.replace(/\.js$/, '.ts'));
+      const target = existsSync(resolved) ? resolved : path.join(resolved.replace(/\.ts$/, ''), 'index.ts');
+      if (reached.has(target) || !existsSync(target)) continue;
+      reached.set(target, [...reached.get(next)!, target]);
+      queue.push(target);
+    }
+  }
+  return reached;
+}
+
 describe('server modules', () => {
   it('each has a public entry, index.ts', () => {
     expect(modules.filter((name) => !existsSync(path.join(MODULES, name, 'index.ts')))).toEqual([]);
@@ -61,6 +80,28 @@ describe('server modules', () => {
   it('import each other without a cycle', () => {
     const graph = new Map(modules.map((name) => [name, importsOf(name)]));
     expect(findCycle(graph)).toBeNull();
+  });
+
+  it("are not reached from the app's context, which every module imports", () => {
+    // A module reached from context.ts would put every module in one import cycle (the lint keeps
+    // context.ts itself from importing one; this follows what it imports, too).
+    const src = path.dirname(MODULES);
+    const intoModules = [...reachedFrom(path.join(src, 'context.ts')).values()]
+      .filter((chain) => chain.at(-1)!.startsWith(MODULES + path.sep))
+      .map((chain) => chain.map((file) => path.relative(src, file)).join(' -> '));
+    expect(intoModules).toEqual([]);
+  });
+
+  it('keep their presenters in presenter.ts', () => {
+    // A row becomes an answer in one place per module, where a reviewer looks for which fields a
+    // role may see.
+    const elsewhere = modules.flatMap((name) =>
+      sourcesOf(path.join(MODULES, name))
+        .filter((file) => path.basename(file) !== 'presenter.ts')
+        .filter((file) => /^(?:export )?function present[A-Z(]/m.test(readFileSync(file, 'utf8')))
+        .map((file) => path.relative(MODULES, file)),
+    );
+    expect(elsewhere).toEqual([]);
   });
 
   it('finds a cycle when there is one (the check itself)', () => {

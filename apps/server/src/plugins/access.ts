@@ -17,7 +17,7 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import { deviceTokens, participants } from '../db/schema.js';
-import { rowsOf } from '../db/rows.js';
+import { column, rowsReader } from '../db/rows.js';
 import type { TablePermission } from '../lib/endpoint-route.js';
 import { HttpError } from '../lib/http-error.js';
 import { SESSION_COOKIE, type StaffSession } from '../lib/staff-session.js';
@@ -44,7 +44,7 @@ declare module 'fastify' {
     permission?: TablePermission;
     /**
      * A dangerous action: the session must have signed in or stepped up within the last
-     * STEP_UP_MAX_AGE_MINUTES (issue 32), else 401 with `step_up_required: true`.
+     * STEP_UP_MAX_AGE_MINUTES, else 401 with `step_up_required: true`.
      */
     stepUp?: boolean;
   }
@@ -61,6 +61,8 @@ export function hashDeviceToken(token: string): string {
 /** Contact times are kept to the minute: a tablet's burst of calls at start costs one write. */
 export const CONTACT_GRANULARITY_MS = 60_000;
 
+const readDeviceCaller = rowsReader({ participant_id: column.integer, authorized_device_id: column.integer });
+
 /**
  * The device behind a bearer token, in one round trip: the token is looked up and, when it is
  * valid, its last use and the participant's "tablet last in contact" and address are brought up
@@ -76,7 +78,7 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
   const idleSince = new Date(now.getTime() - ctx.config.deviceTokenIdleDays * 86_400_000).toISOString();
   // The join is the revocation: once the device is detached from (or deleted with) the
   // participant, no token issued for that pairing matches any more. An unused token expires.
-  const rows = rowsOf<{ participant_id: number; authorized_device_id: number }>(
+  const rows = readDeviceCaller(
     await ctx.db.execute(sql`
       with token as (
         select t.token_hash, t.participant_id, t.authorized_device_id
@@ -98,7 +100,7 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
           and (p.tablet_last_contact_at is null or p.tablet_last_contact_at < ${stale}::timestamptz
                or p.last_ip_address is distinct from ${request.ip})
       ), called as (
-        -- Follow-up's "tablet silent" counts from the last call with the tablet's token (issue 31).
+        -- Follow-up's "tablet silent" counts from the last call with the tablet's token.
         update participant_followup f set tablet_called_at = ${nowText}::timestamptz
         from token
         where f.participant_id = token.participant_id

@@ -27,7 +27,13 @@ let recipeWrote = false;
  * Tables whose rows change without anything being accepted: session touches, sign-in counters,
  * rate-limit windows (a refused call 1 still counts).
  */
-const VOLATILE_TABLES = new Set(['sessions', 'login_throttle', 'rate_limit_counters']);
+const VOLATILE_TABLES = new Set([
+  'sessions',
+  'login_throttle',
+  'rate_limit_counters',
+  // The follow-up worklist's counts, which follow its columns below.
+  'followup_tally',
+]);
 /**
  * Columns a valid device token touches on any call, refused or not: the token's last use and the
  * participant's contact time and address (device-api.md: "tablet last in contact"), and follow-up's
@@ -36,8 +42,9 @@ const VOLATILE_TABLES = new Set(['sessions', 'login_throttle', 'rate_limit_count
 const VOLATILE_COLUMNS: Record<string, string[]> = {
   device_tokens: ['last_used_at'],
   participants: ['tablet_last_contact_at', 'last_ip_address'],
-  // Follow-up (issue 31): the last call with the tablet's token, and the silence counted from it.
-  participant_followup: ['tablet_called_at', 'silent_from'],
+  // Follow-up: the last call with the tablet's token, and the silence counted from it; a tablet's
+  // first call without a push token begins "reminders failing".
+  participant_followup: ['tablet_called_at', 'silent_from', 'failing_began_at', 'failing_since'],
 };
 /**
  * Rows a refused request writes by design: a refused sign-in is a security event (a failure, and

@@ -12,6 +12,7 @@ import {
 } from '@pathway/contract';
 import {
   participantAdherence,
+  participantFollowup,
   participants,
   participationProgress,
   pushOutbox,
@@ -163,6 +164,12 @@ describe('the daily check in SQL', () => {
               id: participants.participant_id,
               days_behind: participantAdherence.days_behind,
               progress: participationProgress,
+              followup: {
+                days_behind: participantFollowup.days_behind,
+                days_missed: participantFollowup.days_missed,
+                first_missed_on: participantFollowup.first_missed_on,
+                third_missed_on: participantFollowup.third_missed_on,
+              },
             })
             .from(participants)
             .innerJoin(
@@ -172,6 +179,10 @@ describe('the daily check in SQL', () => {
             .innerJoin(
               participationProgress,
               eq(participationProgress.participant_id, participants.participant_id),
+            )
+            .innerJoin(
+              participantFollowup,
+              eq(participantFollowup.participant_id, participants.participant_id),
             )
             .where(inArray(participants.participant_id, ids));
           const pushes = await t.ctx.db
@@ -205,12 +216,20 @@ describe('the daily check in SQL', () => {
               percentage: row.progress.percentage_progress,
               position: { week: row.progress.current_week, day: row.progress.current_day },
               missed: row.progress.missed_at_check,
+              followup: row.followup,
               pushes: kinds,
             }).toEqual({
               days_behind: expected.days_behind,
               percentage: expected.percentage_progress,
               position: expected.position,
               missed: expected.missed,
+              // The follow-up worklist's copy: behind and slightly behind, and since when.
+              followup: {
+                days_behind: expected.days_behind,
+                days_missed: expected.missed,
+                first_missed_on: expected.first_missed_on,
+                third_missed_on: expected.third_missed_on,
+              },
               pushes: [
                 ...(expected.remindMissed ? ['missed-video'] : []),
                 ...(expected.advanced ? ['new-video'] : []),

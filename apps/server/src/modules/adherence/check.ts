@@ -3,7 +3,7 @@ import { messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { maintainEmbeddedDatabase } from '../../db/client.js';
 import { foldParticipantTally } from '../../db/participant-tally.js';
-import { rowsOf } from '../../db/rows.js';
+import { column, rowsReader } from '../../db/rows.js';
 import { adherenceRuns } from '../../db/schema.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { programmeToday } from '../../lib/programme-day.js';
@@ -29,12 +29,12 @@ export interface AdherenceCheckResult {
   missed_video_reminders: number;
 }
 
-interface CheckFigures {
-  checked: number;
-  advanced: number;
-  new_video: number;
-  missed_video: number;
-}
+const readCheckFigures = rowsReader({
+  checked: column.integer,
+  advanced: column.integer,
+  new_video: column.integer,
+  missed_video: column.integer,
+});
 
 /**
  * The daily adherence check (DESIGN.md, programme rules): one transaction, a handful of
@@ -84,7 +84,7 @@ export async function runAdherenceCheck(
     // old and new rows the tally trigger is handed stay in memory instead of going through temporary
     // files: about 35 MB written and read back at 100k participants with the default 4 MB (issue 14).
     await tx.execute(sql`set local work_mem = '64MB'`);
-    const [figures] = rowsOf<CheckFigures>(await tx.execute(adherenceCheckStatement(today, nowText)));
+    const [figures] = readCheckFigures(await tx.execute(adherenceCheckStatement(today, nowText)));
     // The day's counts per class for the Reports screen's adherence over time (issue 33): one row
     // a day, written with the day's claim so a day has its counts exactly when it was checked.
     await tx.execute(adherenceHistoryStatement(today));
@@ -152,11 +152,13 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
         pa.authorized_device_id is not null as has_device,
         s.videos_in_week as v,
         s.number_of_weeks * s.videos_in_week as total,
+        p.started_date,
         greatest(0, ${today}::date - p.started_date) as dp,
         (p.current_week - 1) * s.videos_in_week + p.current_day as idx,
         p.missed_at_check as missed_before,
         -- Kept as views arrive (drizzle/0005_progress_seen_count_triggers.sql): no view is counted here.
         p.seen_count as seen,
+        cv.video_id as current_video_id,
         current_view.seen is not null as current_seen
       from fitness_participation_progress p
       join fitness_video_sets s on s.fitness_video_set_id = p.fitness_video_set_id
@@ -189,7 +191,14 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       select st.*,
         greatest(0, should - seen) as days_behind,
         least(100, (100 * seen) / total) as pct,
-        coalesce(next_idx <= should, false) as advanced
+        coalesce(next_idx <= should, false) as advanced,
+        -- The day the missed videos reached 1 and 3 (missedCountReachedOn): the day after the
+        -- (seen + 1)th, or (seen + 3)th, exercise day unlocked.
+        case when missed >= 1 then started_date + (seen / v) * 7 + seen % v + 1 end as first_missed_on,
+        case when missed >= 3 then started_date + ((seen + 2) / v) * 7 + (seen + 2) % v + 1 end as third_missed_on,
+        -- Follow-up's "programme finished": the current day is the set's last day with a video,
+        -- and it is seen (no next day to move to).
+        current_seen and next_idx is null as finished
       from stepped st
     ), progress_update as (
       update fitness_participation_progress p set
@@ -204,14 +213,26 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       update participant_adherence a set days_behind = o.days_behind
       from outcome o
       where a.participant_id = o.participant_id and a.days_behind <> o.days_behind
-    ), finished_update as (
-      -- Follow-up's "programme finished" (issue 31): the current day is the set's last day with a
-      -- video, and it is seen (no next day to move to).
-      update participant_followup f
-      set finished_at = case when o.current_seen and o.next_idx is null then coalesce(f.finished_at, ${nowText}::timestamptz) end
+    ), followup_update as (
+      -- The follow-up worklist's facts (drizzle 0022): the missed days and the days they reached
+      -- 1 and 3; finished since the view of the last day. days_behind too, which the mirror of
+      -- participant_adherence would otherwise write to the same rows a second time.
+      update participant_followup f set
+        days_behind = o.days_behind,
+        days_missed = o.missed,
+        first_missed_on = o.first_missed_on,
+        third_missed_on = o.third_missed_on,
+        -- The view's time is read only for those who just finished (the probe above reads the
+        -- index alone).
+        finished_at = case when o.finished then coalesce(f.finished_at, (
+          select sv.created_at from seen_videos sv
+          where sv.participant_id = o.participant_id and sv.video_id = o.current_video_id limit 1)) end
       from outcome o
       where f.participant_id = o.participant_id
-        and (f.finished_at is null) = (o.current_seen and o.next_idx is null)
+        and (f.days_behind <> o.days_behind or f.days_missed <> o.missed
+          or f.first_missed_on is distinct from o.first_missed_on
+          or f.third_missed_on is distinct from o.third_missed_on
+          or (f.finished_at is null) = o.finished)
     ), reminders as (
       ${queuedPushesSql([
         reminder('new-video', r.newVideoTitle, r.newVideoBody, sql`advanced`),

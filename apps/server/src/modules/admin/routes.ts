@@ -20,7 +20,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.admins.create),
     handler: async (request, reply) => {
-      // A new full-access admin is a dangerous action: the session proves itself first (issue 32).
+      // A new full-access admin is a dangerous action: the session proves itself first.
       if (can(request.body.role, 'admins.manage')) assertFreshStepUp(ctx, request);
       const created = await admins.create(request.body, actorOf(request));
       request.log.info(

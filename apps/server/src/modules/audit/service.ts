@@ -1,16 +1,10 @@
 import { Readable } from 'node:stream';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import {
-  AUDIT_ACTIONS,
-  AUDIT_CSV_COLUMNS,
-  csvCell,
-  type AuditAction,
-  type AuditEvent,
-  type AuditPage,
-} from '@pathway/contract';
+import { AUDIT_CSV_COLUMNS, csvCell, type AuditAction, type AuditPage } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { auditEvents } from '../../db/schema.js';
 import { pageOf } from '../../lib/paging.js';
+import { presentAuditEvent } from './presenter.js';
 
 export interface AuditActor {
   /** Null for a sign-in attempt under a user name that matches no admin. */
@@ -26,23 +20,6 @@ export interface AuditEntry {
   participantIds?: number[];
   /** Which fields or rows were involved; never a value of them. */
   detail?: string | null;
-}
-
-type AuditRow = typeof auditEvents.$inferSelect;
-
-function present(row: AuditRow): AuditEvent {
-  return {
-    audit_event_id: row.audit_event_id,
-    created_at: row.created_at.toISOString(),
-    admin_user_id: row.admin_user_id,
-    admin_user_name: row.admin_user_name,
-    action: row.action,
-    action_label: AUDIT_ACTIONS[row.action as AuditAction] ?? row.action,
-    participant_id: row.participant_id,
-    participant_ids: row.participant_ids ?? [],
-    detail: row.detail,
-    ip: row.ip,
-  };
 }
 
 /** One CSV cell convention for every export (the contract's, shared with the Reports page). */
@@ -100,18 +77,24 @@ export class AuditService {
       .from(auditEvents)
       .where(inArray(auditEvents.audit_event_id, ids))
       .orderBy(desc(auditEvents.audit_event_id));
-    return { data: rows.map(present), pagination: pageOf(total, page, perPage, rows.length, null) };
+    return { data: rows.map(presentAuditEvent), pagination: pageOf(total, page, perPage, rows.length, null) };
+  }
+
+  /** The trail's export for `actor`: recorded before the first row is made, so it includes its own record. */
+  async exportFor(actor: AuditActor, action?: AuditAction): Promise<Readable> {
+    await this.record(actor, { action: 'audit.export', detail: action ? `kind ${action}` : 'every kind' });
+    return this.exportCsv(action);
   }
 
   /** The whole trail as CSV, newest first, read in batches so memory stays flat however long it is. */
-  exportCsv(action?: AuditAction): Readable {
+  private exportCsv(action?: AuditAction): Readable {
     const db = this.db;
     const kind = action ? eq(auditEvents.action, action) : undefined;
     async function* lines() {
       yield `${AUDIT_CSV_COLUMNS.join(',')},action_label\r\n`;
       let before: number | null = null;
       for (;;) {
-        const batch: AuditRow[] = await db
+        const batch: (typeof auditEvents.$inferSelect)[] = await db
           .select()
           .from(auditEvents)
           .where(and(kind, before === null ? undefined : lt(auditEvents.audit_event_id, before)))
@@ -120,7 +103,7 @@ export class AuditService {
         if (batch.length === 0) return;
         let chunk = '';
         for (const row of batch) {
-          const event = present(row);
+          const event = presentAuditEvent(row);
           chunk += `${[...AUDIT_CSV_COLUMNS.map((c) => csvCell(event[c])), csvCell(event.action_label)].join(',')}\r\n`;
         }
         yield chunk;

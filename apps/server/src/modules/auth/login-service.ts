@@ -16,7 +16,7 @@ import type { StaffSession } from '../../lib/staff-session.js';
 import { type AuditActor, AuditService } from '../audit/index.js';
 import { assertAcceptablePassword } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { endSessionsOf, type SessionService } from './sessions.js';
+import { endSessionsOf, type StaffSessions } from './sessions.js';
 import { matchingTotpStep } from './totp.js';
 import { totpSecretOf } from './totp-secrets.js';
 
@@ -43,7 +43,7 @@ export class LoginService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    private readonly sessions: SessionService,
+    private readonly sessions: StaffSessions,
     private readonly secrets: SecretBox,
   ) {
     this.audit = new AuditService(db);
@@ -188,7 +188,7 @@ export class LoginService {
   }
 
   /**
-   * Step-up (issue 32): the signed-in admin proves again, with their password and a fresh TOTP
+   * Step-up: the signed-in admin proves again, with their password and a fresh TOTP
    * code, that they and not a stolen cookie are at the keyboard; the session may then take
    * dangerous actions for STEP_UP_MAX_AGE_MINUTES. Checked and counted exactly like changing one's
    * own password (`reauthenticate`).

@@ -17,7 +17,7 @@ let commonList: Set<string> | undefined;
 
 async function load(): Promise<{ checker: ZxcvbnFactory; commonList: Set<string> }> {
   if (!checker || !commonList) {
-    // Loaded on first use (the dictionaries are about 1 MB), not at every start of the server.
+    // Loaded on first use (the dictionaries are large), not at every start of the server.
     const common = await import('@zxcvbn-ts/language-common');
     commonList = new Set(common.dictionary['passwords-common'].map((p) => p.toLowerCase()));
     checker = new ZxcvbnFactory({

@@ -9,9 +9,9 @@ import type { Clock } from '../../lib/clock.js';
 import { SessionTokenVerifier } from '../../lib/session-token.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 
-import type { StaffSession } from '../../lib/staff-session.js';
+import type { StaffSession, StaffSessions } from '../../lib/staff-session.js';
 
-export { SESSION_COOKIE, type StaffSession } from '../../lib/staff-session.js';
+export { SESSION_COOKIE, type StaffSession, type StaffSessions } from '../../lib/staff-session.js';
 const IDLE_MS = limits.sessionIdleMinutes * 60_000;
 const MAX_AGE_MS = limits.sessionMaxHours * 3_600_000;
 /**
@@ -73,7 +73,7 @@ export async function endSessionsOf(tx: Database, adminUserId: number): Promise<
     .where(and(eq(sessions.admin_user_id, adminUserId), isNull(sessions.ended_at)));
 }
 
-export class SessionService {
+export class SessionService implements StaffSessions {
   private readonly tokens: SessionTokenVerifier;
 
   constructor(

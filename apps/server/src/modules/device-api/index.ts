@@ -1,3 +1,3 @@
 /** The tablet app's API (device-api.md). */
 export { deviceApiRoutes } from './routes.js';
-export { pruneExpiredDeviceTokens } from './service.js';
+export { pruneExpiredDeviceTokens, SIGN_IN_KINDS } from './service.js';

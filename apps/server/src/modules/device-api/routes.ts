@@ -7,7 +7,7 @@ import type { DeviceCaller } from '../../plugins/access.js';
 import { presentDeviceProgress } from '../progress/index.js';
 import { publicOrigin } from '../videos/index.js';
 import { extraRateLimit, keyByAddress, keyByParam, routeRateLimit } from '../../plugins/rate-limit.js';
-import { presentDeviceVideo } from './presenters.js';
+import { presentDeviceVideo } from './presenter.js';
 import { DeviceApiService } from './service.js';
 
 /**
@@ -43,7 +43,7 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     ...routeOf(deviceApi.register, limited('device-sign-in')),
     onRequest: perDevice('device-sign-in'),
     handler: async (request, reply) => {
-      // Written as JSON by the service (presenters.ts), the set's video list kept per version.
+      // Written as JSON by the service (presenter.ts), the set's video list kept per version.
       const registration = await service.register(
         request.params.deviceId,
         request.ip,

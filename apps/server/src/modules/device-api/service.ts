@@ -13,7 +13,7 @@ import {
   type ProgressWithSet,
   recordViews,
 } from '../progress/index.js';
-import { registrationJson } from './presenters.js';
+import { registrationJson } from './presenter.js';
 import { signInDevice } from './repository.js';
 import { ProgrammeVideoCache } from './video-cache.js';
 

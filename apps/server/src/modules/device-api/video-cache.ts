@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.js';
-import { videoListJson } from './presenters.js';
+import { videoListJson } from './presenter.js';
 import { listProgrammeVideos, type ProgrammeVideo } from './repository.js';
 
 /** Sets kept at once; a programme service has a handful. */
@@ -19,7 +19,7 @@ interface Entry {
 /**
  * The video list of each programme set as call 1 writes it, kept under the set's videos_version.
  * That version is raised by a trigger in the transaction of every change to the set's videos
- * (drizzle/0007_video_set_version_trigger.sql) and call 1 reads it with the set on every call, so
+ * (db/functions/video-set-version.sql) and call 1 reads it with the set on every call, so
  * a list kept here is used only while it is the one in the database: a change made through any web
  * instance (or by hand in SQL) is seen on the next call everywhere, with no message between them.
  */

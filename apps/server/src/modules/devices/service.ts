@@ -2,55 +2,21 @@ import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   FIELD_PERMISSIONS,
   can,
-  NO_DEVICE,
-  maskDeviceUuid,
   messages,
   type AuthorisedDevice,
   type AuthorisedDeviceView,
   type CreateDeviceInput,
-  type DeviceSignIn,
   type DeviceSignInPage,
   type Role,
   type UpdateDeviceInput,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { lockRow } from '../../db/locked-row.js';
 import { authorizedDevices, deviceSignIns, deviceTokens, participants } from '../../db/schema.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
-import { conflict, forbidden, notFound } from '../../lib/http-error.js';
+import { conflict, forbidden } from '../../lib/http-error.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
-
-interface DeviceRow {
-  authorized_device_id: number;
-  name: string;
-  uuid: string;
-  push_notification_id: string | null;
-  participant_id: number | null;
-  first_name: string | null;
-  last_name: string | null;
-  flagged_sign_in_at: Date | string | null;
-}
-
-/**
- * Every admin learns whether a device is assigned; only full access learns to whom by name, and
- * the whole uuid of an assigned device (with it, call 1 would answer the participant's name).
- */
-export function presentDevice(row: DeviceRow, role: Role): AuthorisedDeviceView {
-  const assigned = row.participant_id !== null;
-  const identifiable = can(role, FIELD_PERMISSIONS.identifiable);
-  const uuid = assigned && !identifiable ? maskDeviceUuid(row.uuid) : row.uuid;
-  const device: AuthorisedDevice = {
-    authorized_device_id: row.authorized_device_id,
-    name: row.name,
-    uuid,
-    push_notification_id: row.push_notification_id,
-    unique_device_id: assigned ? uuid : NO_DEVICE,
-    participant_id: row.participant_id,
-    flagged_sign_in_at:
-      row.flagged_sign_in_at === null ? null : new Date(row.flagged_sign_in_at).toISOString(),
-  };
-  if (!identifiable) return device;
-  return { ...device, first_name: row.first_name, last_name: row.last_name };
-}
+import { presentDevice, presentDeviceSignIn, type DeviceRow } from './presenter.js';
 
 const deviceColumns = {
   authorized_device_id: authorizedDevices.authorized_device_id,
@@ -186,13 +152,12 @@ export class DeviceService {
 
   /** Locks the device row: assigning, editing and deleting a device are serialised on it. */
   private async lock(tx: Database, id: number) {
-    const [row] = await tx
-      .select()
-      .from(authorizedDevices)
-      .where(eq(authorizedDevices.authorized_device_id, id))
-      .for('update');
-    if (!row) throw notFound(messages.device.notFound);
-    return row;
+    return lockRow(
+      tx,
+      authorizedDevices,
+      eq(authorizedDevices.authorized_device_id, id),
+      messages.device.notFound,
+    );
   }
 
   private async auditNames(
@@ -252,17 +217,7 @@ export async function listDeviceSignIns(
     detail: `page ${query.page}, ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}`,
   });
   return {
-    data: rows.map(({ record, device_name }) => ({
-      device_sign_in_id: record.device_sign_in_id,
-      kind: record.kind as DeviceSignIn['kind'],
-      authorized_device_id: record.authorized_device_id,
-      device_uuid: record.device_uuid,
-      device_name,
-      participant_id: record.participant_id,
-      ip_address: record.ip_address,
-      flagged: record.flagged,
-      created_at: record.created_at.toISOString(),
-    })),
+    data: rows.map(({ record, device_name }) => presentDeviceSignIn(record, device_name)),
     total: count!.n,
     page: query.page,
     perPage: query.perPage,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { and, desc, eq } from 'drizzle-orm';
 import { SESSION_COOKIE } from '../../lib/staff-session.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FOLLOWUP_REASONS, messages, type FollowupEntry } from '@pathway/contract';
+import { FOLLOWUP_REASONS, addDays, calendarDate, messages, type FollowupEntry } from '@pathway/contract';
 import {
   auditEvents,
   participantContacts,
@@ -19,7 +19,7 @@ import { runAdherenceCheck } from '../adherence/check.js';
 import { foldFollowupTally } from './worklist.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { FakeFcm } from '../../../test/fake-fcm.js';
-import { issueDeviceToken, setDaysBehind } from '../../../test/factories.js';
+import { issueDeviceToken, setDaysBehind, setDaysMissed } from '../../../test/factories.js';
 import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
 import {
   makeDevice,
@@ -165,7 +165,7 @@ describe('follow-up reasons, each at its boundary', () => {
     expect((await rowOf(id, 'tablet_silent'))?.reasons).toEqual(['tablet_silent']);
   });
 
-  it('reminders_failing: 1 failed message is not failing, 2 in a row are; one delivered clears it', async () => {
+  it('reminders_failing: 1 failed message is not failing, 2 in a row are, since the first; one delivered clears it', async () => {
     const made = await healthyParticipant();
     const id = made.participant.participant_id;
     const queue = async () => {
@@ -181,8 +181,14 @@ describe('follow-up reasons, each at its boundary', () => {
     fake.script(made.token, { kind: 'invalid-token' }, { kind: 'invalid-token' });
     await queue();
     expect(await rowOf(id)).toBeUndefined();
+    const firstFailure = programmeToday(t.ctx);
+    clock.set(new Date(clock.now().getTime() + DAY));
     await queue();
-    expect((await rowOf(id, 'reminders_failing'))?.reasons).toEqual(['reminders_failing']);
+    expect(await rowOf(id, 'reminders_failing')).toMatchObject({
+      reasons: ['reminders_failing'],
+      since: firstFailure,
+      since_exact: true,
+    });
     await queue();
     expect(await rowOf(id)).toBeUndefined();
 
@@ -193,24 +199,65 @@ describe('follow-up reasons, each at its boundary', () => {
     expect((await facts(id)).token_empty).toBe(true);
   });
 
-  it('a device whose tablet never registered a push token (the literal "empty") is failing', async () => {
+  it('a tablet that calls without ever registering a push token (the literal "empty") is failing from that call', async () => {
     const made = await healthyParticipant('empty');
-    expect((await rowOf(made.participant.participant_id))?.reasons).toEqual(['reminders_failing']);
+    const id = made.participant.participant_id;
+    // Not switched on yet: nothing is failing (if it stays off, it is "tablet silent" in 3 days).
+    expect(await rowOf(id)).toBeUndefined();
+    clock.set(new Date(clock.now().getTime() + DAY));
+    const calledOn = programmeToday(t.ctx);
+    await tabletCall(made, await issueDeviceToken(t.ctx, made.device.authorized_device_id, id));
+    clock.set(new Date(clock.now().getTime() + DAY));
+    expect(await rowOf(id)).toMatchObject({
+      reasons: ['reminders_failing'],
+      since: calledOn,
+      since_exact: true,
+    });
   });
 
-  it('slightly_behind at 1-2 days, behind at 3 (most urgent first), none at 0', async () => {
+  it('a reason whose start no fact records (as on an upgraded instance) is "at least since" it was first seen', async () => {
+    const made = await healthyParticipant();
+    const id = made.participant.participant_id;
+    // Two failures counted before failing_began_at was kept: the run's first failure is unknown.
+    await t.ctx.db
+      .update(participantFollowup)
+      .set({ push_failures: 2 })
+      .where(eq(participantFollowup.participant_id, id));
+    const seenOn = (await facts(id)).failing_since!;
+    expect(await rowOf(id)).toMatchObject({
+      reasons: ['reminders_failing'],
+      since: calendarDate(seenOn, t.ctx.config.adherenceCheck.timeZone),
+      since_exact: false,
+    });
+    // The oldest reason decides: behind, whose start is a fact (5 missed: the third went by 2 days ago).
+    await setDaysMissed(t.ctx.db, id, 5, programmeToday(t.ctx));
+    expect(await rowOf(id)).toMatchObject({
+      reasons: ['behind', 'reminders_failing'],
+      since: addDays(programmeToday(t.ctx), -2),
+      since_exact: true,
+    });
+  });
+
+  it('slightly_behind at 1-2 days missed, behind at 3 (most urgent first), none at 0', async () => {
     const a = await healthyParticipant();
     const b = await healthyParticipant();
-    await setDaysBehind(t.ctx.db, a.participant.participant_id, 2);
-    await setDaysBehind(t.ctx.db, b.participant.participant_id, 3);
-    expect((await rowOf(a.participant.participant_id))?.reasons).toEqual(['slightly_behind']);
-    expect((await rowOf(b.participant.participant_id))?.reasons).toEqual(['behind']);
+    const today = programmeToday(t.ctx);
+    await setDaysMissed(t.ctx.db, a.participant.participant_id, 2, today);
+    await setDaysMissed(t.ctx.db, b.participant.participant_id, 3, today);
+    expect(await rowOf(a.participant.participant_id)).toMatchObject({
+      reasons: ['slightly_behind'],
+      since: addDays(today, -1),
+    });
+    expect(await rowOf(b.participant.participant_id)).toMatchObject({ reasons: ['behind'], since: today });
     const page = await worklist('?perPage=500');
     const order = page.data.map((r) => r.participant_id);
     expect(order.indexOf(b.participant.participant_id)).toBeLessThan(
       order.indexOf(a.participant.participant_id),
     );
-    await setDaysBehind(t.ctx.db, a.participant.participant_id, 0);
+    await setDaysMissed(t.ctx.db, a.participant.participant_id, 0, today);
+    expect(await rowOf(a.participant.participant_id)).toBeUndefined();
+    // The grid's days behind (today's video counted from midnight) lists no one by itself.
+    await setDaysBehind(t.ctx.db, a.participant.participant_id, 2);
     expect(await rowOf(a.participant.participant_id)).toBeUndefined();
   });
 
@@ -226,16 +273,23 @@ describe('follow-up reasons, each at its boundary', () => {
       .where(eq(participants.participant_id, p.participant_id));
     const today = programmeToday(t.ctx);
     await makeProgress(t.ctx.db, p.participant_id, set.fitness_video_set_id, { started_date: today });
+    // Watched yesterday evening: finished since then, not since the check that saw it.
+    const watchedAt = new Date(clock.now().getTime() - DAY);
     await t.ctx.db.insert(seenVideos).values({
       participant_id: p.participant_id,
       video_id: video!.video_id,
       fitness_video_set_id: set.fitness_video_set_id,
       week_number: 1,
       day_number: 1,
+      created_at: watchedAt,
     });
     await t.ctx.db.execute(`delete from adherence_runs where run_date = '${today}'`);
     await runAdherenceCheck(t.ctx, { today });
-    expect((await rowOf(p.participant_id, 'programme_finished'))?.reasons).toEqual(['programme_finished']);
+    expect(await rowOf(p.participant_id, 'programme_finished')).toMatchObject({
+      reasons: ['programme_finished'],
+      since: calendarDate(watchedAt, t.ctx.config.adherenceCheck.timeZone),
+      since_exact: true,
+    });
 
     // A discharged participant (the life-cycle's status) leaves the worklist.
     await t.ctx.db
@@ -250,7 +304,7 @@ describe('the snooze rule', () => {
   it('a next follow-up date takes the participant off the list until that day', async () => {
     const made = await healthyParticipant();
     const id = made.participant.participant_id;
-    await setDaysBehind(t.ctx.db, id, 1);
+    await setDaysMissed(t.ctx.db, id, 1, programmeToday(t.ctx));
     expect(await rowOf(id)).toBeDefined();
     const today = programmeToday(t.ctx);
     const tomorrow = new Date(`${today}T12:00:00Z`).getTime() + DAY;
@@ -274,13 +328,13 @@ describe('the snooze rule', () => {
   it('a reason that was not there when the contact was recorded brings them back at once', async () => {
     const made = await healthyParticipant();
     const id = made.participant.participant_id;
-    await setDaysBehind(t.ctx.db, id, 2);
+    await setDaysMissed(t.ctx.db, id, 2, programmeToday(t.ctx));
     const inAWeek = new Date(clock.now().getTime() + 7 * DAY).toISOString().slice(0, 10);
     expect(
       (await contact(id, { method: 'text', outcome: 'left_message', next_followup_on: inAWeek })).statusCode,
     ).toBe(201);
     expect(await rowOf(id)).toBeUndefined();
-    await setDaysBehind(t.ctx.db, id, 3);
+    await setDaysMissed(t.ctx.db, id, 3, programmeToday(t.ctx));
     expect((await rowOf(id))?.reasons).toEqual(['behind']);
   });
 });
@@ -366,6 +420,7 @@ describe('role rules', () => {
     const made = await healthyParticipant();
     const id = made.participant.participant_id;
     await setDaysBehind(t.ctx.db, id, 4);
+    await setDaysMissed(t.ctx.db, id, 3, programmeToday(t.ctx));
     const forBasic = await worklist('?reason=behind&perPage=500', basic);
     const row = forBasic.data.find((r) => r.participant_id === id)!;
     expect(row).toMatchObject({ reasons: ['behind'], device_name: made.device.name, days_behind: 4 });
@@ -471,7 +526,7 @@ describe('paging and counts', () => {
     const ids: number[] = [];
     for (let i = 0; i < 4; i++) {
       const made = await healthyParticipant();
-      await setDaysBehind(t.ctx.db, made.participant.participant_id, 3 + i);
+      await setDaysMissed(t.ctx.db, made.participant.participant_id, 3 + i, programmeToday(t.ctx));
       ids.push(made.participant.participant_id);
     }
     const all = await worklist('?perPage=500');
@@ -526,6 +581,44 @@ describe('paging and counts', () => {
         })
       ).statusCode,
     ).toBe(400);
+  });
+});
+
+describe('the worklist cursor', () => {
+  const cursor = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
+
+  it("is refused with the list's message when it belongs to another filter or cannot be read", async () => {
+    for (let i = 0; i < 3; i++) {
+      const made = await healthyParticipant();
+      await setDaysBehind(t.ctx.db, made.participant.participant_id, 4 + i);
+    }
+    const behind = await worklist('?reason=behind&perPage=1');
+    expect(behind.pagination.nextCursor).not.toBeNull();
+    const valid = JSON.parse(Buffer.from(behind.pagination.nextCursor!, 'base64url').toString()) as unknown[];
+    const [, rank, key, id] = valid;
+    const refused = [
+      // Another filter's cursor, or a rank the filter never lists.
+      `?after=${behind.pagination.nextCursor}`,
+      `?reason=slightly_behind&after=${cursor(['slightly_behind', rank, key, id])}`,
+      `?after=${cursor([null, FOLLOWUP_REASONS.length, key, id])}`,
+      // Times the statement's timestamptz cannot take, though JavaScript reads them.
+      `?reason=behind&after=${cursor(['behind', rank, '1', id])}`,
+      `?reason=behind&after=${cursor(['behind', rank, 'May 5', id])}`,
+      `?reason=behind&after=${cursor(['behind', rank, '2026-02-30T00:00:00.000Z', id])}`,
+      `?reason=behind&after=${cursor(['behind', rank, key, 0])}`,
+      `?reason=behind&after=${cursor(['behind', rank, key])}`,
+    ];
+    for (const query of refused) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/followup${query}`,
+        headers: { cookie: await session(full) },
+      });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json(), query).toEqual({ message: messages.followup.cursorInvalid });
+    }
+    const next = await worklist(`?reason=behind&perPage=1&after=${cursor(valid)}`);
+    expect(next.data).toHaveLength(1);
   });
 });
 

@@ -3,22 +3,25 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { api } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
+import { cursorOf } from '../../lib/paging.js';
 import { staffOf } from '../../plugins/access.js';
 import { actorOf, AuditService } from '../audit/index.js';
 import { FollowupService, type Staff } from './service.js';
+import { worklistCursor } from './worklist.js';
 
 function staffActor(request: FastifyRequest): Staff {
   return { ...actorOf(request), role: staffOf(request).role };
 }
 
-/** The follow-up worklist, the contact log and every message's fate (issue 31). */
+/** The follow-up worklist, the contact log and every message's fate. */
 export async function followupRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const service = new FollowupService(ctx, new AuditService(ctx.db));
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.route({
     ...routeOf(api.followup.list),
-    handler: async (request) => service.list(request.query, staffActor(request)),
+    handler: async (request) =>
+      service.list(request.query, staffActor(request), cursorOf(worklistCursor, request.query)),
   });
 
   r.route({

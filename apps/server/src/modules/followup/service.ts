@@ -6,90 +6,32 @@ import {
   type ContactEntry,
   type CreateContactInput,
   type FollowupCounts,
-  type FollowupEntry,
   type FollowupListQuery,
   type FollowupPage,
-  type FollowupReason,
   type ParticipantMessagePage,
   type Role,
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
+import { lockRow } from '../../db/locked-row.js';
 import { participantContacts, participantFollowup, participants, pushOutbox } from '../../db/schema.js';
-import { badRequest, notFound } from '../../lib/http-error.js';
-import { pageOf } from '../../lib/paging.js';
+import { badRequest } from '../../lib/http-error.js';
+import { keysetPageOf, pageOf } from '../../lib/paging.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
+import { presentContact, presentMessage, presentWorklistRow } from './presenter.js';
 import {
   currentReasons,
-  decodeWorklistCursor,
-  encodeWorklistCursor,
   worklistCounts,
+  worklistCursor,
   worklistPage,
+  worklistPositionOf,
   type WorklistClock,
-  type WorklistRow,
+  type WorklistCursor,
 } from './worklist.js';
 
 export interface Staff extends AuditActor {
   role: Role;
-}
-
-type ContactRow = typeof participantContacts.$inferSelect;
-type OutboxRow = typeof pushOutbox.$inferSelect;
-
-/** Notes are identifiable free text: full access reads them, basic access sees that one exists. */
-export function presentContact(row: ContactRow, role: Role): ContactEntry {
-  return {
-    contact_id: row.contact_id,
-    participant_id: row.participant_id,
-    method: row.method as ContactEntry['method'],
-    outcome: row.outcome as ContactEntry['outcome'],
-    ...(can(role, 'participants.identifiable') && { note: row.note }),
-    has_note: row.note !== null,
-    next_followup_on: row.next_followup_on,
-    reasons: row.reasons as FollowupReason[],
-    admin_user_name: row.admin_user_name,
-    created_at: row.created_at.toISOString(),
-  };
-}
-
-function presentWorklistRow(row: WorklistRow, identifiable: boolean): FollowupEntry {
-  const basic = {
-    participant_id: row.participant_id,
-    reasons: row.reasons,
-    since: row.since,
-    days_behind: row.days_behind,
-    device_name: row.device_name,
-    tablet_last_contact_at: row.tablet_last_contact_at?.toISOString() ?? null,
-    last_contact_at: row.last_contact_at?.toISOString() ?? null,
-    last_contact_method: row.last_contact_method,
-    last_contact_outcome: row.last_contact_outcome,
-    next_followup_on: row.next_followup_on,
-  };
-  if (!identifiable) return basic;
-  return {
-    ...basic,
-    first_name: row.first_name ?? '',
-    last_name: row.last_name ?? '',
-    phone_number: row.phone_number ?? '',
-    phone_number_secondary: row.phone_number_secondary,
-  };
-}
-
-/** The push texts rule (modules/push/status.ts): titles and bodies for full access only; tokens by their tail. */
-function presentMessage(row: OutboxRow, identifiable: boolean): ParticipantMessagePage['data'][number] {
-  const answered = row.status === messages.push.sent ? 'accepted' : row.last_error;
-  return {
-    push_id: row.push_id,
-    kind: row.kind,
-    ...(identifiable && { title: row.title, body: row.body }),
-    status: row.status,
-    provider_answer: answered,
-    attempts: row.attempts,
-    queued_at: row.created_at.toISOString(),
-    sent_at: row.sent_at?.toISOString() ?? null,
-    token_tail: row.target_token && row.target_token !== 'empty' ? row.target_token.slice(-6) : null,
-  };
 }
 
 export class FollowupService {
@@ -107,9 +49,9 @@ export class FollowupService {
     };
   }
 
-  async list(query: FollowupListQuery, staff: Staff): Promise<FollowupPage> {
+  /** A page of the worklist, after `cursor` (the route reads it from the request) when given. */
+  async list(query: FollowupListQuery, staff: Staff, cursor?: WorklistCursor): Promise<FollowupPage> {
     const identifiable = can(staff.role, 'participants.identifiable');
-    const cursor = query.after ? decodeWorklistCursor(query.after, query.reason) : undefined;
     const offset = cursor ? 0 : (query.page - 1) * query.perPage;
     const { total, rows } = await worklistPage(this.ctx.db, this.clock(), {
       reason: query.reason,
@@ -121,19 +63,11 @@ export class FollowupService {
         ? { actor: staff, detail: `page ${query.page}${query.reason ? `, reason ${query.reason}` : ''}` }
         : undefined,
     });
-    const last = rows.at(-1);
-    const more = offset + rows.length < total && rows.length === query.perPage;
-    const nextCursor =
-      last && more
-        ? encodeWorklistCursor(query.reason, {
-            rank: last.rank,
-            key: last.key.toISOString(),
-            id: last.participant_id,
-          })
-        : null;
     return {
       data: rows.map((row) => presentWorklistRow(row, identifiable)),
-      pagination: pageOf(total, query.page, query.perPage, rows.length, nextCursor),
+      pagination: keysetPageOf(query, rows, total, offset, (last) =>
+        worklistCursor.encode(query, worklistPositionOf(last)),
+      ),
     };
   }
 
@@ -150,12 +84,12 @@ export class FollowupService {
   }
 
   private async exists(db: Database, participantId: number): Promise<void> {
-    const [row] = await db
-      .select({ id: participants.participant_id })
-      .from(participants)
-      .where(eq(participants.participant_id, participantId))
-      .for('update');
-    if (!row) throw notFound(messages.participant.notFound);
+    await lockRow(
+      db,
+      participants,
+      eq(participants.participant_id, participantId),
+      messages.participant.notFound,
+    );
   }
 
   /**

@@ -8,96 +8,121 @@ import {
 } from '@pathway/contract';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { arrayRows, rowReader, statementNamer } from '../../db/rows.js';
-import { badRequest } from '../../lib/http-error.js';
-import { type AuditActor, listReadAuditSql } from '../audit/index.js';
+import { cursorCodec, cursorParts, pagedStatement, type ComposedPage } from '../../db/paged-statement.js';
+import { arrayRows, rowReader } from '../../db/rows.js';
+import type { AuditActor } from '../audit/index.js';
 
 /**
- * The follow-up worklist's SQL (issue 31). Every reason is a range of one partial index of
- * participant_followup (drizzle 0013/0014), ordered by the time the reason's fact began, so a
- * page is at most one short index walk per reason: the unfiltered list is the reasons' walks in
- * urgency order (each row under its most urgent reason only), a filtered list the one walk.
- * Values are positional parameters: $1 the silent threshold, $2 the not-started threshold, $3
- * today (programme calendar); and for `since`, $4 the programme time zone, $5 the silent days.
+ * The follow-up worklist's SQL. Every reason is a range of one partial index of
+ * participant_followup, ordered by the time the reason's fact began, so a page is at most one
+ * short index walk per reason: the unfiltered list is the reasons' walks in urgency order (each row
+ * under its most urgent reason only), a filtered list the one walk. Values are positional
+ * parameters: $1 the silent threshold, $2 the not-started threshold, $3 today (programme
+ * calendar); and for `since`, $4 the programme time zone, $5 the silent days.
  */
 interface ReasonSql {
-  /** The reason applies (a range of its index). */
-  holds: string;
-  /** Its order in the index: the time its fact began. */
-  key: string;
+  /** Its column of participant_followup: when its fact began, the order of its partial index. */
+  column: string;
+  /**
+   * A reason the clock brings: it holds once its column is older than this threshold parameter,
+   * and its partial index counts it. Without one the reason holds while its column is set (the
+   * triggers keep it) and followup_tally counts it.
+   */
+  threshold?: '$1' | '$2';
   /** The time the reason itself began (for `since`). */
   began: string;
+  /**
+   * `began` comes from the facts; where it does not (no fact was kept), the reason began on or
+   * before it (`since_exact` false). Omitted: always from the facts.
+   */
+  exact?: string;
 }
 
+/** A day kept as its 00:00 UTC (behind_since, slightly_since), as 00:00 in the programme's time zone. */
+const dayInProgrammeZone = (column: string) => `((${column} at time zone 'UTC') at time zone $4::text)`;
+
+/**
+ * A new reason is its name in the contract's FOLLOWUP_REASONS (in urgency order) and an entry here;
+ * its migration adds the column, its partial index and, for a kept reason, its tally and its
+ * column in the predicates of the listed and the *_only indexes (the counts below read them).
+ */
 const REASON_SQL: Record<FollowupReason, ReasonSql> = {
-  behind: { holds: 'f.behind_since is not null', key: 'f.behind_since', began: 'f.behind_since' },
+  behind: {
+    column: 'behind_since',
+    began: dayInProgrammeZone('f.behind_since'),
+    exact: 'f.third_missed_on is not null',
+  },
   tablet_silent: {
-    holds: 'f.silent_from <= $1::timestamptz',
-    key: 'f.silent_from',
+    column: 'silent_from',
+    threshold: '$1',
     began: 'f.silent_from + make_interval(days => $5::int)',
   },
   reminders_failing: {
-    holds: 'f.failing_since is not null',
-    key: 'f.failing_since',
+    column: 'failing_since',
     began: 'f.failing_since',
+    exact: 'f.failing_began_at is not null',
   },
   slightly_behind: {
-    holds: 'f.slightly_since is not null',
-    key: 'f.slightly_since',
-    began: 'f.slightly_since',
+    column: 'slightly_since',
+    began: dayInProgrammeZone('f.slightly_since'),
+    exact: 'f.first_missed_on is not null',
   },
-  programme_finished: {
-    holds: 'f.finished_since is not null',
-    key: 'f.finished_since',
-    began: 'f.finished_since',
-  },
+  programme_finished: { column: 'finished_since', began: 'f.finished_since' },
   not_started: {
-    holds: 'f.not_started_from <= $2::timestamptz',
-    key: 'f.not_started_from',
+    column: 'not_started_from',
+    threshold: '$2',
     began: `f.not_started_from + interval '${FOLLOWUP_NOT_STARTED_DAYS} days'`,
   },
 };
 
+/** The reason applies (a range of its index). */
+const holds = (reason: FollowupReason) => {
+  const r = REASON_SQL[reason];
+  return r.threshold ? `f.${r.column} <= ${r.threshold}::timestamptz` : `f.${r.column} is not null`;
+};
+/** Its order in the index: the time its fact began. */
+const keyOf = (reason: FollowupReason) => `f.${REASON_SQL[reason].column}`;
+
 const REASONS_ARRAY = `array_remove(array[${FOLLOWUP_REASONS.map(
-  (r) => `case when ${REASON_SQL[r].holds} then '${r}' end`,
+  (r) => `case when ${holds(r)} then '${r}' end`,
 ).join(', ')}]::text[], null)`;
 
-const SINCE = `to_char((least(${FOLLOWUP_REASONS.map(
-  (r) => `case when ${REASON_SQL[r].holds} then ${REASON_SQL[r].began} end`,
-).join(', ')}) at time zone $4::text)::date, 'YYYY-MM-DD')`;
+const BEGAN = `least(${FOLLOWUP_REASONS.map((r) => `case when ${holds(r)} then ${REASON_SQL[r].began} end`).join(', ')})`;
+const SINCE = `to_char((${BEGAN} at time zone $4::text)::date, 'YYYY-MM-DD')`;
+/** The oldest reason's start is a fact: an exact reason began then (ties go to the fact). */
+const SINCE_EXACT = `coalesce(least(${FOLLOWUP_REASONS.map((r) => {
+  const exact = REASON_SQL[r].exact;
+  return `case when ${holds(r)}${exact ? ` and ${exact}` : ''} then ${REASON_SQL[r].began} end`;
+}).join(', ')}) = ${BEGAN}, false)`;
 
 /**
- * How many are listed, without reading the listed rows: the reasons that do not depend on the time
- * of day from followup_tally (kept by triggers, drizzle 0014), plus the tablets silent and the not
- * started among those without such a reason, as index-only counts of their partial indexes (the two
- * never overlap: silence needs a device and a programme, not started is the lack of either), less
- * the snoozed who have no new reason (a few rows, read through their own index). Each range is
- * written as its index's predicate, so that the planner reads the index alone.
+ * How many are listed, without reading the listed rows: the reasons the triggers keep from
+ * followup_tally, plus each reason the clock brings among those without a kept one, as index-only
+ * counts of their partial indexes (a tablet can only be silent with a device and a programme, and
+ * only someone without both is "not started", so these never overlap), less the snoozed who have
+ * no new reason (a few rows, read through their own index). Each range is written as its index's
+ * predicate, so that the planner reads the index alone.
  */
-const TALLIED: Partial<Record<FollowupReason, true>> = {
-  behind: true,
-  slightly_behind: true,
-  reminders_failing: true,
-  programme_finished: true,
-};
+const KEPT = FOLLOWUP_REASONS.filter((r) => REASON_SQL[r].threshold === undefined);
+const BY_CLOCK = FOLLOWUP_REASONS.filter((r) => REASON_SQL[r].threshold !== undefined);
 const tallied = (name: string) =>
   `(select coalesce(sum(delta), 0) from followup_tally where reason = '${name}')`;
-const NONE_STATIC =
-  'f.behind_since is null and f.slightly_since is null and f.failing_since is null and f.finished_since is null';
-const SNOOZED_HIDDEN = (holds: string) =>
-  `(select count(*) from participant_followup f where f.snoozed_until > $3::date and (${holds}) and ${REASONS_ARRAY} <@ f.snooze_reasons)`;
+const NONE_KEPT = KEPT.map((r) => `f.${REASON_SQL[r].column} is null`).join(' and ');
+const SNOOZED_HIDDEN = (holding: string) =>
+  `(select count(*) from participant_followup f where f.snoozed_until > $3::date and (${holding}) and ${REASONS_ARRAY} <@ f.snooze_reasons)`;
 
 function totalSql(reason: FollowupReason | undefined): string {
   if (reason) {
-    const listed = TALLIED[reason]
+    const listed = KEPT.includes(reason)
       ? tallied(reason)
-      : `(select count(*) from participant_followup f where ${REASON_SQL[reason].holds})`;
-    return `(${listed} - ${SNOOZED_HIDDEN(REASON_SQL[reason].holds)})::int`;
+      : `(select count(*) from participant_followup f where ${holds(reason)})`;
+    return `(${listed} - ${SNOOZED_HIDDEN(holds(reason))})::int`;
   }
-  const anyReason = FOLLOWUP_REASONS.map((r) => REASON_SQL[r].holds).join(' or ');
-  return `(${tallied('listed')}
-    + (select count(*) from participant_followup f where f.silent_from <= $1::timestamptz and ${NONE_STATIC})
-    + (select count(*) from participant_followup f where f.not_started_from <= $2::timestamptz and ${NONE_STATIC})
+  const anyReason = FOLLOWUP_REASONS.map(holds).join(' or ');
+  const byClock = BY_CLOCK.map(
+    (r) => `\n    + (select count(*) from participant_followup f where ${holds(r)} and ${NONE_KEPT})`,
+  ).join('');
+  return `(${tallied('listed')}${byClock}
     - ${SNOOZED_HIDDEN(anyReason)})::int`;
 }
 
@@ -130,42 +155,25 @@ function baseParams(c: WorklistClock): unknown[] {
   ];
 }
 
+/** The place of a worklist row: its reason's rank (urgency), that reason's time and its id. */
 export interface WorklistCursor {
   rank: number;
   key: string;
   id: number;
 }
 
-export function encodeWorklistCursor(reason: FollowupReason | undefined, c: WorklistCursor): string {
-  return Buffer.from(JSON.stringify([reason ?? null, c.rank, c.key, c.id])).toString('base64url');
-}
-
-export function decodeWorklistCursor(text: string, reason: FollowupReason | undefined): WorklistCursor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw badRequest(messages.followup.cursorInvalid);
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw badRequest(messages.followup.cursorInvalid);
-  const [r, rank, key, id] = parsed as unknown[];
-  if (
-    r !== (reason ?? null) ||
-    !Number.isInteger(rank) ||
-    (rank as number) < 0 ||
-    (rank as number) >= FOLLOWUP_REASONS.length ||
-    (reason !== undefined && rank !== FOLLOWUP_REASONS.indexOf(reason)) ||
-    typeof key !== 'string' ||
-    key.length > 40 ||
-    Number.isNaN(Date.parse(key)) ||
-    !Number.isInteger(id) ||
-    (id as number) < 1 ||
-    (id as number) > 2147483647
-  ) {
-    throw badRequest(messages.followup.cursorInvalid);
-  }
-  return { rank: rank as number, key, id: id as number };
-}
+/** A worklist cursor belongs to its reason filter; a filtered list's rows all have that reason's rank. */
+export const worklistCursor = cursorCodec<{ reason?: FollowupReason }, WorklistCursor>({
+  refusal: messages.followup.cursorInvalid,
+  of: ({ reason }) => [reason ?? null],
+  at: ({ reason }) => ({
+    rank: reason
+      ? cursorParts.int(FOLLOWUP_REASONS.indexOf(reason), FOLLOWUP_REASONS.indexOf(reason))
+      : cursorParts.int(0, FOLLOWUP_REASONS.length - 1),
+    key: cursorParts.timestamp,
+    id: cursorParts.id,
+  }),
+});
 
 export interface WorklistRow {
   rank: number;
@@ -173,6 +181,7 @@ export interface WorklistRow {
   participant_id: number;
   reasons: FollowupReason[];
   since: string;
+  since_exact: boolean;
   days_behind: number;
   device_name: string | null;
   tablet_last_contact_at: Date | null;
@@ -184,6 +193,11 @@ export interface WorklistRow {
   last_name: string | null;
   phone_number: string | null;
   phone_number_secondary: string | null;
+}
+
+/** The place a row's cursor carries. */
+export function worklistPositionOf(row: WorklistRow): WorklistCursor {
+  return { rank: row.rank, key: row.key.toISOString(), id: row.participant_id };
 }
 
 export interface WorklistRequest {
@@ -203,57 +217,26 @@ function branch(
   limit: string,
 ): string {
   const reason = FOLLOWUP_REASONS[rank]!; // rank is an index of FOLLOWUP_REASONS by construction
-  const r = REASON_SQL[reason];
-  const conditions = [r.holds, NOT_SNOOZED];
+  const key = keyOf(reason);
+  const conditions = [holds(reason), NOT_SNOOZED];
   if (exclusive) {
     for (const earlier of FOLLOWUP_REASONS.slice(0, rank))
-      conditions.push(`not coalesce(${REASON_SQL[earlier].holds}, false)`);
+      conditions.push(`not coalesce(${holds(earlier)}, false)`);
   }
   if (cursor && cursor.rank === rank)
-    conditions.push(`(${r.key}, f.participant_id) > (${cursor.key}::timestamptz, ${cursor.id}::int)`);
-  return `(select f.participant_id, ${rank} as rank, ${r.key} as key from participant_followup f
-    where ${conditions.join(' and ')} order by ${r.key}, f.participant_id limit ${limit})`;
+    conditions.push(`(${key}, f.participant_id) > (${cursor.key}::timestamptz, ${cursor.id}::int)`);
+  return `(select f.participant_id, ${rank} as rank, ${key} as key from participant_followup f
+    where ${conditions.join(' and ')} order by ${key}, f.participant_id limit ${limit})`;
 }
-
-/**
- * A name per page text, so that PostgreSQL plans it once per connection (planning was about a
- * third of the page's database CPU in the bench). The texts differ only by shape (reason filter,
- * cursor's reason, page size and offset, role, audit), every value is a parameter, and each range
- * is one the partial indexes answer for any value; the names are capped, as the grid's are, so no
- * request can make a connection hold statements without bound.
- */
-const statementName = statementNamer('followup.page');
-
-/** One statement: the total, the page's rows and (full access) the page's audit record. */
-export async function worklistPage(
-  db: Database,
-  clock: WorklistClock,
-  req: WorklistRequest,
-): Promise<{ total: number; rows: WorklistRow[] }> {
-  const query = worklistPageSql(clock, req);
-  const rows = await arrayRows(db, query, statementName(query.sql));
-  if (!rows) throw new Error('worklistPage needs the pool, not a transaction');
-  const read = rows.map(readWorklistRow);
-  const total = read[0]?.total ?? 0;
-  return { total, rows: read.filter(isWorklistRow).map(({ total: _total, ...row }) => row) };
-}
-
-/**
- * A row of the page's statement: the total is on every row, and a page past the end still carries
- * it in one row whose other columns are null (so its rank is null).
- */
-type WorklistStatementRow = { total: number } & (WorklistRow | { [K in keyof WorklistRow]: null });
-const isWorklistRow = (row: WorklistStatementRow): row is { total: number } & WorklistRow =>
-  row.rank !== null;
 
 /** The page's columns in its select order. */
-const readWorklistRow = rowReader<WorklistStatementRow>()([
-  'total',
+const readWorklistRow = rowReader<WorklistRow>()([
   'rank',
   'key',
   'participant_id',
   'reasons',
   'since',
+  'since_exact',
   'days_behind',
   'device_name',
   'tablet_last_contact_at',
@@ -267,11 +250,30 @@ const readWorklistRow = rowReader<WorklistStatementRow>()([
   'phone_number_secondary',
 ]);
 
-/** The worklist page's statement and its values (also read by the bench's EXPLAIN). */
-export function worklistPageSql(
+/**
+ * Every page is named, so that PostgreSQL plans it once per connection: the texts differ only by
+ * shape (reason filter, cursor's reason, page size and offset, role, audit), every value is a
+ * parameter, and each range is one the partial indexes answer for any value.
+ */
+const worklistStatement = pagedStatement({
+  name: 'followup.page',
+  read: readWorklistRow,
+  auditAction: 'followup.list',
+  order: ['rank', 'key', 'participant_id'],
+});
+
+/** One statement: the total, the page's rows and (full access) the page's audit record. */
+export async function worklistPage(
+  db: Database,
   clock: WorklistClock,
   req: WorklistRequest,
-): { sql: string; params: unknown[] } {
+): Promise<{ total: number; rows: WorklistRow[] }> {
+  const { rows, total } = await worklistStatement.run(db, worklistPageSql(clock, req), true);
+  return { total: total ?? 0, rows };
+}
+
+/** The worklist page's statement and its values (also read by the bench's EXPLAIN). */
+export function worklistPageSql(clock: WorklistClock, req: WorklistRequest): ComposedPage {
   const params = baseParams(clock);
   const param = (v: unknown) => {
     params.push(v);
@@ -292,11 +294,14 @@ export function worklistPageSql(
   const identifiable = req.identifiable
     ? 'p.first_name, p.last_name, p.phone_number, p.phone_number_secondary'
     : 'null, null, null, null';
-  const ctes = [
-    `counted as (select ${totalSql(req.reason)} as total)`,
-    `ids as (select * from (${walks}) u order by rank, key, participant_id limit ${req.limit} offset ${req.offset})`,
-    `page as (
-      select ids.rank, ids.key, f.participant_id, ${REASONS_ARRAY} as reasons, ${SINCE} as since, f.days_behind,
+  return worklistStatement.compose({
+    params,
+    with: [
+      `ids as (select * from (${walks}) u order by rank, key, participant_id limit ${req.limit} offset ${req.offset})`,
+    ],
+    page: `
+      select ids.rank, ids.key, f.participant_id, ${REASONS_ARRAY} as reasons, ${SINCE} as since,
+        ${SINCE_EXACT} as since_exact, f.days_behind,
         d.name as device_name, p.tablet_last_contact_at, c.created_at as last_contact_at, c.method, c.outcome,
         c.next_followup_on::text, ${identifiable}
       from ids
@@ -307,23 +312,10 @@ export function worklistPageSql(
         select created_at, method, outcome, next_followup_on from participant_contacts pc
         where pc.participant_id = ids.participant_id order by pc.created_at desc, pc.contact_id desc limit 1
       ) c on true
-    )`,
-  ];
-  if (req.audit) {
-    const insert = listReadAuditSql({
-      action: 'followup.list',
-      actor: req.audit.actor,
-      rows: 'page',
-      participantIds: 'array_agg(participant_id order by rank, key, participant_id)',
-      detail: `${param(req.audit.detail)}::text`,
-      param,
-    });
-    ctes.push(`audited as (${insert})`);
-  }
-  const text = `with ${ctes.join(', ')}
-    select counted.total, page.* from counted left join page on true
-    order by page.rank, page.key, page.participant_id`;
-  return { sql: text, params };
+    `,
+    total: () => `select ${totalSql(req.reason)} as total`,
+    audit: req.audit,
+  });
 }
 
 type CountsRow = { total: number; last_check: string | null } & Record<FollowupReason, number>;

@@ -1,14 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { messages, type RecordDue, type RecordsDue } from '@pathway/contract';
+import { messages, PARTICIPANT_STATUSES, type RecordsDue } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { rowsOf } from '../../db/rows.js';
+import { column, rowsReader } from '../../db/rows.js';
 import { conflict } from '../../lib/http-error.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { type AuditActor, AuditService } from '../audit/index.js';
 
 /**
- * Records kept, reviewed, destroyed (issue 32, section 4). A discharged participant's record is
+ * Records kept, reviewed, destroyed. A discharged participant's record is
  * due for review PARTICIPANT_RETENTION_YEARS after the discharge date (on that day itself). The
  * retention job only counts them; nothing is destroyed until a person selects records on the
  * Records due for review screen and confirms.
@@ -23,15 +23,18 @@ import { type AuditActor, AuditService } from '../audit/index.js';
  * (docs/participant-life-cycle.md says why).
  */
 
-interface DueRow {
-  participant_id: number;
-  first_name: string;
-  last_name: string;
-  date_of_birth: string;
-  status: RecordDue['status'];
-  discharged_on: string;
-  review_due_on: string;
-}
+const readDue = rowsReader({
+  participant_id: column.integer,
+  first_name: column.text,
+  last_name: column.text,
+  date_of_birth: column.date,
+  status: column.oneOf(PARTICIPANT_STATUSES),
+  discharged_on: column.date,
+  review_due_on: column.date,
+});
+type DueRow = ReturnType<typeof readDue>[number];
+
+const readTableNames = rowsReader({ table_name: column.text });
 
 /**
  * Tables not deleted from by name: the audit trail is kept (see above); participant_adherence goes
@@ -42,7 +45,7 @@ const NOT_DELETED_BY_NAME = new Set(['audit_events', 'participant_adherence']);
 
 /** The tables (public schema) with a participant_id column, the participants table last. */
 export async function tablesAboutParticipants(db: Database): Promise<string[]> {
-  const rows = rowsOf<{ table_name: string }>(
+  const rows = readTableNames(
     await db.execute(sql`
       select c.table_name from information_schema.columns c
       join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
@@ -72,7 +75,7 @@ export class RecordsService {
   async dueRows(db: Database = this.ctx.db, ids?: number[]): Promise<DueRow[]> {
     const today = programmeToday(this.ctx);
     const only = ids ? sql`and p.participant_id = any(${`{${ids.join(',')}}`}::int[])` : sql``;
-    return rowsOf<DueRow>(
+    return readDue(
       await db.execute(sql`
         select p.participant_id, p.first_name, p.last_name, to_char(p.date_of_birth, 'YYYY-MM-DD') as date_of_birth,
           p.status, to_char(p.discharged_on, 'YYYY-MM-DD') as discharged_on,

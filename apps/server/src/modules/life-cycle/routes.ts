@@ -11,7 +11,7 @@ import { RecordsService } from './records.js';
 import { LifeCycleService } from './service.js';
 import { SubjectAccessService } from './subject-access.js';
 
-/** Discharge, re-referral, the subject access download and the records due for review (issue 32). */
+/** Discharge, re-referral, the subject access download and the records due for review. */
 export async function lifeCycleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const lifeCycle = new LifeCycleService(ctx);
   const records = new RecordsService(ctx);

@@ -8,13 +8,14 @@ import {
   participationProgress,
   pushOutbox,
 } from '../../db/schema.js';
-import { badRequest, conflict, notFound } from '../../lib/http-error.js';
+import { badRequest, conflict } from '../../lib/http-error.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { type AuditActor, AuditService } from '../audit/index.js';
 import { closeAssignment, revokeDeviceTokens } from '../devices/index.js';
+import { lockParticipant } from '../participants/index.js';
 
 /**
- * Discharge and re-referral (issue 32, section 3). A discharge is one transaction: the status and
+ * Discharge and re-referral. A discharge is one transaction: the status and
  * its date, reason and note; the device detached (its assignment closed, its tokens revoked, its
  * push token forgotten) so that the tablet's call 1 answers as for an unassigned device and the
  * device is available again; queued messages to the participant marked not sent. The daily check,
@@ -34,12 +35,7 @@ export class LifeCycleService {
     if (dischargedOn > today) throw badRequest(messages.lifeCycle.dateInFuture);
     const now = this.ctx.clock.now();
     await this.ctx.db.transaction(async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(participants)
-        .where(eq(participants.participant_id, id))
-        .for('update');
-      if (!current) throw notFound(messages.participant.notFound);
+      const current = await lockParticipant(tx, id);
       if (current.status !== 'active') throw conflict(messages.lifeCycle.alreadyDischarged);
       if (dischargedOn < current.created_at.toISOString().slice(0, 10)) {
         throw badRequest(messages.lifeCycle.dateBeforeRegistration);
@@ -100,12 +96,7 @@ export class LifeCycleService {
   async rerefer(id: number, actor: AuditActor): Promise<void> {
     const now = this.ctx.clock.now();
     await this.ctx.db.transaction(async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(participants)
-        .where(eq(participants.participant_id, id))
-        .for('update');
-      if (!current) throw notFound(messages.participant.notFound);
+      const current = await lockParticipant(tx, id);
       if (current.status === 'active') throw conflict(messages.lifeCycle.notDischarged);
       const removed = await tx
         .delete(participationProgress)

@@ -10,7 +10,7 @@ import {
   type WithdrawalReason,
 } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
-import { rowsOf } from '../../db/rows.js';
+import { column, recordRows, rowsReader } from '../../db/rows.js';
 import { notFound } from '../../lib/http-error.js';
 import { type AuditActor, AuditService } from '../audit/index.js';
 import { quoted, tablesAboutParticipants } from './records.js';
@@ -26,6 +26,14 @@ import { quoted, tablesAboutParticipants } from './records.js';
  */
 
 type Row = Record<string, unknown>;
+
+const readVideoTitles = rowsReader({
+  video_id: column.integer,
+  title: column.text,
+  week_number: column.integer,
+  day_number: column.integer,
+});
+const readSetNames = rowsReader({ fitness_video_set_id: column.integer, name: column.text });
 
 /** Columns never handed out: derived secrets of the server. */
 const WITHHELD_COLUMNS: Record<string, readonly string[]> = { device_tokens: ['token_hash'] };
@@ -75,7 +83,7 @@ export class SubjectAccessService {
     const db = this.ctx.db;
     const result: Record<string, Row[]> = {};
     for (const name of await tablesAboutParticipants(db)) {
-      const rows = rowsOf<Row>(
+      const rows = recordRows(
         await db.execute(
           name === 'audit_events'
             ? sql`select * from audit_events where participant_id = ${participantId} or ${participantId} = any(participant_ids) order by audit_event_id`
@@ -123,18 +131,18 @@ export class SubjectAccessService {
     const reason = participant.discharge_reason as WithdrawalReason | null;
     // Titles of the videos seen, and the programme's set name: readable, not only ids.
     const titles = new Map(
-      rowsOf<{ video_id: number; title: string; week_number: number; day_number: number }>(
+      readVideoTitles(
         await this.ctx.db.execute(sql`
           select v.video_id, v.title, v.week_number, v.day_number from videos v
           where v.video_id in (select video_id from seen_videos where participant_id = ${participantId})`),
-      ).map((v) => [Number(v.video_id), v]),
+      ).map((v) => [v.video_id, v]),
     );
     const sets = new Map(
-      rowsOf<{ fitness_video_set_id: number; name: string }>(
+      readSetNames(
         await this.ctx.db.execute(sql`
           select s.fitness_video_set_id, s.set_name as name from fitness_video_sets s
           where s.fitness_video_set_id in (select fitness_video_set_id from fitness_participation_progress where participant_id = ${participantId})`),
-      ).map((s) => [Number(s.fitness_video_set_id), s.name]),
+      ).map((s) => [s.fitness_video_set_id, s.name]),
     );
     const views = (tables.seen_videos ?? []).map((v) => {
       const video = titles.get(Number(v.video_id));

@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { rowsOf } from '../../db/rows.js';
+import { column, rowsReader } from '../../db/rows.js';
 
 /**
- * Possible duplicates and NHS numbers already held (issue 32). A person is "possibly the same" as
+ * Possible duplicates and NHS numbers already held. A person is "possibly the same" as
  * another when date of birth, last name and first name match, ignoring case and spaces. The
  * comparison is made by PostgreSQL on both sides (its lower() and regexp_replace()), with exactly
  * the expressions of the index participants_identity_idx (schema.ts), so each look-up is an index
@@ -16,6 +16,10 @@ export interface Identity {
   last_name: string;
   date_of_birth: string;
 }
+
+const readIds = rowsReader({ participant_id: column.integer });
+const readMatches = rowsReader({ n: column.integer, participant_id: column.integer });
+const readHolders = rowsReader({ nhs_number: column.text, participant_id: column.integer });
 
 /** Other participants possibly the same person as `who` (ids ascending), `exceptId` left out. */
 export async function possibleDuplicatesOf(
@@ -31,7 +35,7 @@ export async function possibleDuplicatesOf(
       and p.participant_id <> ${exceptId ?? 0}
     order by p.participant_id
     limit 20`);
-  return rowsOf<{ participant_id: number }>(result).map((r) => r.participant_id);
+  return readIds(result).map((r) => r.participant_id);
 }
 
 /**
@@ -54,7 +58,7 @@ export async function possibleDuplicatesOfMany(
       and ${keyOf(sql`p.last_name`)} = ${keyOf(sql`i.last`)}
       and ${keyOf(sql`p.first_name`)} = ${keyOf(sql`i.first`)}
     order by i.n, p.participant_id`);
-  for (const row of rowsOf<{ n: number; participant_id: number }>(result)) {
+  for (const row of readMatches(result)) {
     const ids = found.get(row.n) ?? [];
     ids.push(row.participant_id);
     found.set(row.n, ids);
@@ -69,7 +73,7 @@ export async function holdersOfNhsNumbers(db: Database, numbers: string[]): Prom
   const result = await db.execute(sql`
     select p.nhs_number, p.participant_id from participants p
     where p.nhs_number in (select value from json_array_elements_text(${JSON.stringify(numbers)}::json))`);
-  for (const row of rowsOf<{ nhs_number: string; participant_id: number }>(result)) {
+  for (const row of readHolders(result)) {
     holders.set(row.nhs_number, row.participant_id);
   }
   return holders;

@@ -16,7 +16,7 @@ export async function participantExportRoutes(app: FastifyInstance, { ctx }: { c
     ...routeOf(api.participants.export),
     handler: async (request, reply) => {
       const staff = { ...actorOf(request), role: staffOf(request).role };
-      // The whole list with contact data is a dangerous action (issue 32); basic access's CSV
+      // The whole list with contact data is a dangerous action; basic access's CSV
       // holds nothing identifiable.
       if (can(staff.role, 'participants.identifiable')) assertFreshStepUp(ctx, request);
       const { total, csv } = await exportParticipants(ctx.db, audit, request.query, staff);

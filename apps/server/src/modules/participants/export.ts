@@ -15,7 +15,13 @@ import { forbidden } from '../../lib/http-error.js';
 import { type AuditService, csvCell } from '../audit/index.js';
 import { lastContactsOf } from '../followup/index.js';
 import { presentParticipant } from './presenter.js';
-import { ParticipantRepository, sortValueOf, type ListFilter, type ListOrder } from './repository.js';
+import {
+  ParticipantRepository,
+  participantPositionOf,
+  type ListFilter,
+  type ListOrder,
+  type ParticipantCursor,
+} from './repository.js';
 import type { Staff } from './service.js';
 
 /** Rows per keyset batch: memory stays flat however long the list, and each batch is one audit entry. */
@@ -57,10 +63,10 @@ export async function exportParticipants(
   async function* lines() {
     // A byte-order mark, so spreadsheet programs read names with accents as UTF-8.
     yield `\uFEFF${columns.join(',')}\r\n`;
-    let cursor: { value: number | string; id: number } | undefined;
+    let cursor: ParticipantCursor | undefined;
     let sent = 0;
     for (;;) {
-      const rows = await repo.page(filter, order, EXPORT_BATCH, 0, cursor);
+      const { rows } = await repo.page({ filter, order, limit: EXPORT_BATCH, offset: 0, cursor });
       if (rows.length === 0) return;
       if (full) {
         await audit.record(staff, {
@@ -89,11 +95,7 @@ export async function exportParticipants(
       yield chunk;
       sent += rows.length;
       if (rows.length < EXPORT_BATCH) return;
-      const last = rows[rows.length - 1]!;
-      cursor = {
-        value: sortValueOf(order, last),
-        id: last.participant_id,
-      };
+      cursor = participantPositionOf(order, rows[rows.length - 1]!);
     }
   }
   return { total, csv: Readable.from(lines()) };

@@ -17,7 +17,7 @@ function isCsv(request: FastifyRequest): boolean {
 }
 
 /**
- * Bulk referrals from CSV (issue 32), in a plugin of their own: the text/csv body parser (and its
+ * Bulk referrals from CSV, in a plugin of their own: the text/csv body parser (and its
  * 5 MB limit, above the app's 1 MB) belongs to this route only.
  */
 export async function participantImportRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

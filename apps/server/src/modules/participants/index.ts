@@ -2,5 +2,6 @@
 export { participantExportRoutes } from './export-routes.js';
 export { participantImportRoutes } from './import-routes.js';
 export { participantRoutes } from './routes.js';
+export { lockParticipant } from './repository.js';
 export { ParticipantService } from './service.js';
 export { assertActiveParticipant } from './status.js';

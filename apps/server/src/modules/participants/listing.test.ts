@@ -179,6 +179,27 @@ describe('paging', () => {
       expect(res.json()).toEqual({ message: messages.participant.cursorInvalid });
     }
   });
+
+  it('refuses a cursor whose value its sort column cannot take, with a 400 and not a 5xx', async () => {
+    const cursor = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
+    for (const [sort, value] of [
+      ['last_name', 'Name\u0000'],
+      ['tablet_last_contact_at', '1'],
+      ['tablet_last_contact_at', '2026-02-30T00:00:00.000Z'],
+      ['date_of_birth', '1950-02-30'],
+      ['days_behind', 2147483648],
+      ['days_behind', '3'],
+    ] as const) {
+      const query = `sort=${sort}&after=${cursor([sort, 'asc', value, 1])}`;
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/participant?${query}`,
+        headers: { cookie: full },
+      });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json(), query).toEqual({ message: messages.participant.cursorInvalid });
+    }
+  });
 });
 
 describe('filtering by adherence state', () => {

@@ -13,16 +13,22 @@ import {
 import {
   CONTACT_FIELDS,
   OPEN_FIELDS,
-  isIsoDate,
+  SEARCHABLE_FIELDS,
+  SORTABLE_FIELDS,
   limits,
   messages,
+  participantField,
   type AdherenceState,
   type ParticipantSort,
   type ParticipantStatusFilter,
+  type SortableField,
 } from '@pathway/contract';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
+import { lockRow } from '../../db/locked-row.js';
+import { cursorCodec, cursorParts, pagedStatement, type PageParts } from '../../db/paged-statement.js';
 import { participantCounts } from '../../db/participant-tally.js';
-import { arrayRows, rowReader, statementNamer } from '../../db/rows.js';
+import { rowReader } from '../../db/rows.js';
 import { columnsNamed, selectedKeys } from '../../db/select-rows.js';
 import {
   authorizedDevices,
@@ -30,23 +36,9 @@ import {
   participants,
   participationProgress,
 } from '../../db/schema.js';
-import { badRequest } from '../../lib/http-error.js';
-import { type AuditActor, listReadAuditSql } from '../audit/index.js';
 
 /** participant_adherence.adherence, the generated class of days_behind. */
 const ADHERENCE_CODE: Record<AdherenceState, 0 | 1 | 2> = { onTrack: 0, slightlybehind: 1, behind: 2 };
-
-const SORT_COLUMNS = {
-  participant_id: participants.participant_id,
-  days_behind: participantAdherence.days_behind,
-  first_name: participants.first_name,
-  last_name: participants.last_name,
-  date_of_birth: participants.date_of_birth,
-  // Never in contact sorts as the oldest contact (the index is on this expression).
-  tablet_last_contact_at: sql`coalesce(${participants.tablet_last_contact_at}, '1970-01-01T00:00:00Z'::timestamptz)`,
-} as const;
-
-const NEVER_CONTACTED = '1970-01-01T00:00:00.000Z';
 
 /** A participant id column: participants' own, or participant_adherence's (see idSourceOf). */
 type IdColumn = typeof participants.participant_id | typeof participantAdherence.participant_id;
@@ -89,6 +81,9 @@ export const participantColumns = {
  */
 const filteredByStateColumns = { ...participantColumns, has_programme: sql<boolean>`true` };
 
+/** The participant's device, when one is assigned (a left join). */
+const deviceOfParticipant = eq(authorizedDevices.authorized_device_id, participants.authorized_device_id);
+
 /**
  * participantColumns read through the device join (and the days-behind row every participant has):
  * the type of a grid row and of the participant view, inferred from the selection (the join makes
@@ -99,20 +94,15 @@ function selectWithDevice(db: Database, columns = participantColumns) {
     .select(columns)
     .from(participants)
     .innerJoin(participantAdherence, eq(participantAdherence.participant_id, participants.participant_id))
-    .leftJoin(
-      authorizedDevices,
-      eq(authorizedDevices.authorized_device_id, participants.authorized_device_id),
-    );
+    .leftJoin(authorizedDevices, deviceOfParticipant);
 }
 export type ParticipantRow = Awaited<ReturnType<typeof selectWithDevice>>[number];
 
 /**
  * A row of the page as the driver returns it (values already typed, see arrayRows), named in the
- * order participantColumns selects them. The page's statement with its total (composedPage)
- * starts each row with the total.
+ * order participantColumns selects them.
  */
 const readParticipantRow = rowReader<ParticipantRow>()(selectedKeys(participantColumns));
-const readTotal = rowReader<{ total: number }>()(['total']);
 
 export interface ListFilter {
   state?: AdherenceState;
@@ -128,57 +118,75 @@ export interface ListOrder {
   order: 'asc' | 'desc';
 }
 
-interface Cursor {
+/** The SQL types of the sorts' values: the cast of a cursor's value, and the cursor's check of it. */
+const SORT_TYPES = {
+  int: cursorParts.int(),
+  text: cursorParts.text(500),
+  date: cursorParts.date,
+  timestamptz: cursorParts.timestamp,
+} as const;
+
+/** How the list is ordered by one sort, then by participant_id. */
+export interface SortKey {
+  /** What the page is ordered by (an index on it and participant_id); none: participant_id alone. */
+  expression?: AnyPgColumn | SQL;
+  type: keyof typeof SORT_TYPES;
+  /** A row's value, as its cursor carries it. */
+  valueOf: (row: ParticipantRow) => number | string;
+}
+
+const NEVER_CONTACTED = '1970-01-01T00:00:00.000Z';
+
+/** A sortable field of the table: its column, a date for a date field and text for any other. */
+function fieldSortKey(name: SortableField): SortKey {
+  const field = participantField(name);
+  if (field.answer?.type === 'boolean') throw new Error(`The yes/no field ${name} cannot sort the list`);
+  return {
+    expression: participants[name],
+    type: field.form?.input === 'date' ? 'date' : 'text',
+    valueOf: (row) => row[name],
+  };
+}
+
+/**
+ * Every sort of the contract: the computed ones, and the fields the field table marks sortable
+ * (sort-and-search.test.ts ties each to an index that pages it).
+ */
+export const SORT_KEYS: Readonly<Record<ParticipantSort, SortKey>> = {
+  participant_id: { type: 'int', valueOf: (row) => row.participant_id },
+  days_behind: {
+    expression: participantAdherence.days_behind,
+    type: 'int',
+    valueOf: (row) => row.days_behind,
+  },
+  // Never in contact sorts as the oldest contact (the index is on this expression).
+  tablet_last_contact_at: {
+    expression: sql`coalesce(${participants.tablet_last_contact_at}, '1970-01-01T00:00:00Z'::timestamptz)`,
+    type: 'timestamptz',
+    valueOf: (row) => row.tablet_last_contact_at?.toISOString() ?? NEVER_CONTACTED,
+  },
+  ...(Object.fromEntries(SORTABLE_FIELDS.map((name) => [name, fieldSortKey(name)])) as Record<
+    SortableField,
+    SortKey
+  >),
+};
+
+/** A grid row's place in its order: its value in the sort column, and its id. */
+export interface ParticipantCursor {
   value: number | string;
   id: number;
 }
 
-/** A row's value in the sort column, as a keyset cursor carries it. */
-export function sortValueOf(order: ListOrder, row: ParticipantRow): number | string {
-  if (order.sort === 'participant_id') return row.participant_id;
-  if (order.sort === 'tablet_last_contact_at')
-    return row.tablet_last_contact_at?.toISOString() ?? NEVER_CONTACTED;
-  return row[order.sort];
-}
+/** A cursor belongs to its sort and order. */
+export const participantCursor = cursorCodec<ListOrder, ParticipantCursor>({
+  refusal: messages.participant.cursorInvalid,
+  of: (order) => [order.sort, order.order],
+  at: (order) => ({ value: SORT_TYPES[SORT_KEYS[order.sort].type], id: cursorParts.id }),
+});
 
-/**
- * Cursors are opaque to the client: the sort they belong to and the last row's sort value and id.
- * A cursor of another sort (or a forged one) is refused rather than silently misread.
- */
-export function encodeCursor(order: ListOrder, row: ParticipantRow): string {
-  const value = sortValueOf(order, row);
-  return Buffer.from(JSON.stringify([order.sort, order.order, value, row.participant_id])).toString(
-    'base64url',
-  );
-}
-
-export function decodeCursor(text: string, order: ListOrder): Cursor {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw badRequest(messages.participant.cursorInvalid);
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw badRequest(messages.participant.cursorInvalid);
-  const [sort, dir, value, id] = parsed as unknown[];
-  const numeric = order.sort === 'participant_id' || order.sort === 'days_behind';
-  const valueOk = numeric
-    ? Number.isInteger(value) && Math.abs(value as number) <= 2147483647
-    : typeof value === 'string' &&
-      value.length <= 500 &&
-      (order.sort !== 'date_of_birth' || isIsoDate(value)) &&
-      (order.sort !== 'tablet_last_contact_at' || !Number.isNaN(Date.parse(value)));
-  if (
-    sort !== order.sort ||
-    dir !== order.order ||
-    !valueOk ||
-    !Number.isInteger(id) ||
-    (id as number) < 0 ||
-    (id as number) > 2147483647
-  ) {
-    throw badRequest(messages.participant.cursorInvalid);
-  }
-  return { value: value as number | string, id: id as number };
+/** The place a row's cursor carries. */
+export function participantPositionOf(order: ListOrder, row: ParticipantRow): ParticipantCursor {
+  return { value: SORT_KEYS[order.sort].valueOf(row), id: row.participant_id };
 }
 
 function likePattern(q: string): string {
@@ -192,7 +200,8 @@ const asPlaceholder: Bind = (name) => sql.placeholder(name);
 
 /**
  * The conditions of a filter. `bind` gives each value's place in the SQL: the value itself, or a
- * placeholder of that name when the text is built once per shape (pageRecorded).
+ * placeholder of that name when the text is built once per shape (see page). A new filter is a
+ * key of ListFilter, its condition here and its part of PageShape.
  */
 function filterConditions(
   filter: ListFilter,
@@ -215,15 +224,14 @@ function filterConditions(
         and (d.uuid ilike ${pattern} or d.name ilike ${pattern}))`,
     ];
     if (/^\d{1,9}$/.test(q)) matches.push(eq(participants.participant_id, bind('qId', Number(q))));
-    if (filter.searchIdentifiable) {
-      matches.push(
-        sql`${participants.first_name} ilike ${pattern}`,
-        sql`${participants.last_name} ilike ${pattern}`,
-        sql`(${participants.first_name} || ' ' || ${participants.last_name}) ilike ${pattern}`,
-        sql`${participants.email} ilike ${pattern}`,
-        sql`${participants.phone_number} ilike ${pattern}`,
-      );
+    // The fields the field table marks searchable, an identifiable one only for full access.
+    for (const name of SEARCHABLE_FIELDS) {
+      if (participantField(name).access === 'identifiable' && !filter.searchIdentifiable) continue;
+      matches.push(sql`${participants[name]} ilike ${pattern}`);
     }
+    // A name as written in full ("Ann Smith").
+    if (filter.searchIdentifiable)
+      matches.push(sql`(${participants.first_name} || ' ' || ${participants.last_name}) ilike ${pattern}`);
     conditions.push(or(...matches)!);
   }
   return conditions;
@@ -233,19 +241,11 @@ function filterConditions(
 function keysetCondition(order: ListOrder, id: IdColumn): SQL {
   const after = order.order === 'asc' ? sql`>` : sql`<`;
   const cursorId = sql.placeholder('cursorId');
-  if (order.sort === 'participant_id') return sql`${id} ${after} ${cursorId}`;
-  const column = SORT_COLUMNS[order.sort];
-  const cursorValue = sql.placeholder('cursorValue');
-  const value =
-    order.sort === 'days_behind'
-      ? sql`${cursorValue}::int`
-      : order.sort === 'date_of_birth'
-        ? sql`${cursorValue}::date`
-        : order.sort === 'tablet_last_contact_at'
-          ? sql`${cursorValue}::timestamptz`
-          : sql`${cursorValue}::text`;
+  const key = SORT_KEYS[order.sort];
+  if (!key.expression) return sql`${id} ${after} ${cursorId}`;
+  const value = sql`${sql.placeholder('cursorValue')}${sql.raw(`::${key.type}`)}`;
   // A row comparison walks the (column, participant_id) index from the cursor on.
-  return sql`(${column}, ${id}) ${after} (${value}, ${cursorId})`;
+  return sql`(${key.expression}, ${id}) ${after} (${value}, ${cursorId})`;
 }
 
 /**
@@ -255,7 +255,7 @@ function keysetCondition(order: ListOrder, id: IdColumn): SQL {
 interface PageShape {
   sort: ParticipantSort;
   order: 'asc' | 'desc';
-  /** Read from the other end of the index (a page in the second half, see pageRecorded). */
+  /** Read from the other end of the index (a page in the second half, see page). */
   reversed: boolean;
   state: boolean;
   /** A status filter (anything but all): it reads participants, so never participant_adherence alone. */
@@ -268,7 +268,7 @@ interface PageShape {
   offset: boolean;
   /**
    * The page size written into the text, for a page of one of the console's sizes read from the
-   * start of its range (no offset, not reversed); otherwise a parameter. See statementName.
+   * start of its range (no offset, not reversed); otherwise a parameter. See participantPage.
    */
   literalLimit: number | undefined;
 }
@@ -291,43 +291,38 @@ function idSourceOf(shape: PageShape): 'participants' | 'adherence' | 'joined' {
 
 /**
  * Page queries as Drizzle builds them, with placeholders for their values: one per shape (at most
- * 6 sorts x 2 orders x 2 ends x 2 x 3 x 2 x 2 x 2 = 1,152), built on first use. Building the query was
- * about 10 % of the grid page's server CPU (issue 14); filling in the values is a map over a
- * dozen parameters. The text is the same for PGlite and PostgreSQL (both Drizzle's pg dialect).
+ * 6 sorts x 2 orders x 2 ends x 2 x 3 x 2 x 2 x 2 = 1,152), built on first use, as building one is
+ * a share of the page's CPU worth saving; filling in the values is a map over a dozen parameters.
+ * The text is the same for PGlite and PostgreSQL (both Drizzle's pg dialect).
  */
 const pageQueries = new Map<string, { sql: string; params: unknown[] }>();
 
-function pageQueryOf(db: Database, shape: PageShape) {
-  const key = `${shape.sort} ${shape.order} ${shape.reversed} ${shape.state} ${shape.status} ${shape.search} ${shape.searchIdentifiable} ${shape.cursor} ${shape.offset} ${shape.literalLimit}`;
+/** The page query of a shape; `filter` is one of that shape (its values do not enter the text). */
+function pageQueryOf(db: Database, shape: PageShape, filter: ListFilter) {
+  const key = Object.values(shape).join(' ');
   let built = pageQueries.get(key);
   if (!built) {
-    built = pageQuery(db, shape, asPlaceholder).toSQL();
+    built = pageQuery(db, shape, filter).toSQL();
     pageQueries.set(key, built);
   }
   return built;
 }
 
 /**
- * The page query of a shape. Its values come from `bind` (the filter's) and the placeholders
- * cursorId, cursorValue, limit and offset; the filter's own values only matter for their shape.
+ * The page query of a shape. Its values are the placeholders of the filter's conditions and
+ * cursorId, cursorValue, limit and offset.
  */
-function pageQuery(db: Database, shape: PageShape, bind: Bind) {
-  const column = SORT_COLUMNS[shape.sort];
+function pageQuery(db: Database, shape: PageShape, filter: ListFilter) {
+  const column = SORT_KEYS[shape.sort].expression;
   const source = idSourceOf(shape);
   const id: IdColumn =
     source === 'adherence' ? participantAdherence.participant_id : participants.participant_id;
   const orderingIn = (direction: 'asc' | 'desc', by: IdColumn) => {
     const dir = direction === 'asc' ? asc : desc;
-    return shape.sort === 'participant_id' ? [dir(by)] : [dir(column), dir(by)];
+    return column ? [dir(column), dir(by)] : [dir(by)];
   };
   const ordering = orderingIn(shape.order, participants.participant_id);
-  const filter: ListFilter = {
-    state: shape.state ? 'onTrack' : undefined,
-    status: shape.status ? 'active' : 'all',
-    q: shape.search === 'none' ? undefined : shape.search === 'id' ? '1' : 'x',
-    searchIdentifiable: shape.searchIdentifiable,
-  };
-  const conditions = filterConditions(filter, bind, id);
+  const conditions = filterConditions(filter, asPlaceholder, id);
   if (shape.cursor) conditions.push(keysetCondition(shape, id));
   const idOrdering = orderingIn(shape.reversed ? (shape.order === 'asc' ? 'desc' : 'asc') : shape.order, id);
   // Drizzle writes an SQL chunk where it would write a placeholder; its types only name the latter.
@@ -369,91 +364,52 @@ function pageQuery(db: Database, shape: PageShape, bind: Bind) {
     .limit(limit)
     .offset(offset);
   // The ids came with their days_behind: the rows need no second look-up of participant_adherence
-  // (each a join to plan and an index probe a row; about 1.5 ms of PostgreSQL CPU a page).
+  // (each a join to plan and an index probe a row).
   const ids = page.as('page_ids');
   const dir = shape.order === 'asc' ? asc : desc;
   return db
     .select({ ...columns, days_behind: ids.days_behind })
     .from(participants)
     .innerJoin(ids, eq(ids.id, participants.participant_id))
-    .leftJoin(
-      authorizedDevices,
-      eq(authorizedDevices.authorized_device_id, participants.authorized_device_id),
-    )
+    .leftJoin(authorizedDevices, deviceOfParticipant)
     .orderBy(
       ...(shape.sort === 'days_behind' ? [dir(ids.days_behind), dir(participants.participant_id)] : ordering),
     );
 }
 
 /**
- * A full-access page's audit record, written by the page's own statement when it returns rows:
- * `participant.list` with every participant id of the page, in page order, and the detail
- * `${detailBefore}${n} row(s)${detailAfter}`.
+ * The grid's page statement: a page of the console's size is named, so that PostgreSQL prepares it
+ * once per connection instead of parsing and planning it on every page (planning was a large share
+ * of PostgreSQL's CPU per page). The size is in the text because a generic plan of `limit $n`
+ * assumes a tenth of the table and reads it all (a hash join over every participant); with `limit
+ * 100` the generic plan is the custom one's index walk, and PostgreSQL still keeps planning each
+ * execution when it estimates its custom plans cheaper. Other pages (other sizes, offsets, reversed
+ * reads) stay unnamed.
  */
-export interface ListAudit {
-  actor: AuditActor;
-  detailBefore: string;
-  detailAfter: string;
-}
+const participantPage = pagedStatement({
+  name: 'participants.page',
+  read: readParticipantRow,
+  auditAction: 'participant.list',
+});
 
-/**
- * The page query wrapped so that the same statement also inserts the page's audit event (`audit`)
- * and reads the total from the tally (`tally`: every participant, or those with a programme in one
- * adherence class). With the total each row starts with it, and an empty page is one row whose
- * participant columns are null. The page's first column is participant_id (participantColumns).
- * A CTE used twice is read once, in its own order; the one-row `counted` is the outer side of a
- * join on true, so the page's rows follow it in their order.
- */
-function composedPage(
-  page: { sql: string; params: unknown[] },
-  audit: ListAudit | undefined,
-  tally: { adherence: 'all' | 0 | 1 | 2; status: ParticipantStatusFilter } | undefined,
-) {
-  const params = [...page.params];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const ctes = [`page as (${page.sql})`];
-  if (audit) {
-    const detail = `${param(audit.detailBefore)}::text || count(*)::text || case when count(*) = 1 then ' row' else ' rows' end
-          || ${param(audit.detailAfter)}::text`;
-    const insert = listReadAuditSql({
-      action: 'participant.list',
-      actor: audit.actor,
-      rows: 'page',
-      participantIds: 'array_agg(participant_id)',
-      detail,
-      param,
-    });
-    ctes.push(`audited as (${insert})`);
-  }
-  if (tally === undefined) return { sql: `with ${ctes.join(', ')} select * from page`, params };
-  const where: string[] = [];
-  if (tally.adherence !== 'all') where.push(`adherence = ${param(tally.adherence)}::int and with_programme`);
-  if (tally.status !== 'all') where.push(`status = ${param(tally.status)}::text`);
-  const which = where.length > 0 ? ` where ${where.join(' and ')}` : '';
-  ctes.push(`counted as (select coalesce(sum(delta), 0)::int as total from participant_tally${which})`);
-  return {
-    sql: `with ${ctes.join(', ')} select counted.total, page.* from counted left join page on true`,
-    params,
-  };
-}
-
-/**
- * A name for the page statement of a console page size (with or without its audit record and
- * total), so that PostgreSQL prepares it once per connection instead of parsing and planning it on
- * every page: planning was a third of PostgreSQL's CPU per grid page (perf, issue 14). The size is
- * in the text because a generic plan of `limit $n` assumes a tenth of the table and reads it
- * all (a hash join over every participant); with `limit 100` the generic plan is the custom one's
- * index walk, and PostgreSQL still keeps planning each execution when it estimates its custom
- * plans cheaper. Other pages (other sizes, offsets, reversed reads) stay unnamed, and the names
- * are capped, so no request can make a connection hold statements without bound.
- */
-const namePageStatement = statementNamer('participants.page');
-
-function statementName(shape: PageShape, text: string): string | undefined {
-  return shape.literalLimit === undefined ? undefined : namePageStatement(text);
+/** A page of the list (see ParticipantRepository.page). */
+export interface PageRequest {
+  filter: ListFilter;
+  order: ListOrder;
+  limit: number;
+  /** Rows skipped (without a cursor). */
+  offset: number;
+  /** The page starts right after this row. */
+  cursor?: ParticipantCursor;
+  /** The list's size, when the caller knows it: a page in the second half is read from the end. */
+  total?: number;
+  /**
+   * A full-access read's audit record (`participant.list`, every participant id of the page in
+   * page order), written by the page's own statement when it returns rows.
+   */
+  audit?: PageParts['audit'];
+  /** Read the total from the tally in the same statement (a list without a search). */
+  withTotal?: boolean;
 }
 
 export class ParticipantRepository {
@@ -485,29 +441,22 @@ export class ParticipantRepository {
   }
 
   /**
-   * One page in (sort column, participant_id) order. With a cursor the page starts right after it
-   * (an index range, as fast on page 900 as on page 1). Without, the offset is taken over the index
-   * alone and only the page's own rows are read; when the `total` is known and the page lies in
-   * the second half, the index is walked from its other end, so a jump to page 900 of 1,000
-   * skips 10,000 entries instead of 89,900 (and the last page is as cheap as the first). With
-   * `audit`, the page's audit record is written by the same statement when it can be (`audited`);
-   * with `withTotal` and no search, the same statement reads the tally's total too (`total`).
+   * One page in (sort column, participant_id) order, in one statement. With a cursor the page
+   * starts right after it (an index range, as fast on page 900 as on page 1). Without, the offset
+   * is taken over the index alone and only the page's own rows are read; when the `total` is known
+   * and the page lies in the second half, the index is walked from its other end, so a jump to
+   * page 900 of 1,000 skips 10,000 entries instead of 89,900 (and the last page is as cheap as the
+   * first). The same statement writes the read's audit record and, with `withTotal` and no search,
+   * reads the total from the tally (every participant, or those with a programme in one adherence
+   * class), which it then returns.
    */
-  async pageRecorded(
-    filter: ListFilter,
-    order: ListOrder,
-    limit: number,
-    offset: number,
-    cursor?: Cursor,
-    total?: number,
-    audit?: ListAudit,
-    withTotal = false,
-  ): Promise<{ rows: ParticipantRow[]; audited: boolean; total?: number }> {
+  async page(req: PageRequest): Promise<{ rows: ParticipantRow[]; total?: number }> {
+    const { filter, order, limit, offset, cursor, total } = req;
     let reversed = false;
     let idLimit = limit;
     let idOffset = cursor ? 0 : offset;
     if (!cursor && total !== undefined && offset + limit / 2 > total / 2) {
-      if (offset >= total) return { rows: [], audited: false };
+      if (offset >= total) return { rows: [] };
       reversed = true;
       // Rows offset..offset+limit-1 counted from the start are these, counted from the end.
       const fromEnd = total - offset - limit;
@@ -537,61 +486,34 @@ export class ParticipantRepository {
     if (cursor) Object.assign(values, { cursorId: cursor.id, cursorValue: cursor.value });
     // Built by Drizzle once per shape, run by the driver: the rows are read without Drizzle's
     // per-value mapping.
-    const page = pageQueryOf(this.db, shape);
-    const built = { sql: page.sql, params: fillPlaceholders(page.params, values) };
-    // The read's audit record goes in with the read itself: one statement, so one round trip
-    // and one commit, and no page is ever read without its record. So does the tally's total
-    // when asked for (a first or cursor page without a search).
-    const tally =
-      !withTotal || filter.q?.trim()
-        ? undefined
-        : {
-            adherence: filter.state ? ADHERENCE_CODE[filter.state] : ('all' as const),
-            status: filter.status,
-          };
-    if (tally !== undefined) {
-      const composed = composedPage(built, audit, tally);
-      const rows = await arrayRows(this.db, composed, statementName(shape, composed.sql));
-      if (rows) {
-        const total = rows.length > 0 ? readTotal(rows[0]!).total : 0;
-        // An empty page is one row of the total whose participant columns are null.
-        const pageRows = rows.filter((r) => r[1] !== null).map((r) => readParticipantRow(r.slice(1)));
-        return { rows: pageRows, audited: audit !== undefined, total };
-      }
-    } else {
-      const query = audit ? composedPage(built, audit, undefined) : built;
-      const rows = await arrayRows(this.db, query, statementName(shape, query.sql));
-      if (rows) return { rows: rows.map(readParticipantRow), audited: audit !== undefined };
-    }
-    // A transaction has no driver of its own: Drizzle runs the same query, values filled in.
-    const rows = await pageQuery(this.db, shape, asPlaceholder).execute(values);
-    return { rows, audited: false };
-  }
-
-  /** A page (see pageRecorded) with no audit record. */
-  async page(
-    filter: ListFilter,
-    order: ListOrder,
-    limit: number,
-    offset: number,
-    cursor?: Cursor,
-    total?: number,
-  ): Promise<ParticipantRow[]> {
-    return (await this.pageRecorded(filter, order, limit, offset, cursor, total)).rows;
+    const page = pageQueryOf(this.db, shape, filter);
+    const statement = participantPage.compose({
+      params: fillPlaceholders(page.params, values),
+      page: page.sql,
+      audit: req.audit,
+      total:
+        req.withTotal && !q
+          ? (param) => {
+              const where: string[] = [];
+              if (filter.state) {
+                where.push(`adherence = ${param(ADHERENCE_CODE[filter.state])}::int and with_programme`);
+              }
+              if (filter.status !== 'all') where.push(`status = ${param(filter.status)}::text`);
+              const which = where.length > 0 ? ` where ${where.join(' and ')}` : '';
+              return `select coalesce(sum(delta), 0)::int as total from participant_tally${which}`;
+            }
+          : undefined,
+    });
+    return participantPage.run(this.db, statement, shape.literalLimit !== undefined);
   }
 
   async findById(id: number, db: Database = this.db): Promise<ParticipantRow | null> {
     const [row] = await this.withDevice(db).where(eq(participants.participant_id, id));
     return row ?? null;
   }
+}
 
-  /** Locks the participant row for the rest of the transaction. */
-  async lock(tx: Database, id: number) {
-    const [row] = await tx
-      .select()
-      .from(participants)
-      .where(eq(participants.participant_id, id))
-      .for('update');
-    return row ?? null;
-  }
+/** The participant's row, locked for the rest of the transaction; a 404 when there is none. */
+export function lockParticipant(tx: Database, id: number) {
+  return lockRow(tx, participants, eq(participants.participant_id, id), messages.participant.notFound);
 }

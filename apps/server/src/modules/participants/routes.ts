@@ -4,8 +4,10 @@ import { api } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { compiledOkSerializer } from '../../lib/compiled-serializer.js';
 import { routeOf } from '../../lib/endpoint-route.js';
+import { cursorOf } from '../../lib/paging.js';
 import { staffOf } from '../../plugins/access.js';
 import { actorOf, AuditService } from '../audit/index.js';
+import { participantCursor } from './repository.js';
 import { ParticipantService, type Staff } from './service.js';
 
 function staffActor(request: FastifyRequest): Staff {
@@ -20,7 +22,8 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     ...routeOf(api.participants.list),
     // A page of 100 participants: compiled once from the same schema instead of checked by zod.
     serializerCompiler: compiledOkSerializer(api.participants.list.responses[200]),
-    handler: async (request) => service.list(request.query, staffActor(request)),
+    handler: async (request) =>
+      service.list(request.query, staffActor(request), cursorOf(participantCursor, request.query)),
   });
 
   r.route({

@@ -21,16 +21,25 @@ import {
   updateParticipantBody,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { lockedRow } from '../../db/locked-row.js';
 import { authorizedDevices, participants } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-error.js';
-import { pageOf } from '../../lib/paging.js';
+import { keysetPageOf } from '../../lib/paging.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 import { closeAssignment, openAssignment, revokeDeviceTokens } from '../devices/index.js';
 import { holdersOfNhsNumbers, possibleDuplicatesOf } from './duplicates.js';
 import { presentParticipant, presentReferral } from './presenter.js';
-import { ParticipantRepository, decodeCursor, encodeCursor } from './repository.js';
+import {
+  ParticipantRepository,
+  lockParticipant,
+  participantCursor,
+  participantPositionOf,
+  type PageRequest,
+  type ParticipantCursor,
+  type ParticipantRow,
+} from './repository.js';
 
 /** Staff acting on participants: who they are (for the audit trail) and what they may see. */
 export interface Staff extends AuditActor {
@@ -129,67 +138,50 @@ export class ParticipantService {
     this.repo = new ParticipantRepository(db);
   }
 
-  /** A page of the grid; a full-access read is recorded with every participant it returned. */
-  async list(query: ParticipantListQuery, staff: Staff): Promise<ParticipantPage> {
+  /**
+   * A page of the grid, after `cursor` (the route reads it from the request) when given; a
+   * full-access read is recorded with every participant it returned, by the page's own statement.
+   */
+  async list(
+    query: ParticipantListQuery,
+    staff: Staff,
+    cursor?: ParticipantCursor,
+  ): Promise<ParticipantPage> {
     const full = can(staff.role, FIELD_PERMISSIONS.identifiable);
     if (!full && IDENTIFIABLE_SORTS.includes(query.sort)) throw forbidden(messages.participant.sortForbidden);
     const order = { sort: query.sort, order: query.order };
     const filter = { state: query.state, status: query.status, q: query.q, searchIdentifiable: full };
-    const cursor = query.after ? decodeCursor(query.after, order) : undefined;
     const offset = (query.page - 1) * query.perPage;
-    // A full-access page is recorded with every participant it returned, by the page's own
-    // statement where the driver runs it (repository.ts), else just after it.
     const detailAfter = `${query.status === 'active' ? '' : `, status ${query.status}`}${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
-    const audit = full ? { actor: staff, detailBefore: `page ${query.page}, `, detailAfter } : undefined;
+    const request: PageRequest = {
+      filter,
+      order,
+      limit: query.perPage,
+      offset,
+      cursor,
+      audit: full
+        ? { actor: staff, detail: { before: `page ${query.page}, `, after: detailAfter } }
+        : undefined,
+    };
     // The first page and cursor pages read the tally's total in their own statement (without a
     // search) or beside the count; a page jumped to by number needs the count first, to be read
     // from the nearer end of the index.
-    const [total, { rows, audited }] =
-      cursor || offset === 0
-        ? await (async () => {
-            if (!filter.q?.trim()) {
-              const page = await this.repo.pageRecorded(
-                filter,
-                order,
-                query.perPage,
-                offset,
-                cursor,
-                undefined,
-                audit,
-                true,
-              );
-              if (page.total !== undefined) return [page.total, page] as const;
-            }
-            return Promise.all([
-              this.repo.count(filter),
-              this.repo.pageRecorded(filter, order, query.perPage, offset, cursor, undefined, audit),
-            ]);
-          })()
-        : await this.repo
-            .count(filter)
-            .then(
-              async (n) =>
-                [
-                  n,
-                  await this.repo.pageRecorded(filter, order, query.perPage, offset, undefined, n, audit),
-                ] as const,
-            );
-    if (full && !audited && rows.length > 0) {
-      await this.audit.record(staff, {
-        action: 'participant.list',
-        participantIds: rows.map((r) => r.participant_id),
-        detail: `page ${query.page}, ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}${detailAfter}`,
-      });
+    let total: number;
+    let rows: ParticipantRow[];
+    if (!cursor && offset > 0) {
+      total = await this.repo.count(filter);
+      ({ rows } = await this.repo.page({ ...request, total }));
+    } else if (!filter.q?.trim()) {
+      const page = await this.repo.page({ ...request, withTotal: true });
+      ({ rows } = page);
+      total = page.total!; // asked for, and read without a search
+    } else {
+      [total, { rows }] = await Promise.all([this.repo.count(filter), this.repo.page(request)]);
     }
-    const more = offset + rows.length < total && rows.length === query.perPage;
     return {
       data: rows.map((row) => presentParticipant(row, staff.role)),
-      pagination: pageOf(
-        total,
-        query.page,
-        query.perPage,
-        rows.length,
-        more ? encodeCursor(order, rows[rows.length - 1]!) : null,
+      pagination: keysetPageOf(query, rows, total, offset, (last) =>
+        participantCursor.encode(order, participantPositionOf(order, last)),
       ),
     };
   }
@@ -271,8 +263,7 @@ export class ParticipantService {
     }
     try {
       await this.db.transaction(async (tx) => {
-        const current = await this.repo.lock(tx, id);
-        if (!current) throw notFound(messages.participant.notFound);
+        const current = await lockParticipant(tx, id);
         if (current.status !== 'active') throw conflict(messages.lifeCycle.readOnly);
         await this.refuseTakenNhsNumber(tx, body.nhs_number, id);
         const { columns, participantFields, referralFields } = participantChanges(body);
@@ -333,8 +324,7 @@ export class ParticipantService {
 
   async remove(id: number, staff: Staff): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const current = await this.repo.lock(tx, id);
-      if (!current) throw notFound(messages.participant.notFound);
+      await lockParticipant(tx, id);
       // Tokens, progress and seen videos go with the row (on delete cascade); the device is free.
       await tx.delete(participants).where(eq(participants.participant_id, id));
       await this.audit.record(staff, { action: 'participant.delete', participantId: id }, tx);
@@ -375,11 +365,7 @@ export class ParticipantService {
 
   /** The device with `uuid`, locked, provided nobody but `participantId` holds it. */
   private async lockAvailableDevice(tx: Database, uuid: string, participantId: number | null) {
-    const [device] = await tx
-      .select()
-      .from(authorizedDevices)
-      .where(eq(authorizedDevices.uuid, uuid))
-      .for('update');
+    const device = await lockedRow(tx, authorizedDevices, eq(authorizedDevices.uuid, uuid));
     if (!device) throw badRequest(messages.device.notFound);
     const [holder] = await tx
       .select({ participant_id: participants.participant_id })

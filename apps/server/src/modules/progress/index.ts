@@ -1,5 +1,5 @@
 /** A participant's programme: position, views, and the rules that move them. */
-export { presentDeviceProgress } from './presenters.js';
+export { presentDeviceProgress } from './presenter.js';
 export {
   findProgressById,
   findProgressOfParticipant,

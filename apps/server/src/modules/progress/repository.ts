@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
-import { daysBehind, daysPassed, percentageProgress, shouldSeenByNow } from '@pathway/contract';
+import { daysBehind, daysPassed, missedDays, percentageProgress, shouldSeenByNow } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import {
   participantAdherence,
+  participantFollowup,
   participants,
   participationProgress,
   seenVideos,
@@ -124,9 +125,9 @@ export async function nearestVideoDay(
 }
 
 /**
- * Recomputes the participant's percentage (on the progress) and days behind (on the
- * participant) by the programme rules, after anything that changed what they have seen or
- * where they stand. Runs inside the caller's transaction.
+ * Recomputes the participant's percentage (on the progress), days behind (on the participant)
+ * and the follow-up worklist's missed days by the programme rules, after anything that changed
+ * what they have seen or where they stand. Runs inside the caller's transaction.
  */
 export async function refreshAdherence(
   db: Database,
@@ -137,7 +138,7 @@ export async function refreshAdherence(
   const found = await findProgressOfParticipant(db, participantId);
   if (!found) return undefined;
   const { progress, set } = found;
-  // Kept by triggers in this transaction as views arrive or go (drizzle/0005_progress_seen_count_triggers.sql).
+  // Kept by triggers in this transaction as views arrive or go (db/functions/progress-seen-count.sql).
   const seen = progress.seen_count;
   const behind = daysBehind(shouldSeenByNow(daysPassed(progress.started_date, today), set), seen);
   const [updated] = await db
@@ -155,6 +156,22 @@ export async function refreshAdherence(
       and(
         eq(participantAdherence.participant_id, participantId),
         ne(participantAdherence.days_behind, behind),
+      ),
+    );
+  // A view of a missed day takes it off the worklist now, not at the next morning's check.
+  const missed = missedDays(progress.started_date, today, seen, set);
+  await db
+    .update(participantFollowup)
+    .set({
+      days_missed: missed.missed,
+      first_missed_on: missed.first_missed_on,
+      third_missed_on: missed.third_missed_on,
+    })
+    .where(
+      and(
+        eq(participantFollowup.participant_id, participantId),
+        sql`(${participantFollowup.days_missed}, ${participantFollowup.first_missed_on}, ${participantFollowup.third_missed_on})
+          is distinct from (${missed.missed}::int, ${missed.first_missed_on}::date, ${missed.third_missed_on}::date)`,
       ),
     );
   return updated;

@@ -4,7 +4,7 @@ import { api, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { staffOf } from '../../plugins/access.js';
-import { presentProgress } from './presenters.js';
+import { presentProgress } from './presenter.js';
 import { ProgressService, type MoveDirection } from './service.js';
 
 export async function progressRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

@@ -3,7 +3,7 @@ import { messages } from '@pathway/contract';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { rowsOf } from '../../db/rows.js';
+import { column, nullable, rowsReader } from '../../db/rows.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { FcmProvider, readServiceAccount } from './fcm.js';
 import type { PushProvider, PushResult } from './provider.js';
@@ -43,17 +43,20 @@ export async function requestPushDelivery(ctx: AppContext, tx?: Database): Promi
   if (!tx) ctx.jobs.notify(PUSH_DELIVER_JOB);
 }
 
-interface ClaimedPush {
-  push_id: number;
-  participant_id: number | null;
-  target_token: string | null;
-  title: string;
-  body: string;
-  attempts: number;
-  participant_token: string | null;
+const readClaimed = rowsReader({
+  push_id: column.integer,
+  participant_id: nullable(column.integer),
+  target_token: nullable(column.text),
+  title: column.text,
+  body: column.text,
+  attempts: column.integer,
+  participant_token: nullable(column.text),
   /** Null when the message has no participant (or they were deleted). */
-  participant_status: string | null;
-}
+  participant_status: nullable(column.text),
+});
+type ClaimedPush = ReturnType<typeof readClaimed>[number];
+const readNextDue = rowsReader({ due: nullable(column.timestamp) });
+const readPushIds = rowsReader({ push_id: column.integer });
 
 export interface DeliveryReport {
   sent: number;
@@ -63,16 +66,18 @@ export interface DeliveryReport {
 }
 
 /**
- * Follow-up's "reminders failing" (issue 31): failures in a row since the last message delivered,
- * kept beside the participant's worklist facts in the statement that records the outcome. Messages
- * never handed to a provider (none configured, no token) are not the provider's failures.
+ * Follow-up's "reminders failing": failures in a row since the last message delivered, and when
+ * the first of them was answered, kept beside the participant's worklist facts in the statement
+ * that records the outcome. Messages never handed to a provider (none configured, no token) are
+ * not the provider's failures.
  */
-function followupOutcome(outcome: 'sent' | 'failed') {
-  const failures = outcome === 'sent' ? sql`0` : sql`f.push_failures + 1`;
-  return sql`update participant_followup f set push_failures = ${failures}
-    from sent where f.participant_id = sent.participant_id
-      and ${outcome === 'sent' ? sql`f.push_failures <> 0` : sql`true`}`;
-}
+const followupDelivered = sql`update participant_followup f set push_failures = 0, failing_began_at = null
+  from sent where f.participant_id = sent.participant_id
+    and (f.push_failures <> 0 or f.failing_began_at is not null)`;
+const followupFailed = (answeredAt: Date) => sql`update participant_followup f
+  set push_failures = f.push_failures + 1,
+    failing_began_at = coalesce(f.failing_began_at, ${answeredAt.toISOString()}::timestamptz)
+  from sent where f.participant_id = sent.participant_id`;
 
 const hasToken = (token: string | null | undefined): token is string => !!token && token !== 'empty';
 
@@ -105,18 +110,18 @@ export class PushDelivery {
           where status = ${s.sending} and push_id in ${sql.raw(`(${unsent.join(',')})`)}`);
       }
     }
-    const [next] = rowsOf<{ due: Date | string | null }>(
+    const [next] = readNextDue(
       await this.ctx.db.execute(
         sql`select min(next_attempt_at) as due from push_outbox where status in (${s.queued}, ${s.sending})`,
       ),
     );
-    return { ...report, nextDueAt: next?.due ? new Date(next.due) : null };
+    return { ...report, nextDueAt: next?.due ?? null };
   }
 
   private async claim(): Promise<ClaimedPush[]> {
     const now = this.ctx.clock.now();
     const leaseUntil = new Date(now.getTime() + CLAIM_LEASE_MS);
-    const rows = rowsOf<ClaimedPush>(
+    return readClaimed(
       await this.ctx.db.execute(sql`
         with due as (
           select push_id from push_outbox
@@ -136,11 +141,10 @@ export class PushDelivery {
         from claimed c left join participants p on p.participant_id = c.participant_id
         order by c.push_id`),
     );
-    return rows.map((r) => ({ ...r, push_id: Number(r.push_id) }));
   }
 
   private async deliverOne(push: ClaimedPush, report: DeliveryReport): Promise<void> {
-    // A participant discharged after the message was queued gets nothing more (issue 32).
+    // A participant discharged after the message was queued gets nothing more.
     if (push.participant_status !== null && push.participant_status !== 'active') {
       report.notSent++;
       return this.finish(push.push_id, s.discharged, null);
@@ -171,7 +175,7 @@ export class PushDelivery {
             where push_id = ${push.push_id}
             returning participant_id
           )
-          ${followupOutcome('sent')}`);
+          ${followupDelivered}`);
         return;
       case 'retry': {
         if (push.attempts >= MAX_ATTEMPTS) {
@@ -206,7 +210,7 @@ export class PushDelivery {
               where push_id = ${push.push_id}
               returning participant_id
             )
-            ${followupOutcome('failed')}`);
+            ${followupFailed(this.ctx.clock.now())}`);
           // Only the token that failed: the app may have registered a new one meanwhile.
           await tx.execute(
             sql`update participants set push_notification_id = 'empty' where push_notification_id = ${token}`,
@@ -235,13 +239,13 @@ export class PushDelivery {
         where push_id = ${pushId}
         returning participant_id
       )
-      ${followupOutcome('failed')}`);
+      ${followupFailed(this.ctx.clock.now())}`);
   }
 }
 
 /** Rows claimed by a sender that died go back to the queue, due now. */
 export async function releaseClaims(ctx: Pick<AppContext, 'db' | 'logger'>): Promise<void> {
-  const released = rowsOf<{ push_id: number }>(
+  const released = readPushIds(
     await ctx.db.execute(sql`
       update push_outbox set status = ${s.queued}, next_attempt_at = null
       where status = ${s.sending} returning push_id`),

@@ -7,7 +7,8 @@ import { staffOf } from '../../plugins/access.js';
 import { AuditService, actorOf } from '../audit/index.js';
 import { requestPushDelivery } from './delivery.js';
 import { queueStaffMessage } from './message.js';
-import { presentPushMessage, recentPushMessages } from './status.js';
+import { presentPushMessage } from './presenter.js';
+import { recentPushMessages } from './status.js';
 
 /** Staff's message to a participant's tablet, and what became of the messages to one participant. */
 export async function pushRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

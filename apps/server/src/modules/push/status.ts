@@ -1,24 +1,10 @@
 import { desc, eq } from 'drizzle-orm';
-import { limits, messages, type PushOutboxEntry } from '@pathway/contract';
+import { limits, messages } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { participants, pushOutbox } from '../../db/schema.js';
 import { notFound } from '../../lib/http-error.js';
 
 type OutboxRow = typeof pushOutbox.$inferSelect;
-
-/** Titles and bodies are free text staff typed and may identify someone: full access only. */
-export function presentPushMessage(row: OutboxRow, identifiable: boolean): PushOutboxEntry {
-  return {
-    push_id: row.push_id,
-    kind: row.kind,
-    ...(identifiable && { title: row.title, body: row.body }),
-    status: row.status,
-    attempts: row.attempts,
-    last_error: row.last_error,
-    created_at: row.created_at.toISOString(),
-    sent_at: row.sent_at?.toISOString() ?? null,
-  };
-}
 
 /** The most recent outbox rows of one participant, newest first; 404 for an unknown participant. */
 export async function recentPushMessages(db: Database, participantId: number): Promise<OutboxRow[]> {

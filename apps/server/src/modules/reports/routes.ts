@@ -5,8 +5,8 @@ import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { actorOf, AuditService } from '../audit/index.js';
-import { reportOf, type ReportContext } from './service.js';
-import { reportWorkbookTables, workbookOf } from './workbook.js';
+import { viewReport, type ReportContext } from './service.js';
+import { exportWorkbook } from './workbook.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -28,18 +28,12 @@ export async function reportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     handler: async (request, reply) => {
       const { from, to, by, suppress_small } = request.query;
       const actor = actorOf(request);
-      const made = {
+      const body = await exportWorkbook(reportContext(), audit, actor, {
         period: { from, to, by },
         suppressSmall: suppress_small,
         madeAt: ctx.clock.now(),
         madeBy: actor.userName,
-      };
-      const tables = await reportWorkbookTables(reportContext(), made);
-      await audit.record(actor, {
-        action: 'report.export',
-        detail: `all reports ${from}..${to} by ${by}, xlsx${suppress_small ? ', counts under 5 suppressed' : ''}`,
       });
-      const body = await workbookOf(tables, made);
       return reply
         .type(XLSX_TYPE)
         .header('content-disposition', `attachment; filename="pathway-reports-${from}-to-${to}.xlsx"`)
@@ -51,13 +45,13 @@ export async function reportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   r.route({
     ...routeOf(api.reports.get),
     handler: async (request, reply) => {
-      const { name } = request.params;
-      const period = request.query;
-      const answer = await reportOf(reportContext(), name, period);
-      await audit.record(actorOf(request), {
-        action: 'report.view',
-        detail: `${name} ${period.from}..${period.to} by ${period.by}`,
-      });
+      const answer = await viewReport(
+        reportContext(),
+        audit,
+        actorOf(request),
+        request.params.name,
+        request.query,
+      );
       return reply.header('cache-control', 'no-store').send(answer);
     },
   });

@@ -8,10 +8,11 @@ import {
   type WithdrawalReason,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
-import { rowsOf } from '../../db/rows.js';
+import { column, nullable, rowsReader } from '../../db/rows.js';
+import type { AuditActor, AuditService } from '../audit/index.js';
 
 /**
- * The Reports screen's figures (issue 33). Every report is one set-based statement (or two): SQL
+ * The Reports screen's figures. Every report is one set-based statement (or two): SQL
  * counts and groups, TypeScript only lays out the few grouped rows it answers. Days are calendar
  * days of the programme's time zone (ADHERENCE_CHECK_TZ), `from` and `to` included.
  */
@@ -70,8 +71,15 @@ function registeredOn(c: ReportContext): SQL {
 const startedWithDevice = sql`(pa.authorized_device_id is not null or exists (
   select 1 from device_assignments da where da.participant_id = pa.participant_id))`;
 
+const readReferrals = rowsReader({
+  starts_on: column.date,
+  kind: column.oneOf(['all', 'org', 'prog']),
+  name: nullable(column.text),
+  n: column.integer,
+});
+
 async function referrals(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['referrals']> {
-  const rows = rowsOf<{ starts_on: string; kind: 'all' | 'org' | 'prog'; name: string | null; n: number }>(
+  const rows = readReferrals(
     await c.db.execute(sql`
       with registered as (
         select ${bucketOf(registeredOn(c), p.by)} as starts_on,
@@ -108,16 +116,32 @@ async function referrals(c: ReportContext, p: ReportPeriod): Promise<ReportsAnsw
   };
 }
 
+const readBuckets = rowsReader({ starts_on: column.date, period: column.text });
+
 async function bucketRows(
   c: ReportContext,
   p: ReportPeriod,
 ): Promise<{ starts_on: string; period: string }[]> {
-  return rowsOf<{ starts_on: string; period: string }>(
+  return readBuckets(
     await c.db.execute(
       sql`with ${bucketsCte(p)} select to_char(starts_on, 'YYYY-MM-DD') as starts_on, period from buckets order by starts_on`,
     ),
   );
 }
+
+const readFlow = rowsReader({
+  starts_on: nullable(column.date),
+  period: nullable(column.text),
+  total: column.integer,
+  referred: column.integer,
+  started: column.integer,
+  completed: column.integer,
+  withdrawn: column.integer,
+  active: column.integer,
+  median: nullable(column.number),
+  p90: nullable(column.number),
+});
+const readWithdrawals = rowsReader({ reason: nullable(column.text), n: column.integer });
 
 async function flow(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['flow']> {
   const cohort = sql`cohort as (
@@ -145,20 +169,7 @@ async function flow(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['
         group by grouping sets ((b.starts_on, b.period), ())
         order by b.starts_on nulls last`,
       )
-      .then((r) =>
-        rowsOf<{
-          starts_on: string | null;
-          period: string | null;
-          total: number;
-          referred: number;
-          started: number;
-          completed: number;
-          withdrawn: number;
-          active: number;
-          median: number | null;
-          p90: number | null;
-        }>(r),
-      ),
+      .then(readFlow),
     c.db
       .execute(
         // Only the withdrawn of the period's registrations: no need of their programmes or tablets.
@@ -167,7 +178,7 @@ async function flow(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['
           and pa.status = 'withdrawn'
         group by pa.discharge_reason`,
       )
-      .then((r) => rowsOf<{ reason: string | null; n: number }>(r)),
+      .then(readWithdrawals),
   ]);
   const overall = figures.find((f) => f.total !== 0)!;
   const reasonOrder = (reason: string | null) => {
@@ -202,16 +213,18 @@ async function flow(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['
   };
 }
 
+const readAdherence = rowsReader({
+  starts_on: column.date,
+  period: column.text,
+  as_of: nullable(column.date),
+  on_track: nullable(column.integer),
+  slightly_behind: nullable(column.integer),
+  behind: nullable(column.integer),
+  data_from: nullable(column.date),
+});
+
 async function adherence(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['adherence']> {
-  const rows = rowsOf<{
-    starts_on: string;
-    period: string;
-    as_of: string | null;
-    on_track: number | null;
-    slightly_behind: number | null;
-    behind: number | null;
-    data_from: string | null;
-  }>(
+  const rows = readAdherence(
     await c.db.execute(sql`
       with ${bucketsCte(p)}
       select to_char(b.starts_on, 'YYYY-MM-DD') as starts_on, b.period, to_char(h.day, 'YYYY-MM-DD') as as_of,
@@ -234,15 +247,24 @@ async function adherence(c: ReportContext, p: ReportPeriod): Promise<ReportsAnsw
   };
 }
 
+const readProgrammeWeeks = rowsReader({
+  video_set_id: column.integer,
+  set_name: column.text,
+  week: column.integer,
+  reached: column.integer,
+  watched_all: column.integer,
+  still_active: column.integer,
+});
+
 async function programmeWeeks(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['programme-weeks']> {
   const asOf = p.to < c.today ? p.to : c.today;
   const e = utcDays(c, p);
   // The programme weeks begun by asOf of someone who started on `started_on`.
   const begun = (startedOn: SQL) => sql`(${asOf}::date - ${startedOn}) / 7 + 1`;
-  const rows = rowsOf<ReportsAnswers['programme-weeks']['rows'][number]>(
+  const rows = readProgrammeWeeks(
     await c.db.execute(sql`
-      -- From the rollups kept by triggers (drizzle/0020_programme_week_rollups.sql), never a row
-      -- per participant: who started in the period is report_cohort, counted in programme_starts
+      -- From the rollups kept by triggers (db/functions/programme-weeks.sql, report-cohort.sql),
+      -- never a row per participant: who started in the period is report_cohort, counted in programme_starts
       -- per set, start day and discharge week; the weeks they watched in full by the period's end
       -- are programme_week_totals, less the completions of the UTC day the period ends in and
       -- after (programme_week_completions), plus those from that day's start to the period's end
@@ -320,9 +342,20 @@ function utcDays(c: ReportContext, p: ReportPeriod) {
   };
 }
 
+const readVideos = rowsReader({
+  video_set_id: column.integer,
+  set_name: column.text,
+  video_id: column.integer,
+  title: column.text,
+  week: column.integer,
+  day: column.integer,
+  views: column.integer,
+  least_watched: column.boolean,
+});
+
 async function videos(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['videos']> {
   const e = utcDays(c, p);
-  const rows = rowsOf<ReportsAnswers['videos']['rows'][number]>(
+  const rows = readVideos(
     await c.db.execute(sql`
       with counted as (
         select video_id, sum(n)::int as views from (
@@ -353,8 +386,10 @@ async function videos(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers
   return { report: 'videos', period: p, rows };
 }
 
+const readViews = rowsReader({ starts_on: column.date, period: column.text, views: column.integer });
+
 async function views(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['views']> {
-  const rows = rowsOf<ReportsAnswers['views']['rows'][number]>(
+  const rows = readViews(
     await c.db.execute(sql`
       with ${bucketsCte(p)}
       select to_char(b.starts_on, 'YYYY-MM-DD') as starts_on, b.period, coalesce(sum(d.views), 0)::int as views
@@ -377,8 +412,8 @@ const REPORTS: { [N in ReportName]: (c: ReportContext, p: ReportPeriod) => Promi
 
 /**
  * One report, in a read-only transaction of its own: the statements see one snapshot, and
- * PostgreSQL does not compile them with LLVM first (0.8 s of where people stop's plan at 100k
- * participants, as for the daily check).
+ * PostgreSQL does not compile them with LLVM first (for a statement read once, compiling costs
+ * more than it saves: where people stop's plan, as for the daily check).
  */
 export function reportOf<N extends ReportName>(
   c: ReportContext,
@@ -389,10 +424,26 @@ export function reportOf<N extends ReportName>(
     async (tx) => {
       await tx.execute(sql`set local jit = off`);
       // Flow hashes and sorts a row per participant registered in the period (for its percentiles):
-      // in memory rather than through temporary files (the default 4 MB spills at 100k).
+      // in memory rather than through temporary files (the default work_mem spills at scale).
       await tx.execute(sql`set local work_mem = '64MB'`);
       return REPORTS[name]({ ...c, db: tx }, period);
     },
     { accessMode: 'read only' },
   );
+}
+
+/** One report for `actor`, whose read is audited as a view of aggregate data. */
+export async function viewReport<N extends ReportName>(
+  c: ReportContext,
+  audit: AuditService,
+  actor: AuditActor,
+  name: N,
+  period: ReportPeriod,
+): Promise<ReportsAnswers[N]> {
+  const answer = await reportOf(c, name, period);
+  await audit.record(actor, {
+    action: 'report.view',
+    detail: `${name} ${period.from}..${period.to} by ${period.by}`,
+  });
+  return answer;
 }

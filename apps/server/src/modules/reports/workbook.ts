@@ -8,6 +8,7 @@ import {
   type ReportsAnswers,
   type ReportName,
 } from '@pathway/contract';
+import type { AuditActor, AuditService } from '../audit/index.js';
 import { reportOf, type ReportContext, type ReportPeriod } from './service.js';
 
 export interface WorkbookRequest {
@@ -73,4 +74,20 @@ export async function workbookOf(tables: ReportTable[], request: WorkbookRequest
     });
   }
   return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+/** Every report over the period as an XLSX workbook for `actor`; the export is audited before the file is made. */
+export async function exportWorkbook(
+  c: ReportContext,
+  audit: AuditService,
+  actor: AuditActor,
+  request: WorkbookRequest,
+): Promise<Buffer> {
+  const tables = await reportWorkbookTables(c, request);
+  const { from, to, by } = request.period;
+  await audit.record(actor, {
+    action: 'report.export',
+    detail: `all reports ${from}..${to} by ${by}, xlsx${request.suppressSmall ? ', counts under 5 suppressed' : ''}`,
+  });
+  return workbookOf(tables, request);
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { LOG_FILE_PATTERN, limits } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
-import { rowsOf } from '../../db/rows.js';
+import { column, rowsReader } from '../../db/rows.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { pruneRateLimitCounters } from '../../plugins/rate-limit.js';
 import { pruneExpiredDeviceTokens } from '../device-api/index.js';
@@ -57,6 +57,8 @@ export async function pruneLogFiles(logDir: string, now: Date, days: number): Pr
  * statement, so a years-deep backlog never holds one long lock (nor, on PGlite, the only
  * connection) and a stop in the middle keeps what was already done.
  */
+const readCount = rowsReader({ n: column.integer });
+
 async function deleteInBatches(
   ctx: AppContext,
   /** A constant of this file, never input: it is written into the SQL as is. */
@@ -68,7 +70,7 @@ async function deleteInBatches(
   let total = 0;
   for (;;) {
     if (ctx.jobs.stopping) break;
-    const rows = rowsOf<{ n: number }>(
+    const rows = readCount(
       await ctx.db.execute(sql`
         with gone as (
           delete from ${sql.raw(table)} where (${sql.raw(key)}) in (
@@ -76,7 +78,7 @@ async function deleteInBatches(
           returning 1)
         select count(*)::int as n from gone`),
     );
-    const n = Number(rows[0]?.n ?? 0);
+    const n = rows[0]?.n ?? 0;
     total += n;
     if (n < PRUNE_BATCH) break;
   }
@@ -178,7 +180,7 @@ export async function runRetention(ctx: AppContext): Promise<PruneResult> {
     // Tablet tokens end by time, never by count (see device-api/service.ts).
     device_tokens: await pruneExpiredDeviceTokens(ctx.db, now, ctx.config.deviceTokenIdleDays),
     rate_limit_counters: await pruneRateLimitCounters(ctx.db, now),
-    // Listed, never destroyed here: the Records due for review screen (issue 32).
+    // Listed, never destroyed here: a person decides, on the Records due for review screen.
     participant_records_due_for_review: await new RecordsService(ctx).countDue(),
   };
   ctx.logger.info({ ...result }, 'retention: old records removed');

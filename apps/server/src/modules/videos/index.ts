@@ -10,5 +10,5 @@ export { uploadRoutes } from './uploads/routes.js';
 export { mediaCleanupJob, mediaDeleteJob } from './media/jobs.js';
 export { mediaRoutes } from './media/routes.js';
 export { THUMBNAIL_JOB, thumbnailJob } from './media/thumbnail-job.js';
-export { mediaUrl, presentStoredUrl, publicOrigin } from './media/urls.js';
+export { mediaUrl, storedUrl, publicOrigin } from './media/urls.js';
 export { checkPlayable, resolveVideoTools, type VideoTools } from './media/video-tools.js';

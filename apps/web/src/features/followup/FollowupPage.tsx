@@ -11,6 +11,7 @@ import {
   CONTACT_OUTCOME_LABELS,
   FOLLOWUP_REASON_LABELS,
   FOLLOWUP_REASONS,
+  messages,
   type FollowupEntry,
   type FollowupReason,
 } from '@pathway/contract';
@@ -34,9 +35,13 @@ function whoOf(row: FollowupEntry): string {
   return 'first_name' in row ? `${row.first_name} ${row.last_name}` : `participant ${row.participant_id}`;
 }
 
-/** The day the oldest current reason began. */
+/**
+ * The day the oldest current reason began; "at least since" when no fact of its start was kept (a
+ * reason first seen by an upgrade), so nobody reads a long-standing problem as a new one.
+ */
 function since(row: FollowupEntry): string {
-  return formatShortDate(row.since);
+  const day = formatShortDate(row.since);
+  return row.since_exact ? day : messages.followup.sinceAtLeast(day);
 }
 
 /**

@@ -4,7 +4,7 @@ import { UPLOAD_ENDPOINT, api, limits, messages } from '@pathway/contract';
 import type { AppContext } from '../../../context.js';
 import { routeOf } from '../../../lib/endpoint-route.js';
 import { ourOrigins, publicOrigin } from '../media/urls.js';
-import { presentThumbnailRequest } from './presenters.js';
+import { presentThumbnailRequest } from './presenter.js';
 import { VideoSetService } from './video-set-service.js';
 import { VideoService, type Origins } from './video-service.js';
 

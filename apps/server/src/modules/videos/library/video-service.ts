@@ -10,13 +10,14 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
+import { lockRow, lockedRow } from '../../../db/locked-row.js';
 import { participationProgress, videoSets, videoUploads, videos } from '../../../db/schema.js';
 import { HttpError, badRequest, conflict, notFound } from '../../../lib/http-error.js';
 import { isBlobKey } from '../../../storage/blob-store.js';
 import { findProgressOfParticipant, nearestVideoDay } from '../../progress/index.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from '../media/jobs.js';
-import { presentStoredUrl, uploadKeyFromLocation } from '../media/urls.js';
-import { presentVideo } from './presenters.js';
+import { uploadKeyFromLocation } from '../media/urls.js';
+import { presentThumbsByWeek, presentVideo } from './presenter.js';
 import { THUMBNAIL_JOB, type ThumbnailJobData } from '../media/thumbnail-job.js';
 import { UploadService } from '../uploads/service.js';
 
@@ -72,15 +73,7 @@ export class VideoService {
       .from(videos)
       .where(eq(videos.fitness_video_set_id, setId))
       .orderBy(asc(videos.week_number), asc(videos.day_number));
-    const byWeek: VideoThumbs = {};
-    for (const row of rows) {
-      (byWeek[String(row.week_number)] ??= []).push({
-        day_number: row.day_number,
-        video_thumbnail_url: presentStoredUrl(origin, row.video_thumbnail_url),
-        video_id: row.video_id,
-      });
-    }
-    return byWeek;
+    return presentThumbsByWeek(rows, origin);
   }
 
   /**
@@ -130,8 +123,7 @@ export class VideoService {
         newKey = await this.readyUploadKey(body.file_location_path, origins);
     }
     const { row, setName } = await this.ctx.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
-      if (!locked) throw notFound(messages.video.notFound);
+      const locked = await lockRow(tx, videos, eq(videos.video_id, videoId), messages.video.notFound);
       const set = await this.findSet(tx, locked.fitness_video_set_id);
       const replacing = newKey !== undefined && newKey !== locked.file_location_path;
       const upload = replacing ? await this.lockReadyUpload(tx, newKey!) : undefined;
@@ -190,8 +182,7 @@ export class VideoService {
   /** Deletes a video (participants' viewing records of it too) and the files only it used. */
   async remove(videoId: number): Promise<VideoDeletionImpact> {
     const impact = await this.ctx.db.transaction(async (tx) => {
-      const [locked] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
-      if (!locked) throw notFound(messages.video.notFound);
+      const locked = await lockRow(tx, videos, eq(videos.video_id, videoId), messages.video.notFound);
       const found = await this.deletionImpact(videoId, tx);
       if (found.refused) throw conflict(messages.video.deleteNoEarlierDay);
       if (found.moved_to) {
@@ -318,11 +309,7 @@ export class VideoService {
   }
 
   private async lockReadyUpload(tx: Database, key: string) {
-    const [upload] = await tx
-      .select()
-      .from(videoUploads)
-      .where(eq(videoUploads.storage_key, key))
-      .for('update');
+    const upload = await lockedRow(tx, videoUploads, eq(videoUploads.storage_key, key));
     if (!upload) throw badRequest(messages.upload.unknownFile);
     if (upload.status !== 'ready') throw new HttpError(409, messages.upload.notFinished);
     return upload;

@@ -9,6 +9,7 @@ import {
 } from '@pathway/contract';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
+import { lockRow } from '../../../db/locked-row.js';
 import {
   participantAdherence,
   participationProgress,
@@ -18,7 +19,7 @@ import {
 } from '../../../db/schema.js';
 import { notFound } from '../../../lib/http-error.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from '../media/jobs.js';
-import { presentVideoSet } from './presenters.js';
+import { presentVideoSet } from './presenter.js';
 
 export class VideoSetService {
   constructor(private readonly ctx: AppContext) {}
@@ -68,12 +69,7 @@ export class VideoSetService {
    */
   async remove(id: number): Promise<VideoSetDeleted> {
     const summary = await this.ctx.db.transaction(async (tx) => {
-      const [set] = await tx
-        .select()
-        .from(videoSets)
-        .where(eq(videoSets.fitness_video_set_id, id))
-        .for('update');
-      if (!set) throw notFound(messages.videoSet.notFound);
+      await lockRow(tx, videoSets, eq(videoSets.fitness_video_set_id, id), messages.videoSet.notFound);
       const { summary, filesToDelete } = await this.impact(tx, id);
       const pictures = await tx
         .select({ thumb: videos.video_thumbnail_url, poster: videos.poster_url })

@@ -1,6 +1,7 @@
 import { and, eq, lt, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
+import { lockedRow } from '../../../db/locked-row.js';
 import { videoUploads, videos } from '../../../db/schema.js';
 import type { JobDefinition } from '../../../jobs/queue.js';
 import { isBlobKey } from '../../../storage/blob-store.js';
@@ -88,12 +89,7 @@ export async function cleanUpUploads(ctx: AppContext): Promise<number> {
     await ctx.db.transaction(async (tx) => {
       // Locked, then checked again: a video being saved with this upload at the same moment
       // either committed first (and is seen here) or waits and then finds the upload gone.
-      const [locked] = await tx
-        .select()
-        .from(videoUploads)
-        .where(eq(videoUploads.storage_key, key))
-        .for('update');
-      if (!locked) return;
+      if (!(await lockedRow(tx, videoUploads, eq(videoUploads.storage_key, key)))) return;
       const [still] = await tx
         .select({ key: videoUploads.storage_key })
         .from(videoUploads)

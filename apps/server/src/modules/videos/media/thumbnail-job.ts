@@ -6,6 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../../../context.js';
+import { lockedRow } from '../../../db/locked-row.js';
 import { videoUploads, videos } from '../../../db/schema.js';
 import type { JobDefinition } from '../../../jobs/queue.js';
 import { MEDIA_DELETE_JOB, queueMediaDeletion } from './jobs.js';
@@ -55,7 +56,7 @@ export async function makeThumbnail(
     stored = true;
 
     const applied = await ctx.db.transaction(async (tx) => {
-      const [current] = await tx.select().from(videos).where(eq(videos.video_id, videoId)).for('update');
+      const current = await lockedRow(tx, videos, eq(videos.video_id, videoId));
       if (!current || current.file_location_path !== fileKey) {
         await queueMediaDeletion(ctx, tx, [thumbKey, posterKey]);
         return false;

@@ -33,7 +33,7 @@ export function mediaUrl(origin: string, key: string): string {
 }
 
 /** A stored value that is a storage key becomes its absolute URL; a status text stays as it is. */
-export function presentStoredUrl(origin: string, value: string): string {
+export function storedUrl(origin: string, value: string): string {
   return isBlobKey(value) ? mediaUrl(origin, value) : value;
 }
 

@@ -4,13 +4,9 @@ import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { limits } from '@pathway/contract';
+import type { VideoTools } from '../../../lib/video-tools.js';
 
-/** Where ffmpeg and ffprobe come from: the system's when on PATH, else the ones shipped in npm packages. */
-export interface VideoTools {
-  ffmpeg: string;
-  ffprobe: string;
-  source: 'system' | 'npm';
-}
+export type { VideoTools };
 
 function onPath(name: string, pathVariable: string | undefined): string | undefined {
   for (const dir of (pathVariable ?? '').split(path.delimiter)) {

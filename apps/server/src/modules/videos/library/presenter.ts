@@ -1,6 +1,6 @@
-import { messages, type ThumbsQueued, type Video, type VideoSet } from '@pathway/contract';
+import { messages, type ThumbsQueued, type Video, type VideoSet, type VideoThumbs } from '@pathway/contract';
 import type { videoSets, videos } from '../../../db/schema.js';
-import { mediaUrl, presentStoredUrl } from '../media/urls.js';
+import { mediaUrl, storedUrl } from '../media/urls.js';
 
 type VideoSetRow = typeof videoSets.$inferSelect;
 type VideoRow = typeof videos.$inferSelect;
@@ -28,7 +28,7 @@ export function presentVideo(row: VideoRow, setName: string, origin: string): Vi
     description: row.description,
     file_location_path: mediaUrl(origin, row.file_location_path),
     file_size: row.file_size,
-    video_thumbnail_url: presentStoredUrl(origin, row.video_thumbnail_url),
+    video_thumbnail_url: storedUrl(origin, row.video_thumbnail_url),
     poster_url: row.poster_url ? mediaUrl(origin, row.poster_url) : null,
     video_length: row.video_length,
     week_number: row.week_number,
@@ -47,6 +47,22 @@ export function presentThumbnailRequest(
   return {
     message: status === 'ready' ? 'The thumbnail is ready' : messages.thumbnail.queued,
     video_id: row.video_id,
-    video_thumbnail_url: presentStoredUrl(origin, row.video_thumbnail_url),
+    video_thumbnail_url: storedUrl(origin, row.video_thumbnail_url),
   };
+}
+
+/** A set's thumbnails by week (tablet call 6 and the console), in the rows' order. */
+export function presentThumbsByWeek(
+  rows: Pick<VideoRow, 'week_number' | 'day_number' | 'video_thumbnail_url' | 'video_id'>[],
+  origin: string,
+): VideoThumbs {
+  const byWeek: VideoThumbs = {};
+  for (const row of rows) {
+    (byWeek[String(row.week_number)] ??= []).push({
+      day_number: row.day_number,
+      video_thumbnail_url: storedUrl(origin, row.video_thumbnail_url),
+      video_id: row.video_id,
+    });
+  }
+  return byWeek;
 }

@@ -1,7 +1,7 @@
 import { deviceRegistration, deviceVideo, type DeviceVideo } from '@pathway/contract';
 import { z } from 'zod';
 import { compileSerializer } from '../../lib/compiled-serializer.js';
-import { mediaUrl, presentStoredUrl } from '../videos/index.js';
+import { mediaUrl, storedUrl } from '../videos/index.js';
 import type { VideoRow, VideoSetRow } from '../progress/index.js';
 import type { ProgrammeVideo, SignInFound } from './repository.js';
 
@@ -14,7 +14,7 @@ export function presentDeviceVideo(row: PresentableVideo, origin: string): Devic
     title: row.title,
     description: row.description,
     file_location_path: mediaUrl(origin, row.file_location_path),
-    video_thumbnail_url: presentStoredUrl(origin, row.video_thumbnail_url),
+    video_thumbnail_url: storedUrl(origin, row.video_thumbnail_url),
     day_number: row.day_number,
     week_number: row.week_number,
     video_length: row.video_length,
