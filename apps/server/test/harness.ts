@@ -41,7 +41,7 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const { url, drop } = await createPostgresTestDatabase(adminUrl, 'pathway_test');
+  const { url, drop } = await createPostgresTestDatabase(adminUrl, 'pathway_test', 'migrated');
   const handle = await openDatabase({ databaseUrl: url, poolSize: 5 });
   return { handle, drop };
 }

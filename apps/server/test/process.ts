@@ -135,7 +135,12 @@ export async function processDatabaseEnv(): Promise<{
   drop: () => Promise<void>;
 }> {
   if (process.env.TEST_DB !== 'postgres') return { env: {}, drop: async () => {} };
-  const { url, drop } = await createPostgresTestDatabase(process.env.TEST_DATABASE_URL!, 'pathway_proc');
+  const { url, drop } = await createPostgresTestDatabase(
+    process.env.TEST_DATABASE_URL!,
+    'pathway_proc',
+    // A server process starts as an installation does: on an empty database (or a release's, to upgrade).
+    'empty',
+  );
   return {
     // Every instance on one database shares one secrets key, given to each (config.ts requires it).
     env: { DATABASE_URL: url, SECRETS_KEY: randomBytes(32).toString('base64') },

@@ -25,15 +25,17 @@ export function pgliteTemplate(): Blob | undefined {
 }
 
 /**
- * A new database on the cluster at `adminUrl`, copied from the run's migrated template when there
- * is one (else empty: the app migrates it), and how to drop it.
+ * A new database on the cluster at `adminUrl`, and how to drop it: `migrated` copies the run's
+ * migrated template when there is one (else it is empty and the app migrates it); `empty` is what
+ * a new installation, or an old release to upgrade, starts from.
  */
 export async function createPostgresTestDatabase(
   adminUrl: string,
   prefix: string,
+  start: 'migrated' | 'empty',
 ): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const template = provided('postgresTemplate');
+  const template = start === 'migrated' ? provided('postgresTemplate') : undefined;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
