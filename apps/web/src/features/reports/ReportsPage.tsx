@@ -14,6 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import type { Theme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import {
@@ -28,7 +29,7 @@ import {
   type ReportsAnswers,
 } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { isApiError } from '../../lib/api';
@@ -63,6 +64,26 @@ const printStyles = (
     }}
   />
 );
+
+/**
+ * A report's body cells drawn as MUI's small body cells are, styled once for the table: a report
+ * can have hundreds of rows, and a TableCell each made its own styles on every visit.
+ */
+const bodyCells = (theme: Theme) => ({
+  '& tbody tr': { verticalAlign: 'middle' },
+  '& tbody td': {
+    ...theme.typography.body2,
+    color: theme.palette.text.primary,
+    padding: '6px 16px',
+    textAlign: 'left' as const,
+    borderBottom: `1px solid ${
+      theme.palette.mode === 'light'
+        ? theme.lighten(theme.alpha(theme.palette.divider, 1), 0.88)
+        : theme.darken(theme.alpha(theme.palette.divider, 1), 0.68)
+    }`,
+  },
+  '& tbody td.number': { textAlign: 'right' as const },
+});
 
 function ReportTableView({
   table,
@@ -115,7 +136,7 @@ function ReportTableView({
           tabIndex={0}
           aria-labelledby={id}
         >
-          <Table size="small" stickyHeader aria-labelledby={id}>
+          <Table size="small" stickyHeader aria-labelledby={id} sx={bodyCells}>
             <TableHead>
               <TableRow>
                 {table.columns.map((column) => (
@@ -127,13 +148,13 @@ function ReportTableView({
             </TableHead>
             <TableBody>
               {table.rows.map((row, r) => (
-                <TableRow key={r}>
+                <tr key={r}>
                   {row.map((cell, c) => (
-                    <TableCell key={c} align={typeof cell === 'number' ? 'right' : 'left'}>
+                    <td key={c} className={typeof cell === 'number' ? 'number' : undefined}>
                       {cell ?? '–'}
-                    </TableCell>
+                    </td>
                   ))}
-                </TableRow>
+                </tr>
               ))}
             </TableBody>
           </Table>
@@ -154,7 +175,31 @@ function Chart({ children }: { children: ReactNode }) {
 
 const HEIGHT = 300;
 
-function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
+/** The sections' content width when last seen, so a chart returned to is drawn at once at its size. */
+let lastContentWidth: number | undefined;
+
+/**
+ * The content width of a section, for its chart: given to the chart, which then draws at that size
+ * instead of reading its own box after every render (each read a layout of the whole page).
+ */
+function useContentWidth(ref: RefObject<HTMLElement | null>): number | undefined {
+  const [width, setWidth] = useState(lastContentWidth);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => {
+      const measured = Math.floor(entry!.contentRect.width);
+      if (measured <= 0) return;
+      lastContentWidth = measured;
+      setWidth(measured);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+function ReportChart({ answer, width }: { answer: ReportsAnswers[ReportName]; width: number | undefined }) {
   switch (answer.report) {
     case 'referrals': {
       const names = [...new Set(answer.rows.flatMap((r) => r.by_organisation.map((o) => o.name)))];
@@ -162,6 +207,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <BarChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'band', data: answer.rows.map((r) => r.period) }]}
@@ -180,6 +226,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <BarChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'band', data: answer.rows.map((r) => r.period) }]}
@@ -197,6 +244,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <BarChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'band', data: answer.rows.map((r) => r.period) }]}
@@ -221,6 +269,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <LineChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'point', data: Array.from({ length: weeks }, (_, i) => `Week ${i + 1}`) }]}
@@ -245,6 +294,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <BarChart
+            width={width}
             height={Math.max(HEIGHT, 22 * answer.rows.length)}
             skipAnimation
             layout="horizontal"
@@ -264,6 +314,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <LineChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'point', data: answer.rows.map((r) => r.period) }]}
@@ -322,13 +373,23 @@ function ReportSection({
 }) {
   const query = useQuery(reportQuery(name, period));
   const title = REPORT_TITLES[name];
+  const section = useRef<HTMLElement>(null);
+  const width = useContentWidth(section);
   return (
     <Paper
+      ref={section}
       variant="outlined"
       component="section"
       className="reports-section"
       aria-labelledby={`report-${name}`}
-      sx={{ p: 2, mb: 3 }}
+      sx={{
+        p: 2,
+        mb: 3,
+        // A section off screen is neither laid out nor painted until it nears the window (the videos
+        // report alone has a bar and a table row per video); printing draws every one.
+        contentVisibility: 'auto',
+        containIntrinsicSize: 'auto 640px',
+      }}
     >
       <Typography id={`report-${name}`} component="h2" variant="h2" sx={{ mb: 1 }}>
         {title}
@@ -337,7 +398,7 @@ function ReportSection({
         {(answer) => (
           <>
             <ReportNote answer={answer} />
-            <ReportChart answer={answer} />
+            <ReportChart answer={answer} width={width} />
             {reportTables(answer, false).map((table, i) => (
               <ReportTableView
                 key={table.key}
