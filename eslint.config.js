@@ -142,7 +142,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
-    // The sign-in route's download (issue 14: at most 120 KB gzipped, bench/sys-bundle.ts) is the
+    // The sign-in route's download (its budget is in bench/sys-bundle.ts) is the
     // entry and what it imports: the router, react-query, the data grid and the session hooks load
     // with the console chunk after sign-in. Type-only imports cost nothing and stay allowed.
     files: [

@@ -1,12 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect, type PgTransactionConfig } from 'drizzle-orm/pg-core';
 import { REPORT_NAMES, WITHDRAWAL_REASONS, addDays, type ReportName } from '@pathway/contract';
-import type { Database } from '../apps/server/src/db/client.js';
-import { rowsOf } from '../apps/server/src/db/rows.js';
 import { reportOf, type ReportPeriod } from '../apps/server/src/modules/reports/service.js';
 import type { ApiEnvironment } from './lib/api-env.js';
+import { explainingDatabase } from './lib/explain.js';
 import { getOk, timeSequential } from './lib/http.js';
 import { repoRoot } from './lib/paths.js';
 import { count, median, ms } from './lib/stats.js';
@@ -42,27 +39,10 @@ async function prepareReportData(env: ApiEnvironment): Promise<void> {
  */
 async function explainReport(env: ApiEnvironment, name: ReportName, period: ReportPeriod): Promise<string[]> {
   const handle = await env.db.open();
-  const dialect = new PgDialect();
   const plans: string[] = [];
-  const explainingOf = (db: Database): Database =>
-    ({
-      transaction: (work: (tx: Database) => Promise<unknown>, config?: PgTransactionConfig) =>
-        db.transaction((tx) => work(explainingOf(tx as unknown as Database)), config),
-      execute: async (query: SQL) => {
-        // A setting (set local ...) has no plan: it is run as it is.
-        if (/^\s*set\s/i.test(dialect.sqlToQuery(query).sql)) return db.execute(query);
-        const explained = await db.execute(sql`explain (analyze, buffers) ${query}`);
-        plans.push(
-          rowsOf<Record<string, string>>(explained)
-            .map((row) => Object.values(row)[0]!)
-            .join('\n'),
-        );
-        return { rows: [] };
-      },
-    }) as unknown as Database;
   // The plans' rows are not a report's: what the service makes of them is thrown away.
   await reportOf(
-    { db: explainingOf(handle.db), timeZone: 'Europe/London', today: period.to },
+    { db: explainingDatabase(handle.db, plans), timeZone: 'Europe/London', today: period.to },
     name,
     period,
   ).catch(() => {});

@@ -8,6 +8,7 @@ import { measureScaleOut } from './api-scaleout.js';
 import { measureTabletCall } from './api-tablet.js';
 // Reports (issue 33)
 import { measureReports } from './api-reports.js';
+import { measureOutcomes } from './api-outcomes.js';
 import { ApiEnvironment } from './lib/api-env.js';
 import { addParticipants, addSeenVideos, prepareProgramme } from './lib/data.js';
 import type { Benchmark } from './lib/row.js';
@@ -34,6 +35,7 @@ function wanted(
     | 'dashboard'
     | 'adherence'
     | 'reports'
+    | 'outcomes'
     | 'followup',
 ): boolean {
   const only = process.env.BENCH_API_FIGURES;
@@ -77,7 +79,11 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
     const importFigure = async () => {
       if (wanted('import')) await step('bulk-referral import', () => measureImport(env, largest));
     };
+    const outcomesFigure = async () => {
+      if (wanted('outcomes')) await step('outcomes', () => measureOutcomes(env, largest));
+    };
     if (!wanted('dashboard') && !wanted('adherence') && !wanted('reports')) {
+      await outcomesFigure();
       await importFigure();
       return env.rows;
     }
@@ -106,6 +112,8 @@ const apiBenchmark: Benchmark = async ({ storage, postgresUrl }) => {
     if (wanted('dashboard')) reportDashboardGrowth(env, dashboard);
     // Reports (issue 33): every report over 12 months at the largest sizes of the run.
     if (wanted('reports')) await step('reports', () => measureReports(env, largest, seen));
+    // Outcomes: the report at the largest size, with a baseline and an end for most participants.
+    await outcomesFigure();
     await importFigure();
     return env.rows;
   } finally {

@@ -27,6 +27,7 @@ const API_FIGURES = [
   'dashboard',
   'adherence',
   'reports',
+  'outcomes',
   'followup',
 ] as const;
 

@@ -95,8 +95,9 @@ const MEASURE = `async ({ index, path, timeoutMs }) => {
       case '/followup':
         return main.querySelector('table tbody tr td') !== null;
       case '/reports': {
+        // Each section's chart or table, or the sentence it has instead (no outcome measure in use).
         const sections = [...main.querySelectorAll('section.reports-section')];
-        return sections.length > 0 && sections.every((s) => s.querySelector('svg, table') !== null);
+        return sections.length > 0 && sections.every((s) => s.querySelector('svg, table, p') !== null);
       }
       default:
         return false;

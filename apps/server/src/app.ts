@@ -23,18 +23,19 @@ import {
   participantImportRoutes,
   participantRoutes,
 } from './modules/participants/index.js';
-// Bulk referrals from CSV (issue 32)
+// Bulk referrals from CSV
 import { mediaRoutes, uploadRoutes, videoRoutes } from './modules/videos/index.js';
 import { progressRoutes } from './modules/progress/index.js';
 import { deviceApiRoutes } from './modules/device-api/index.js';
 import { dashboardRoutes } from './modules/dashboard/index.js';
 import { pushRoutes } from './modules/push/index.js';
-// Follow-up worklist, contact log and message fates (issue 31).
+// Follow-up worklist, contact log and message fates.
 import { followupRoutes } from './modules/followup/index.js';
 import { retentionRoutes } from './modules/retention/index.js';
-// Reports (issue 33)
+// Reports
 import { reportRoutes } from './modules/reports/index.js';
 import { lifeCycleRoutes } from './modules/life-cycle/index.js';
+import { outcomeRoutes } from './modules/outcomes/index.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
 const modules = [
@@ -46,7 +47,7 @@ const modules = [
   deviceRoutes,
   participantRoutes,
   participantExportRoutes,
-  // Bulk referrals from CSV (issue 32)
+  // Bulk referrals from CSV
   participantImportRoutes,
   auditRoutes,
   videoRoutes,
@@ -55,13 +56,14 @@ const modules = [
   progressRoutes,
   deviceApiRoutes,
   dashboardRoutes,
-  // Reports (issue 33)
+  // Reports
   reportRoutes,
   pushRoutes,
-  // Follow-up (issue 31).
+  // Follow-up.
   followupRoutes,
   retentionRoutes,
   lifeCycleRoutes,
+  outcomeRoutes,
 ];
 
 export interface BuildOptions {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, runMigrations, type DatabaseHandle } from './db/client.js';
+import { recordProgrammeTimeZone } from './db/programme-settings.js';
 import { JobQueue, type ProcessRole } from './jobs/queue.js';
 import { jobDefinitions } from './jobs/registry.js';
 import { DiskReserve } from './lib/disk-space.js';
@@ -35,6 +36,7 @@ export async function createContext(
       onEmbeddedStop: overrides.onDatabaseStop,
     }));
   await runMigrations(database);
+  await recordProgrammeTimeZone(database.db, config.adherenceCheck.timeZone);
   const clock =
     overrides.clock ?? (config.clockOffsetFile ? new OffsetFileClock(config.clockOffsetFile) : systemClock);
   // Before anything reads a secret: a wrong or missing key stops the start here, with a message.

@@ -8,7 +8,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
-import { participants } from '../src/db/schema.js';
+import { assessmentResults, participants } from '../src/db/schema.js';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.js';
 import { closeLogs, createLogger } from '../src/logging.js';
 import { AdminService } from '../src/modules/admin/service.js';
@@ -148,6 +148,14 @@ async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
         const value = (row as Record<string, unknown>)[field];
         if (typeof value === 'string' && value.trim().length >= 6) recordSecret(root, value.trim());
       }
+    }
+    // Notes on outcome results and the reasons of their amendments: free text that may name someone.
+    const texts = await ctx.db
+      .select({ note: assessmentResults.note, reason: assessmentResults.reason })
+      .from(assessmentResults);
+    for (const { note, reason } of texts) {
+      for (const value of [note, reason])
+        if (value && value.trim().length >= 6) recordSecret(root, value.trim());
     }
   } catch {
     // A test that broke the table on purpose has nothing more to remember.

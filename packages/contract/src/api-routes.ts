@@ -5,7 +5,7 @@
  * from its entry (`routeOf`, apps/server/src/lib/endpoint-route.ts); `apiRoutes`
  * (api-route-refs.ts) gives the console these objects typed by those entries, so the console's
  * pages call the API, and ask whether the signed-in role may call it (`canCall`), without loading
- * zod or a single schema (issue 14's bundle budget). Who may call a route changes here and nowhere
+ * zod or a single schema (the sign-in route's bundle budget). Who may call a route changes here and nowhere
  * else.
  */
 import type { RouteDeclaration } from './endpoint.js';
@@ -76,14 +76,14 @@ export const API_ROUTES = {
       permission: 'participants.manage',
     },
     message: { method: 'POST', path: '/api/pushNotifications', access: 'staff' },
-    // Bulk referrals from CSV (issue 32)
+    // Bulk referrals from CSV
     import: {
       method: 'POST',
       path: '/api/participant/import',
       access: 'staff',
       permission: 'participants.manage',
     },
-    // Discharge, re-referral and subject access (issue 32)
+    // Discharge, re-referral and subject access
     discharge: {
       method: 'POST',
       path: '/api/participant/:id/discharge',
@@ -103,7 +103,7 @@ export const API_ROUTES = {
       permission: 'records.manage',
     },
   },
-  // Records due for review after the retention period (issue 32)
+  // Records due for review after the retention period
   records: {
     due: { method: 'GET', path: '/api/records/due', access: 'staff', permission: 'records.manage' },
     destroy: { method: 'POST', path: '/api/records/destroy', access: 'staff', permission: 'records.manage' },
@@ -111,7 +111,7 @@ export const API_ROUTES = {
   pushMessages: {
     ofParticipant: { method: 'GET', path: '/api/pushNotifications/participant/:id', access: 'staff' },
   },
-  // Follow-up worklist, contact log and every message's fate (issue 31).
+  // Follow-up worklist, contact log and every message's fate.
   followup: {
     list: { method: 'GET', path: '/api/followup', access: 'staff' },
     counts: { method: 'GET', path: '/api/followup/counts', access: 'staff' },
@@ -159,9 +159,42 @@ export const API_ROUTES = {
   dashboard: {
     get: { method: 'GET', path: '/api/dashboard', access: 'staff' },
   },
-  // Reports (issue 33): the export's fixed path is matched before the report's name.
+  // Outcome measures, each set's assessment schedule, and the results recorded against them.
+  outcomes: {
+    measures: { method: 'GET', path: '/api/measures', access: 'staff' },
+    createMeasure: { method: 'POST', path: '/api/measures', access: 'staff', permission: 'outcomes.manage' },
+    updateMeasure: {
+      method: 'PATCH',
+      path: '/api/measures/:id',
+      access: 'staff',
+      permission: 'outcomes.manage',
+    },
+    schedule: { method: 'GET', path: '/api/videoset/:id/assessments', access: 'staff' },
+    saveSchedule: {
+      method: 'PUT',
+      path: '/api/videoset/:id/assessments',
+      access: 'staff',
+      permission: 'outcomes.manage',
+    },
+    results: { method: 'GET', path: '/api/participant/:id/assessments', access: 'staff' },
+    record: { method: 'POST', path: '/api/participant/:id/assessments', access: 'staff' },
+    amend: {
+      method: 'POST',
+      path: '/api/participant/:id/assessments/:assessment_id/amend',
+      access: 'staff',
+    },
+    ofParticipant: { method: 'GET', path: '/api/participant/:id/outcomes', access: 'staff' },
+    fhir: {
+      method: 'GET',
+      path: '/api/participant/:id/fhir',
+      access: 'staff',
+      permission: 'participants.identifiable',
+    },
+  },
+  // Reports: the fixed paths (the export, outcomes) are matched before the report's name.
   reports: {
     exportXlsx: { method: 'GET', path: '/api/reports/export.xlsx', access: 'staff' },
+    outcomes: { method: 'GET', path: '/api/reports/outcomes', access: 'staff' },
     get: { method: 'GET', path: '/api/reports/:name', access: 'staff' },
   },
   retention: {

@@ -9,7 +9,7 @@ export const AUDIT_ACTIONS = {
   'participant.create': 'Added participant',
   'participant.update': 'Changed participant',
   'participant.delete': 'Deleted participant',
-  // Bulk referrals (issue 32): one record listing every participant a CSV import added.
+  // Bulk referrals: one record listing every participant a CSV import added.
   'participant.import': 'Imported participants from CSV',
   'referral.read': 'Viewed referral',
   'referral.update': 'Changed referral',
@@ -17,7 +17,7 @@ export const AUDIT_ACTIONS = {
   'device.read': 'Viewed device with participant name',
   'device.signins': 'Viewed device sign-in records',
   'message.send': 'Sent message to participant',
-  // Follow-up (issue 31).
+  // Follow-up.
   'followup.list': 'Viewed follow-up worklist',
   'contact.create': 'Recorded contact attempt',
   'contact.list': 'Viewed contact log',
@@ -42,9 +42,17 @@ export const AUDIT_ACTIONS = {
   'audit.export': 'Exported the audit trail',
   'logs.view': 'Viewed a server log',
   'logs.download': 'Downloaded a server log',
-  // Reports (issue 33): aggregates only, no participant named.
+  // Reports: aggregates only, no participant named.
   'report.view': 'Viewed a report (aggregate figures)',
   'report.export': 'Exported reports (aggregate figures)',
+  // Outcomes: the catalogue and schedules are not about a participant; results are.
+  'measure.create': 'Added an outcome measure',
+  'measure.update': 'Changed an outcome measure',
+  'schedule.update': "Changed a video set's assessment schedule",
+  'assessment.create': 'Recorded an outcome result',
+  'assessment.amend': 'Amended an outcome result',
+  'assessment.list': 'Viewed outcome results with notes',
+  'participant.fhir': 'Exported a participant as FHIR',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 

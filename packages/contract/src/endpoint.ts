@@ -4,7 +4,7 @@ import type { Permission } from './permissions.js';
 // One route of the API as data: what the server registers and validates, and what the console's
 // client calls and is typed by. The table itself is in endpoints.ts (and session-endpoints.ts).
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** The refusals a route may answer; every one has the body `{ message }` (errorResponse). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 export type SuccessStatus = 200 | 201 | 202;

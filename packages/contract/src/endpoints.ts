@@ -16,7 +16,7 @@ import { lockout, lockoutUserNameParam } from './auth.js';
 import { idParam, okResponse } from './common.js';
 import { limits } from './limits.js';
 import { dashboardData } from './dashboard.js';
-// Reports (issue 33)
+// Reports
 import { reportAnswer, reportExportQuery, reportParams, reportQuery } from './reports.js';
 import {
   contactEntry,
@@ -62,6 +62,20 @@ import {
   summaryParams,
   updateProgressBody,
 } from './progress.js';
+import {
+  amendAssessmentBody,
+  assessmentEntry,
+  assessmentParams,
+  assessmentSchedule,
+  createMeasureBody,
+  measure,
+  measureIdParams,
+  outcomesReport,
+  outcomesReportQuery,
+  participantOutcomes,
+  recordAssessmentBody,
+  updateMeasureBody,
+} from './outcomes.js';
 import { pushNotificationBody } from './push.js';
 import { retentionPolicy } from './retention.js';
 import { sessionEndpoints } from './session-endpoints.js';
@@ -353,7 +367,7 @@ const participants = {
     tags: ['participants'],
     summary: 'Message user: queue a push message to the tablet with this uuid',
   }),
-  // Bulk referrals from CSV (issue 32)
+  // Bulk referrals from CSV
   import: endpoint({
     ...API_ROUTES.participants.import,
     query: participantImportQuery,
@@ -435,7 +449,7 @@ const pushMessages = {
   }),
 };
 
-// Follow-up worklist, contact log and every message's fate (issue 31).
+// Follow-up worklist, contact log and every message's fate.
 const followup = {
   list: endpoint({
     ...API_ROUTES.followup.list,
@@ -485,6 +499,111 @@ const followup = {
     summary: 'Every push message to a participant, newest first, with its status and what Firebase answered',
     description:
       'Texts (title, body) for full access only (the read is then recorded in the audit trail); the token is shown as its last 6 characters. Reading sends nothing.',
+  }),
+};
+
+// Outcome measures, each set's assessment schedule, and the results recorded against them.
+const outcomes = {
+  measures: endpoint({
+    ...API_ROUTES.outcomes.measures,
+    responses: { 200: z.array(measure) },
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary:
+      'The catalogue of outcome measures (numeric, and questionnaires with their items), retired ones too',
+  }),
+  createMeasure: endpoint({
+    ...API_ROUTES.outcomes.createMeasure,
+    body: createMeasureBody,
+    responses: { 201: measure },
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary: 'Add a measure to the catalogue',
+    description:
+      'A numeric measure: unit (UCUM), plausible range, decimals, whether higher is better, its MCID and source. A questionnaire: items with their allowed answers and values, a scoring rule (sum or mean, reversed items), its score range (which must be what the items give) and a licence note. A licensed instrument is added by an operator under their own licence. Recorded in the audit trail.',
+  }),
+  updateMeasure: endpoint({
+    ...API_ROUTES.outcomes.updateMeasure,
+    params: measureIdParams,
+    body: updateMeasureBody,
+    responses: { 200: measure },
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary: 'Change a measure: anything until it has results, then only its name and whether it is retired',
+    description:
+      'Once a result is recorded, a change of what the measure records (anything but `name` and `retired`) is refused with 409: a new version is a new measure, so old results keep their meaning. A retired measure cannot be scheduled or recorded; its results stay.',
+  }),
+  schedule: endpoint({
+    ...API_ROUTES.outcomes.schedule,
+    params: videoSetIdParams,
+    responses: { 200: assessmentSchedule },
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary: "A video set's assessment schedule: baseline, interim weeks and end, each with its measures",
+  }),
+  saveSchedule: endpoint({
+    ...API_ROUTES.outcomes.saveSchedule,
+    params: videoSetIdParams,
+    body: assessmentSchedule,
+    responses: { 200: assessmentSchedule },
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary: "Replace a video set's assessment schedule",
+    description:
+      'Baseline is due from registration until the end of the first programme week; end from the first day of the last week until 4 weeks after it (or from a discharge as completed); an interim from the first day of its week until 4 weeks after that week. Measures are named by code and must exist and not be retired. Recorded in the audit trail.',
+  }),
+  results: endpoint({
+    ...API_ROUTES.outcomes.results,
+    params: participantIdParams,
+    responses: { 200: z.array(assessmentEntry) },
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary: "A participant's results and their amendments, newest first",
+    description:
+      'Append-only: an amendment is a new entry with `amends` naming the result it corrects, which stays. Notes and reasons are identifiable: full access reads them (recorded in the audit trail); basic access sees `has_note`.',
+  }),
+  record: endpoint({
+    ...API_ROUTES.outcomes.record,
+    params: participantIdParams,
+    body: recordAssessmentBody,
+    responses: { 201: assessmentEntry },
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary: 'Record a result: a numeric value or the answers of a questionnaire, which the server scores',
+    description:
+      'Both roles may record. The value is checked against the measure (range, decimals); a questionnaire needs an allowed answer for every item and is scored by its rule. The date taken is not in the future nor before registration; a participant discharged more than 4 weeks ago is refused. Recorded in the audit trail in the same transaction.',
+  }),
+  amend: endpoint({
+    ...API_ROUTES.outcomes.amend,
+    params: assessmentParams,
+    body: amendAssessmentBody,
+    responses: { 201: assessmentEntry },
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary:
+      'Correct a result: a new value, new answers, or entered in error, with a reason; the original stays',
+    description:
+      'The newest amendment is the value every report, chart and export uses; `entered_in_error` takes the result out of them. Recorded in the audit trail in the same transaction.',
+  }),
+  ofParticipant: endpoint({
+    ...API_ROUTES.outcomes.ofParticipant,
+    params: participantIdParams,
+    responses: { 200: participantOutcomes },
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary:
+      'What is due for a participant, and each current result against their baseline (the Outcomes tab)',
+  }),
+  fhir: endpoint({
+    ...API_ROUTES.outcomes.fhir,
+    params: participantIdParams,
+    responses: {},
+    produces: ['application/fhir+json'],
+    errors: STAFF_ERRORS,
+    tags: ['outcomes'],
+    summary: 'The participant and their outcome results as a FHIR R4 Bundle (type collection)',
+    description:
+      'Patient (NHS number as identifier, system https://fhir.nhs.uk/Id/nhs-number), an Observation per numeric result (LOINC where the measure has a code, UCUM unit) and a QuestionnaireResponse per questionnaire result with its Questionnaire. Each result as it stands now: final or completed, amended once corrected, entered-in-error when withdrawn. Identifiable: full access only, recorded in the audit trail.',
   }),
 };
 
@@ -724,7 +843,7 @@ const dashboard = {
   }),
 };
 
-// Reports (issue 33): aggregates only, so every signed-in admin may read them (no permission).
+// Reports: aggregates only, so every signed-in admin may read them (no permission).
 const reports = {
   get: endpoint({
     ...API_ROUTES.reports.get,
@@ -736,6 +855,16 @@ const reports = {
     summary: 'One report over a period (referrals, flow, adherence, programme-weeks, videos, views)',
     description:
       'Aggregate figures only, no participant named; days are calendar days of ADHERENCE_CHECK_TZ, `from` and `to` included, grouped by month or ISO week. A period longer than 3 years, `from` after `to` or a bad date is refused. Each read is recorded in the audit trail as a view of aggregate data.',
+  }),
+  outcomes: endpoint({
+    ...API_ROUTES.reports.outcomes,
+    query: outcomesReportQuery,
+    responses: { 200: outcomesReport },
+    errors: [400, 401],
+    tags: ['reports'],
+    summary: 'Outcomes: the paired change of one measure for the participants who completed in the period',
+    description:
+      'Participants discharged as completed in the period; how many have a baseline (taken by the end of the first programme week), an end result, and both; the baseline and end median with interquartile range and the median change of those with both; how many improved by at least the MCID, stayed within it, or got worse. Amended values are used and entries in error left out. Recorded in the audit trail as a view of aggregate data.',
   }),
   exportXlsx: endpoint({
     ...API_ROUTES.reports.exportXlsx,
@@ -771,12 +900,13 @@ export const api = {
   participants,
   pushMessages,
   followup,
+  outcomes,
   progress,
   videoSets,
   videos,
   audit,
   dashboard,
-  // Reports (issue 33)
+  // Reports
   reports,
   retention,
   records,

@@ -17,6 +17,7 @@ export const FOLLOWUP_REASON_LABELS: Record<(typeof FOLLOWUP_REASONS)[number], s
   slightly_behind: 'Slightly behind',
   programme_finished: 'Programme finished',
   not_started: 'Not started',
+  assessment_due: 'Assessment due',
 };
 
 export const CONTACT_METHOD_LABELS: Record<(typeof CONTACT_METHODS)[number], string> = {

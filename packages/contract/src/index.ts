@@ -19,9 +19,10 @@ export * from './progress.js';
 export * from './device-api.js';
 export * from './dashboard.js';
 export * from './retention.js';
-// Reports (issue 33)
+// Reports
 export * from './reports.js';
 export * from './report-tables.js';
+export * from './outcomes.js';
 export * from './endpoint.js';
 export * from './session-routes.js';
 export * from './api-routes.js';

@@ -51,6 +51,7 @@ export const FOLLOWUP_REASONS = [
   'slightly_behind',
   'programme_finished',
   'not_started',
+  'assessment_due',
 ] as const;
 export type FollowupReason = (typeof FOLLOWUP_REASONS)[number];
 

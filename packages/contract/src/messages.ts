@@ -152,7 +152,7 @@ export const messages = {
     cursorInvalid: 'The page cursor is not valid for this list; start again from page 1',
     deviceOnlyPurgeCache: 'A device may only clear its own purge_cache flag',
   },
-  // ---- Safe registration and bulk referrals (issue 32, sections 1-2) ----
+  // ---- Safe registration and bulk referrals ----
   nhsNumber: {
     format: 'NHS number must be 10 digits, with or without spaces (e.g. 943 476 5919)',
     checkDigit:
@@ -194,7 +194,7 @@ export const messages = {
       `Nothing was imported: ${count} ${count === 1 ? 'error was' : 'errors were'} found (the first: ${first}). Please correct the file and check it again.`,
     imported: (count: number) => `${count} ${count === 1 ? 'participant' : 'participants'} imported`,
   },
-  /** Discharge and re-referral (issue 32). */
+  /** Discharge and re-referral. */
   lifeCycle: {
     discharged: 'Participant discharged',
     rereferred: 'Participant re-referred: choose a device and a programme as for a new participant',
@@ -208,7 +208,7 @@ export const messages = {
       'Discharging ends this participation: the tablet is detached and signed out, no more reminders are sent, and the programme position is frozen. Their history stays visible.',
     completedOffer: 'This participant has reached the end of the programme.',
   },
-  /** Records due for review and their destruction (issue 32). */
+  /** Records due for review and their destruction. */
   records: {
     notDue: (ids: number[]) =>
       `These records are not due for review, so nothing was destroyed: ${ids.join(', ')}`,
@@ -216,7 +216,7 @@ export const messages = {
     destroyConfirm:
       'Everything held about the selected participants is destroyed now: their record, programme, video views, contact log, push messages and device history. Only an audit record of the destruction is kept. This cannot be undone.',
   },
-  /** Step-up re-authentication before dangerous actions (issue 32). */
+  /** Step-up re-authentication before dangerous actions. */
   stepUp: {
     required: 'For your security, please confirm your password and a new authenticator code to continue.',
     done: 'Identity confirmed',
@@ -288,10 +288,10 @@ export const messages = {
     discharged: 'not sent: the participant was discharged',
     failed: 'failed',
   },
-  // Follow-up worklist and contact log (issue 31).
+  // Follow-up worklist and contact log.
   followup: {
     reasonInvalid:
-      'reason must be one of behind, tablet_silent, reminders_failing, slightly_behind, programme_finished, not_started',
+      'reason must be one of behind, tablet_silent, reminders_failing, slightly_behind, programme_finished, not_started, assessment_due',
     cursorInvalid: 'The page cursor is not valid for this list; start from the first page',
     methodInvalid: 'Method must be one of phone, text, email, in_person, letter',
     outcomeInvalid: 'Outcome must be one of reached, no_answer, left_message, wrong_number, declined',
@@ -328,7 +328,7 @@ export const messages = {
     notFound: 'Log file not found',
     badName: 'Invalid log file name',
   },
-  // Reports (issue 33)
+  // Reports
   reports: {
     unknown: 'Unknown report: choose referrals, flow, adherence, programme-weeks, videos or views',
     badDate: (field: 'from' | 'to') => `\`${field}\` must be a date written YYYY-MM-DD`,
@@ -336,6 +336,89 @@ export const messages = {
     tooLong: 'The period is longer than 3 years; choose a shorter one',
     badGrouping: 'Group by month or week',
     badSuppress: '`suppress_small` must be true or false',
+    measureRequired: 'Choose a measure: `measure` is its code',
+  },
+  /** Outcome measures, the assessment schedule and the results recorded against them. */
+  outcomes: {
+    codeInvalid:
+      'The code must be 1 to 30 letters, digits, dots, hyphens or underscores, beginning with a letter or a digit',
+    codeTaken: (code: string) => `The code ${code} is already used by another measure`,
+    nameEmpty: 'Please give the measure a name',
+    nameTooLong: 'The name must be at most 200 characters',
+    kindInvalid: 'Kind must be numeric or questionnaire',
+    unitInvalid:
+      'Unit must be one of m, km, cm, s, min, kg, kg/m2, %, mm[Hg], /min, m/s (UCUM codes; a questionnaire has {score})',
+    unitRequired: 'A numeric measure needs its unit',
+    unitOfQuestionnaire: "A questionnaire's score is counted in points: leave unit out, or give {score}",
+    numberInvalid: (field: string) => `${field} must be a number`,
+    rangeInvalid: 'The smallest plausible value must not be above the largest',
+    decimalsInvalid: 'Decimals must be a whole number from 0 to 4',
+    boundDecimals:
+      'The smallest and largest values may not have more decimal places than the measure records',
+    higherIsBetterInvalid: 'higher_is_better must be true or false',
+    mcidInvalid:
+      'The MCID must be a positive number no larger than the range of values, or null when none is known',
+    textTooLong: (field: string, max: number) => `${field} must be at most ${max} characters`,
+    loincInvalid: 'A LOINC code is written as digits, a hyphen and a check digit (64098-7)',
+    scoringInvalid: 'The scoring rule must be sum or mean',
+    scoringRequired: 'A questionnaire needs its scoring rule: sum or mean',
+    itemsRequired: 'A questionnaire needs at least one item',
+    tooManyItems: 'A questionnaire may have at most 100 items',
+    numericHasItems: 'A numeric measure has no scoring rule or items',
+    itemIdInvalid:
+      'An item id must be 1 to 40 letters, digits, dots, hyphens or underscores, beginning with a letter or a digit',
+    itemIdRepeated: (item: string) => `The item id ${item} is used twice`,
+    itemTextEmpty: 'Every item needs its text',
+    answersTooFew: 'Every item needs at least two allowed answers',
+    tooManyAnswers: 'An item may have at most 20 allowed answers',
+    answerValueRepeated: (item: string) => `Two answers of item ${item} have the same value`,
+    answerLabelEmpty: 'Every answer needs its label',
+    answerValueDecimals: "An answer's value may not have more decimal places than the measure records",
+    scoreRange: (min: number, max: number) =>
+      `The score's range must be ${min} to ${max}, as its items and scoring rule give`,
+    measureNotFound: 'Measure not found',
+    hasResults:
+      'This measure has results, so only its name and whether it is retired can change: a new version is a new measure.',
+    unknownMeasure: (code: string) => `Unknown measure: ${code}`,
+    measureRetired: (code: string) => `The measure ${code} is retired: choose a current measure`,
+    timepointInvalid: 'Timepoint must be baseline, interim or end',
+    weekRequired: 'An interim assessment needs the programme week it belongs to',
+    weekNotAllowed: 'Only an interim assessment has a week',
+    weekInvalid: 'The week must be a whole number from 1',
+    weekOutOfRange: (weeks: number) => `The week must be from 1 to ${weeks}, the weeks of this programme`,
+    timepointRepeated: 'The schedule names the baseline and the end once each, and each interim week once',
+    measureRepeated: (code: string) => `The measure ${code} appears twice in one timepoint`,
+    measuresEmpty: 'Each timepoint needs at least one measure',
+    tooManyTimepoints: 'A schedule may have at most 60 timepoints',
+    dateInvalid: 'The date taken must be a date written YYYY-MM-DD',
+    dateInFuture: 'The date taken cannot be in the future',
+    dateBeforeRegistration: 'The date taken cannot be before the participant was registered',
+    valueRequired: 'Please give the value',
+    valueForQuestionnaire: 'A questionnaire is recorded by its answers, not a value',
+    valueOutOfRange: (min: number, max: number, unit: string) =>
+      `The value must be from ${min} to ${max} ${unit}: check it was taken in ${unit}`,
+    valueDecimals: (decimals: number) =>
+      decimals === 0
+        ? 'The value must be a whole number'
+        : `The value may have at most ${decimals} decimal place${decimals === 1 ? '' : 's'}`,
+    answersRequired: 'Please answer every item of the questionnaire',
+    answersForNumeric: 'A numeric measure is recorded by its value, not answers',
+    itemUnanswered: (item: string) => `Item ${item} is not answered: every item must be`,
+    itemUnknown: (item: string) => `This questionnaire has no item ${item}`,
+    answerInvalid: (item: string) => `The answer to item ${item} is not one of its allowed answers`,
+    noteTooLong: 'The note must be at most 2,000 characters',
+    reasonRequired: 'Please say why the result is amended',
+    reasonTooLong: 'The reason must be at most 500 characters',
+    amendOneOf:
+      'An amendment gives a new value, new answers, or entered_in_error: true (one of them), with its reason',
+    assessmentNotFound: 'Result not found for this participant',
+    alreadyEnteredInError: 'This result was marked as entered in error; record a new result instead',
+    dischargedTooLongAgo:
+      'This participant was discharged more than 4 weeks ago, so results can no longer be recorded or amended.',
+    recorded: 'Result recorded',
+    amended: 'Result amended',
+    scheduleSaved: 'Assessment schedule saved',
+    measureSaved: 'Measure saved',
   },
   generic: {
     badRequest: 'The request is not valid',

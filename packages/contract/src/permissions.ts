@@ -25,6 +25,8 @@ export const PERMISSIONS = [
   'audit.read',
   /** The server's log files. */
   'logs.read',
+  /** The catalogue of outcome measures (add, change, retire) and each video set's assessment schedule. */
+  'outcomes.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -11,6 +11,8 @@ import type {
 } from './reports.js';
 import { WITHDRAWAL_REASON_LABELS } from './life-cycle-names.js';
 import { NOT_RECORDED_LABEL, SMALL_COUNT_LIMIT, SMALL_COUNT_TEXT, type ReportName } from './report-names.js';
+import type { OutcomesReport } from './outcomes.js';
+import { unitLabel } from './outcome-names.js';
 
 export type ReportCell = string | number | null;
 
@@ -216,6 +218,74 @@ export function reportTables(a: ReportsAnswers[ReportName], suppress: boolean): 
     case 'views':
       return viewsTables(a, suppress);
   }
+}
+
+export const OUTCOMES_REPORT_TITLE = 'Outcomes';
+
+/**
+ * The outcomes report of one or more measures as one table, a row per measure. Completeness comes
+ * first (completed, with a baseline, an end, both): the figures below it are of the pairs only, and
+ * a reader must see how many completers they leave out. Statistics of fewer than 5 pairs are left
+ * empty with suppression on.
+ */
+export function outcomesTable(reports: OutcomesReport[], suppress: boolean): ReportTable {
+  return {
+    key: 'outcomes',
+    title: 'Outcomes of participants who completed in the period (baseline and end of programme)',
+    columns: [
+      'Measure',
+      'Unit',
+      'MCID',
+      'Completed',
+      'With a baseline',
+      'With an end result',
+      'With both',
+      'With both (%)',
+      'Baseline only after week 1 (not used)',
+      'Baseline median',
+      'Baseline Q1',
+      'Baseline Q3',
+      'End median',
+      'End Q1',
+      'End Q3',
+      'Median change',
+      'Improved by the MCID or more',
+      'Improved (%)',
+      'Within the MCID',
+      'Within the MCID (%)',
+      'Worse by the MCID or more',
+      'Worse (%)',
+    ],
+    rows: reports.map((r) => {
+      const stat = (v: number | null) => shownStatistic(v, r.with_both, suppress);
+      const part = (n: number | null) => (n === null ? null : shownCount(n, suppress));
+      const share = (n: number | null) => (n === null ? null : shownShare(n, r.with_both, suppress));
+      return [
+        r.measure_name,
+        unitLabel(r.unit),
+        r.mcid,
+        shownCount(r.completed, suppress),
+        shownCount(r.with_baseline, suppress),
+        shownCount(r.with_end, suppress),
+        shownCount(r.with_both, suppress),
+        shownShare(r.with_both, r.completed, suppress),
+        shownCount(r.baseline_late, suppress),
+        stat(r.baseline.median),
+        stat(r.baseline.q1),
+        stat(r.baseline.q3),
+        stat(r.end.median),
+        stat(r.end.q1),
+        stat(r.end.q3),
+        stat(r.median_change),
+        part(r.improved),
+        share(r.improved),
+        part(r.unchanged),
+        share(r.unchanged),
+        part(r.worse),
+        share(r.worse),
+      ];
+    }),
+  };
 }
 
 /**

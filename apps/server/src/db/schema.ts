@@ -13,7 +13,9 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
+  type AnyPgColumn,
   primaryKey,
   serial,
   text,
@@ -231,7 +233,7 @@ export const participants = pgTable(
       'participants_discharge_check',
       sql`(${t.status} = 'active') = (${t.discharged_on} is null) and (${t.discharge_reason} is null or ${t.status} = 'withdrawn')`,
     ),
-    // Possible duplicates (issue 32): the same date of birth and names, ignoring case and spaces;
+    // Possible duplicates: the same date of birth and names, ignoring case and spaces;
     // the expressions are participants' identityKeyOf (modules/participants/duplicates.ts).
     index('participants_identity_idx').on(
       t.date_of_birth,
@@ -260,7 +262,7 @@ export const participants = pgTable(
  * How far each participant is behind, one row per participant (made by a trigger on participants,
  * removed with them). The daily check rewrites days_behind for most participants every day; in
  * participants each new row version added an entry to all eight of its indexes (days_behind is
- * indexed, so no update could be HOT), here it adds three small ones (issue 14, migration 0009).
+ * indexed, so no update could be HOT), here it adds three small ones (migration 0009).
  */
 export const participantAdherence = pgTable(
   'participant_adherence',
@@ -424,7 +426,7 @@ export const dailyViews = pgTable('daily_views', {
 });
 
 /**
- * Rollups of seen_videos for the Reports screen (issue 33), kept by statement triggers on
+ * Rollups of seen_videos for the Reports screen, kept by statement triggers on
  * seen_videos in the transaction of every insert, delete or update
  * (drizzle/0019_report_rollup_triggers.sql), so a report over a year never reads every view.
  *
@@ -466,7 +468,7 @@ export const seenWeeks = pgTable(
 );
 
 /**
- * "Where people stop" (issue 33) by its own keys, kept by triggers (drizzle/0020_programme_week_rollups.sql)
+ * "Where people stop" by its own keys, kept by triggers (drizzle/0020_programme_week_rollups.sql)
  * so the report reads a few thousand rows instead of a row per participant and week.
  *
  * report_cohort: per participant the report counts (a programme and a tablet now or in the device
@@ -692,7 +694,7 @@ export const deviceAssignments = pgTable(
 );
 
 /**
- * The adherence classes' counts as the daily check left them, one row per day (issue 33's
+ * The adherence classes' counts as the daily check left them, one row per day (the Reports screen's
  * "Adherence over time" report): active participants with a programme, on track, slightly behind
  * and behind. Written once a day in the check's transaction; history starts with the first check
  * after this table was made.
@@ -707,7 +709,7 @@ export const adherenceHistory = pgTable('adherence_history', {
 /**
  * The follow-up worklist's facts, one row per participant (made by a trigger when the participant
  * is inserted, removed with them): each reason is a column kept current where its fact changes,
- * so the worklist is an index range per reason, never a scan of every participant (issue 31).
+ * so the worklist is an index range per reason, never a scan of every participant.
  * Mirrored by triggers (drizzle 0016): active (participants.status), has_device and
  * device_assigned_at (participants.authorized_device_id), token_empty (push_notification_id),
  * has_programme (fitness_participation_progress), days_behind (participant_adherence). Written by
@@ -768,6 +770,16 @@ export const participantFollowup = pgTable(
     finished_since: timestamp('finished_since', { withTimezone: true }),
     /** not_started once this is 2 days old. */
     not_started_from: timestamp('not_started_from', { withTimezone: true }),
+    /**
+     * The days (programme calendar) of the participant's current or next stretch of assessments
+     * due and not recorded (their windows merged where they touch), null when none: kept by
+     * assessment_due_refresh() where a fact changes (a result, the schedule, the programme, a
+     * discharge) and moved on by the daily job when a stretch has ended.
+     */
+    assessment_due_on: date('assessment_due_on', { mode: 'string' }),
+    assessment_due_until: date('assessment_due_until', { mode: 'string' }),
+    /** assessment_due on from this instant (00:00 of assessment_due_on in the programme's time zone). */
+    assessment_due_from: timestamp('assessment_due_from', { withTimezone: true }),
   },
   (t) => [
     index('participant_followup_behind_idx')
@@ -810,6 +822,26 @@ export const participantFollowup = pgTable(
     index('participant_followup_snoozed_idx')
       .on(t.snoozed_until)
       .where(sql`${t.snoozed_until} is not null`),
+    index('participant_followup_assessment_idx')
+      .on(t.assessment_due_from, t.participant_id)
+      .where(sql`${t.assessment_due_from} is not null`),
+    // The worklist's total: the participants with assessments due and no other reason, counted
+    // from the index alone (followup/worklist.ts).
+    index('participant_followup_assessment_only_idx')
+      .on(
+        t.assessment_due_from,
+        t.assessment_due_on,
+        t.assessment_due_until,
+        t.silent_from,
+        t.not_started_from,
+      )
+      .where(
+        sql`${t.assessment_due_from} is not null and ${t.behind_since} is null and ${t.slightly_since} is null and ${t.failing_since} is null and ${t.finished_since} is null`,
+      ),
+    // The daily job moves on the stretches that have ended: these rows, not every participant.
+    index('participant_followup_assessment_until_idx')
+      .on(t.assessment_due_until)
+      .where(sql`${t.assessment_due_until} is not null`),
   ],
 );
 
@@ -829,4 +861,163 @@ export const followupTally = pgTable(
   },
   // A fold leaves the table's pages empty until they are vacuumed away: the sums read the index.
   (t) => [index('followup_tally_reason_idx').on(t.reason, t.delta)],
+);
+
+/**
+ * Settings of the programme the database's own logic needs: `time_zone`, the programme's calendar
+ * (ADHERENCE_CHECK_TZ), written by the server at start, so that triggers count days as the server
+ * does (assessment_due_refresh()).
+ */
+export const programmeSettings = pgTable('programme_settings', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});
+
+/**
+ * The catalogue of outcome measures: numeric ones (a value in a UCUM unit) and questionnaires
+ * (items with their allowed answers, scored by `scoring`). Data, not code, so full access adds one
+ * without a release; global to the instance. A measure with results never changes what it records
+ * (the server refuses it): only its name and `retired` may change, and a new version is a new measure.
+ */
+export const outcomeMeasures = pgTable(
+  'outcome_measures',
+  {
+    measure_id: serial('measure_id').primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    /** contract MEASURE_KINDS */
+    kind: text('kind').notNull(),
+    /** UCUM code (contract MEASURE_UNITS); `{score}` for a questionnaire. */
+    unit: text('unit').notNull(),
+    min: doublePrecision('min').notNull(),
+    max: doublePrecision('max').notNull(),
+    decimals: integer('decimals').notNull().default(0),
+    higher_is_better: boolean('higher_is_better').notNull(),
+    /** Minimal clinically important difference, in the unit; null when none is known. */
+    mcid: doublePrecision('mcid'),
+    mcid_source: text('mcid_source'),
+    instructions: text('instructions'),
+    licence: text('licence'),
+    loinc: text('loinc'),
+    /** Questionnaires only: sum or mean (contract SCORING_RULES). */
+    scoring: text('scoring'),
+    /** Questionnaires only: [{ item_id, text, reversed?, answers: [{ value, label }] }]. */
+    items: jsonb('items').$type<
+      {
+        item_id: string;
+        text: string;
+        reversed?: boolean;
+        answers: { value: number; label: string }[];
+      }[]
+    >(),
+    retired: boolean('retired').notNull().default(false),
+    created_at: createdAt(),
+    updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('outcome_measures_code_key').on(sql`lower(${t.code})`),
+    check('outcome_measures_kind_check', sql`${t.kind} in ('numeric', 'questionnaire')`),
+    check('outcome_measures_range_check', sql`${t.min} <= ${t.max}`),
+    check('outcome_measures_decimals_check', sql`${t.decimals} between 0 and 4`),
+    check(
+      'outcome_measures_questionnaire_check',
+      sql`(${t.kind} = 'questionnaire') = (${t.scoring} is not null and ${t.items} is not null)`,
+    ),
+    check('outcome_measures_scoring_check', sql`${t.scoring} is null or ${t.scoring} in ('sum', 'mean')`),
+  ],
+);
+
+/**
+ * A video set's assessment schedule: a row per timepoint and measure, in `position` order. Baseline
+ * and end have no week; an interim names its programme week.
+ */
+export const assessmentSchedules = pgTable(
+  'assessment_schedules',
+  {
+    fitness_video_set_id: integer('fitness_video_set_id')
+      .notNull()
+      .references(() => videoSets.fitness_video_set_id, { onDelete: 'cascade' }),
+    /** contract TIMEPOINTS */
+    timepoint: text('timepoint').notNull(),
+    week: integer('week'),
+    measure_id: integer('measure_id')
+      .notNull()
+      .references(() => outcomeMeasures.measure_id),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    unique('assessment_schedules_key')
+      .on(t.fitness_video_set_id, t.timepoint, t.week, t.measure_id)
+      .nullsNotDistinct(),
+    check('assessment_schedules_timepoint_check', sql`${t.timepoint} in ('baseline', 'interim', 'end')`),
+    check('assessment_schedules_week_check', sql`(${t.timepoint} = 'interim') = (${t.week} is not null)`),
+    index('assessment_schedules_measure_idx').on(t.measure_id),
+  ],
+);
+
+/**
+ * Every outcome result recorded against a participant, and every amendment of one. Append-only (a
+ * trigger refuses updates): a correction is a new row whose `amends` names the first result, with a
+ * reason, and the newest row of a result is the one reports use; an amendment marked
+ * `entered_in_error` takes the result out of them. Kept with the participant's record (subject
+ * access) and destroyed with it.
+ */
+export const assessmentResults = pgTable(
+  'assessment_results',
+  {
+    assessment_id: bigserial('assessment_id', { mode: 'number' }).primaryKey(),
+    participant_id: integer('participant_id')
+      .notNull()
+      .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    measure_id: integer('measure_id')
+      .notNull()
+      .references(() => outcomeMeasures.measure_id),
+    /** contract TIMEPOINTS; an amendment repeats its result's. */
+    timepoint: text('timepoint').notNull(),
+    /** The programme week of an interim result. */
+    week: integer('week'),
+    taken_on: date('taken_on', { mode: 'string' }).notNull(),
+    /** A numeric measure's value as entered, in the measure's unit. */
+    value: doublePrecision('value'),
+    /** A questionnaire's answers: { [item_id]: value }. */
+    answers: jsonb('answers').$type<Record<string, number>>(),
+    /** The value, or the questionnaire's score computed by the server; null when entered in error. */
+    score: doublePrecision('score'),
+    entered_in_error: boolean('entered_in_error').notNull().default(false),
+    /** Identifiable free text: full access only. */
+    note: text('note'),
+    /** On an amendment: the first result of the chain it corrects. */
+    amends: bigint('amends', { mode: 'number' }).references(
+      (): AnyPgColumn => assessmentResults.assessment_id,
+      {
+        onDelete: 'cascade',
+      },
+    ),
+    /** Why an amendment was made (identifiable free text: full access only). */
+    reason: text('reason'),
+    admin_user_id: integer('admin_user_id'),
+    admin_user_name: text('admin_user_name').notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    check('assessment_results_timepoint_check', sql`${t.timepoint} in ('baseline', 'interim', 'end')`),
+    check('assessment_results_week_check', sql`(${t.timepoint} = 'interim') = (${t.week} is not null)`),
+    check('assessment_results_amendment_check', sql`(${t.amends} is null) = (${t.reason} is null)`),
+    check(
+      'assessment_results_score_check',
+      sql`(${t.score} is null) = ${t.entered_in_error} and (not ${t.entered_in_error} or ${t.amends} is not null)`,
+    ),
+    // A participant's results of one measure and timepoint (the report, what is due) in one range,
+    // amendments beside the results they correct.
+    index('assessment_results_participant_idx').on(
+      t.participant_id,
+      t.measure_id,
+      t.timepoint,
+      t.assessment_id,
+    ),
+    index('assessment_results_amends_idx')
+      .on(t.amends)
+      .where(sql`${t.amends} is not null`),
+    index('assessment_results_measure_idx').on(t.measure_id),
+  ],
 );

@@ -81,12 +81,18 @@ export interface World {
   /** A second enrolled tablet, for the public registration call (which issues tokens). */
   otherDeviceUuid: string;
   logFileName: string;
+  /** Today in the programme's calendar (a result's date taken may not be later). */
+  today: string;
   /** Rows a destructive or creating call may consume, one per call. */
   freshParticipantId(): Promise<number>;
   freshDevice(): Promise<{ id: number; uuid: string }>;
   freshSetId(): Promise<number>;
   freshVideoId(): Promise<number>;
   freshAdminUserName(): Promise<string>;
+  /** An outcome measure with no results (its catalogue entry may change). */
+  freshMeasureId(): Promise<number>;
+  /** A result recorded against the seeded participant (for an amendment). */
+  freshAssessmentId(): Promise<number>;
   freshUuid(): string;
   /** Credentials for a real sign-in (a new admin and a current TOTP code each time). */
   freshLogin(): Promise<Record<string, string>>;
@@ -417,6 +423,72 @@ const ROWS: RowDeclaration[] = [
   {
     route: API_ROUTES.followup.messages,
     call: (w) => ({ url: `/api/participant/${w.participantId}/messages` }),
+  },
+
+  // ---- outcome measures, schedules and results ----
+  { route: API_ROUTES.outcomes.measures, call: () => ({ url: '/api/measures' }) },
+  {
+    route: API_ROUTES.outcomes.createMeasure,
+    call: () => ({
+      url: '/api/measures',
+      payload: {
+        code: `M${Math.random().toString(36).slice(2, 10)}`,
+        name: 'Matrix measure',
+        kind: 'numeric',
+        unit: 'm',
+        min: 0,
+        max: 100,
+        higher_is_better: true,
+      },
+    }),
+  },
+  {
+    route: API_ROUTES.outcomes.updateMeasure,
+    call: async (w) => ({
+      url: `/api/measures/${await w.freshMeasureId()}`,
+      payload: { name: 'Renamed measure' },
+    }),
+  },
+  { route: API_ROUTES.outcomes.schedule, call: (w) => ({ url: `/api/videoset/${w.setId}/assessments` }) },
+  {
+    route: API_ROUTES.outcomes.saveSchedule,
+    call: (w) => ({
+      url: `/api/videoset/${w.setId}/assessments`,
+      payload: { timepoints: [{ timepoint: 'baseline', measures: ['6MWD'] }] },
+    }),
+  },
+  {
+    route: API_ROUTES.outcomes.results,
+    call: (w) => ({ url: `/api/participant/${w.participantId}/assessments` }),
+  },
+  {
+    route: API_ROUTES.outcomes.record,
+    call: (w) => ({
+      url: `/api/participant/${w.participantId}/assessments`,
+      payload: {
+        timepoint: 'baseline',
+        measure: '6MWD',
+        taken_on: w.today,
+        value: 300,
+        note: 'Matrix note on a walk',
+      },
+    }),
+  },
+  {
+    route: API_ROUTES.outcomes.amend,
+    call: async (w) => ({
+      url: `/api/participant/${w.participantId}/assessments/${await w.freshAssessmentId()}/amend`,
+      payload: { value: 301, reason: 'Matrix correction' },
+    }),
+  },
+  {
+    route: API_ROUTES.outcomes.ofParticipant,
+    call: (w) => ({ url: `/api/participant/${w.participantId}/outcomes` }),
+  },
+  { route: API_ROUTES.outcomes.fhir, call: (w) => ({ url: `/api/participant/${w.participantId}/fhir` }) },
+  {
+    route: API_ROUTES.reports.outcomes,
+    call: () => ({ url: '/api/reports/outcomes?from=2026-01-01&to=2026-03-31&measure=6MWD' }),
   },
 
   // ---- video sets and videos ----

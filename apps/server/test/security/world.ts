@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
+import { assessmentResults, outcomeMeasures } from '../../src/db/schema.js';
+import { programmeToday } from '../../src/lib/programme-day.js';
 import { createAdmin, signedInCookie, type TestApp } from '../harness.js';
 import { addParticipant, insertParticipants, issueDeviceToken } from '../factories.js';
 import {
@@ -46,12 +49,43 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
     headers: { cookie: full.cookie },
   });
   const referralAnswer = referral.json<Record<string, unknown>>();
+  // A result with a note and an amendment with a reason: free text only full access may read.
+  const [sixMinuteWalk] = await t.ctx.db
+    .select()
+    .from(outcomeMeasures)
+    .where(eq(outcomeMeasures.code, '6MWD'));
+  const [seededResult] = await t.ctx.db
+    .insert(assessmentResults)
+    .values({
+      participant_id: participant.participant_id,
+      measure_id: sixMinuteWalk!.measure_id,
+      timepoint: 'baseline',
+      taken_on: programmeToday(t.ctx),
+      value: 300,
+      score: 300,
+      note: 'Seeded outcome note about breathlessness',
+      admin_user_name: 'world',
+    })
+    .returning();
+  await t.ctx.db.insert(assessmentResults).values({
+    participant_id: participant.participant_id,
+    measure_id: sixMinuteWalk!.measure_id,
+    timepoint: 'baseline',
+    taken_on: programmeToday(t.ctx),
+    value: 310,
+    score: 310,
+    amends: seededResult!.assessment_id,
+    reason: 'Seeded amendment reason about a typing slip',
+    admin_user_name: 'world',
+  });
   const identifiableValues = [
     // Every identifiable field of the contract's list, from the participant or their referral;
     // yes/no answers and short values (a two-letter role) would match ordinary text.
     ...IDENTIFIABLE_FIELDS.map((field) => participant[field] ?? referralAnswer[field]).filter(
       (v): v is string => typeof v === 'string' && v.length > 3,
     ),
+    'Seeded outcome note about breathlessness',
+    'Seeded amendment reason about a typing slip',
     other.participant.first_name,
     other.participant.last_name,
     // The whole uuid of an assigned device: with it, call 1 answers the participant's name.
@@ -69,6 +103,7 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
     progressId: progress.fitness_participation_progress_id,
     otherDeviceUuid: other.device.uuid,
     logFileName: logFileNameFor(new Date()),
+    today: programmeToday(t.ctx),
     freshParticipantId: async () => (await insertParticipants(t.ctx, [{}]))[0]!,
     freshDevice: async () => {
       const d = await makeDevice(t.ctx.db);
@@ -78,6 +113,37 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
     freshVideoId: async () =>
       (await makeVideos(t.ctx.db, await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })))[0]!.video_id,
     freshAdminUserName: async () => (await createAdmin(t.ctx, 'basic access')).user_name,
+    freshMeasureId: async () => {
+      const [row] = await t.ctx.db
+        .insert(outcomeMeasures)
+        .values({
+          code: `W${randomDeviceUuid()}`,
+          name: 'World measure',
+          kind: 'numeric',
+          unit: 'm',
+          min: 0,
+          max: 100,
+          higher_is_better: true,
+        })
+        .returning();
+      return row!.measure_id;
+    },
+    freshAssessmentId: async () => {
+      const [measure] = await t.ctx.db.select().from(outcomeMeasures).where(eq(outcomeMeasures.code, '6MWD'));
+      const [row] = await t.ctx.db
+        .insert(assessmentResults)
+        .values({
+          participant_id: participant.participant_id,
+          measure_id: measure!.measure_id,
+          timepoint: 'baseline',
+          taken_on: programmeToday(t.ctx),
+          value: 300,
+          score: 300,
+          admin_user_name: 'world',
+        })
+        .returning();
+      return row!.assessment_id;
+    },
     freshUuid: randomDeviceUuid,
     freshLogin: async () => {
       const admin = await createAdmin(t.ctx, 'basic access');

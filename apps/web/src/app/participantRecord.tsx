@@ -25,6 +25,11 @@ export const participantRecordParts: ParticipantRecordParts = {
       Panel: lazyNamed(() => import('../features/progress/AdvancedSettingsTab'), 'AdvancedSettingsTab'),
     },
     {
+      value: 'outcomes',
+      label: 'Outcomes',
+      Panel: lazyNamed(() => import('../features/outcomes/OutcomesTab'), 'OutcomesTab'),
+    },
+    {
       value: 'contacts',
       label: 'Contacts',
       Panel: lazyNamed(() => import('../features/followup/ContactsTab'), 'ContactsTab'),
@@ -38,6 +43,10 @@ export const participantRecordParts: ParticipantRecordParts = {
   RecordDialog: lazyNamed(
     () => import('../features/participants/ParticipantDetailsDialog'),
     'ParticipantRecordDialog',
+  ),
+  RecordResultDialog: lazyNamed(
+    () => import('../features/outcomes/RecordResultDialog'),
+    'RecordResultDialog',
   ),
   ProgressForwardDialog: lazyNamed(
     () => import('../features/progress/ProgressForwardDialog'),

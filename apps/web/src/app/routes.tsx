@@ -2,6 +2,7 @@ import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettin
 import AssessmentOutlinedIcon from '@mui/icons-material/AssessmentOutlined';
 import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
+import FactCheckOutlinedIcon from '@mui/icons-material/FactCheckOutlined';
 import GroupOutlinedIcon from '@mui/icons-material/GroupOutlined';
 import PhoneInTalkOutlinedIcon from '@mui/icons-material/PhoneInTalkOutlined';
 import OndemandVideoOutlinedIcon from '@mui/icons-material/OndemandVideoOutlined';
@@ -105,6 +106,21 @@ export const consoleRoutes: ConsoleRoute[] = [
     route: apiRoutes.videoSets.get,
     page: lazyNamed(() => import('../features/videos/ManageVideosPage'), 'ManageVideosPage'),
     section: '/videoset',
+  },
+  {
+    path: '/videoset/:fitness_video_set_id/assessments',
+    title: 'Assessments',
+    route: apiRoutes.outcomes.schedule,
+    page: lazyNamed(() => import('../features/outcomes/SchedulePage'), 'SchedulePage'),
+    section: '/videoset',
+  },
+  // The catalogue is changed by full access only: offered to whoever may add a measure.
+  {
+    path: '/measures',
+    title: 'Outcome measures',
+    route: apiRoutes.outcomes.createMeasure,
+    page: lazyNamed(() => import('../features/outcomes/MeasuresPage'), 'MeasuresPage'),
+    nav: { label: 'Outcome measures', icon: FactCheckOutlinedIcon },
   },
   {
     path: '/authoriseddevices',

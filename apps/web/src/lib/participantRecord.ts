@@ -1,3 +1,4 @@
+import type { Timepoint } from '@pathway/contract';
 import { createContext, useContext, type ComponentType } from 'react';
 
 /**
@@ -28,6 +29,14 @@ export interface ParticipantRecordParts {
   tabs: readonly ParticipantTab[];
   /** The record dialog for a participant known by id (a worklist row is not a participant's answer). */
   RecordDialog: ComponentType<{ participantId: number; onClose: () => void }>;
+  /** A worklist row's action: record an outcome result (the assessment the row is due). */
+  RecordResultDialog: ComponentType<{
+    participantId: number;
+    who: string;
+    defaults?: { timepoint?: Timepoint; week?: number | null; measure?: string };
+    onClose: () => void;
+    onRecorded: () => void;
+  }>;
   /** A participant list row's action: progress one day forward (spec §2). */
   ProgressForwardDialog: ComponentType<{
     participantId: number;

@@ -36,6 +36,18 @@ export const followupKeys = {
     [...followupKeys.all, 'messages', participantId, page, perPage] as const,
 };
 
+// Outcome measures, schedules and a participant's results.
+export const outcomeKeys = {
+  all: ['outcomes'] as const,
+  measures: () => [...outcomeKeys.all, 'measures'] as const,
+  schedule: (videoSetId: number) => [...outcomeKeys.all, 'schedule', videoSetId] as const,
+  of: (participantId: number) => [...outcomeKeys.all, 'participant', participantId] as const,
+  results: (participantId: number) => [...outcomeKeys.of(participantId), 'results'] as const,
+  due: (participantId: number) => [...outcomeKeys.of(participantId), 'due'] as const,
+  report: (measure: string, from: string, to: string) =>
+    [...outcomeKeys.all, 'report', measure, from, to] as const,
+};
+
 export const deviceKeys = {
   all: ['authorised-devices'] as const,
   list: () => [...deviceKeys.all, 'all'] as const,

@@ -16,6 +16,7 @@ import {
 } from '../push/index.js';
 import { flushLogs } from '../../logging.js';
 import { foldFollowupTally } from '../followup/index.js';
+import { advanceAssessmentDue } from '../outcomes/index.js';
 
 export const ADHERENCE_CHECK_JOB = 'adherence-check';
 
@@ -44,8 +45,8 @@ const readCheckFigures = rowsReader({
  * the whole day once. Reminders carry a per-participant, per-day dedupe key, unique in the outbox,
  * as a second guard: a day's keys are written only in the transaction that claims the day (here, or
  * by the demo seed), so a duplicate would mean the claim failed, and it fails the check instead of
- * being skipped in silence (a plain insert: ON CONFLICT's extra descent of the key's index before
- * each of up to 200k reminders was a tenth of the check's CPU, issue 14).
+ * being skipped in silence (a plain insert: ON CONFLICT would descend the key's index once more
+ * before each reminder, a large share of the check's CPU at scale; see bench/results.md).
  *
  * The arithmetic mirrors `dailyCheck` of packages/contract/src/programme.ts, and is tested
  * against it on random schedules.
@@ -78,16 +79,18 @@ export async function runAdherenceCheck(
     flushLogs(ctx.logger);
 
     // PostgreSQL would compile the statement's expressions with LLVM first (its cost is far above
-    // jit_above_cost): about 2 s of a run that reads 100k rows once (EXPLAIN ANALYZE, issue 14).
+    // jit_above_cost), which costs more than the run that reads each row once saves (bench/results.md).
     await tx.execute(sql`set local jit = off`);
     // Its intermediate results (one row a participant, read several times) and the participants'
     // old and new rows the tally trigger is handed stay in memory instead of going through temporary
-    // files: about 35 MB written and read back at 100k participants with the default 4 MB (issue 14).
+    // files, which the default 4 MB of work_mem would write and read back at scale.
     await tx.execute(sql`set local work_mem = '64MB'`);
     const [figures] = readCheckFigures(await tx.execute(adherenceCheckStatement(today, nowText)));
-    // The day's counts per class for the Reports screen's adherence over time (issue 33): one row
+    // The day's counts per class for the Reports screen's adherence over time: one row
     // a day, written with the day's claim so a day has its counts exactly when it was checked.
     await tx.execute(adherenceHistoryStatement(today));
+    // Assessments whose days of being due ended: the participant's next ones (assessment_due).
+    await advanceAssessmentDue(tx, today);
     await tx
       .update(adherenceRuns)
       .set({ finished_at: ctx.clock.now(), participants_checked: figures!.checked })
@@ -173,7 +176,7 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
         limit 1
       ) current_view on true
       -- A discharged participant is out of the check: no reminder, and their position and days
-      -- behind stay as they were at the discharge (issue 32).
+      -- behind stay as they were at the discharge.
       where pa.status = 'active'
     ), unlocked as materialized (
       select b.*,
@@ -286,7 +289,7 @@ export function adherenceCheckJob(ctx: AppContext): JobDefinition<never> {
         result.ran ? 'daily adherence check done' : 'daily adherence check had already run today',
       );
       if (result.ran) await foldParticipantTally(ctx.db);
-      // Follow-up's tally (issue 31) likewise.
+      // Follow-up's tally likewise.
       if (result.ran) await foldFollowupTally(ctx.db);
       if (result.ran && ctx.database.kind === 'pglite') {
         const started = performance.now();

@@ -29,6 +29,11 @@ interface ReasonSql {
    * triggers keep it) and followup_tally counts it.
    */
   threshold?: '$1' | '$2';
+  /**
+   * A reason whose own days decide (assessment_due): its whole condition, a range of its column
+   * (bounding the index walk) and the days that hold today. The clock brings it too: no tally.
+   */
+  range?: string;
   /** The time the reason itself began (for `since`). */
   began: string;
   /**
@@ -73,11 +78,20 @@ const REASON_SQL: Record<FollowupReason, ReasonSql> = {
     threshold: '$2',
     began: `f.not_started_from + interval '${FOLLOWUP_NOT_STARTED_DAYS} days'`,
   },
+  // The stretch of days holds today ($3). Its column is the instant its first day begins (00:00
+  // in the programme's time zone), before 00:00 UTC two days on in any zone: that bounds the walk
+  // of its index; the days decide.
+  assessment_due: {
+    column: 'assessment_due_from',
+    range: `f.assessment_due_from < ($3::date + 2)::timestamp at time zone 'UTC' and f.assessment_due_on <= $3::date and f.assessment_due_until >= $3::date`,
+    began: 'f.assessment_due_from',
+  },
 };
 
 /** The reason applies (a range of its index). */
 const holds = (reason: FollowupReason) => {
   const r = REASON_SQL[reason];
+  if (r.range) return r.range;
   return r.threshold ? `f.${r.column} <= ${r.threshold}::timestamptz` : `f.${r.column} is not null`;
 };
 /** Its order in the index: the time its fact began. */
@@ -99,12 +113,14 @@ const SINCE_EXACT = `coalesce(least(${FOLLOWUP_REASONS.map((r) => {
  * How many are listed, without reading the listed rows: the reasons the triggers keep from
  * followup_tally, plus each reason the clock brings among those without a kept one, as index-only
  * counts of their partial indexes (a tablet can only be silent with a device and a programme, and
- * only someone without both is "not started", so these never overlap), less the snoozed who have
- * no new reason (a few rows, read through their own index). Each range is written as its index's
- * predicate, so that the planner reads the index alone.
+ * only someone without both is "not started", so these never overlap; a reason of days, which may
+ * hold with either, is counted among those without them), less the snoozed who have no new reason
+ * (a few rows, read through their own index). Each range is written as its index's predicate, so
+ * that the planner reads the index alone.
  */
-const KEPT = FOLLOWUP_REASONS.filter((r) => REASON_SQL[r].threshold === undefined);
-const BY_CLOCK = FOLLOWUP_REASONS.filter((r) => REASON_SQL[r].threshold !== undefined);
+const KEPT = FOLLOWUP_REASONS.filter((r) => REASON_SQL[r].threshold === undefined && !REASON_SQL[r].range);
+const BY_CLOCK = FOLLOWUP_REASONS.filter((r) => REASON_SQL[r].threshold !== undefined || REASON_SQL[r].range);
+const THRESHOLDS = FOLLOWUP_REASONS.filter((r) => REASON_SQL[r].threshold !== undefined);
 const tallied = (name: string) =>
   `(select coalesce(sum(delta), 0) from followup_tally where reason = '${name}')`;
 const NONE_KEPT = KEPT.map((r) => `f.${REASON_SQL[r].column} is null`).join(' and ');
@@ -119,9 +135,12 @@ function totalSql(reason: FollowupReason | undefined): string {
     return `(${listed} - ${SNOOZED_HIDDEN(holds(reason))})::int`;
   }
   const anyReason = FOLLOWUP_REASONS.map(holds).join(' or ');
-  const byClock = BY_CLOCK.map(
-    (r) => `\n    + (select count(*) from participant_followup f where ${holds(r)} and ${NONE_KEPT})`,
-  ).join('');
+  const byClock = BY_CLOCK.map((r) => {
+    const apart = REASON_SQL[r].range
+      ? THRESHOLDS.map((t) => ` and not coalesce(${holds(t)}, false)`).join('')
+      : '';
+    return `\n    + (select count(*) from participant_followup f where ${holds(r)} and ${NONE_KEPT}${apart})`;
+  }).join('');
   return `(${tallied('listed')}${byClock}
     - ${SNOOZED_HIDDEN(anyReason)})::int`;
 }
@@ -346,8 +365,8 @@ export async function currentReasons(
   participantId: number,
 ): Promise<FollowupReason[]> {
   const rows = await arrayRows(db, {
-    sql: `select ${REASONS_ARRAY} from participant_followup f where f.participant_id = $3::int and $1::timestamptz is not null and $2::timestamptz is not null`,
-    params: [...baseParams(clock).slice(0, 2), participantId],
+    sql: `select ${REASONS_ARRAY} from participant_followup f where f.participant_id = $4::int`,
+    params: [...baseParams(clock).slice(0, 3), participantId],
   });
   const row = rows?.[0];
   return (row && readReasons(row).reasons) ?? [];

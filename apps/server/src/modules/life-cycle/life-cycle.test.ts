@@ -516,6 +516,24 @@ describe('subject access', () => {
         ).statusCode,
       ).toBe(200);
     }
+    // Outcome results: each participant's, and an amendment of theirs.
+    const results: Record<number, number> = {};
+    for (const p of [mine, other]) {
+      const res = await api('POST', `/api/participant/${p.id}/assessments`, {
+        timepoint: 'baseline',
+        measure: '6MWD',
+        taken_on: TODAY,
+        value: p === mine ? 312 : 287,
+        note: p === mine ? 'Walked with a stick' : 'Otto walked fast',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      results[p.id] = res.json<{ assessment_id: number }>().assessment_id;
+    }
+    const amended = await api('POST', `/api/participant/${mine.id}/assessments/${results[mine.id]}/amend`, {
+      value: 321,
+      reason: 'Digits swapped on the form',
+    });
+    expect(amended.statusCode, amended.body).toBe(201);
     // A list read names both: the ZIP keeps only their own id of it.
     expect((await gridIds()).ids).toEqual(expect.arrayContaining([mine.id, other.id]));
 
@@ -544,6 +562,7 @@ describe('subject access', () => {
         'device_assignments',
         'device_sign_ins',
         'device_tokens',
+        'assessment_results',
         'audit_events',
       ]),
     );
@@ -566,8 +585,26 @@ describe('subject access', () => {
       }
     }
     expect(text['data/device_tokens.json']).not.toContain('token_hash');
+    // Every result and amendment: the original value stays beside its correction.
+    const outcomeRows = JSON.parse(text['data/assessment_results.json']!) as Record<string, unknown>[];
+    outcomeRows.sort((a, b) => Number(a.assessment_id) - Number(b.assessment_id));
+    // bigint columns come as text from node-postgres, as numbers from PGlite.
+    const amendsOf = (r: Record<string, unknown>) => (r.amends === null ? null : Number(r.amends));
+    expect(outcomeRows.map((r) => [r.score, amendsOf(r), r.reason])).toEqual([
+      [312, null, null],
+      [321, results[mine.id], 'Digits swapped on the form'],
+    ]);
+    expect(text['summary.html']).toContain('Outcome results and their amendments');
+    expect(text['summary.html']).toContain('Six-minute walk distance');
+    expect(text['summary.html']).toContain('Digits swapped on the form');
     const everything = Object.values(text).join('\n');
-    for (const value of ['Otto', 'Someoneelse', 'otto.else@example.org', other.device.uuid]) {
+    for (const value of [
+      'Otto',
+      'Someoneelse',
+      'otto.else@example.org',
+      other.device.uuid,
+      'Otto walked fast',
+    ]) {
       expect(everything, value).not.toContain(value);
     }
     const audited = rowsOf<{ n: number }>(

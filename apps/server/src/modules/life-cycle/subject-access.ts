@@ -16,7 +16,7 @@ import { type AuditActor, AuditService } from '../audit/index.js';
 import { quoted, tablesAboutParticipants } from './records.js';
 
 /**
- * Everything held about one participant (UK GDPR right of access, issue 32 section 5): one ZIP
+ * Everything held about one participant (UK GDPR right of access): one ZIP
  * with a readable HTML summary and, for every table that holds rows about them (found in the
  * catalogue by its participant_id column, so a table added later is included without a change
  * here), a JSON file of those rows with every column. Left out, and said so in the README of the
@@ -34,6 +34,7 @@ const readVideoTitles = rowsReader({
   day_number: column.integer,
 });
 const readSetNames = rowsReader({ fitness_video_set_id: column.integer, name: column.text });
+const readMeasureName = rowsReader({ measure_id: column.integer, name: column.text, unit: column.text });
 
 /** Columns never handed out: derived secrets of the server. */
 const WITHHELD_COLUMNS: Record<string, readonly string[]> = { device_tokens: ['token_hash'] };
@@ -156,6 +157,29 @@ export class SubjectAccessService {
       ...p,
       video_set: sets.get(Number(p.fitness_video_set_id)) ?? '',
     }));
+    // Outcome results and every amendment of one, with the measure's name and unit.
+    const measures = new Map(
+      readMeasureName(
+        await this.ctx.db.execute(sql`
+          select m.measure_id, m.name, m.unit from outcome_measures m
+          where m.measure_id in (select measure_id from assessment_results where participant_id = ${participantId})`),
+      ).map((m) => [m.measure_id, m]),
+    );
+    const outcomes = (tables.assessment_results ?? []).map((r) => {
+      const measure = measures.get(Number(r.measure_id));
+      return {
+        ...r,
+        measure: measure?.name ?? '',
+        unit: measure?.unit ?? '',
+        answers: r.answers === null ? '' : JSON.stringify(r.answers),
+        correction:
+          r.amends === null
+            ? ''
+            : r.entered_in_error
+              ? `entered in error (amends ${textOf(r.amends)})`
+              : `amends ${textOf(r.amends)}`,
+      };
+    });
     const audit = (tables.audit_events ?? []).map((a) => ({
       ...a,
       what: AUDIT_ACTIONS[a.action as AuditAction] ?? a.action,
@@ -178,6 +202,25 @@ export class SubjectAccessService {
         'Contact log',
         ['created_at', 'method', 'outcome', 'note', 'next_followup_on', 'admin_user_name'],
         tables.participant_contacts ?? [],
+      ),
+      table(
+        'Outcome results and their amendments',
+        [
+          'assessment_id',
+          'taken_on',
+          'measure',
+          'timepoint',
+          'week',
+          'score',
+          'unit',
+          'answers',
+          'correction',
+          'reason',
+          'note',
+          'admin_user_name',
+          'created_at',
+        ],
+        outcomes,
       ),
       table(
         'Tablets (device assignments)',

@@ -21,6 +21,7 @@ import {
   videos,
 } from '../../db/schema.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { percentile } from '../../../test/percentile.js';
 import { reportOf, type ReportContext, type ReportPeriod } from './service.js';
 
 /**
@@ -286,14 +287,6 @@ function buckets(p: ReportPeriod) {
   return out;
 }
 const inside = (d: string, first: string, last: string) => d >= first && d <= last;
-function percentile(values: number[], fraction: number): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const position = fraction * (sorted.length - 1);
-  const lower = Math.floor(position);
-  const upper = Math.min(lower + 1, sorted.length - 1);
-  return sorted[lower]! + (position - lower) * (sorted[upper]! - sorted[lower]!);
-}
 const tally = (names: string[]) =>
   [...new Set(names)]
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))

@@ -3,8 +3,10 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   messages,
+  outcomesTable,
   reportTables,
   REPORT_NAMES,
+  type OutcomesReport,
   type ReportsAnswers,
   type ReportName,
 } from '@pathway/contract';
@@ -574,9 +576,18 @@ describe('GET /api/reports/export.xlsx', () => {
       while (out.length > 0 && out[out.length - 1] === null) out.pop();
       return out;
     };
-    return answers
-      .flatMap((a) => reportTables(a, suppress))
-      .map((table) => ({ name: table.key, rows: [[table.title], table.columns, ...table.rows.map(trim)] }));
+    const { cookie } = await signedInCookie(t.ctx, 'basic access');
+    const outcomes: OutcomesReport[] = [];
+    for (const code of ['6MWD', 'PFWD', 'MWD', 'GAD-7']) {
+      const res = await t.app.inject({
+        url: `/api/reports/outcomes?from=2025-12-01&to=2026-02-28&measure=${code}`,
+        headers: { cookie },
+      });
+      outcomes.push(res.json<OutcomesReport>());
+    }
+    return [...answers.flatMap((a) => reportTables(a, suppress)), outcomesTable(outcomes, suppress)].map(
+      (table) => ({ name: table.key, rows: [[table.title], table.columns, ...table.rows.map(trim)] }),
+    );
   }
 
   it('holds every table, cell by cell, after a sheet saying the period, when and by whom', async () => {
@@ -586,7 +597,10 @@ describe('GET /api/reports/export.xlsx', () => {
       rows: [
         ['About this workbook'],
         ['Item', 'Value'],
-        ['Reports', 'Referrals, Flow, Adherence over time, Where people stop, Videos, Views per day'],
+        [
+          'Reports',
+          'Referrals, Flow, Adherence over time, Where people stop, Videos, Views per day, Outcomes',
+        ],
         ['From', '2025-12-01'],
         ['To', '2026-02-28'],
         ['Grouped by', 'month'],

@@ -5,13 +5,14 @@ import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { actorOf, AuditService } from '../audit/index.js';
+import { viewOutcomesReport } from './outcomes.js';
 import { viewReport, type ReportContext } from './service.js';
 import { exportWorkbook } from './workbook.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
- * Reports (issue 33): aggregate figures only, so every signed-in admin may read them (no
+ * Reports: aggregate figures only, so every signed-in admin may read them (no
  * permission); each read is still audited as a view of aggregate data.
  */
 export async function reportRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -39,6 +40,21 @@ export async function reportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         .header('content-disposition', `attachment; filename="pathway-reports-${from}-to-${to}.xlsx"`)
         .header('cache-control', 'no-store')
         .send(body as never);
+    },
+  });
+
+  r.route({
+    ...routeOf(api.reports.outcomes),
+    handler: async (request, reply) => {
+      const { from, to, measure } = request.query;
+      const answer = await viewOutcomesReport(
+        reportContext(),
+        audit,
+        actorOf(request),
+        { from, to },
+        measure,
+      );
+      return reply.header('cache-control', 'no-store').send(answer);
     },
   });
 

@@ -3,12 +3,15 @@ import {
   REPORT_TITLES,
   SMALL_COUNT_LIMIT,
   SMALL_COUNT_TEXT,
+  OUTCOMES_REPORT_TITLE,
+  outcomesTable,
   reportTables,
   type ReportTable,
   type ReportsAnswers,
   type ReportName,
 } from '@pathway/contract';
 import type { AuditActor, AuditService } from '../audit/index.js';
+import { outcomesReportsOf } from './outcomes.js';
 import { reportOf, type ReportContext, type ReportPeriod } from './service.js';
 
 export interface WorkbookRequest {
@@ -30,12 +33,13 @@ export async function reportWorkbookTables(
   const answers: ReportsAnswers[ReportName][] = [];
   for (const name of REPORT_NAMES) answers.push(await reportOf(c, name, request.period));
   const { period } = request;
+  const outcomes = await outcomesReportsOf(c, { from: period.from, to: period.to });
   const about: ReportTable = {
     key: 'about',
     title: 'About this workbook',
     columns: ['Item', 'Value'],
     rows: [
-      ['Reports', REPORT_NAMES.map((n) => REPORT_TITLES[n]).join(', ')],
+      ['Reports', [...REPORT_NAMES.map((n) => REPORT_TITLES[n]), OUTCOMES_REPORT_TITLE].join(', ')],
       ['From', period.from],
       ['To', period.to],
       ['Grouped by', period.by === 'week' ? 'ISO week (Monday to Sunday)' : 'month'],
@@ -50,7 +54,11 @@ export async function reportWorkbookTables(
       ],
     ],
   };
-  return [about, ...answers.flatMap((a) => reportTables(a, request.suppressSmall))];
+  return [
+    about,
+    ...answers.flatMap((a) => reportTables(a, request.suppressSmall)),
+    outcomesTable(outcomes, request.suppressSmall),
+  ];
 }
 
 /** The tables as an XLSX workbook (ExcelJS, loaded only when a workbook is asked for). */

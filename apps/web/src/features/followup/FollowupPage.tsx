@@ -102,7 +102,7 @@ function columnsFor(full: boolean): (string | TableColumn)[] {
 export function FollowupPage() {
   const can = useFieldAccess();
   const full = can('identifiable');
-  const { RecordDialog } = useParticipantRecord();
+  const { RecordDialog, RecordResultDialog } = useParticipantRecord();
   const [searchParams, setSearchParams] = useSearchParams();
   const reasonParam = searchParams.get('reason');
   const reason = isReason(reasonParam) ? reasonParam : undefined;
@@ -111,6 +111,7 @@ export function FollowupPage() {
   const counts = useQuery(followupCountsQuery);
   const [opened, setOpened] = useState<number | null>(null);
   const [recording, setRecording] = useState<FollowupEntry | null>(null);
+  const [assessing, setAssessing] = useState<FollowupEntry | null>(null);
 
   return (
     <>
@@ -220,15 +221,28 @@ export function FollowupPage() {
                 {row.next_followup_on ? formatShortDate(row.next_followup_on) : '—'}
               </TableCell>
               <TableCell sx={actionCell}>
-                <Button
-                  variant="outlined"
-                  size="small"
-                  onClick={() => setRecording(row)}
-                  aria-label={`Record contact with ${whoOf(row)}`}
-                  sx={{ whiteSpace: 'nowrap' }}
-                >
-                  Record contact
-                </Button>
+                <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'stretch', gap: 0.5 }}>
+                  <Button
+                    variant="outlined"
+                    size="small"
+                    onClick={() => setRecording(row)}
+                    aria-label={`Record contact with ${whoOf(row)}`}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
+                    Record contact
+                  </Button>
+                  {row.reasons.includes('assessment_due') && (
+                    <Button
+                      variant="outlined"
+                      size="small"
+                      onClick={() => setAssessing(row)}
+                      aria-label={`Record a result for ${whoOf(row)}`}
+                      sx={{ whiteSpace: 'nowrap' }}
+                    >
+                      Record result
+                    </Button>
+                  )}
+                </Box>
               </TableCell>
             </>
           );
@@ -237,6 +251,16 @@ export function FollowupPage() {
       {opened !== null && (
         <Suspense fallback={null}>
           <RecordDialog participantId={opened} onClose={() => setOpened(null)} />
+        </Suspense>
+      )}
+      {assessing && (
+        <Suspense fallback={null}>
+          <RecordResultDialog
+            participantId={assessing.participant_id}
+            who={whoOf(assessing)}
+            onClose={() => setAssessing(null)}
+            onRecorded={() => setAssessing(null)}
+          />
         </Suspense>
       )}
       {recording && (

@@ -13,6 +13,7 @@ const REASON_COLOURS: Record<FollowupReason, { bg: string; fg: string; outlined?
   slightly_behind: { bg: '#FFEB3B', fg: '#212B32' },
   programme_finished: { bg: '#005EB8', fg: '#FFFFFF' },
   not_started: { bg: '#FFFFFF', fg: '#212B32', outlined: true },
+  assessment_due: { bg: '#007F3B', fg: '#FFFFFF' },
 };
 
 export function ReasonChip({ reason }: { reason: FollowupReason }) {

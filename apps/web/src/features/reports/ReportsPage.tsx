@@ -18,8 +18,10 @@ import type { Theme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import {
+  OUTCOMES_REPORT_TITLE,
   REPORT_NAMES,
   REPORT_TITLES,
+  outcomesTable,
   isCalendarDay,
   latestReportEnd,
   reportCsv,
@@ -35,7 +37,15 @@ import { QueryState } from '../../components/QueryState';
 import { isApiError } from '../../lib/api';
 import { formatLongDate } from '../../lib/dates';
 import { saveBlob } from '../../lib/download';
-import { defaultPeriod, downloadWorkbook, reportQuery, type PeriodChoice } from './api';
+import {
+  defaultPeriod,
+  downloadWorkbook,
+  measuresInUse,
+  outcomesReportQuery,
+  reportMeasuresQuery,
+  reportQuery,
+  type PeriodChoice,
+} from './api';
 
 const BLUE = '#005EB8';
 const PALETTE = [BLUE, '#007F3B', '#FFB81C', '#D5281B', '#330072', '#00A9CE', '#AE2573', '#425563'];
@@ -362,6 +372,15 @@ function ReportNote({ answer }: { answer: ReportsAnswers[ReportName] }) {
   return null;
 }
 
+const sectionSx = {
+  p: 2,
+  mb: 3,
+  // A section off screen is neither laid out nor painted until it nears the window (the videos
+  // report alone has a bar and a table row per video); printing draws every one.
+  contentVisibility: 'auto',
+  containIntrinsicSize: 'auto 640px',
+} as const;
+
 function ReportSection({
   name,
   period,
@@ -382,14 +401,7 @@ function ReportSection({
       component="section"
       className="reports-section"
       aria-labelledby={`report-${name}`}
-      sx={{
-        p: 2,
-        mb: 3,
-        // A section off screen is neither laid out nor painted until it nears the window (the videos
-        // report alone has a bar and a table row per video); printing draws every one.
-        contentVisibility: 'auto',
-        containIntrinsicSize: 'auto 640px',
-      }}
+      sx={sectionSx}
     >
       <Typography id={`report-${name}`} component="h2" variant="h2" sx={{ mb: 1 }}>
         {title}
@@ -410,6 +422,107 @@ function ReportSection({
             ))}
           </>
         )}
+      </QueryState>
+    </Paper>
+  );
+}
+
+/**
+ * The outcomes report of one measure: completeness first (the completers, and how many have a
+ * baseline, an end result and both), then the pairs' figures; a measure is chosen from those in use.
+ */
+function OutcomesSection({ period, suppress }: { period: PeriodChoice; suppress: boolean }) {
+  const measures = useQuery(reportMeasuresQuery);
+  const inUse = measuresInUse(measures.data ?? []);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const measure = chosen ?? inUse[0]?.code ?? null;
+  const report = useQuery({ ...outcomesReportQuery(measure ?? '', period), enabled: measure !== null });
+  const section = useRef<HTMLElement>(null);
+  const width = useContentWidth(section);
+  return (
+    <Paper
+      ref={section}
+      variant="outlined"
+      component="section"
+      className="reports-section"
+      aria-labelledby="report-outcomes"
+      sx={sectionSx}
+    >
+      <Typography id="report-outcomes" component="h2" variant="h2" sx={{ mb: 1 }}>
+        {OUTCOMES_REPORT_TITLE}
+      </Typography>
+      <QueryState query={measures} loadingLabel="Loading the measures">
+        {() =>
+          measure === null ? (
+            <Typography color="text.secondary">No outcome measure is in use.</Typography>
+          ) : (
+            <>
+              <TextField
+                select
+                id="report-outcomes-measure"
+                label="Measure"
+                size="small"
+                value={measure}
+                onChange={(e) => setChosen(e.target.value)}
+                className="reports-no-print"
+                sx={{ minWidth: 260, mb: 1 }}
+              >
+                {inUse.map((m) => (
+                  <MenuItem key={m.code} value={m.code}>
+                    {m.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <QueryState query={report} loadingLabel={`Loading ${OUTCOMES_REPORT_TITLE}`}>
+                {(answer) => (
+                  <>
+                    <Typography color="text.secondary">
+                      Participants discharged as completed in the period: {answer.completed}. With a baseline
+                      (taken by the end of the first week) and an end result: {answer.with_both}
+                      {answer.completed > 0
+                        ? ` (${Math.round((100 * answer.with_both) / answer.completed)}%)`
+                        : ''}
+                      ; the figures below are of them alone.
+                      {answer.baseline_late > 0
+                        ? ` ${answer.baseline_late} had a baseline only from after the first week, not used.`
+                        : ''}
+                      {answer.mcid === null ? ' This measure has no MCID.' : ''}
+                    </Typography>
+                    {answer.with_both > 0 && answer.improved !== null && (
+                      <Chart>
+                        <BarChart
+                          width={width}
+                          height={220}
+                          skipAnimation
+                          layout="horizontal"
+                          yAxis={[
+                            {
+                              scaleType: 'band',
+                              width: 190,
+                              data: ['Improved by the MCID', 'Within the MCID', 'Worse by the MCID'],
+                            },
+                          ]}
+                          series={[
+                            {
+                              label: 'Participants with both results',
+                              data: [answer.improved, answer.unchanged ?? 0, answer.worse ?? 0],
+                              color: BLUE,
+                            },
+                          ]}
+                        />
+                      </Chart>
+                    )}
+                    <ReportTableView
+                      table={outcomesTable([answer], false)}
+                      csvTable={outcomesTable([answer], suppress)}
+                      period={period}
+                    />
+                  </>
+                )}
+              </QueryState>
+            </>
+          )
+        }
       </QueryState>
     </Paper>
   );
@@ -517,6 +630,7 @@ export function ReportsPage() {
       {REPORT_NAMES.map((name) => (
         <ReportSection key={name} name={name} period={period} suppress={suppress} />
       ))}
+      <OutcomesSection period={period} suppress={suppress} />
     </>
   );
 }

@@ -7,7 +7,7 @@ import {
 } from '@pathway/contract';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { call, callBlob } from '../../lib/api';
-import { reportKeys } from '../../lib/queryKeys';
+import { outcomeKeys, reportKeys } from '../../lib/queryKeys';
 
 export interface PeriodChoice {
   from: string;
@@ -34,10 +34,24 @@ export function reportQuery<N extends ReportName>(name: N, period: PeriodChoice)
   });
 }
 
-/** Every report of the page as it opens (the last 12 months), fetched ahead of a visit (app/prefetch.ts). */
+/**
+ * Every report of the page as it opens (the last 12 months, the first measure in use for the
+ * outcomes report), fetched ahead of a visit (app/prefetch.ts).
+ */
 export function prefetchReports(queryClient: QueryClient): Promise<unknown> {
   const period = defaultPeriod();
-  return Promise.all(REPORT_NAMES.map((name) => queryClient.prefetchQuery(reportQuery(name, period))));
+  const outcomes = queryClient
+    .fetchQuery(reportMeasuresQuery)
+    .then((measures) => {
+      const first = measuresInUse(measures)[0];
+      return first && queryClient.prefetchQuery(outcomesReportQuery(first.code, period));
+    })
+    // Ahead of a visit only: the page asks again, and says what went wrong.
+    .catch(() => undefined);
+  return Promise.all([
+    ...REPORT_NAMES.map((name) => queryClient.prefetchQuery(reportQuery(name, period))),
+    outcomes,
+  ]);
 }
 
 export function downloadWorkbook(period: PeriodChoice, suppressSmall: boolean): Promise<Blob> {
@@ -45,3 +59,25 @@ export function downloadWorkbook(period: PeriodChoice, suppressSmall: boolean): 
     query: { ...period, suppress_small: suppressSmall },
   });
 }
+
+/** The outcomes report of one measure over the period (not grouped). */
+export function outcomesReportQuery(measure: string, period: PeriodChoice) {
+  return queryOptions({
+    queryKey: outcomeKeys.report(measure, period.from, period.to),
+    queryFn: ({ signal }) =>
+      call(apiRoutes.reports.outcomes, { query: { from: period.from, to: period.to, measure }, signal }),
+    staleTime: 5 * 60_000,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** The measures the outcomes report offers: those not retired, and retired ones with results. */
+export function measuresInUse<M extends { retired: boolean; has_results: boolean }>(measures: M[]): M[] {
+  return measures.filter((m) => !m.retired || m.has_results);
+}
+
+/** The measures the outcomes report may be asked for. */
+export const reportMeasuresQuery = queryOptions({
+  queryKey: outcomeKeys.measures(),
+  queryFn: ({ signal }) => call(apiRoutes.outcomes.measures, { signal }),
+});

@@ -1,4 +1,5 @@
 import AddIcon from '@mui/icons-material/Add';
+import FactCheckOutlinedIcon from '@mui/icons-material/FactCheckOutlined';
 import VideoLibraryOutlinedIcon from '@mui/icons-material/VideoLibraryOutlined';
 import Button from '@mui/material/Button';
 import TableCell from '@mui/material/TableCell';
@@ -67,6 +68,16 @@ export function VideoSetsPage() {
                 sx={{ mr: 1 }}
               >
                 Manage Videos
+              </Button>
+              <Button
+                component={RouterLink}
+                to={`/videoset/${set.fitness_video_set_id}/assessments`}
+                size="small"
+                startIcon={<FactCheckOutlinedIcon />}
+                aria-label={`Assessments of ${set.set_name}`}
+                sx={{ mr: 1 }}
+              >
+                Assessments
               </Button>
             </RowActions>
           </>

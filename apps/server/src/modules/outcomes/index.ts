@@ -1,0 +1,3 @@
+/** Outcome measures, assessment schedules and results. */
+export { advanceAssessmentDue } from './due.js';
+export { outcomeRoutes } from './routes.js';
