@@ -173,7 +173,7 @@ function whereTimeWent(sample: Sample): string {
   if (chunks.length) {
     const downloaded = chunks.filter((r) => r.bytes > 0);
     parts.push(
-      `${chunks.length} chunks (${downloaded.length} downloaded, ${round(downloaded.reduce((s, r) => s + r.bytes, 0) / 1024)} KB) +${round(Math.min(...chunks.map((r) => r.start)))}..${round(Math.max(...chunks.map((r) => r.end)))}`,
+      `${chunks.length} chunks (${downloaded.length} downloaded, ${round(downloaded.reduce((s, r) => s + r.bytes, 0) / 1024)} KB${chunks.length <= 5 ? `: ${chunks.map((r) => fileName(r.url)).join(', ')}` : ''}) +${round(Math.min(...chunks.map((r) => r.start)))}..${round(Math.max(...chunks.map((r) => r.end)))}`,
     );
   } else parts.push('no chunk loaded');
   const busy = sample.frames.reduce((s, f) => s + f.duration, 0);
