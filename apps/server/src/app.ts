@@ -35,6 +35,7 @@ import { retentionRoutes } from './modules/retention/index.js';
 // Reports
 import { reportRoutes } from './modules/reports/index.js';
 import { lifeCycleRoutes } from './modules/life-cycle/index.js';
+import { ssoRoutes } from './modules/sso/index.js';
 import { outcomeRoutes } from './modules/outcomes/index.js';
 
 /** Each domain's routes; a module added here inherits validation, access control and docs. */
@@ -63,6 +64,7 @@ const modules = [
   followupRoutes,
   retentionRoutes,
   lifeCycleRoutes,
+  ssoRoutes,
   outcomeRoutes,
 ];
 

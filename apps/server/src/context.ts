@@ -5,7 +5,7 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Clock } from './lib/clock.js';
 import type { DiskReserve } from './lib/disk-space.js';
 import type { SecretBox } from './lib/secret-box.js';
-import type { StaffSessions } from './lib/staff-session.js';
+import type { StaffSession, StaffSessions } from './lib/staff-session.js';
 import type { VideoTools } from './lib/video-tools.js';
 import type { MediaStorage } from './storage/media-storage.js';
 
@@ -23,6 +23,15 @@ export interface AppContext {
   /** Seals and opens secrets stored in the database (TOTP secrets) with the key kept outside it. */
   secrets: SecretBox;
   sessions: StaffSessions;
+  /**
+   * Where the console goes after Pathway's logout to end the identity provider's session too
+   * (RP-initiated logout), or undefined: given by the sso module (runtime.ts), so that auth's
+   * logout needs nothing of it. `base` is Pathway's public origin.
+   */
+  endSessionUrl: (
+    session: Pick<StaffSession, 'ssoOrganisationId'>,
+    base: string,
+  ) => Promise<string | undefined>;
   jobs: JobQueue;
   /** Stored videos and thumbnails (files or S3) and the resumable-upload store in the same place. */
   media: MediaStorage;

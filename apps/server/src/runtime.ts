@@ -10,6 +10,7 @@ import { DiskReserve } from './lib/disk-space.js';
 import { flushLogs } from './logging.js';
 import { OffsetFileClock, systemClock, type Clock } from './lib/clock.js';
 import { openSecretsAtRest, SessionService, sessionSigningKey } from './modules/auth/index.js';
+import { endSessionUrlOf } from './modules/sso/index.js';
 import { resolveVideoTools } from './modules/videos/index.js';
 import { createMediaStorage } from './storage/media-storage.js';
 
@@ -78,6 +79,7 @@ export async function createContext(
     logger,
     secrets,
     sessions: new SessionService(database.db, clock, secret),
+    endSessionUrl: (session, base) => endSessionUrlOf(ctx, session, base),
     jobs,
     media,
     videoTools,

@@ -51,10 +51,13 @@ test.describe('sign-in', () => {
     page.on('request', (r) => {
       if (r.method() === 'POST' && new URL(r.url()).pathname === '/login') posted = true;
     });
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByLabel(/^Email address or user name/)).toHaveAccessibleDescription(
       messages.login.userNameEmpty,
     );
+    await expect(page.getByLabel(/^Email address or user name/)).toBeFocused();
+    await page.getByRole('button', { name: 'Sign in with a password instead' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByLabel(/^Password/)).toHaveAccessibleDescription(messages.login.passwordEmpty);
     await expect(page.getByLabel(/^MFA code/)).toHaveAccessibleDescription(messages.login.mfaEmpty);
     await expect(page.getByLabel(/^Email address or user name/)).toBeFocused();

@@ -119,9 +119,12 @@ export function uniqueUserName(prefix: string): string {
   return `${prefix}.${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}@example.org`;
 }
 
-/** Fills the sign-in form (with spaces around the values: the form trims them). */
+/** Fills the sign-in form, email first (with spaces around the values: the form trims them). */
 export async function fillSignIn(page: Page, admin: Pick<TestAdmin, 'user_name' | 'password'>, code: string) {
   await page.getByLabel(/^Email address or user name/).fill(`  ${admin.user_name} `);
+  // The email comes first (its domain may sign in through a provider); the password and code after.
+  const continueButton = page.getByRole('button', { name: 'Continue' });
+  if (await continueButton.isVisible()) await continueButton.click();
   await page.getByLabel(/^Password/).fill(admin.password);
   await page.getByLabel(/^MFA code/).fill(` ${code} `);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -44,6 +44,22 @@ export const API_ROUTES = {
       permission: 'admins.manage',
     },
   },
+  // Single sign-on (OpenID Connect): an organisation's provider settings, and the flow's own routes.
+  sso: {
+    get: { method: 'GET', path: '/api/organisations/:id/sso', access: 'staff', permission: 'sso.manage' },
+    update: { method: 'PUT', path: '/api/organisations/:id/sso', access: 'staff', permission: 'sso.manage' },
+    test: {
+      method: 'POST',
+      path: '/api/organisations/:id/sso/test',
+      access: 'staff',
+      permission: 'sso.manage',
+    },
+    start: { method: 'GET', path: '/api/sso/start', access: 'public' },
+    callback: { method: 'GET', path: '/api/sso/callback', access: 'public' },
+    backchannelLogout: { method: 'POST', path: '/api/sso/backchannel-logout', access: 'public' },
+    jwks: { method: 'GET', path: '/api/sso/jwks.json', access: 'public' },
+    stepUp: { method: 'GET', path: '/api/sso/step-up', access: 'staff' },
+  },
   logs: {
     list: { method: 'GET', path: '/api/logs/getloglist', access: 'staff', permission: 'logs.read' },
     read: { method: 'GET', path: '/api/logs/download/:fileName', access: 'staff', permission: 'logs.read' },

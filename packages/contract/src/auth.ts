@@ -18,9 +18,35 @@ export const sessionResponse = z
     last_name: z.string(),
     role: roleSchema,
     expires_at: z.string().describe('When the session ends at the latest (ISO 8601)'),
+    organisation_id: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'The organisation the admin works in: its settings (single sign-on) are under /api/organisations/{id}',
+      ),
+    single_sign_on: z
+      .boolean()
+      .optional()
+      .describe(
+        "True when this session signed in through the organisation's identity provider: a step-up then goes through it too (GET /api/sso/step-up)",
+      ),
   })
   .meta({ id: 'Session' });
 export type SessionInfo = z.infer<typeof sessionResponse>;
+
+/** `POST /logout`: with `end_session_url`, the console goes on to end the session at the identity provider too. */
+export const logoutResponse = z
+  .object({
+    message: z.string(),
+    end_session_url: z
+      .string()
+      .optional()
+      .describe(
+        "A session signed in through an identity provider that offers RP-initiated logout: the provider's end-session address (client_id and post_logout_redirect_uri, no token)",
+      ),
+  })
+  .meta({ id: 'Logout' });
 
 /** A user name whose sign-ins are locked or slowed down, from one address (full access sees them). */
 export const lockout = z

@@ -38,6 +38,17 @@ import {
   updateDeviceBody,
 } from './devices.js';
 import { logFileName, logList, logReadQuery } from './logs.js';
+import {
+  backchannelLogoutBody,
+  jwksAnswer,
+  ssoCallbackQuery,
+  ssoConfig,
+  ssoConfigBody,
+  ssoOrganisationParams,
+  ssoStartQuery,
+  ssoTestBody,
+  ssoTestResult,
+} from './sso.js';
 import { dischargeBody, destroyRecordsBody, recordsDestroyed, recordsDue, stepUpBody } from './life-cycle.js';
 import {
   createParticipantBody,
@@ -133,6 +144,96 @@ const auth = {
       'Step-up: confirm your password and a new authenticator code; dangerous actions are then allowed for 5 minutes',
     description:
       'Throttled and locked out like a sign-in (the failures count together). Dangerous actions (a full-access admin created or promoted, another admin reset, participants deleted or destroyed, the whole participant list exported, the subject access download) answer 401 with `step_up_required: true` when the session signed in or stepped up more than 5 minutes ago.',
+  }),
+};
+
+const REDIRECT_NOTE =
+  'Answers 302: a browser navigates here, it is not called with fetch. A refusal goes back to `/login?sso=<reason>`, where the sign-in page says why in words; it creates no session and is recorded in the audit trail (`sso.refused`).';
+
+const sso = {
+  get: endpoint({
+    ...API_ROUTES.sso.get,
+    params: ssoOrganisationParams,
+    responses: { 200: ssoConfig },
+    errors: [400, 401, 403, 404],
+    tags: ['sso'],
+    summary:
+      "The organisation's single sign-on settings (never its secrets), and the addresses to register at the provider",
+    description:
+      'Full access of that organisation, or a system administrator. Before the first PUT, `configured` is false and the answer still gives the redirect, back-channel logout and JWKS addresses to register.',
+  }),
+  update: endpoint({
+    ...API_ROUTES.sso.update,
+    params: ssoOrganisationParams,
+    body: ssoConfigBody,
+    responses: { 200: ssoConfig },
+    errors: [400, 401, 403, 404, 409],
+    tags: ['sso'],
+    summary:
+      "Set the organisation's OpenID Connect provider, how its claims map to roles, and whether it is required",
+    description:
+      'Full access of that organisation after a step-up, or a system administrator. The client secret is sealed with the secrets key; with private_key_jwt Pathway generates a key pair (once) and publishes the public key at GET /api/sso/jwks.json. `required: true` refuses password sign-in to everyone but `break_glass`, who must include a full-access admin. Recorded in the audit trail (`sso.configure`).',
+  }),
+  test: endpoint({
+    ...API_ROUTES.sso.test,
+    params: ssoOrganisationParams,
+    body: ssoTestBody,
+    responses: { 200: ssoTestResult },
+    errors: [400, 401, 403, 404],
+    tags: ['sso'],
+    summary:
+      "Test connection: fetch the provider's discovery document and keys, and say in words what is wrong",
+    description:
+      'Uses the stored settings, or the `issuer`, `client_auth` and `acr_values` given (to test before saving). A provider that cannot be reached or answers wrongly is a 200 with `ok: false` and the reason.',
+  }),
+  start: endpoint({
+    ...API_ROUTES.sso.start,
+    query: ssoStartQuery,
+    responses: {},
+    errors: [429],
+    tags: ['sso'],
+    summary:
+      "Start a single sign-on: 302 to the email domain's identity provider (authorization code, PKCE, state, nonce)",
+    description: `${REDIRECT_NOTE} The state is bound to this browser by a short-lived signed HttpOnly cookie (\`sso_flow\`), so a sign-in finished in another browser (login CSRF) is refused.`,
+  }),
+  callback: endpoint({
+    ...API_ROUTES.sso.callback,
+    query: ssoCallbackQuery,
+    responses: {},
+    errors: [429],
+    tags: ['sso'],
+    summary:
+      "The provider's redirect back: 302 to /dashboard with the session cookie, or to /login with the reason",
+    description: `${REDIRECT_NOTE} The ID token is checked by openid-client (issuer, audience, signature, expiry, nonce, PKCE, state; \`acr\` when asked); the state works once. The admin is found by the provider's subject (linked on the first sign-in by a verified email of the organisation's domains, or created when \`jit\`), and their role updated from the role claim; a role claim that maps to no role refuses the sign-in and ends the person's sessions.`,
+  }),
+  backchannelLogout: endpoint({
+    ...API_ROUTES.sso.backchannelLogout,
+    body: backchannelLogoutBody,
+    consumes: ['application/x-www-form-urlencoded'],
+    responses: { 200: okResponse },
+    errors: [400, 429],
+    tags: ['sso'],
+    summary: 'OpenID Connect Back-Channel Logout: the provider ends every Pathway session of the person',
+    description:
+      "A form body with `logout_token`, validated as Back-Channel Logout 1.0 section 2.6 says (signature by the provider's keys, iss, aud, iat, exp, an events claim, sub or sid, no nonce, a jti used once). Every session of that person ends at once; recorded in the audit trail (`sso.backchannel_logout`).",
+  }),
+  jwks: endpoint({
+    ...API_ROUTES.sso.jwks,
+    responses: { 200: jwksAnswer },
+    errors: [],
+    tags: ['sso'],
+    summary:
+      "Pathway's public keys for private_key_jwt client authentication (register this URL at the provider)",
+  }),
+  stepUp: endpoint({
+    ...API_ROUTES.sso.stepUp,
+    responses: {},
+    errors: [401, 429],
+    tags: ['sso'],
+    summary:
+      'Step-up through the identity provider (prompt=login, max_age): 302 to the provider, back to /sso/step-up-done',
+    description:
+      'For a session that signed in through the provider. Opened in a window of its own by the step-up dialog; the same person must sign in at the provider again, then dangerous actions are allowed for 5 minutes (recorded as `session.step_up`).',
   }),
 };
 
@@ -910,4 +1011,5 @@ export const api = {
   reports,
   retention,
   records,
+  sso,
 };

@@ -19,6 +19,7 @@ export * from './progress.js';
 export * from './device-api.js';
 export * from './dashboard.js';
 export * from './retention.js';
+export * from './sso.js';
 // Reports
 export * from './reports.js';
 export * from './report-tables.js';

@@ -222,6 +222,63 @@ export const messages = {
     done: 'Identity confirmed',
     wrong: 'The password or the authenticator code is wrong',
   },
+  /**
+   * Single sign-on (OpenID Connect). `refused` is what the sign-in page shows for the reason code a
+   * refused sign-in comes back with (`/login?sso=<code>`): the page is given a code, never a text,
+   * so no link can make it say something else.
+   */
+  sso: {
+    refused: {
+      unknown_domain:
+        'Single sign-on is not set up for that email address. Sign in with your user name, password and authenticator code, or ask your administrator.',
+      provider_unreachable:
+        "Your organisation's identity provider could not be reached. Please try again in a few minutes; if it stays down, ask for a break-glass account.",
+      provider_refused: 'Your identity provider did not sign you in. Please try again.',
+      state:
+        'This sign-in has expired, was already used, or was started in another browser. Please start again from this page.',
+      code: 'The identity provider refused this sign-in (its code was already used or has expired). Please start again from this page.',
+      issuer:
+        'The answer came from another identity provider than the one your organisation uses. Nobody was signed in; please tell your administrator.',
+      audience:
+        "The identity provider's answer was meant for another application. Nobody was signed in; please tell your administrator.",
+      signature:
+        "The identity provider's answer was not signed as expected. Nobody was signed in; please tell your administrator.",
+      expired:
+        "The identity provider's answer has expired (check that this computer's clock is right). Please start again from this page.",
+      nonce:
+        "The identity provider's answer does not belong to this sign-in. Please start again from this page.",
+      acr: 'Your sign-in did not reach the level of assurance your organisation asks for (for example, with your smartcard). Please sign in again with it.',
+      role: 'Your account at your identity provider gives you no role in Pathway, so you cannot sign in. Ask your administrator to give you one.',
+      unknown_user: 'You have no Pathway account yet. Ask your administrator to add you.',
+      email_unverified:
+        'Your identity provider did not confirm an email address of your organisation for you, so your Pathway account could not be found. Ask your administrator.',
+      other_person:
+        'You confirmed your identity as someone else than the person signed in to Pathway. Nothing was confirmed.',
+      session_ended: 'Your Pathway session ended before your identity was confirmed. Please sign in again.',
+      response:
+        "The identity provider's answer could not be used. Nobody was signed in; please try again, and tell your administrator if it happens again.",
+    },
+    /** A password sign-in (right password and code) of someone whose organisation requires single sign-on. */
+    passwordNotAllowed:
+      'Your organisation signs in with single sign-on: enter your work email on the sign-in page. Password sign-in is kept for break-glass accounts.',
+    stepUpDone: 'Identity confirmed with your identity provider. You can close this window.',
+    organisationNotFound: 'Organisation not found',
+    notConfigured: 'Single sign-on is not set up for this organisation',
+    issuerInvalid:
+      'The issuer must be an https:// address (http:// only for a provider on this machine), without a query or fragment',
+    domainInvalid: 'Each email domain must be a domain name such as nhs.net',
+    domainTaken: (domain: string) =>
+      `The email domain ${domain} already signs in with another organisation's provider`,
+    secretRequired: 'A client secret is required for client_secret_basic',
+    roleMapEmpty: 'Map at least one value of the role claim to full access or basic access',
+    claimInvalid:
+      'A claim is a name such as roles or nhsid_nrbac_roles.role_code (letters, digits, _ - : and dots)',
+    breakGlassUnknown: (userName: string) => `No admin user is called ${userName}`,
+    breakGlassNeeded:
+      'Single sign-on can only be required with at least one break-glass account of full access, who can still sign in when the identity provider is down',
+    saved: 'Single sign-on settings saved',
+    logoutTokenInvalid: 'The logout token is not valid',
+  },
   referral: {
     programmeEmpty: 'Programme referred to cannot be empty',
     organisationEmpty: 'Referring Organisation cannot be empty',

@@ -25,6 +25,8 @@ export const PERMISSIONS = [
   'audit.read',
   /** The server's log files. */
   'logs.read',
+  /** The single sign-on settings of one's own organisation (its OpenID Connect provider). */
+  'sso.manage',
   /** The catalogue of outcome measures (add, change, retire) and each video set's assessment schedule. */
   'outcomes.manage',
 ] as const;

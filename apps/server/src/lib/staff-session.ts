@@ -15,6 +15,8 @@ export interface StaffSession {
   expiresAt: Date;
   /** The last sign-in or step-up of this session: dangerous actions need it recent (access.ts). */
   authenticatedAt: Date;
+  /** Signed in through this organisation's identity provider; null: with password and code. */
+  ssoOrganisationId: number | null;
 }
 
 /**
@@ -23,12 +25,16 @@ export interface StaffSession {
  * context holds it by this interface, so the context depends on lib/ and not on a module.
  */
 export interface StaffSessions {
-  /** `db` may be a transaction, so a sign-in's audit record and its session commit together. */
+  /**
+   * `db` may be a transaction, so a sign-in's audit record and its session commit together. `sso`:
+   * signed in through an organisation's identity provider, with the provider's session id (`sid`).
+   */
   start(
     adminUserId: number,
     role: Role,
     ip: string,
     db?: Database,
+    sso?: { organisationId: number; sid: string | null },
   ): Promise<{ token: string; expiresAt: Date }>;
   /** The live session behind a cookie, or null when it is forged, expired, idle or ended. */
   resolve(token: string | undefined): Promise<StaffSession | null>;

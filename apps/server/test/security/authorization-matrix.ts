@@ -202,6 +202,50 @@ const ROWS: RowDeclaration[] = [
       },
     }),
   },
+  // ---- single sign-on ----
+  {
+    route: API_ROUTES.auth.ssoLookup,
+    call: () => ({ url: '/api/sso/lookup?email=someone%40matrix.example' }),
+  },
+  { route: API_ROUTES.sso.get, call: () => ({ url: '/api/organisations/1/sso' }) },
+  {
+    route: API_ROUTES.sso.update,
+    call: () => ({
+      url: '/api/organisations/1/sso',
+      payload: {
+        issuer: 'https://idp.matrix.example',
+        client_id: 'pathway',
+        client_secret: 'a matrix client secret',
+        client_auth: 'client_secret_basic',
+        email_domains: ['matrix.example'],
+        role_claim: 'roles',
+        role_map: { lead: 'full access' },
+        jit: false,
+        required: false,
+        break_glass: [],
+      },
+    }),
+  },
+  {
+    route: API_ROUTES.sso.test,
+    // A closed port on this machine: the answer says so, nothing leaves it.
+    call: () => ({ url: '/api/organisations/1/sso/test', payload: { issuer: 'http://127.0.0.1:9' } }),
+  },
+  {
+    route: API_ROUTES.sso.start,
+    call: () => ({ url: '/api/sso/start?email=someone%40unknown.example' }),
+  },
+  { route: API_ROUTES.sso.callback, call: () => ({ url: '/api/sso/callback?state=unknown&code=unknown' }) },
+  {
+    route: API_ROUTES.sso.backchannelLogout,
+    call: () => ({
+      url: '/api/sso/backchannel-logout',
+      payload: 'logout_token=not.a.token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    }),
+  },
+  { route: API_ROUTES.sso.jwks, call: () => ({ url: '/api/sso/jwks.json' }) },
+  { route: API_ROUTES.sso.stepUp, call: () => ({ url: '/api/sso/step-up' }) },
   {
     route: API_ROUTES.lockouts.list,
     call: () => ({ url: '/api/lockouts' }),

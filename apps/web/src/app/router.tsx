@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
+import { SSO_STEP_UP_DONE_PATH } from '@pathway/contract';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PageErrorBoundary } from '../components/PageErrorBoundary';
 import { PageLoading } from '../components/PageLoading';
@@ -60,6 +61,12 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
               element: <NotFoundPage />,
             },
           ],
+        },
+        {
+          // The window a step-up through the identity provider ends in: it reports and closes.
+          path: SSO_STEP_UP_DONE_PATH,
+          handle: { title: 'Confirm it is you' } satisfies RouteHandle,
+          lazy: async () => ({ Component: (await import('../features/auth/StepUpDonePage')).StepUpDonePage }),
         },
         {
           // A popup window of its own: the same guard, no sidebar.

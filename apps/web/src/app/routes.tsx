@@ -9,6 +9,7 @@ import OndemandVideoOutlinedIcon from '@mui/icons-material/OndemandVideoOutlined
 import PolicyOutlinedIcon from '@mui/icons-material/PolicyOutlined';
 import Inventory2OutlinedIcon from '@mui/icons-material/Inventory2Outlined';
 import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined';
+import VpnKeyOutlinedIcon from '@mui/icons-material/VpnKeyOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
 import { apiRoutes, type RouteRef } from '@pathway/contract';
 import type { QueryClient } from '@tanstack/react-query';
@@ -144,6 +145,14 @@ export const consoleRoutes: ConsoleRoute[] = [
     route: apiRoutes.admins.list,
     page: lazyNamed(() => import('../features/admin/AdminUsersPage'), 'AdminUsersPage'),
     nav: { label: 'Admin Users', icon: AdminPanelSettingsOutlinedIcon },
+  },
+  {
+    // The organisation's own identity provider: full access of that organisation.
+    path: '/organisation/sso',
+    title: 'Single sign-on',
+    route: apiRoutes.sso.get,
+    page: lazyNamed(() => import('../features/sso/SsoSettingsPage'), 'SsoSettingsPage'),
+    nav: { label: 'Single sign-on', icon: VpnKeyOutlinedIcon },
   },
   {
     path: '/serverlogs',

@@ -1,12 +1,72 @@
 import Alert from '@mui/material/Alert';
 import TextField from '@mui/material/TextField';
-import { apiRoutes, messages, STEP_UP_MAX_AGE_MINUTES } from '@pathway/contract';
-import { useState, type FormEvent } from 'react';
+import { apiRoutes, messages, SSO_STEP_UP_CHANNEL, STEP_UP_MAX_AGE_MINUTES } from '@pathway/contract';
+import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, call } from '../lib/api';
+import { useSession } from '../lib/session';
 import { FormDialog } from './form/FormDialog';
 
-/** The step-up form (StepUpHost, which the signed-in layout shows, loads it when a request asks). */
-export function StepUpDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+interface StepUpProps {
+  onDone: () => void;
+  onCancel: () => void;
+}
+
+/**
+ * The step-up form (StepUpHost, which the signed-in layout shows, loads it when a request asks):
+ * password and a new code, or, for a session that signed in through the organisation's identity
+ * provider, a sign-in there again.
+ */
+export function StepUpDialog(props: StepUpProps) {
+  return useSession()?.single_sign_on ? <ProviderStepUp {...props} /> : <PasswordStepUp {...props} />;
+}
+
+/**
+ * Step-up through the identity provider: it opens in a window of its own (the console keeps the
+ * action waiting here), asks the person to sign in again (prompt=login), and its last page
+ * (/sso/step-up-done) tells this window the result on a broadcast channel.
+ */
+function ProviderStepUp({ onDone, onCancel }: StepUpProps) {
+  const [error, setError] = useState<Error | null>(null);
+  const [waiting, setWaiting] = useState(false);
+
+  useEffect(() => {
+    const channel = new BroadcastChannel(SSO_STEP_UP_CHANNEL);
+    channel.onmessage = (event: MessageEvent<{ ok?: boolean; message?: string }>) => {
+      if (event.data.ok) return onDone();
+      setWaiting(false);
+      setError(new Error(event.data.message ?? messages.stepUp.required));
+    };
+    return () => channel.close();
+  }, [onDone]);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    setWaiting(true);
+    window.open(apiRoutes.sso.stepUp.path, 'pathway-step-up', 'popup,width=560,height=720');
+  }
+
+  return (
+    <FormDialog
+      id="step-up"
+      title="Confirm it is you"
+      onClose={onCancel}
+      onSubmit={submit}
+      pending={waiting}
+      error={error}
+      submitLabel="Sign in again with your organisation"
+      maxWidth="xs"
+      describedBy="step-up-description"
+    >
+      <Alert severity="info" id="step-up-description">
+        For your security, sign in again with your organisation&apos;s account (a window opens for it). You
+        will not be asked again for {STEP_UP_MAX_AGE_MINUTES} minutes.
+      </Alert>
+    </FormDialog>
+  );
+}
+
+function PasswordStepUp({ onDone, onCancel }: StepUpProps) {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [error, setError] = useState<Error | null>(null);

@@ -80,6 +80,7 @@ export const auditKeys = {
 
 export const dashboardKeys = {
   all: ['dashboard'] as const,
+  breakGlass: () => ['dashboard', 'break-glass'] as const,
 };
 
 export const reportKeys = {
@@ -100,4 +101,9 @@ export const retentionKeys = {
 export const recordsKeys = {
   all: ['records'] as const,
   due: () => [...recordsKeys.all, 'due'] as const,
+};
+
+export const ssoKeys = {
+  all: ['sso'] as const,
+  settings: (organisationId: number) => ['sso', 'settings', organisationId] as const,
 };

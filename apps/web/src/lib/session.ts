@@ -73,20 +73,24 @@ export function useFieldAccess(): (field: FieldPermission) => boolean {
 }
 
 /**
- * Ends the session on the server, leaves the console and forgets every answer held in memory, so
+ * Ends the session on the server (and at the identity provider, for a session signed in there), leaves the console and forgets every answer held in memory, so
  * that nothing of the console can be shown again (the Back button included) without signing in.
  */
 export function useLogout(): () => Promise<void> {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useCallback(async () => {
+    let endSessionUrl: string | undefined;
     try {
-      await call(apiRoutes.auth.logout);
+      endSessionUrl = (await call(apiRoutes.auth.logout)).end_session_url;
     } catch (error) {
       // Already signed out (or the server is away): leaving the console is still right.
       if (!(error instanceof ApiError)) throw error;
     }
     await navigate('/login', { replace: true });
     queryClient.clear();
+    // Signed in through the organisation's identity provider: its session ends too, and it sends
+    // the browser back to the sign-in page.
+    if (endSessionUrl) window.location.assign(endSessionUrl);
   }, [queryClient, navigate]);
 }

@@ -14,6 +14,7 @@ import { call, isApiError } from './api';
 type SessionEndpoints = typeof sessionEndpoints;
 const sessionRoute: RouteRef<SessionEndpoints['session']> = SESSION_ROUTES.session;
 const loginRoute: RouteRef<SessionEndpoints['login']> = SESSION_ROUTES.login;
+const ssoLookupRoute: RouteRef<SessionEndpoints['ssoLookup']> = SESSION_ROUTES.ssoLookup;
 
 /** Who is signed in, or null. The session cookie is HttpOnly: the server is the only one to ask. */
 export async function fetchSession(): Promise<SessionInfo | null> {
@@ -29,4 +30,17 @@ export async function fetchSession(): Promise<SessionInfo | null> {
 export async function signIn(credentials: LoginBody): Promise<SessionInfo> {
   const answer = await call(loginRoute, { body: credentials });
   return answer.session;
+}
+
+/**
+ * Whether a work email's domain signs in through its organisation's identity provider. Anything
+ * that is no email, or a server that cannot be asked, goes on to the password form.
+ */
+export async function signsInWithProvider(email: string): Promise<boolean> {
+  if (!email.includes('@')) return false;
+  try {
+    return (await call(ssoLookupRoute, { query: { email } })).single_sign_on;
+  } catch {
+    return false;
+  }
 }

@@ -14,6 +14,7 @@ import { SecretBoxError, type SecretBox } from '../../lib/secret-box.js';
 import { HttpError, badRequest, notFound } from '../../lib/http-error.js';
 import type { StaffSession } from '../../lib/staff-session.js';
 import { type AuditActor, AuditService } from '../audit/index.js';
+import { passwordSignInPolicy } from './sso-requirement.js';
 import { assertAcceptablePassword } from './password-policy.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { endSessionsOf, type StaffSessions } from './sessions.js';
@@ -85,13 +86,22 @@ export class LoginService {
       throw unauthorized();
     }
     const role = roleSchema.parse(admin.role);
+    const actor: AuditActor = { adminUserId: admin.admin_user_id, userName: admin.user_name, ip };
+    // Checked once the credentials are proven right, so the answer tells a guesser nothing.
+    const policy = await passwordSignInPolicy(this.db, admin);
+    if (policy === 'refused') {
+      await this.audit.record(actor, { action: 'signin.password_refused' });
+      throw new HttpError(403, messages.sso.passwordNotAllowed);
+    }
     const session = await this.db.transaction(async (tx) => {
       await tx
         .delete(loginThrottle)
         .where(and(eq(loginThrottle.user_name, key), eq(loginThrottle.source, source)));
       await this.audit.record(
-        { adminUserId: admin.admin_user_id, userName: admin.user_name, ip },
-        { action: 'signin.success' },
+        actor,
+        policy === 'break-glass'
+          ? { action: 'signin.break_glass', detail: 'password and code while single sign-on is required' }
+          : { action: 'signin.success', detail: 'password and code' },
         tx,
       );
       return this.sessions.start(admin.admin_user_id, role, ip, tx);

@@ -1,4 +1,5 @@
 import type { Role, SessionInfo } from '@pathway/contract';
+import { organisationOf, organisationOfAdmin } from '../../lib/organisation.js';
 import type { StaffSession } from './sessions.js';
 
 /** The signed-in admin as GET /api/session answers them. */
@@ -10,6 +11,8 @@ export function presentSession(s: StaffSession): SessionInfo {
     last_name: s.lastName,
     role: s.role,
     expires_at: s.expiresAt.toISOString(),
+    organisation_id: organisationOf(s),
+    single_sign_on: s.ssoOrganisationId !== null,
   };
 }
 
@@ -28,6 +31,7 @@ export function presentSignIn(result: {
       last_name: result.admin.last_name,
       role: result.role,
       expires_at: result.expiresAt.toISOString(),
+      organisation_id: organisationOfAdmin(result.admin),
     },
   };
 }

@@ -4,6 +4,7 @@ import { api, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { HttpError } from '../../lib/http-error.js';
+import { publicBase } from '../../lib/public-base.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
 import { routeRateLimit } from '../../plugins/rate-limit.js';
 import { actorOf } from '../audit/index.js';
@@ -30,7 +31,8 @@ const PASSWORD_CHANGES_PER_WINDOW = 10;
 const tooMany = (_request: FastifyRequest, context: { ttl: number }) =>
   new HttpError(429, messages.login.tooManyAttempts(Math.max(1, Math.ceil(context.ttl / 1000))));
 
-function cookieOptions(request: FastifyRequest) {
+/** The session cookie's options (set at sign-in, by password or single sign-on, and cleared the same way). */
+export function sessionCookieOptions(request: FastifyRequest) {
   return {
     path: '/',
     httpOnly: true,
@@ -95,7 +97,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       const result = await logins.login(request.body, request.ip);
       request.log.info({ admin_user_id: result.admin.admin_user_id }, 'admin signed in');
       reply.setCookie(SESSION_COOKIE, result.token, {
-        ...cookieOptions(request),
+        ...sessionCookieOptions(request),
         expires: result.expiresAt,
       });
       return presentSignIn(result);
@@ -106,9 +108,13 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     ...routeOf(api.auth.logout, { sessionRoute: true }),
     handler: async (request, reply) => {
       const session = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
+      // Signed in through a provider that offers RP-initiated logout: the console goes on there.
+      const endSessionUrl = session
+        ? await ctx.endSessionUrl(session, publicBase(ctx.config, request))
+        : undefined;
       if (session) await ctx.sessions.end(session.sessionId);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
-      return { message: 'Signed out' };
+      reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
+      return { message: 'Signed out', ...(endSessionUrl ? { end_session_url: endSessionUrl } : {}) };
     },
   });
 
@@ -126,7 +132,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     handler: async (request, reply) => {
       await logins.changeOwnPassword(request.staff!, request.body, request.ip);
       request.log.info({ admin_user_id: request.staff!.adminUserId }, 'admin changed own password');
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
       return { message: messages.admin.passwordChanged };
     },
   });

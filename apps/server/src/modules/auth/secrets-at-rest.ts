@@ -2,7 +2,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { adminUsers, serverSecrets } from '../../db/schema.js';
+import { adminUsers, serverSecrets, ssoConfigurations } from '../../db/schema.js';
 import { SecretBox, SecretBoxError } from '../../lib/secret-box.js';
 import {
   createKeyFile,
@@ -13,6 +13,34 @@ import {
   type SecretsKeySource,
 } from '../../lib/secrets-key.js';
 import { storedTotpSecret, totpSecretOf } from './totp-secrets.js';
+
+/**
+ * The associated data the single sign-on module seals its columns with (sso/sso-secrets.ts): named
+ * here, where the start-up check and the rotation open them, so that auth needs nothing of sso.
+ */
+export const CLIENT_SECRET_PURPOSE = 'sso_configurations.client_secret';
+export const PRIVATE_JWK_PURPOSE = 'sso_configurations.private_jwk';
+
+/**
+ * The sealed columns besides the TOTP secrets: each organisation's single sign-on client secret
+ * and private key. Opened at start and re-sealed by a rotation with the rest; never stored plain.
+ */
+const SSO_SEALED = [
+  { column: 'client_secret', purpose: CLIENT_SECRET_PURPOSE },
+  { column: 'private_jwk', purpose: PRIVATE_JWK_PURPOSE },
+] as const;
+
+async function ssoSealedRows(db: Database) {
+  return db
+    .select({
+      id: ssoConfigurations.organisation_id,
+      client_secret: ssoConfigurations.client_secret,
+      private_jwk: ssoConfigurations.private_jwk,
+    })
+    .from(ssoConfigurations)
+    .orderBy(ssoConfigurations.organisation_id)
+    .for('update');
+}
 
 /**
  * Start-up and rotation of the secrets at rest (README, Secrets at rest).
@@ -203,6 +231,19 @@ async function sealStoredSecrets(
         .where(eq(adminUsers.admin_user_id, row.id));
       sealed += 1;
     }
+    for (const row of await ssoSealedRows(tx)) {
+      for (const { column, purpose } of SSO_SEALED) {
+        const stored = row[column];
+        if (stored === null) continue;
+        try {
+          secrets.open(stored, purpose);
+        } catch (error) {
+          if (error instanceof SecretBoxError)
+            throw wrongKey(error, secrets, setting, `sso_configurations.${column} of organisation ${row.id}`);
+          throw error;
+        }
+      }
+    }
     const removed = await tx
       .delete(serverSecrets)
       .where(eq(serverSecrets.name, PLAIN_SESSION_KEY))
@@ -212,9 +253,9 @@ async function sealStoredSecrets(
 }
 
 /**
- * Re-seals every secret under `to`, in one transaction: the key check and every TOTP secret
- * (each opened with `from` first, so a value that does not open stops everything). Answers how
- * many TOTP secrets it re-sealed.
+ * Re-seals every secret under `to`, in one transaction: the key check, every TOTP secret and
+ * every single sign-on secret (each opened with `from` first, so a value that does not open stops
+ * everything). Answers how many TOTP secrets it re-sealed.
  */
 export async function resealSecrets(db: Database, from: SecretBox, to: SecretBox): Promise<number> {
   return db.transaction(async (tx) => {
@@ -236,6 +277,15 @@ export async function resealSecrets(db: Database, from: SecretBox, to: SecretBox
         .update(adminUsers)
         .set({ totp_secret: storedTotpSecret(to, secret) })
         .where(eq(adminUsers.admin_user_id, row.id));
+    }
+    for (const row of await ssoSealedRows(tx)) {
+      const resealed = Object.fromEntries(
+        SSO_SEALED.map(({ column, purpose }) => {
+          const stored = row[column];
+          return [column, stored === null ? null : to.seal(from.open(stored, purpose), purpose)];
+        }),
+      );
+      await tx.update(ssoConfigurations).set(resealed).where(eq(ssoConfigurations.organisation_id, row.id));
     }
     return rows.length;
   });

@@ -36,7 +36,7 @@ export function sessionSigningKey(configured: string | undefined, secrets: Secre
 /** The live session and its user; the role is read here on every request, never taken from the token. */
 const RESOLVE_SQL = `
   select s.session_id, s.created_at, s.last_seen_at, u.admin_user_id, u.user_name, u.first_name, u.last_name, u.role,
-    coalesce(s.authenticated_at, s.created_at) as authenticated_at
+    coalesce(s.authenticated_at, s.created_at) as authenticated_at, s.sso_organisation_id
   from sessions s join admin_users u on u.admin_user_id = s.admin_user_id
   where s.session_id = $1 and s.ended_at is null`;
 
@@ -50,6 +50,7 @@ const readResolved = rowReader<{
   last_name: string;
   role: string;
   authenticated_at: Date;
+  sso_organisation_id: number | null;
 }>()([
   'session_id',
   'created_at',
@@ -60,6 +61,7 @@ const readResolved = rowReader<{
   'last_name',
   'role',
   'authenticated_at',
+  'sso_organisation_id',
 ]);
 
 /**
@@ -84,17 +86,29 @@ export class SessionService implements StaffSessions {
     this.tokens = new SessionTokenVerifier(secret);
   }
 
-  /** `db` may be a transaction, so a sign-in's audit record and its session commit together. */
+  /**
+   * `db` may be a transaction, so a sign-in's audit record and its session commit together. `sso`:
+   * signed in through an organisation's identity provider, with the provider's session id (`sid`).
+   */
   async start(
     adminUserId: number,
     role: Role,
     ip: string,
     db: Database = this.db,
+    sso?: { organisationId: number; sid: string | null },
   ): Promise<{ token: string; expiresAt: Date }> {
     const now = this.clock.now();
     const [row] = await db
       .insert(sessions)
-      .values({ admin_user_id: adminUserId, ip, created_at: now, last_seen_at: now, authenticated_at: now })
+      .values({
+        admin_user_id: adminUserId,
+        ip,
+        created_at: now,
+        last_seen_at: now,
+        authenticated_at: now,
+        sso_organisation_id: sso?.organisationId ?? null,
+        sso_sid: sso?.sid ?? null,
+      })
       .returning({ session_id: sessions.session_id });
     const expiresAt = new Date(now.getTime() + MAX_AGE_MS);
     const token = await new SignJWT({ role, sid: row!.session_id })
@@ -115,7 +129,7 @@ export class SessionService implements StaffSessions {
     const sid = payload.sid;
     // Every signed-in request reads its session (and so its role) here: a named statement with
     // rows as arrays (db/prepared.ts), not Drizzle's building and mapping each time.
-    const [values] = await preparedArrays(this.db, 'sessions.resolve.v2', RESOLVE_SQL, [sid]);
+    const [values] = await preparedArrays(this.db, 'sessions.resolve.v3', RESOLVE_SQL, [sid]);
     const row = values && readResolved(values);
     if (!row) return null;
     const idleFor = now.getTime() - row.last_seen_at.getTime();
@@ -137,6 +151,7 @@ export class SessionService implements StaffSessions {
       role: roleSchema.parse(row.role),
       expiresAt: new Date(row.created_at.getTime() + MAX_AGE_MS),
       authenticatedAt: row.authenticated_at,
+      ssoOrganisationId: row.sso_organisation_id,
     };
   }
 

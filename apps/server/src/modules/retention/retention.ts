@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import { column, rowsReader } from '../../db/rows.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { pruneRateLimitCounters } from '../../plugins/rate-limit.js';
+import { pruneLogoutTokens, pruneSsoFlows } from '../sso/index.js';
 import { pruneExpiredDeviceTokens } from '../device-api/index.js';
 import { RecordsService } from '../life-cycle/index.js';
 
@@ -29,6 +30,8 @@ export interface PruneResult {
   finished_jobs: number;
   device_tokens: number;
   rate_limit_counters: number;
+  sso_flows: number;
+  sso_logout_tokens: number;
   /** Not removed: discharged participants' records past PARTICIPANT_RETENTION_YEARS, for a person to review. */
   participant_records_due_for_review: number;
 }
@@ -180,6 +183,9 @@ export async function runRetention(ctx: AppContext): Promise<PruneResult> {
     // Tablet tokens end by time, never by count (see device-api/service.ts).
     device_tokens: await pruneExpiredDeviceTokens(ctx.db, now, ctx.config.deviceTokenIdleDays),
     rate_limit_counters: await pruneRateLimitCounters(ctx.db, now),
+    // Single sign-on: flows past their 10 minutes, logout tokens past their expiry.
+    sso_flows: await pruneSsoFlows(ctx.db, now),
+    sso_logout_tokens: await pruneLogoutTokens(ctx.db, now),
     // Listed, never destroyed here: a person decides, on the Records due for review screen.
     participant_records_due_for_review: await new RecordsService(ctx).countDue(),
   };

@@ -8,6 +8,7 @@ import { AUDIT_ACTIONS, type AuditAction, type AuditEvent } from '@pathway/contr
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedTable, usePaging } from '../../components/PagedTable';
 import { saveBlob } from '../../lib/download';
@@ -35,7 +36,12 @@ function participants(event: AuditEvent): string {
  */
 export function AuditPage() {
   const paging = usePaging(50);
-  const [kind, setKind] = useState<AuditAction | null>(null);
+  // A link may open the trail at one kind (the dashboard's break-glass card: ?action=signin.break_glass).
+  const [searchParams] = useSearchParams();
+  const [kind, setKind] = useState<AuditAction | null>(() => {
+    const asked = searchParams.get('action');
+    return asked !== null && Object.hasOwn(AUDIT_ACTIONS, asked) ? (asked as AuditAction) : null;
+  });
   const audit = useQuery(auditQuery(paging.page + 1, paging.perPage, kind));
   const retention = useQuery(retentionQuery);
   const download = useMutation({

@@ -14,19 +14,27 @@ const session: SessionInfo = {
   expires_at: '2030-01-01T12:00:00.000Z',
 };
 
+/** The server: the email's domain has no provider (the lookup), and `login` answers the sign-in. */
+function server(login: () => Promise<Response>) {
+  return vi.fn(async (url: string) =>
+    url.startsWith('/api/sso/lookup') ? jsonResponse(200, { single_sign_on: false }) : login(),
+  );
+}
+
 async function fillIn(
   user: ReturnType<typeof userEvent.setup>,
   values: { user: string; password: string; code: string },
 ) {
   if (values.user) await user.type(screen.getByLabelText(/^Email address or user name/), values.user);
-  if (values.password) await user.type(screen.getByLabelText(/^Password/), values.password);
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  if (values.password) await user.type(await screen.findByLabelText(/^Password/), values.password);
   if (values.code) await user.type(screen.getByLabelText(/^MFA code/), values.code);
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
 describe('LoginForm', () => {
   it('sends the trimmed user name, password and MFA code, and reports the session', async () => {
-    const fetchMock = vi.fn(async () => jsonResponse(200, { message: 'Signed in', session }));
+    const fetchMock = server(async () => jsonResponse(200, { message: 'Signed in', session }));
     vi.stubGlobal('fetch', fetchMock);
     const onSignedIn = vi.fn();
     const user = userEvent.setup();
@@ -39,8 +47,9 @@ describe('LoginForm', () => {
     });
 
     await waitFor(() => expect(onSignedIn).toHaveBeenCalledWith(session));
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(fetchMock.mock.calls[0]![0]).toBe('/api/sso/lookup?email=alice.admin%40example.org');
+    const [url, init] = fetchMock.mock.calls[1] as unknown as [string, RequestInit];
     expect(url).toBe('/login');
     expect(init.method).toBe('POST');
     expect(init.credentials).toBe('include');
@@ -55,7 +64,7 @@ describe('LoginForm', () => {
   it('shows the banner of the spec when the server refuses, and clears the used code', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => jsonResponse(401, { message: messages.login.failed })),
+      server(async () => jsonResponse(401, { message: messages.login.failed })),
     );
     const onSignedIn = vi.fn();
     const user = userEvent.setup();
@@ -71,7 +80,7 @@ describe('LoginForm', () => {
   it('shows the same banner when the server cannot be reached', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+      server(async () => Promise.reject(new TypeError('Failed to fetch'))),
     );
     const user = userEvent.setup();
     renderWithProviders(<LoginForm onSignedIn={vi.fn()} />);
@@ -89,7 +98,7 @@ describe('LoginForm', () => {
     for (const [status, message] of refusals) {
       vi.stubGlobal(
         'fetch',
-        vi.fn(async () => jsonResponse(status, { message })),
+        server(async () => jsonResponse(status, { message })),
       );
       const user = userEvent.setup();
       const { unmount } = renderWithProviders(<LoginForm onSignedIn={vi.fn()} />);
@@ -104,7 +113,7 @@ describe('LoginForm', () => {
   });
 
   it('does not send a form with an empty field: the empty field says it is required', async () => {
-    const fetchMock = vi.fn();
+    const fetchMock = server(async () => jsonResponse(500, {}));
     vi.stubGlobal('fetch', fetchMock);
     const user = userEvent.setup();
     renderWithProviders(<LoginForm onSignedIn={vi.fn()} />);
@@ -116,6 +125,23 @@ describe('LoginForm', () => {
     expect(screen.getByLabelText(/^Password/)).toHaveFocus();
     expect(screen.queryByText(messages.login.userNameEmpty)).not.toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(fetchMock).not.toHaveBeenCalled();
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/login')).toEqual([]);
+  });
+
+  it('sends a work email whose domain signs in through its provider there, asking no password', async () => {
+    const fetchMock = vi.fn(async () => jsonResponse(200, { single_sign_on: true }));
+    vi.stubGlobal('fetch', fetchMock);
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, search: '' });
+    const user = userEvent.setup();
+    renderWithProviders(<LoginForm onSignedIn={vi.fn()} />);
+
+    await user.type(screen.getByLabelText(/^Email address or user name/), ' grace@trust.nhs.example ');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    await waitFor(() =>
+      expect(assign).toHaveBeenCalledWith('/api/sso/start?email=grace%40trust.nhs.example'),
+    );
+    expect(screen.queryByLabelText(/^Password/)).not.toBeInTheDocument();
   });
 });

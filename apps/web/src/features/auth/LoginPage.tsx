@@ -2,8 +2,8 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { SessionInfo } from '@pathway/contract';
-import { useEffect } from 'react';
+import { ssoRefusalMessage, type SessionInfo } from '@pathway/contract';
+import { useEffect, useState } from 'react';
 import { Logo } from '../../components/Logo';
 import { SiteFooter } from '../../components/SiteFooter';
 import { LoginForm } from './LoginForm';
@@ -24,6 +24,10 @@ export function LoginPage({
   useEffect(() => {
     document.title = 'Sign in - Pathway';
   }, []);
+  // A single sign-on that was refused comes back here with its reason's code (never a text).
+  const [ssoRefusal] = useState(() =>
+    ssoRefusalMessage(new URLSearchParams(window.location.search).get('sso')),
+  );
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
@@ -59,8 +63,15 @@ export function LoginPage({
             Sign in with credentials
           </Typography>
           <Typography color="text.secondary" sx={{ mb: 3 }}>
-            Use your user name, your password and the code from your authenticator app.
+            Enter your work email. If your organisation signs in with its own account system (such as NHS CIS2
+            or Microsoft), you continue there; otherwise use your password and the code from your
+            authenticator app.
           </Typography>
+          {ssoRefusal && (
+            <Alert severity="error" role="alert" sx={{ mb: 2.5 }}>
+              {ssoRefusal}
+            </Alert>
+          )}
           {typeof notice === 'string' && (
             <Alert severity="success" role="status" sx={{ mb: 2.5 }}>
               {notice}

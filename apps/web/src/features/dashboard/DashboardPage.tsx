@@ -11,6 +11,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { LineChart } from '@mui/x-charts/LineChart';
 import {
+  apiRoutes,
   averageVideosPerDay,
   hasProgressData,
   watchedVideosChart,
@@ -23,7 +24,9 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { visuallyHidden } from '../../lib/a11y';
 import { formatLongDate } from '../../lib/dates';
+import { useCanCall } from '../../lib/session';
 import { dashboardQuery } from './api';
+import { BreakGlassCard } from './BreakGlassCard';
 import { FollowupCard } from './FollowupCard';
 
 const decimal = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
@@ -175,6 +178,7 @@ function WatchedChart({ data }: { data: DashboardData }) {
 
 export function DashboardPage() {
   const dashboard = useQuery(dashboardQuery);
+  const canCall = useCanCall();
   return (
     <>
       <PageHeader title="Dashboard">Participants and the videos they watch.</PageHeader>
@@ -224,6 +228,7 @@ export function DashboardPage() {
               </CardRow>
             )}
             <FollowupCard />
+            {canCall(apiRoutes.audit.list) && <BreakGlassCard />}
             <WatchedChart data={data} />
           </>
         )}
