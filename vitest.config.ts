@@ -22,8 +22,13 @@ const serverTests = {
   // its logger's files included.
   isolate: false,
   // Keeps every file's server logs and scans them for identifiable data and secrets at the end;
-  // builds the bundle `npm start` runs, for the tests that run it.
-  globalSetup: ['apps/server/test/security/log-scan.setup.ts', 'apps/server/test/server-bundle.setup.ts'],
+  // builds the bundle `npm start` runs, for the tests that run it; migrates the database every
+  // file's database is copied from.
+  globalSetup: [
+    'apps/server/test/security/log-scan.setup.ts',
+    'apps/server/test/server-bundle.setup.ts',
+    'apps/server/test/database-template.setup.ts',
+  ],
 };
 
 /**

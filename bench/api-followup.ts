@@ -1,4 +1,5 @@
 import type { ApiEnvironment } from './lib/api-env.js';
+import type { BenchDatabase } from './lib/database.js';
 import { getOk, load, timeSequential, warmUp } from './lib/http.js';
 import { count, median, ms } from './lib/stats.js';
 
@@ -18,8 +19,8 @@ const QUERY = 'perPage=25';
  * (half of everyone behind or slightly behind): that puts most participants on the list, the worst
  * case for its total.
  */
-export async function prepareFollowup(env: ApiEnvironment): Promise<void> {
-  await env.db.load([
+export async function prepareFollowup(db: BenchDatabase): Promise<void> {
+  await db.load([
     `update participant_followup set
        days_missed = days_behind,
        first_missed_on = case when days_behind >= 1 then current_date - days_behind + 1 end,
@@ -35,7 +36,7 @@ export async function prepareFollowup(env: ApiEnvironment): Promise<void> {
      insert into followup_tally (reason, delta)
      select reason, sum(delta)::int from gone group by reason having sum(delta) <> 0`,
   ]);
-  await env.db.settle();
+  await db.settle();
 }
 
 /** The SQL of the worklist's first page, as EXPLAIN (ANALYZE, BUFFERS) shows it. */
@@ -58,7 +59,7 @@ async function explainFirstPage(env: ApiEnvironment): Promise<string> {
 }
 
 export async function measureFollowup(env: ApiEnvironment, participants: number): Promise<string> {
-  await prepareFollowup(env);
+  await prepareFollowup(env.db);
   const plan = await explainFirstPage(env);
   await env.withServer(async (server, cpu) => {
     const url = `${server.url}/api/followup?${QUERY}`;

@@ -1,9 +1,10 @@
 /**
- * `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api ...]` (`-- --help`)
+ * `npm run bench [-- --only api|sys|ui] [--storage pglite|postgres|both] [--quick] [--api ...]` (`-- --help`)
  *
- * Runs the API benchmarks (bench/api-suite.ts) and then every system benchmark present
- * (bench/sys-*.ts) in each storage mode asked for, prints one table and writes it to
- * bench/results.md (a --quick smoke run writes .tmp/bench-results-quick.md instead).
+ * Runs the API benchmarks (bench/api-suite.ts), every system benchmark present (bench/sys-*.ts)
+ * and the console in a browser (bench/ui-console.ts) in each storage mode asked for, prints one
+ * table and writes it to bench/results.md (a --quick smoke run, a run of one part or of some API
+ * figures write .tmp/bench-results-*.md instead).
  * PostgreSQL comes from BENCH_DATABASE_URL; each run works in a fresh database it drops after.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,9 +31,10 @@ const API_FIGURES = [
   'followup',
 ] as const;
 
-const USAGE = `npm run bench [-- --only api|sys] [--storage pglite|postgres|both] [--quick] [--api ${API_FIGURES.join(',')}]
+const USAGE = `npm run bench [-- --only api|sys|ui] [--storage pglite|postgres|both] [--quick] [--api ${API_FIGURES.join(',')}]
 
-  --only api|sys       the API benchmarks (bench/api-suite.ts) or the system ones (bench/sys-*.ts) alone
+  --only api|sys|ui    the API benchmarks (bench/api-suite.ts), the system ones (bench/sys-*.ts) or the
+                       console in Chromium (bench/ui-console.ts) alone
   --storage            pglite, postgres or both (default); PostgreSQL from BENCH_DATABASE_URL
   --quick              small sizes, a smoke run: writes .tmp/bench-results-quick.md, not bench/results.md
   --api a,b            some of the API figures only: ${API_FIGURES.join(', ')}
@@ -66,8 +68,8 @@ if (values.help) {
   process.exit(0);
 }
 
-if (values.only !== undefined && values.only !== 'api' && values.only !== 'sys')
-  fail('--only must be api or sys');
+if (values.only !== undefined && !['api', 'sys', 'ui'].includes(values.only))
+  fail('--only must be api, sys or ui');
 if (!['pglite', 'postgres', 'both'].includes(values.storage))
   fail('--storage must be pglite, postgres or both');
 const storages: Storage[] = values.storage === 'both' ? ['pglite', 'postgres'] : [values.storage as Storage];
@@ -94,8 +96,10 @@ const STORAGE_INDEPENDENT = new Set(['sys-bundle', 'sys-upload']);
 
 async function suites(): Promise<Suite[]> {
   const found: Suite[] = [];
-  if (values.only !== 'sys') found.push({ name: 'api', run: (await import('./api-suite.js')).default });
-  if (values.only !== 'api') {
+  const only = values.only;
+  if (only === undefined || only === 'api')
+    found.push({ name: 'api', run: (await import('./api-suite.js')).default });
+  if (only === undefined || only === 'sys') {
     const files = readdirSync(path.join(repoRoot, 'bench'))
       .filter((f) => /^sys-.*\.ts$/.test(f))
       .sort();
@@ -104,6 +108,8 @@ async function suites(): Promise<Suite[]> {
       found.push({ name: file.replace(/\.ts$/, ''), run: module.default });
     }
   }
+  if (only === undefined || only === 'ui')
+    found.push({ name: 'ui-console', run: (await import('./ui-console.js')).default });
   return found;
 }
 
@@ -171,12 +177,15 @@ async function main() {
   ].join('\n');
   const text = `${header}\n${table(rows)}\n`;
   console.log(`\n${text}`);
-  // A smoke run or a run of some API figures leaves the full table of bench/results.md alone.
+  // A smoke run, a run of one part (--only) or of some API figures leaves the full table of
+  // bench/results.md alone.
   const target = values.quick
     ? path.join(repoRoot, '.tmp', 'bench-results-quick.md')
     : values.api
       ? path.join(repoRoot, '.tmp', `bench-results-${values.api.replace(/,/g, '-')}.md`)
-      : path.join(repoRoot, 'bench', 'results.md');
+      : values.only
+        ? path.join(repoRoot, '.tmp', `bench-results-${values.only}.md`)
+        : path.join(repoRoot, 'bench', 'results.md');
   mkdirSync(path.dirname(target), { recursive: true });
   writeFileSync(target, text + handWrittenSections(target));
   console.log(`written to ${path.relative(repoRoot, target)}`);

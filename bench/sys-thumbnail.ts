@@ -22,7 +22,7 @@ import { uploadFile } from './sys-lib/tus.js';
 const ROUNDS = 3;
 const GOAL_MS = 2_000;
 
-function sixtySecondVideo(): string {
+export function sixtySecondVideo(): string {
   const file = path.join(os.tmpdir(), 'pathway-bench-60s-720p.mp4');
   if (existsSync(file) && statSync(file).size > 0) return file;
   writeTestVideo(`${file}.tmp.mp4`, { seconds: 60, size: '1280x720' });

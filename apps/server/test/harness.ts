@@ -4,8 +4,6 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import pg from 'pg';
-import { inject } from 'vitest';
 import { IDENTIFIABLE_FIELDS, type Role } from '@pathway/contract';
 import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
@@ -18,8 +16,7 @@ import { AdminService } from '../src/modules/admin/service.js';
 import { SESSION_COOKIE } from '../src/modules/auth/sessions.js';
 import { closeContext, createContext } from '../src/runtime.js';
 import { recordSecret } from './security/log-leaks.js';
-// The type of inject('testLogRoot') is declared beside the global setup that provides it.
-import type {} from './security/log-scan.setup.js';
+import { createPostgresTestDatabase, pgliteTemplate, provided } from './test-databases.js';
 
 export { ManualClock };
 
@@ -35,41 +32,24 @@ export interface TestApp {
 
 /**
  * A fresh database for one test file: in-memory PGlite, or (TEST_DB=postgres) a new database on
- * the server at TEST_DATABASE_URL, dropped afterwards.
+ * the server at TEST_DATABASE_URL, dropped afterwards. Both start as a copy of the run's migrated
+ * template (database-template.setup.ts) when there is one.
  */
 async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   if (process.env.TEST_DB !== 'postgres') {
-    const handle = await openDatabase({});
+    const handle = await openDatabase({ loadDataDir: pgliteTemplate() });
     return { handle, drop: async () => {} };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `pathway_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 5 });
-  return {
-    handle,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
+  const { url, drop } = await createPostgresTestDatabase(adminUrl, 'pathway_test', 'migrated');
+  const handle = await openDatabase({ databaseUrl: url, poolSize: 5 });
+  return { handle, drop };
 }
 
 /** The run's log root (see security/log-scan.setup.ts); undefined outside the server projects. */
 export function testLogRoot(): string | undefined {
-  try {
-    return inject('testLogRoot');
-  } catch {
-    return undefined;
-  }
+  return provided('testLogRoot');
 }
 
 /**

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { cliBundle, serverBundle } from '../../../scripts/build-server.mjs';
+import { createPostgresTestDatabase } from './test-databases.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** What `npm start` and `npm run cli` run, built before the run (server-bundle.setup.ts). */
@@ -135,23 +135,16 @@ export async function processDatabaseEnv(): Promise<{
   drop: () => Promise<void>;
 }> {
   if (process.env.TEST_DB !== 'postgres') return { env: {}, drop: async () => {} };
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `pathway_proc_${randomBytes(6).toString('hex')}`;
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(`create database ${name}`);
-  await client.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const { url, drop } = await createPostgresTestDatabase(
+    process.env.TEST_DATABASE_URL!,
+    'pathway_proc',
+    // A server process starts as an installation does: on an empty database (or a release's, to upgrade).
+    'empty',
+  );
   return {
     // Every instance on one database shares one secrets key, given to each (config.ts requires it).
-    env: { DATABASE_URL: url.toString(), SECRETS_KEY: randomBytes(32).toString('base64') },
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
+    env: { DATABASE_URL: url, SECRETS_KEY: randomBytes(32).toString('base64') },
+    drop,
   };
 }
 

@@ -206,7 +206,7 @@ test.describe('security screens', () => {
     await expect(page.getByRole('option', { name: "Reset an admin's password" })).toBeVisible();
     await expectAccessible(page, 'audit trail kinds');
     const filtered = page.waitForResponse((r) => r.url().includes('action=admin.create'));
-    await page.getByRole('option', { name: 'Added admin user' }).click();
+    await page.getByRole('option', { name: 'Added admin user', exact: true }).click();
     expect((await filtered).status()).toBe(200);
 
     const rows = table.locator('tbody tr');

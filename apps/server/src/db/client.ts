@@ -40,6 +40,11 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory; absent (with no url) means in memory (tests). */
   dataDir?: string;
+  /**
+   * In memory only: start from this data directory (PGlite's dumpDataDir) instead of an empty
+   * cluster. Tests copy one migrated database rather than create and migrate one per file.
+   */
+  loadDataDir?: Blob;
   poolSize?: number;
   /** Embedded mode: told once if the database stops and cannot go on in this process. */
   onEmbeddedStop?: (reason: unknown) => void;
@@ -72,7 +77,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const created = options.dataDir !== undefined && !existsSync(path.join(options.dataDir, 'PG_VERSION'));
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   slowerWasmTierUp();
-  const instance = new PGlite(options.dataDir);
+  const instance =
+    options.loadDataDir && !options.dataDir
+      ? new PGlite({ loadDataDir: options.loadDataDir })
+      : new PGlite(options.dataDir);
   await instance.waitReady;
   // initdb gives its files modes of its own (0750/0640): private like the rest of DATA_DIR.
   if (created) tightenTree(options.dataDir!);

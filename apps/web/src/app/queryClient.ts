@@ -34,6 +34,9 @@ export function createQueryClient({ onSessionEnded }: { onSessionEnded: () => vo
     defaultOptions: {
       queries: {
         staleTime: 10_000,
+        // A page seen before shows its answers at once when it is opened again, while they are
+        // read afresh; the default five minutes would drop them between two visits of a working day.
+        gcTime: 30 * 60_000,
         // A 4xx will not get better by asking again; a dropped connection might.
         retry: (failures, error) => failures < 2 && isApiError(error, 0),
       },

@@ -47,6 +47,11 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
               (route): RouteObject => ({
                 path: route.path,
                 handle: { route, title: route.title } satisfies RouteHandle,
+                // The page's chunk loads while the session is checked, not after it.
+                loader: () => {
+                  route.page.preload().catch(() => undefined);
+                  return null;
+                },
                 element: pageElement(route),
               }),
             ),

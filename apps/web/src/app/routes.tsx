@@ -12,9 +12,14 @@ import TabletAndroidOutlinedIcon from '@mui/icons-material/TabletAndroidOutlined
 import VpnKeyOutlinedIcon from '@mui/icons-material/VpnKeyOutlined';
 import type SvgIcon from '@mui/material/SvgIcon';
 import { apiRoutes, type RouteRef } from '@pathway/contract';
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
+import { prefetchDashboard } from '../features/dashboard/api';
+import { prefetchFollowup } from '../features/followup/api';
 import { LOG_VIEWER_PATH } from '../features/logs/paths';
-import { lazyNamed } from './lazyNamed';
+import { prefetchParticipants } from '../features/participants/api';
+import { prefetchReports } from '../features/reports/api';
+import { lazyNamed, type Preloadable } from './lazyNamed';
 
 export interface ConsoleRoute {
   /** The path of spec §2, e.g. '/video/:fitness_video_set_id'. */
@@ -27,7 +32,15 @@ export interface ConsoleRoute {
    * page follows from the route's entry in the contract's table (spec §6).
    */
   route: RouteRef;
-  page: LazyExoticComponent<ComponentType>;
+  /** Its chunk loads when it is first shown, or ahead of that (app/prefetch.ts). */
+  page: Preloadable<ComponentType>;
+  /**
+   * The page's first data as its sidebar entry opens it, fetched ahead of a visit: when a pointer
+   * rests on the entry, it is focused or pressed. `whenIdle`: also while the console has nothing
+   * else to do, for data whose reading is not written to the audit trail (a read made ahead that
+   * nobody looks at must not appear there as if someone had).
+   */
+  prefetch?: { data: (queryClient: QueryClient) => Promise<unknown>; whenIdle?: boolean };
   /** An entry in the sidebar, in the order of this list. */
   nav?: { label: string; icon: typeof SvgIcon };
   /** For pages without an entry: the sidebar entry (its path) to highlight. */
@@ -44,6 +57,7 @@ export const consoleRoutes: ConsoleRoute[] = [
     title: 'Dashboard',
     route: apiRoutes.dashboard.get,
     page: lazyNamed(() => import('../features/dashboard/DashboardPage'), 'DashboardPage'),
+    prefetch: { data: prefetchDashboard, whenIdle: true },
     nav: { label: 'Dashboard', icon: DashboardOutlinedIcon },
   },
   {
@@ -51,6 +65,7 @@ export const consoleRoutes: ConsoleRoute[] = [
     title: 'Participants',
     route: apiRoutes.participants.list,
     page: lazyNamed(() => import('../features/participants/ParticipantsPage'), 'ParticipantsPage'),
+    prefetch: { data: prefetchParticipants },
     nav: { label: 'Participants', icon: GroupOutlinedIcon },
   },
   {
@@ -58,6 +73,7 @@ export const consoleRoutes: ConsoleRoute[] = [
     title: 'Follow-up',
     route: apiRoutes.followup.list,
     page: lazyNamed(() => import('../features/followup/FollowupPage'), 'FollowupPage'),
+    prefetch: { data: prefetchFollowup },
     nav: { label: 'Follow-up', icon: PhoneInTalkOutlinedIcon },
   },
   {
@@ -120,6 +136,7 @@ export const consoleRoutes: ConsoleRoute[] = [
     title: 'Reports',
     route: apiRoutes.reports.get,
     page: lazyNamed(() => import('../features/reports/ReportsPage'), 'ReportsPage'),
+    prefetch: { data: prefetchReports },
     nav: { label: 'Reports', icon: AssessmentOutlinedIcon },
   },
   {

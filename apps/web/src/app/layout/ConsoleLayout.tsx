@@ -13,6 +13,7 @@ import { StepUpHost } from '../../components/StepUpHost';
 import { ParticipantRecordProvider } from '../../lib/participantRecord';
 import { useLogout, useSession } from '../../lib/session';
 import { participantRecordParts } from '../participantRecord';
+import { usePrefetchWhenIdle } from '../prefetch';
 import type { ConsoleRoute } from '../routes';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
@@ -88,6 +89,7 @@ export function ConsoleLayout() {
   const { title, activePath } = useCurrentPage();
   const [mobileOpen, setMobileOpen] = useState(false);
   const [minimised, setMinimised] = useState(storedMinimised);
+  usePrefetchWhenIdle();
 
   useEffect(() => {
     document.title = `${title} - Pathway`;

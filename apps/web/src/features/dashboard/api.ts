@@ -1,5 +1,5 @@
 import { apiRoutes } from '@pathway/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import { dashboardKeys, followupKeys } from '../../lib/queryKeys';
 
@@ -16,3 +16,11 @@ export const followupCountsQuery = queryOptions({
   queryFn: () => call(apiRoutes.followup.counts),
   refetchInterval: 60_000,
 });
+
+/** What the dashboard shows first, fetched ahead of a visit (app/prefetch.ts): figures, no names. */
+export function prefetchDashboard(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.prefetchQuery(dashboardQuery),
+    queryClient.prefetchQuery(followupCountsQuery),
+  ]);
+}

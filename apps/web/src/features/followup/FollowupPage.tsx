@@ -24,7 +24,7 @@ import { contactAgo, contactExact, contactShort } from '../../lib/contactTime';
 import { formatLongDate, formatShortDate } from '../../lib/dates';
 import { useParticipantRecord } from '../../lib/participantRecord';
 import { useFieldAccess } from '../../lib/session';
-import { followupCountsQuery, followupListQuery } from './api';
+import { FIRST_WORKLIST_PAGE, followupCountsQuery, followupListQuery } from './api';
 import { ReasonChips } from './ReasonChips';
 import { RecordContactDialog } from './RecordContactDialog';
 
@@ -106,7 +106,7 @@ export function FollowupPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const reasonParam = searchParams.get('reason');
   const reason = isReason(reasonParam) ? reasonParam : undefined;
-  const paging = usePaging(25);
+  const paging = usePaging(FIRST_WORKLIST_PAGE.perPage);
   const list = useQuery(followupListQuery({ page: paging.page + 1, perPage: paging.perPage, reason }));
   const counts = useQuery(followupCountsQuery);
   const [opened, setOpened] = useState<number | null>(null);

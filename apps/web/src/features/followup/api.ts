@@ -1,5 +1,11 @@
 import { apiRoutes, type CreateContactBody, type FollowupReason } from '@pathway/contract';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import { dashboardKeys, followupKeys } from '../../lib/queryKeys';
 
@@ -21,6 +27,17 @@ export const followupCountsQuery = queryOptions({
   queryKey: followupKeys.counts(),
   queryFn: ({ signal }) => call(apiRoutes.followup.counts, { signal }),
 });
+
+/** The worklist as its menu entry opens it: every reason, the first 25 rows. */
+export const FIRST_WORKLIST_PAGE = { page: 1, perPage: 25 } as const satisfies FollowupListParams;
+
+/** The worklist's first page and its counts, fetched ahead of a visit (app/prefetch.ts). */
+export function prefetchFollowup(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.prefetchQuery(followupListQuery(FIRST_WORKLIST_PAGE)),
+    queryClient.prefetchQuery(followupCountsQuery),
+  ]);
+}
 
 export const contactsQuery = (participantId: number) =>
   queryOptions({

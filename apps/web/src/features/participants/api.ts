@@ -10,7 +10,13 @@ import {
   type PushNotificationBody,
   type UpdateParticipantBody,
 } from '@pathway/contract';
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import { call, callBlob, callResponse } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { deviceKeys, participantKeys } from '../../lib/queryKeys';
@@ -40,6 +46,20 @@ export function participantListQuery(params: ParticipantListParams) {
     // Keep the rows shown while the next page loads, so the grid does not flash empty.
     placeholderData: keepPreviousData,
   });
+}
+
+/** The list as its menu entry opens it: the first page of active participants by id, 100 rows (spec §9). */
+export const FIRST_LIST_PAGE = {
+  page: 1,
+  perPage: 100,
+  status: 'active',
+  sort: 'participant_id',
+  order: 'asc',
+} as const satisfies ParticipantListParams;
+
+/** The list's first page, fetched ahead of a visit (app/prefetch.ts). */
+export function prefetchParticipants(queryClient: QueryClient): Promise<void> {
+  return queryClient.prefetchQuery(participantListQuery(FIRST_LIST_PAGE));
 }
 
 export type ParticipantExportParams = Pick<

@@ -14,6 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import type { Theme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
 import {
@@ -30,14 +31,16 @@ import {
   type ReportsAnswers,
 } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { isApiError } from '../../lib/api';
 import { formatLongDate } from '../../lib/dates';
 import { saveBlob } from '../../lib/download';
 import {
+  defaultPeriod,
   downloadWorkbook,
+  measuresInUse,
   outcomesReportQuery,
   reportMeasuresQuery,
   reportQuery,
@@ -46,14 +49,6 @@ import {
 
 const BLUE = '#005EB8';
 const PALETTE = [BLUE, '#007F3B', '#FFB81C', '#D5281B', '#330072', '#00A9CE', '#AE2573', '#425563'];
-
-/** Today and the first day of the month eleven months before: the last 12 months, whole months. */
-function defaultPeriod(): PeriodChoice {
-  const now = new Date();
-  const day = (d: Date) =>
-    `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-  return { from: day(new Date(now.getFullYear(), now.getMonth() - 11, 1)), to: day(now), by: 'month' };
-}
 
 /** The page's own check of the period, with the server's words (it checks again). */
 function periodProblem(p: PeriodChoice): string | null {
@@ -79,6 +74,26 @@ const printStyles = (
     }}
   />
 );
+
+/**
+ * A report's body cells drawn as MUI's small body cells are, styled once for the table: a report
+ * can have hundreds of rows, and a TableCell each made its own styles on every visit.
+ */
+const bodyCells = (theme: Theme) => ({
+  '& tbody tr': { verticalAlign: 'middle' },
+  '& tbody td': {
+    ...theme.typography.body2,
+    color: theme.palette.text.primary,
+    padding: '6px 16px',
+    textAlign: 'left' as const,
+    borderBottom: `1px solid ${
+      theme.palette.mode === 'light'
+        ? theme.lighten(theme.alpha(theme.palette.divider, 1), 0.88)
+        : theme.darken(theme.alpha(theme.palette.divider, 1), 0.68)
+    }`,
+  },
+  '& tbody td.number': { textAlign: 'right' as const },
+});
 
 function ReportTableView({
   table,
@@ -131,7 +146,7 @@ function ReportTableView({
           tabIndex={0}
           aria-labelledby={id}
         >
-          <Table size="small" stickyHeader aria-labelledby={id}>
+          <Table size="small" stickyHeader aria-labelledby={id} sx={bodyCells}>
             <TableHead>
               <TableRow>
                 {table.columns.map((column) => (
@@ -143,13 +158,13 @@ function ReportTableView({
             </TableHead>
             <TableBody>
               {table.rows.map((row, r) => (
-                <TableRow key={r}>
+                <tr key={r}>
                   {row.map((cell, c) => (
-                    <TableCell key={c} align={typeof cell === 'number' ? 'right' : 'left'}>
+                    <td key={c} className={typeof cell === 'number' ? 'number' : undefined}>
                       {cell ?? '–'}
-                    </TableCell>
+                    </td>
                   ))}
-                </TableRow>
+                </tr>
               ))}
             </TableBody>
           </Table>
@@ -170,7 +185,31 @@ function Chart({ children }: { children: ReactNode }) {
 
 const HEIGHT = 300;
 
-function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
+/** The sections' content width when last seen, so a chart returned to is drawn at once at its size. */
+let lastContentWidth: number | undefined;
+
+/**
+ * The content width of a section, for its chart: given to the chart, which then draws at that size
+ * instead of reading its own box after every render (each read a layout of the whole page).
+ */
+function useContentWidth(ref: RefObject<HTMLElement | null>): number | undefined {
+  const [width, setWidth] = useState(lastContentWidth);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => {
+      const measured = Math.floor(entry!.contentRect.width);
+      if (measured <= 0) return;
+      lastContentWidth = measured;
+      setWidth(measured);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+function ReportChart({ answer, width }: { answer: ReportsAnswers[ReportName]; width: number | undefined }) {
   switch (answer.report) {
     case 'referrals': {
       const names = [...new Set(answer.rows.flatMap((r) => r.by_organisation.map((o) => o.name)))];
@@ -178,6 +217,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <BarChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'band', data: answer.rows.map((r) => r.period) }]}
@@ -196,6 +236,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <BarChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'band', data: answer.rows.map((r) => r.period) }]}
@@ -213,6 +254,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <BarChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'band', data: answer.rows.map((r) => r.period) }]}
@@ -237,6 +279,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <LineChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'point', data: Array.from({ length: weeks }, (_, i) => `Week ${i + 1}`) }]}
@@ -261,6 +304,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <BarChart
+            width={width}
             height={Math.max(HEIGHT, 22 * answer.rows.length)}
             skipAnimation
             layout="horizontal"
@@ -280,6 +324,7 @@ function ReportChart({ answer }: { answer: ReportsAnswers[ReportName] }) {
       return (
         <Chart>
           <LineChart
+            width={width}
             height={HEIGHT}
             skipAnimation
             xAxis={[{ scaleType: 'point', data: answer.rows.map((r) => r.period) }]}
@@ -327,6 +372,15 @@ function ReportNote({ answer }: { answer: ReportsAnswers[ReportName] }) {
   return null;
 }
 
+const sectionSx = {
+  p: 2,
+  mb: 3,
+  // A section off screen is neither laid out nor painted until it nears the window (the videos
+  // report alone has a bar and a table row per video); printing draws every one.
+  contentVisibility: 'auto',
+  containIntrinsicSize: 'auto 640px',
+} as const;
+
 function ReportSection({
   name,
   period,
@@ -338,13 +392,16 @@ function ReportSection({
 }) {
   const query = useQuery(reportQuery(name, period));
   const title = REPORT_TITLES[name];
+  const section = useRef<HTMLElement>(null);
+  const width = useContentWidth(section);
   return (
     <Paper
+      ref={section}
       variant="outlined"
       component="section"
       className="reports-section"
       aria-labelledby={`report-${name}`}
-      sx={{ p: 2, mb: 3 }}
+      sx={sectionSx}
     >
       <Typography id={`report-${name}`} component="h2" variant="h2" sx={{ mb: 1 }}>
         {title}
@@ -353,7 +410,7 @@ function ReportSection({
         {(answer) => (
           <>
             <ReportNote answer={answer} />
-            <ReportChart answer={answer} />
+            <ReportChart answer={answer} width={width} />
             {reportTables(answer, false).map((table, i) => (
               <ReportTableView
                 key={table.key}
@@ -376,17 +433,20 @@ function ReportSection({
  */
 function OutcomesSection({ period, suppress }: { period: PeriodChoice; suppress: boolean }) {
   const measures = useQuery(reportMeasuresQuery);
-  const inUse = (measures.data ?? []).filter((m) => !m.retired || m.has_results);
+  const inUse = measuresInUse(measures.data ?? []);
   const [chosen, setChosen] = useState<string | null>(null);
   const measure = chosen ?? inUse[0]?.code ?? null;
   const report = useQuery({ ...outcomesReportQuery(measure ?? '', period), enabled: measure !== null });
+  const section = useRef<HTMLElement>(null);
+  const width = useContentWidth(section);
   return (
     <Paper
+      ref={section}
       variant="outlined"
       component="section"
       className="reports-section"
       aria-labelledby="report-outcomes"
-      sx={{ p: 2, mb: 3 }}
+      sx={sectionSx}
     >
       <Typography id="report-outcomes" component="h2" variant="h2" sx={{ mb: 1 }}>
         {OUTCOMES_REPORT_TITLE}
@@ -431,6 +491,7 @@ function OutcomesSection({ period, suppress }: { period: PeriodChoice; suppress:
                     {answer.with_both > 0 && answer.improved !== null && (
                       <Chart>
                         <BarChart
+                          width={width}
                           height={220}
                           skipAnimation
                           layout="horizontal"

@@ -1,5 +1,11 @@
-import { apiRoutes, type ReportGrouping, type ReportName, type ReportsAnswers } from '@pathway/contract';
-import { queryOptions } from '@tanstack/react-query';
+import {
+  REPORT_NAMES,
+  apiRoutes,
+  type ReportGrouping,
+  type ReportName,
+  type ReportsAnswers,
+} from '@pathway/contract';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { call, callBlob } from '../../lib/api';
 import { outcomeKeys, reportKeys } from '../../lib/queryKeys';
 
@@ -7,6 +13,14 @@ export interface PeriodChoice {
   from: string;
   to: string;
   by: ReportGrouping;
+}
+
+/** Today and the first day of the month eleven months before: the last 12 months, whole months. */
+export function defaultPeriod(): PeriodChoice {
+  const now = new Date();
+  const day = (d: Date) =>
+    `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  return { from: day(new Date(now.getFullYear(), now.getMonth() - 11, 1)), to: day(now), by: 'month' };
 }
 
 export function reportQuery<N extends ReportName>(name: N, period: PeriodChoice) {
@@ -18,6 +32,26 @@ export function reportQuery<N extends ReportName>(name: N, period: PeriodChoice)
     staleTime: 5 * 60_000,
     refetchOnWindowFocus: false,
   });
+}
+
+/**
+ * Every report of the page as it opens (the last 12 months, the first measure in use for the
+ * outcomes report), fetched ahead of a visit (app/prefetch.ts).
+ */
+export function prefetchReports(queryClient: QueryClient): Promise<unknown> {
+  const period = defaultPeriod();
+  const outcomes = queryClient
+    .fetchQuery(reportMeasuresQuery)
+    .then((measures) => {
+      const first = measuresInUse(measures)[0];
+      return first && queryClient.prefetchQuery(outcomesReportQuery(first.code, period));
+    })
+    // Ahead of a visit only: the page asks again, and says what went wrong.
+    .catch(() => undefined);
+  return Promise.all([
+    ...REPORT_NAMES.map((name) => queryClient.prefetchQuery(reportQuery(name, period))),
+    outcomes,
+  ]);
 }
 
 export function downloadWorkbook(period: PeriodChoice, suppressSmall: boolean): Promise<Blob> {
@@ -35,6 +69,11 @@ export function outcomesReportQuery(measure: string, period: PeriodChoice) {
     staleTime: 5 * 60_000,
     refetchOnWindowFocus: false,
   });
+}
+
+/** The measures the outcomes report offers: those not retired, and retired ones with results. */
+export function measuresInUse<M extends { retired: boolean; has_results: boolean }>(measures: M[]): M[] {
+  return measures.filter((m) => !m.retired || m.has_results);
 }
 
 /** The measures the outcomes report may be asked for. */

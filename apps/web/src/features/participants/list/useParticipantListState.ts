@@ -17,12 +17,10 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { participantListQuery } from '../api';
+import { FIRST_LIST_PAGE, participantListQuery } from '../api';
 import { toRow } from './gridRow';
 
 export const PAGE_SIZES = limits.participantsPageSizes;
-/** The console asks for 100 rows at a time (spec §9). */
-const DEFAULT_PAGE_SIZE = 100;
 
 /** The filter of the address: ?state=..., or the hash reading of spec §2 (#onTrack, ...). */
 function stateOfLocation(search: URLSearchParams, hash: string): AdherenceState | undefined {
@@ -37,7 +35,7 @@ function statusOfLocation(search: URLSearchParams): ParticipantStatusFilter {
   const value = search.get('status');
   return (PARTICIPANT_STATUS_FILTERS as readonly (string | null)[]).includes(value)
     ? (value as ParticipantStatusFilter)
-    : 'active';
+    : FIRST_LIST_PAGE.status;
 }
 
 function isSortable(field: string): field is ParticipantSort {
@@ -55,7 +53,10 @@ export function useParticipantListState() {
   const state = stateOfLocation(searchParams, location.hash);
   const status = statusOfLocation(searchParams);
 
-  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
+  const [pagination, setPagination] = useState<GridPaginationModel>({
+    page: FIRST_LIST_PAGE.page - 1,
+    pageSize: FIRST_LIST_PAGE.perPage,
+  });
   const [sortModel, setSortModel] = useState<GridSortModel>([]);
   // ?q= opens the list searched (the possible-duplicate links name a participant id).
   const searchInAddress = searchParams.get('q');
@@ -65,8 +66,8 @@ export function useParticipantListState() {
   }, [searchInAddress]);
 
   const sortField = sortModel[0]?.field;
-  const sort: ParticipantSort = sortField && isSortable(sortField) ? sortField : 'participant_id';
-  const order: 'asc' | 'desc' = sortModel[0]?.sort === 'desc' ? 'desc' : 'asc';
+  const sort: ParticipantSort = sortField && isSortable(sortField) ? sortField : FIRST_LIST_PAGE.sort;
+  const order: 'asc' | 'desc' = sortModel[0]?.sort === 'desc' ? 'desc' : FIRST_LIST_PAGE.order;
 
   // Cursors of the pages reached so far, for this filter and sort: the next page is then read by
   // keyset, as fast deep in a long list as at its start.
