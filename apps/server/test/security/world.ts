@@ -150,7 +150,10 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
       return row!.measure_id;
     },
     freshAssessmentId: async () => {
-      const [measure] = await t.ctx.database.db.select().from(outcomeMeasures).where(eq(outcomeMeasures.code, '6MWD'));
+      const [measure] = await t.ctx.database.db
+        .select()
+        .from(outcomeMeasures)
+        .where(eq(outcomeMeasures.code, '6MWD'));
       const [row] = await t.ctx.database.db
         .insert(assessmentResults)
         .values({

@@ -190,7 +190,9 @@ describe('assessment_due', () => {
     start = programmeToday(t.ctx);
     const set = await makeVideoSet(t.ctx.database.db, { weeks: 4, perWeek: 1 });
     const p = await makeParticipant(t.ctx.database.db);
-    await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, { started_date: start });
+    await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, {
+      started_date: start,
+    });
     expect(await rowOf(p.participant_id)).toBeUndefined();
     const url = `/api/videoset/${set.fitness_video_set_id}/assessments`;
     await api('PUT', url, { timepoints: [{ timepoint: 'baseline', measures: ['GAD-7'] }] });

@@ -68,7 +68,9 @@ async function measures(): Promise<Measure[]> {
 async function enrolled(weeks = 12, started = today) {
   const set = await makeVideoSet(t.ctx.database.db, { weeks, perWeek: 3 });
   const p = await makeParticipant(t.ctx.database.db);
-  await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, { started_date: started });
+  await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, {
+    started_date: started,
+  });
   return { id: p.participant_id, set };
 }
 
@@ -124,7 +126,10 @@ describe('the catalogue of measures', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json<Measure>()).toMatchObject({ code: 'GRIP', has_results: false, retired: false });
-    const [audit] = await t.ctx.database.db.select().from(auditEvents).where(eq(auditEvents.action, 'measure.create'));
+    const [audit] = await t.ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'measure.create'));
     expect(audit?.detail).toBe('GRIP (numeric)');
 
     await refused(409, m.codeTaken('grip'), () =>
@@ -678,7 +683,9 @@ describe('the outcomes report', () => {
         .update(participants)
         .set({ created_at: new Date(`${addDays(started, -10)}T12:00:00Z`) })
         .where(eq(participants.participant_id, p.participant_id));
-      await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, { started_date: started });
+      await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, {
+        started_date: started,
+      });
       const ids: number[] = [];
       for (const [timepoint, offset, value] of results) {
         const res = await record(p.participant_id, {
