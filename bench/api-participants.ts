@@ -233,7 +233,7 @@ export async function measureGridSqlRatio(
   const handle = await env.db.open();
   const token = env.cookie.split('=')[1];
   const sessions = new SessionService(handle.db, systemClock, sessionSigningKey(undefined, benchSecretBox()));
-  const list = new ParticipantService(handle.db, new AuditService(handle.db), systemClock);
+  const list = new ParticipantService(handle.db, new AuditService(handle.db), systemClock, 'Europe/London');
   const query = participantListQuery.parse(Object.fromEntries(new URLSearchParams(FILTERED.query)));
   // Once first: the session's last_seen_at touch, written at most once a minute, is not replayed.
   if (!(await sessions.resolve(token))) throw new Error('the benchmark session did not resolve');
@@ -245,6 +245,8 @@ export async function measureGridSqlRatio(
       userName: session.userName,
       ip: '127.0.0.1',
       role: session.role,
+      organisationId: session.organisationId,
+      visibleSiteIds: session.visibleSiteIds,
     });
     if (page.data.length !== Math.min(PER_PAGE, page.pagination.total)) {
       throw new Error(`the captured page has ${page.data.length} rows of ${page.pagination.total}`);

@@ -4,6 +4,7 @@
  * once idle after a few requests.
  */
 import { participants } from '../apps/server/src/db/schema.js';
+import { BENCH_SITE } from './lib/data.js';
 import type { Benchmark, BenchRow } from './lib/row.js';
 import {
   cpuMs,
@@ -39,6 +40,7 @@ const sysStartup: Benchmark = async ({ storage, postgresUrl }) => {
           date_of_birth: '1955-03-14',
           phone_number: '+447700900000',
           address: `${first + i} Bench Street, Leeds`,
+          ...BENCH_SITE,
         })),
       );
     }

@@ -82,6 +82,8 @@ const textArray = (values: string[]) => `array[${values.map((v) => `'${v}'`).joi
 /** The tablet of participant i (every tenth participant has none). */
 export const deviceUuid = (i: number) => `b${i.toString(16).padStart(15, '0')}`;
 export const hasDevice = (i: number) => i % 10 !== 0;
+/** The programme runs at the instance's first site, which every new database has (organisation 1). */
+export const BENCH_SITE = { site_id: 1, organisation_id: 1 } as const;
 export const followsLongSet = (i: number) => i % 3 !== 0;
 
 export async function prepareProgramme(db: BenchDatabase): Promise<void> {
@@ -95,9 +97,9 @@ export async function prepareProgramme(db: BenchDatabase): Promise<void> {
            '600', k / ${set.perWeek} + 1, k % ${set.perWeek} + 1
     from generate_series(0, ${setSize(set) - 1}) k`;
   await db.load([
-    `insert into fitness_video_sets (fitness_video_set_id, set_name, number_of_weeks, videos_in_week) values
-       (${LONG_SET.id}, 'Bench 50 weeks', ${LONG_SET.weeks}, ${LONG_SET.perWeek}),
-       (${SHORT_SET.id}, 'Bench 24 weeks', ${SHORT_SET.weeks}, ${SHORT_SET.perWeek})`,
+    `insert into fitness_video_sets (fitness_video_set_id, set_name, number_of_weeks, videos_in_week, organisation_id) values
+       (${LONG_SET.id}, 'Bench 50 weeks', ${LONG_SET.weeks}, ${LONG_SET.perWeek}, ${BENCH_SITE.organisation_id}),
+       (${SHORT_SET.id}, 'Bench 24 weeks', ${SHORT_SET.weeks}, ${SHORT_SET.perWeek}, ${BENCH_SITE.organisation_id})`,
     videosOf(LONG_SET),
     videosOf(SHORT_SET),
     `select setval('fitness_video_sets_fitness_video_set_id_seq', 2)`,
@@ -109,17 +111,18 @@ export async function prepareProgramme(db: BenchDatabase): Promise<void> {
 export async function addParticipants(db: BenchDatabase, from: number, to: number): Promise<void> {
   const range = `generate_series(${from + 1}, ${to}) i`;
   await db.load([
-    `insert into authorized_devices (authorized_device_id, name, uuid)
-     select i, 'Tablet ' || i, 'b' || lpad(to_hex(i), 15, '0') from ${range} where i % 10 <> 0`,
+    `insert into authorized_devices (authorized_device_id, name, uuid, organisation_id)
+     select i, 'Tablet ' || i, 'b' || lpad(to_hex(i), 15, '0'), ${BENCH_SITE.organisation_id} from ${range} where i % 10 <> 0`,
     `insert into participants (participant_id, first_name, last_name, gender, date_of_birth, email, phone_number,
-                               address, language, authorized_device_id, push_notification_id)
+                               address, language, authorized_device_id, push_notification_id, site_id, organisation_id)
      select i, (${textArray(FIRST_NAMES)})[1 + i % ${FIRST_NAMES.length}],
             (${textArray(LAST_NAMES)})[1 + (i * 7919) % ${LAST_NAMES.length}],
             case when i % 2 = 0 then 'female' else 'male' end,
             date '1938-01-01' + (i * 37) % 14000, 'participant' || i || '@example.org',
             '07' || lpad(((i::bigint * 7919) % 1000000000)::text, 9, '0'), i || ' Station Road, Leeds LS1 4AB', 'English',
             case when i % 10 <> 0 then i end,
-            case when i % 10 <> 0 then 'fcm-' || md5(i::text) else 'empty' end
+            case when i % 10 <> 0 then 'fcm-' || md5(i::text) else 'empty' end,
+            ${BENCH_SITE.site_id}, ${BENCH_SITE.organisation_id}
      from ${range}`,
     // Each participant's participant_adherence row is made by the insert's trigger, at 0 days behind.
     `update participant_adherence set days_behind =

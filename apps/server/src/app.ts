@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
-import { accessPlugin, requireDeclaredAccess } from './plugins/access.js';
+import { accessPlugin, requireDeclaredAccess, runHandlersInScope } from './plugins/access.js';
 import { diskReservePlugin } from './plugins/disk-reserve.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -16,6 +16,7 @@ import { adminRoutes } from './modules/admin/index.js';
 import { auditRoutes } from './modules/audit/index.js';
 import { deviceRoutes } from './modules/devices/index.js';
 import { authRoutes, lockoutRoutes } from './modules/auth/index.js';
+import { organisationRoutes } from './modules/organisations/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { logRoutes } from './modules/logs/index.js';
 import {
@@ -44,6 +45,7 @@ const modules = [
   authRoutes,
   lockoutRoutes,
   adminRoutes,
+  organisationRoutes,
   logRoutes,
   deviceRoutes,
   participantRoutes,
@@ -107,6 +109,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   await app.register(async (api) => {
     requireDeclaredAccess(api);
+    runHandlersInScope(api);
     for (const routes of modules) await api.register(routes, { ctx });
   });
 

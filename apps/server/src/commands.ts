@@ -2,7 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createAdminBody, roleSchema } from '@pathway/contract';
 import type { AppContext } from './context.js';
-import { AdminService } from './modules/admin/index.js';
+import { instanceScope, withScope } from './db/scope.js';
+import { AdminService, COMMAND_LINE } from './modules/admin/index.js';
 import { rotateSecretsKey } from './modules/auth/index.js';
 import { runAdherenceCheck } from './modules/adherence/index.js';
 import { seedDemo } from './demo/seed-demo.js';
@@ -46,20 +47,33 @@ const createAdmin: Command<{
   role: string;
   'first-name': string;
   'last-name': string;
+  organisation?: number;
+  'system-administrator'?: boolean;
 }> = {
-  description: 'Create an admin user and print their TOTP enrolment',
+  description:
+    'Create an admin user and print their TOTP enrolment (the first admin of an instance is its system administrator)',
   usage:
-    'create-admin --username <name> --password <password> [--role "full access"|"basic access"] [--first-name <f>] [--last-name <l>] [--json]',
-  options: ['username', 'password', 'role', 'first-name', 'last-name'],
+    'create-admin --username <name> --password <password> [--role "full access"|"basic access"] [--first-name <f>] [--last-name <l>] [--organisation <id>] [--system-administrator] [--json]',
+  options: ['username', 'password', 'role', 'first-name', 'last-name', 'organisation'],
+  flags: ['system-administrator'],
   args: z.object({
     username: z.string({ error: '--username is required' }),
     password: z.string({ error: '--password is required' }),
     role: roleSchema.default('basic access'),
     'first-name': z.string().default(''),
     'last-name': z.string().default(''),
+    organisation: z.coerce
+      .number({ error: '--organisation must be an organisation id' })
+      .int({ error: '--organisation must be an organisation id' })
+      .positive({ error: '--organisation must be an organisation id' })
+      .optional(),
+    'system-administrator': z.boolean().optional(),
   }),
   async run(ctx, args) {
-    const created = await new AdminService(ctx.db, ctx.secrets).create(
+    const admins = new AdminService(ctx.db, ctx.secrets);
+    // The first admin of an instance runs it: nobody else could add organisations or read the logs.
+    const first = (await admins.count()) === 0;
+    const created = await admins.create(
       // Checked by the console's own rules (length, trimming), as a POST /api/admin body is.
       createAdminBody.parse({
         user_name: args.username,
@@ -67,15 +81,20 @@ const createAdmin: Command<{
         role: args.role,
         first_name: args['first-name'],
         last_name: args['last-name'],
+        organisation_id: args.organisation,
+        system_administrator: (args['system-administrator'] ?? false) || first,
       }),
-      // Audited like one added in the console; an operator at the server's shell has no session.
-      { adminUserId: null, userName: 'command line (create-admin)', ip: null },
+      // Audited like one added in the console; an operator at the server's shell has no session,
+      // and may add an admin to any organisation (the only one when none is named).
+      COMMAND_LINE,
     );
     ctx.logger.info({ admin_user_id: created.admin.admin_user_id }, 'admin user created from the CLI');
     return {
       admin_user_id: created.admin.admin_user_id,
       user_name: created.admin.user_name,
       role: created.admin.role,
+      organisation_id: created.admin.organisation_id,
+      system_administrator: created.admin.system_administrator,
       totp_secret: created.totpSecret,
       otpauth_url: created.otpauthUrl,
     };
@@ -181,7 +200,8 @@ const rotateSecretsKeyCommand: Command<{ 'new-key-file'?: string }> = {
     const dataDir = ctx.config.dataDir;
     if (file && (file === dataDir || file.startsWith(dataDir + path.sep)))
       throw new Error(`--new-key-file (${file}) is inside DATA_DIR: keep the key outside it`);
-    const result = await rotateSecretsKey(ctx.db, ctx.secrets, ctx.config.secretsKey, file);
+    // As the tables' owner: the sealed secrets are read and written by nothing a request runs.
+    const result = await rotateSecretsKey(ctx.database.db, ctx.secrets, ctx.config.secretsKey, file);
     ctx.logger.info(
       { previous_key_id: result.previous_key_id, key_id: result.key_id, totp_secrets: result.totp_secrets },
       'secrets key rotated from the CLI',
@@ -190,14 +210,27 @@ const rotateSecretsKeyCommand: Command<{ 'new-key-file'?: string }> = {
   },
 };
 
-export const commands: Record<string, Command<never>> = {
+export const commands: Record<string, Command<never>> = atTheShell({
   'create-admin': createAdmin as Command<never>,
   'adherence-check': adherenceCheck as Command<never>,
   'seed-demo': seedDemoCommand as Command<never>,
   backup: backupCommand as Command<never>,
   restore: restoreCommand as Command<never>,
   'rotate-secrets-key': rotateSecretsKeyCommand as Command<never>,
-};
+});
+
+/** An operator's command at the server's shell is the instance's work, named by the command. */
+function atTheShell(all: Record<string, Command<never>>): Record<string, Command<never>> {
+  return Object.fromEntries(
+    Object.entries(all).map(([name, command]) => [
+      name,
+      {
+        ...command,
+        run: (ctx, args) => withScope(instanceScope(`command line ${name}`), () => command.run(ctx, args)),
+      },
+    ]),
+  );
+}
 
 /** Validates a command's arguments with the same rules as the API's add-admin form. */
 export function parseCommandArgs(command: Command<never>, raw: Record<string, unknown>) {

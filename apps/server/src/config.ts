@@ -121,6 +121,11 @@ const envSchema = z.object({
   /** An unused tablet token expires after this many days (the app never asks for a new one sooner). */
   DEVICE_TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /**
+   * The name of the organisation an instance starts with: a new one, or one upgraded from a
+   * release without organisations (read once, when the upgrade runs; rename it in the console).
+   */
+  ORGANISATION_NAME: z.string().trim().min(2).max(200).default('Pathway programme'),
+  /**
    * Browser tests only (a coordinator's morning, hours after the daily check): a file holding a
    * number of milliseconds by which the server's clock runs ahead of the machine's, read again when
    * it changes. Unset in any real deployment.
@@ -181,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     diskReserveBytes: e.DISK_RESERVE_MB * 1024 * 1024,
     deviceTokenIdleDays: e.DEVICE_TOKEN_IDLE_DAYS,
+    organisationName: e.ORGANISATION_NAME,
     followupSilentDays: e.FOLLOWUP_SILENT_DAYS,
     clockOffsetFile: e.CLOCK_OFFSET_FILE,
     deviceRateLimit: {

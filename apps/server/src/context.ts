@@ -16,7 +16,15 @@ import type { MediaStorage } from './storage/media-storage.js';
  */
 export interface AppContext {
   config: Config;
+  /**
+   * The database's handle, as its owner: migrations, start-up's checks of secrets at rest, the
+   * job queue's own tables, backups and readiness. Not for the application's statements.
+   */
   database: DatabaseHandle;
+  /**
+   * The application's database: every statement runs as the staff role in the scope of the
+   * request or job that sends it (db/scope.ts), row-level security deciding what it sees.
+   */
   db: Database;
   clock: Clock;
   logger: Logger;

@@ -6,6 +6,7 @@ import { acquireDataDirLock } from './lib/data-dir-lock.js';
 import { freeBytesSync } from './lib/disk-space.js';
 import { restrictNewFiles, secureDataDir } from './lib/data-dir-modes.js';
 import { createLogger } from './logging.js';
+import { instanceScope, withScope } from './db/scope.js';
 import { AdminService } from './modules/admin/index.js';
 import type { ProcessRole } from './jobs/queue.js';
 import { closeContext, createContext } from './runtime.js';
@@ -117,7 +118,10 @@ async function main() {
     );
   }
 
-  if ((await new AdminService(ctx.db, ctx.secrets).count()) === 0) {
+  const admins = await withScope(instanceScope('start-up'), () =>
+    new AdminService(ctx.db, ctx.secrets).count(),
+  );
+  if (admins === 0) {
     // Printed for the operator, outside the JSON log, so it stands out on a first start.
     process.stderr.write(
       '\nNo admin user exists yet. Create the first one with:\n' +

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { openDatabase, runMigrations, type DatabaseHandle } from './db/client.js';
 import { recordProgrammeTimeZone } from './db/programme-settings.js';
+import { scopedDatabase } from './db/scoped-database.js';
 import { JobQueue, type ProcessRole } from './jobs/queue.js';
 import { jobDefinitions } from './jobs/registry.js';
 import { DiskReserve } from './lib/disk-space.js';
@@ -36,7 +37,7 @@ export async function createContext(
       dataDir: path.join(config.dataDir, 'db'),
       onEmbeddedStop: overrides.onDatabaseStop,
     }));
-  await runMigrations(database);
+  await runMigrations(database, { organisationName: config.organisationName });
   await recordProgrammeTimeZone(database.db, config.adherenceCheck.timeZone);
   const clock =
     overrides.clock ?? (config.clockOffsetFile ? new OffsetFileClock(config.clockOffsetFile) : systemClock);
@@ -64,6 +65,8 @@ export async function createContext(
     );
   }
   const secret = sessionSigningKey(config.sessionSecret, secrets);
+  // Every statement of the application from here on runs as the staff role in a scope (db/scope.ts).
+  const db = scopedDatabase(database);
   const jobs = await JobQueue.start(database, logger, overrides.role ?? 'all');
   const videoTools = resolveVideoTools();
   const media = await createMediaStorage(config);
@@ -74,11 +77,11 @@ export async function createContext(
   const ctx: AppContext = {
     config,
     database,
-    db: database.db,
+    db,
     clock,
     logger,
     secrets,
-    sessions: new SessionService(database.db, clock, secret),
+    sessions: new SessionService(db, clock, secret),
     endSessionUrl: (session, base) => endSessionUrlOf(ctx, session, base),
     jobs,
     media,

@@ -9,6 +9,7 @@ import {
   participantAdherence,
   participantFollowup,
   participants,
+  sites,
 } from '../src/db/schema.js';
 import { hashDeviceToken } from '../src/plugins/access.js';
 import { testLogRoot, type TestApp } from './harness.js';
@@ -21,12 +22,32 @@ export function newUuid(): string {
   return randomBytes(8).toString('hex');
 }
 
+/**
+ * The site a test's rows go to unless it names one: the instance's first site, which every new
+ * database has (the migration that made organisations made it), and its organisation.
+ */
+export async function firstSite(db: Database): Promise<{ site_id: number; organisation_id: number }> {
+  const [site] = await db
+    .select({ site_id: sites.site_id, organisation_id: sites.organisation_id })
+    .from(sites)
+    .orderBy(sites.site_id)
+    .limit(1);
+  return site!;
+}
+
 /** A device added directly in the database (tests of the device API add theirs through it). */
-export async function insertDevice(ctx: AppContext, overrides: { name?: string; uuid?: string } = {}) {
+export async function insertDevice(
+  ctx: AppContext,
+  overrides: { name?: string; uuid?: string; organisation_id?: number } = {},
+) {
   counter += 1;
-  const [row] = await ctx.db
+  const [row] = await ctx.database.db
     .insert(authorizedDevices)
-    .values({ name: overrides.name ?? `Tablet ${counter}`, uuid: overrides.uuid ?? newUuid() })
+    .values({
+      name: overrides.name ?? `Tablet ${counter}`,
+      uuid: overrides.uuid ?? newUuid(),
+      organisation_id: overrides.organisation_id ?? (await firstSite(ctx.database.db)).organisation_id,
+    })
     .returning();
   return row!;
 }
@@ -87,7 +108,8 @@ export async function insertParticipants(
   ctx: AppContext,
   rows: Array<Partial<typeof participants.$inferInsert> & { days_behind?: number }>,
 ): Promise<number[]> {
-  const inserted = await ctx.db
+  const site = await firstSite(ctx.database.db);
+  const inserted = await ctx.database.db
     .insert(participants)
     .values(
       rows.map(({ days_behind: _daysBehind, ...r }, i) => ({
@@ -96,6 +118,7 @@ export async function insertParticipants(
         date_of_birth: '1970-01-01',
         phone_number: '+447700900000',
         address: 'Somewhere',
+        ...site,
         ...r,
       })),
     )
@@ -106,7 +129,7 @@ export async function insertParticipants(
     r.days_behind ? [sql`(${ids[i]}::int, ${r.days_behind}::int)`] : [],
   );
   if (behind.length > 0) {
-    await ctx.db.execute(sql`
+    await ctx.database.db.execute(sql`
       update participant_adherence a set days_behind = v.days_behind
       from (values ${sql.join(behind, sql`, `)}) as v(participant_id, days_behind)
       where a.participant_id = v.participant_id`);
@@ -156,7 +179,7 @@ export async function issueDeviceToken(
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   recordSecret(testLogRoot(), token);
-  await ctx.db.insert(deviceTokens).values({
+  await ctx.database.db.insert(deviceTokens).values({
     token_hash: hashDeviceToken(token),
     authorized_device_id: deviceId,
     participant_id: participantId,

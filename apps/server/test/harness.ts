@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { instanceScope, withScope } from '../src/db/scope.js';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import type { AppContext } from '../src/context.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
-import { assessmentResults, participants } from '../src/db/schema.js';
+import { assessmentResults, organisations, participants } from '../src/db/schema.js';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.js';
 import { closeLogs, createLogger } from '../src/logging.js';
 import { AdminService } from '../src/modules/admin/service.js';
@@ -138,7 +139,7 @@ async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
     // A file that took its database away (fault tests) must still close; a busy machine's slow
     // answer must not skip the values the log scan looks for.
     const rows = await Promise.race([
-      ctx.db.select().from(participants),
+      ctx.database.db.select().from(participants),
       new Promise<never>((_, reject) =>
         setTimeout(() => reject(new Error('database did not answer')), 30_000).unref(),
       ),
@@ -150,7 +151,7 @@ async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
       }
     }
     // Notes on outcome results and the reasons of their amendments: free text that may name someone.
-    const texts = await ctx.db
+    const texts = await ctx.database.db
       .select({ note: assessmentResults.note, reason: assessmentResults.reason })
       .from(assessmentResults);
     for (const { note, reason } of texts) {
@@ -164,6 +165,24 @@ async function rememberParticipantDetails(ctx: AppContext): Promise<void> {
 
 let adminCounter = 0;
 
+/**
+ * Runs a test's direct call of a service or job (not through a route) as the instance's work: the
+ * application's database refuses a statement without a scope (db/scope.ts).
+ */
+export function asInstance<T>(work: () => Promise<T>): Promise<T> {
+  return withScope(instanceScope('test'), work);
+}
+
+/** The instance's first organisation (every new database has it): a test admin's unless told. */
+async function firstOrganisation(ctx: AppContext): Promise<number> {
+  const [row] = await ctx.database.db
+    .select({ id: organisations.organisation_id })
+    .from(organisations)
+    .orderBy(organisations.organisation_id)
+    .limit(1);
+  return row!.id;
+}
+
 export interface TestAdmin {
   admin_user_id: number;
   user_name: string;
@@ -172,23 +191,35 @@ export interface TestAdmin {
   role: Role;
 }
 
-/** An admin made through the real service (argon2 hash, TOTP secret), unique per call. */
+/**
+ * An admin made through the real service (argon2 hash, TOTP secret), unique per call: of the
+ * instance's first organisation unless told, and a full-access one a system administrator too,
+ * as an instance upgraded from before organisations has them.
+ */
 export async function createAdmin(
   ctx: AppContext,
   role: Role = 'full access',
-  overrides: { user_name?: string } = {},
+  overrides: {
+    user_name?: string;
+    organisation_id?: number;
+    site_ids?: number[];
+    system_administrator?: boolean;
+  } = {},
 ): Promise<TestAdmin> {
   adminCounter += 1;
   const user_name =
     overrides.user_name ?? `admin${adminCounter}.${randomBytes(3).toString('hex')}@example.org`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
   recordSecret(testLogRoot(), password);
-  const created = await new AdminService(ctx.db, ctx.secrets).create({
+  const created = await new AdminService(ctx.database.db, ctx.secrets).create({
     user_name,
     password,
     role,
     first_name: 'Test',
     last_name: `Admin${adminCounter}`,
+    organisation_id: overrides.organisation_id ?? (await firstOrganisation(ctx)),
+    site_ids: overrides.site_ids ?? [],
+    system_administrator: overrides.system_administrator ?? role === 'full access',
   });
   return {
     admin_user_id: created.admin.admin_user_id,
@@ -206,8 +237,9 @@ export async function createAdmin(
 export async function signedInCookie(
   ctx: AppContext,
   role: Role = 'full access',
+  overrides: Parameters<typeof createAdmin>[2] = {},
 ): Promise<{ cookie: string; admin: TestAdmin }> {
-  const admin = await createAdmin(ctx, role);
+  const admin = await createAdmin(ctx, role, overrides);
   const { token } = await ctx.sessions.start(admin.admin_user_id, role, '127.0.0.1');
   recordSecret(testLogRoot(), token);
   return { cookie: `${SESSION_COOKIE}=${token}`, admin };

@@ -64,12 +64,20 @@ describe('operations', () => {
     const created = JSON.parse(first.stdout);
     expect(Object.keys(created).sort()).toEqual([
       'admin_user_id',
+      'organisation_id',
       'otpauth_url',
       'role',
+      'system_administrator',
       'totp_secret',
       'user_name',
     ]);
-    expect(created).toMatchObject({ user_name: 'first.admin', role: 'full access' });
+    // The first admin of an empty instance runs it (organisations, sites, server logs).
+    expect(created).toMatchObject({
+      user_name: 'first.admin',
+      role: 'full access',
+      organisation_id: 1,
+      system_administrator: true,
+    });
     expect(created.totp_secret).toMatch(/^[A-Z2-7]+=*$/);
 
     const server = await startServerProcess(env);
@@ -80,7 +88,11 @@ describe('operations', () => {
         env,
       );
       expect(second.code, second.stderr).toBe(0);
-      expect(JSON.parse(second.stdout)).toMatchObject({ user_name: 'second.admin', role: 'basic access' });
+      expect(JSON.parse(second.stdout)).toMatchObject({
+        user_name: 'second.admin',
+        role: 'basic access',
+        system_administrator: false,
+      });
 
       const human = await runCli(
         ['create-admin', '--username', 'third.admin', '--password', 'correct horse'],

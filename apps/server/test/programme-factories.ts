@@ -7,6 +7,7 @@ import {
   videoSets,
   videos,
 } from '../src/db/schema.js';
+import { firstSite } from './factories.js';
 
 /**
  * Small factories for the programme engine's tests: rows written straight to the tables, each
@@ -19,7 +20,7 @@ export const randomDeviceUuid = () => randomBytes(8).toString('hex');
 
 export async function makeVideoSet(
   db: Database,
-  shape: { weeks?: number; perWeek?: number; name?: string } = {},
+  shape: { weeks?: number; perWeek?: number; name?: string; organisation_id?: number; shared?: boolean } = {},
 ) {
   const [row] = await db
     .insert(videoSets)
@@ -27,6 +28,8 @@ export async function makeVideoSet(
       set_name: shape.name ?? `Set ${next()}`,
       number_of_weeks: shape.weeks ?? 2,
       videos_in_week: shape.perWeek ?? 3,
+      organisation_id: shape.organisation_id ?? (await firstSite(db)).organisation_id,
+      shared: shape.shared ?? false,
     })
     .returning();
   return row!;
@@ -63,19 +66,31 @@ export async function makeVideos(
     .returning();
 }
 
-export async function makeDevice(db: Database, overrides: { uuid?: string; name?: string } = {}) {
+export async function makeDevice(
+  db: Database,
+  overrides: { uuid?: string; name?: string; organisation_id?: number } = {},
+) {
   const [row] = await db
     .insert(authorizedDevices)
-    .values({ name: overrides.name ?? `Tablet ${next()}`, uuid: overrides.uuid ?? randomDeviceUuid() })
+    .values({
+      name: overrides.name ?? `Tablet ${next()}`,
+      uuid: overrides.uuid ?? randomDeviceUuid(),
+      organisation_id: overrides.organisation_id ?? (await firstSite(db)).organisation_id,
+    })
     .returning();
   return row!;
 }
 
 export async function makeParticipant(
   db: Database,
-  overrides: { deviceId?: number | null; first_name?: string } = {},
+  overrides: {
+    deviceId?: number | null;
+    first_name?: string;
+    site?: { site_id: number; organisation_id: number };
+  } = {},
 ) {
   const n = next();
+  const site = overrides.site ?? (await firstSite(db));
   const [row] = await db
     .insert(participants)
     .values({
@@ -86,6 +101,7 @@ export async function makeParticipant(
       address: `${n} Test Street`,
       language: 'English',
       authorized_device_id: overrides.deviceId ?? null,
+      ...site,
     })
     .returning();
   return row!;
@@ -133,4 +149,13 @@ export async function makeEnrolledParticipant(
     started_date: options.started_date,
   });
   return { set, videos: setVideos, device, participant, progress };
+}
+
+/** Who changes a test's video library when a test calls the library's services directly. */
+export async function libraryEditor(db: Database) {
+  return {
+    organisationId: (await firstSite(db)).organisation_id,
+    systemAdministrator: true,
+    everySite: true,
+  };
 }

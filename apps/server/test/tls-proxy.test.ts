@@ -44,10 +44,10 @@ describe('behind a TLS-terminating nginx', () => {
   beforeAll(async () => {
     site = await processSite('tls-proxy');
     const prepared = await withDatabase(site, async (ctx) => {
-      const set = await makeVideoSet(ctx.db, { weeks: 1, perWeek: 1, name: 'Behind the proxy' });
-      const device = await makeDevice(ctx.db);
-      const participant = await makeParticipant(ctx.db, { deviceId: device.authorized_device_id });
-      await makeProgress(ctx.db, participant.participant_id, set.fitness_video_set_id, {
+      const set = await makeVideoSet(ctx.database.db, { weeks: 1, perWeek: 1, name: 'Behind the proxy' });
+      const device = await makeDevice(ctx.database.db);
+      const participant = await makeParticipant(ctx.database.db, { deviceId: device.authorized_device_id });
+      await makeProgress(ctx.database.db, participant.participant_id, set.fitness_video_set_id, {
         started_date: new Date().toISOString().slice(0, 10),
       });
       return {
@@ -195,7 +195,7 @@ describe('behind a TLS-terminating nginx', () => {
     // The session records where the sign-in came from.
     expect(await server.stop()).toBe(0);
     const ips = await withDatabase(site, async (ctx) =>
-      rowsOf<{ ip: string }>(await ctx.db.execute(sql`select ip from sessions`)).map((r) => r.ip),
+      rowsOf<{ ip: string }>(await ctx.database.db.execute(sql`select ip from sessions`)).map((r) => r.ip),
     );
     expect(ips).toEqual([CLIENT_ADDRESS]);
     console.info(

@@ -30,6 +30,7 @@ const currentJournal = path.join(
 
 const LEGACY_TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const LEGACY_PASSWORD = 'a password from release 0.1.0';
+const UPGRADED_ORGANISATION = 'Leeds Community Healthcare';
 
 let site: ProcessSite;
 beforeAll(async () => {
@@ -142,7 +143,8 @@ describe('upgrade from release 0.1.0', () => {
       await baseline.close();
     }
 
-    const server = await startServerProcess(site.env);
+    // The organisation the instance becomes is named by ORGANISATION_NAME, read by the migration.
+    const server = await startServerProcess({ ...site.env, ORGANISATION_NAME: UPGRADED_ORGANISATION });
     try {
       expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
       // Sign in as a new admin, read the grid, and make the tablet's first call.
@@ -183,6 +185,17 @@ describe('upgrade from release 0.1.0', () => {
         }),
       });
       expect(legacy.status).toBe(200);
+      // The full-access admin of 0.1.0 runs the instance now, in its one organisation and site;
+      // an admin added since is not a system administrator (the instance had admins already).
+      const legacySession = (await legacy.json()) as { session: Record<string, unknown> };
+      expect(legacySession.session).toMatchObject({
+        role: 'full access',
+        system_administrator: true,
+        organisation: { name: UPGRADED_ORGANISATION, ods_code: null },
+        sites: [{ name: UPGRADED_ORGANISATION }],
+        site_ids: [],
+      });
+      expect(JSON.parse(created.stdout)).toMatchObject({ system_administrator: false });
       const grid = await fetch(`${server.url}/api/participant`, { headers: { cookie } });
       expect(grid.status).toBe(200);
       expect(JSON.stringify(await grid.json())).toContain('participant_id');
@@ -275,6 +288,25 @@ describe('upgrade from release 0.1.0', () => {
          ) c where n <> 0 order by 1`,
       );
       expect(followupTally.rows).toEqual(followupCounted.rows);
+      // One organisation and one site hold everything of 0.1.0.
+      const organisation = await upgraded.query('select organisation_id, name from organisations');
+      expect(organisation.rows).toEqual([{ organisation_id: 1, name: UPGRADED_ORGANISATION }]);
+      const sites = await upgraded.query('select site_id, organisation_id from sites');
+      expect(sites.rows).toEqual([{ site_id: 1, organisation_id: 1 }]);
+      const elsewhere = await upgraded.query(
+        `select (select count(*)::int from participants where site_id <> 1 or organisation_id <> 1)
+           + (select count(*)::int from authorized_devices where organisation_id <> 1)
+           + (select count(*)::int from fitness_video_sets where organisation_id <> 1 or shared)
+           + (select count(*)::int from admin_users where organisation_id <> 1 or cardinality(site_ids) > 0) as n`,
+      );
+      expect(elsewhere.rows[0]!.n).toBe(0);
+      const systemAdministrators = await upgraded.query(
+        'select user_name from admin_users where system_administrator order by user_name',
+      );
+      const fullAccess = await upgraded.query(
+        "select user_name from admin_users where role = 'full access' and user_name <> 'upgrade.admin' order by user_name",
+      );
+      expect(systemAdministrators.rows).toEqual(fullAccess.rows);
     } finally {
       await upgraded.close();
     }

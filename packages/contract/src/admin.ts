@@ -16,6 +16,20 @@ export const adminPassword = z
 /** Names are optional in the spec's add form; when given they must be real text. */
 const adminName = z.string().trim().max(limits.shortTextMax).default('');
 
+/** The sites of their organisation an admin is limited to; none: every site. */
+const adminSiteIds = z
+  .array(
+    z
+      .number({ error: 'Each site must be a site id' })
+      .int({ error: 'Each site must be a site id' })
+      .positive({ error: 'Each site must be a site id' })
+      .max(2147483647, { error: 'Each site must be a site id' }),
+    { error: 'site_ids must be a list of site ids' },
+  )
+  .max(500, { error: 'At most 500 sites' })
+  .transform((ids) => [...new Set(ids)].sort((a, b) => a - b));
+const systemAdministrator = z.boolean({ error: 'system_administrator must be true or false' });
+
 export const createAdminBody = z
   .object({
     user_name: adminUserName,
@@ -23,6 +37,19 @@ export const createAdminBody = z
     first_name: adminName,
     last_name: adminName,
     role: roleSchema.default('basic access'),
+    organisation_id: z
+      .number({ error: 'organisation_id must be an organisation id' })
+      .int({ error: 'organisation_id must be an organisation id' })
+      .positive({ error: 'organisation_id must be an organisation id' })
+      .max(2147483647, { error: 'organisation_id must be an organisation id' })
+      .optional()
+      .describe("The admin's organisation; absent: yours. Only a system administrator names another"),
+    site_ids: adminSiteIds
+      .default([])
+      .describe('The sites they are limited to; empty (the default): every site'),
+    system_administrator: systemAdministrator
+      .default(false)
+      .describe('Only a system administrator makes another one'),
   })
   .meta({ id: 'CreateAdminUser' });
 export type CreateAdminBody = z.input<typeof createAdminBody>;
@@ -36,9 +63,12 @@ export const updateAdminBody = z
     role: roleSchema.optional(),
     /** Sent by the console for reference; the user name itself cannot change. */
     user_name: z.string().optional(),
+    site_ids: adminSiteIds.optional().describe('The sites they are limited to; empty: every site'),
+    system_administrator: systemAdministrator.optional().describe('Only a system administrator changes it'),
   })
   .meta({ id: 'UpdateAdminUser' });
-export type UpdateAdminBody = z.infer<typeof updateAdminBody>;
+export type UpdateAdminInput = z.output<typeof updateAdminBody>;
+export type UpdateAdminBody = z.input<typeof updateAdminBody>;
 
 export const adminUser = z
   .object({
@@ -48,6 +78,9 @@ export const adminUser = z
     last_name: z.string(),
     role: roleSchema,
     created_at: z.string(),
+    organisation_id: z.number().int(),
+    site_ids: z.array(z.number().int()).describe('The sites they are limited to; empty: every site'),
+    system_administrator: z.boolean(),
   })
   .meta({ id: 'AdminUser' });
 export type AdminUser = z.infer<typeof adminUser>;

@@ -44,6 +44,27 @@ export const API_ROUTES = {
       permission: 'admins.manage',
     },
   },
+  // Organisations and their sites: every admin reads their own; a system administrator all, and changes them.
+  organisations: {
+    list: { method: 'GET', path: '/api/organisations', access: 'staff' },
+    create: { method: 'POST', path: '/api/organisations', access: 'staff', permission: 'instance.manage' },
+    update: {
+      method: 'PATCH',
+      path: '/api/organisations/:id',
+      access: 'staff',
+      permission: 'instance.manage',
+    },
+    sites: { method: 'GET', path: '/api/organisations/:id/sites', access: 'staff' },
+    createSite: {
+      method: 'POST',
+      path: '/api/organisations/:id/sites',
+      access: 'staff',
+      permission: 'instance.manage',
+    },
+  },
+  sites: {
+    update: { method: 'PATCH', path: '/api/sites/:id', access: 'staff', permission: 'instance.manage' },
+  },
   // Single sign-on (OpenID Connect): an organisation's provider settings, and the flow's own routes.
   sso: {
     get: { method: 'GET', path: '/api/organisations/:id/sso', access: 'staff', permission: 'sso.manage' },
@@ -117,6 +138,12 @@ export const API_ROUTES = {
       path: '/api/participant/:id/record',
       access: 'staff',
       permission: 'records.manage',
+    },
+    transfer: {
+      method: 'POST',
+      path: '/api/participant/:id/transfer',
+      access: 'staff',
+      permission: 'participants.manage',
     },
   },
   // Records due for review after the retention period

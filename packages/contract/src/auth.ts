@@ -18,6 +18,20 @@ export const sessionResponse = z
     last_name: z.string(),
     role: roleSchema,
     expires_at: z.string().describe('When the session ends at the latest (ISO 8601)'),
+    organisation: z
+      .object({ organisation_id: z.number().int(), name: z.string(), ods_code: z.string().nullable() })
+      .describe('The organisation the admin works in'),
+    sites: z
+      .array(z.object({ site_id: z.number().int(), name: z.string(), ods_code: z.string().nullable() }))
+      .describe(
+        'The sites whose participants the admin sees: every site of the organisation, or the ones they are limited to. The console shows a site selector only when there is more than one',
+      ),
+    site_ids: z
+      .array(z.number().int())
+      .describe('The sites the admin is limited to; empty: every site of the organisation'),
+    system_administrator: z
+      .boolean()
+      .describe('Runs the instance: organisations, sites, their admin users, shared video sets, server logs'),
     organisation_id: z
       .number()
       .int()

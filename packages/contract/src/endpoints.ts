@@ -39,6 +39,17 @@ import {
 } from './devices.js';
 import { logFileName, logList, logReadQuery } from './logs.js';
 import {
+  createOrganisationBody,
+  createSiteBody,
+  organisation,
+  organisationIdParams,
+  site,
+  siteIdParams,
+  transferParticipantBody,
+  updateOrganisationBody,
+  updateSiteBody,
+} from './organisations.js';
+import {
   backchannelLogoutBody,
   jwksAnswer,
   ssoCallbackQuery,
@@ -308,6 +319,66 @@ const admins = {
   }),
 };
 
+const organisations = {
+  list: endpoint({
+    ...API_ROUTES.organisations.list,
+    responses: { 200: z.array(organisation) },
+    errors: [401],
+    tags: ['organisations'],
+    summary: "Organisations: a system administrator's every one, anyone else's own",
+    description:
+      'Each with its number of sites and of participants (counts only: a system administrator reads no participant record of another organisation).',
+  }),
+  create: endpoint({
+    ...API_ROUTES.organisations.create,
+    body: createOrganisationBody,
+    responses: { 201: organisation },
+    errors: [400, 401, 403, 409],
+    tags: ['organisations'],
+    summary: 'A new organisation, with a first site of the same name and ODS code (system administrators)',
+    description:
+      'Its first admin is then added with `POST /api/admin` and its `organisation_id`. A duplicate name or ODS code answers 409; an ODS code that is not 3 to 5 letters and digits, 400.',
+  }),
+  update: endpoint({
+    ...API_ROUTES.organisations.update,
+    params: organisationIdParams,
+    body: updateOrganisationBody,
+    responses: { 200: organisation },
+    errors: STAFF_ERRORS,
+    tags: ['organisations'],
+    summary: 'Rename an organisation or set its ODS code (system administrators)',
+  }),
+  sites: endpoint({
+    ...API_ROUTES.organisations.sites,
+    params: organisationIdParams,
+    responses: { 200: z.array(site) },
+    errors: [400, 401, 404],
+    tags: ['organisations'],
+    summary: "An organisation's sites (a system administrator's any organisation, anyone else's own)",
+  }),
+  createSite: endpoint({
+    ...API_ROUTES.organisations.createSite,
+    params: organisationIdParams,
+    body: createSiteBody,
+    responses: { 201: site },
+    errors: STAFF_ERRORS,
+    tags: ['organisations'],
+    summary: 'A new site of an organisation (system administrators)',
+  }),
+};
+
+const sites = {
+  update: endpoint({
+    ...API_ROUTES.sites.update,
+    params: siteIdParams,
+    body: updateSiteBody,
+    responses: { 200: site },
+    errors: STAFF_ERRORS,
+    tags: ['organisations'],
+    summary: 'Rename a site or set its ODS code (system administrators)',
+  }),
+};
+
 const logs = {
   list: endpoint({
     ...API_ROUTES.logs.list,
@@ -514,6 +585,17 @@ const participants = {
       'Subject access: one ZIP of everything held about the participant (an HTML summary and a JSON file per table)',
     description:
       'Full access (records.manage), with a fresh step-up. Audited. Holds every row about them: the participant and referral, adherence, programme history, video views, push messages, contact log, device assignments, tablet sign-ins and tokens (hashes left out), and every audit record about them.',
+  }),
+  transfer: endpoint({
+    ...API_ROUTES.participants.transfer,
+    params: participantIdParams,
+    body: transferParticipantBody,
+    responses: { 200: okResponse },
+    errors: STAFF_ERRORS,
+    tags: ['participants', 'organisations'],
+    summary: 'Move a participant to another site of their organisation, with their tablet and history',
+    description:
+      "Full access. Audited (participant.transfer, with both sites). The site must be one of the participant's organisation's sites (400 otherwise, and for the site they are at); a participant the admin does not see answers 404.",
   }),
 };
 
@@ -996,6 +1078,8 @@ export const api = {
   auth,
   lockouts,
   admins,
+  organisations,
+  sites,
   logs,
   devices,
   participants,

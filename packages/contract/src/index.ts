@@ -5,6 +5,7 @@ export * from './limits.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './admin.js';
+export * from './organisations.js';
 export * from './logs.js';
 export * from './participants.js';
 export * from './life-cycle-names.js';

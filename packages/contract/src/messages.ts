@@ -62,9 +62,37 @@ export const messages = {
     lastNameEmpty: 'Last name cannot be empty',
     usernameTaken: 'An admin user with this username already exists',
     notFound: 'Admin user not found',
-    lastFullAccess: 'The last full-access admin user cannot be deleted or demoted',
+    lastFullAccess: 'The last full-access admin user of an organisation cannot be deleted or demoted',
     cannotDeleteSelf: 'You cannot delete your own account',
     deleteConfirm: 'This admin user will be deleted immediately. This cannot be undone.',
+  },
+  organisation: {
+    nameEmpty: 'Organisation name cannot be empty',
+    nameShort: 'Organisation name must be at least 2 characters',
+    nameTaken: 'An organisation with this name already exists',
+    odsCodeEmpty: 'ODS code cannot be empty',
+    odsCodeInvalid: 'The ODS code must be 3 to 5 letters and digits',
+    odsCodeTaken: 'An organisation with this ODS code already exists',
+    notFound: 'Organisation not found',
+    siteNameEmpty: 'Site name cannot be empty',
+    siteNameShort: 'Site name must be at least 2 characters',
+    siteNameTaken: 'This organisation already has a site with this name',
+    siteNotFound: 'Site not found',
+    /** A participant added where the organisation has more than one site. */
+    siteRequired: 'Choose the site this participant belongs to',
+    /** A site named in a body (a participant's, an admin's limit) that is not one of the organisation's. */
+    siteOfOtherOrganisation: "The site must be one of the organisation's sites",
+    /** An admin's sites must be among the sites the admin who sets them may see. */
+    siteNotYours: 'You can only give an admin sites you work at yourself',
+    transferSameSite: 'The participant already belongs to this site',
+    transferred: (site: string) => `Participant transferred to ${site}`,
+    systemAdministratorOnly: 'Only a system administrator can do this',
+    otherOrganisationAdmins: "Only a system administrator can manage another organisation's admin users",
+    lastSystemAdministrator: 'The last system administrator cannot lose that role or be deleted',
+    sharedSetReadOnly: 'A shared video set can only be changed by a system administrator',
+    /** Deleting from the library ends or moves programmes at every site of the organisation. */
+    libraryDeleteEverySite:
+      "Only an admin of all the organisation's sites can delete video sets and videos: programmes at every site use them",
   },
   videoSet: {
     nameEmpty: 'Set Name cannot be empty',

@@ -55,7 +55,8 @@ describe('the participant field table drives the contract', () => {
 
   it("takes in each request exactly the fields with a rule, in the table's order", () => {
     const ruled = names.filter((name) => participantField(name).rule !== undefined);
-    expect(Object.keys(createParticipantBody.shape)).toEqual(ruled);
+    // The site is no field of the participant's record but where it is kept: chosen on add only.
+    expect(Object.keys(createParticipantBody.shape)).toEqual([...ruled, 'site_id']);
     expect(Object.keys(updateParticipantBody.shape)).toEqual([...ruled, 'purge_cache']);
     expect(Object.keys(referralBody.shape)).toEqual(
       ruled.filter((name) => participantField(name).answer?.in === 'referral'),

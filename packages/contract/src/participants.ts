@@ -3,6 +3,7 @@ import { formBoolean, isIsoDate, pageQuery, pagination, requiredText, todayIsoDa
 import { limits } from './limits.js';
 import { messages } from './messages.js';
 import { participantStatusFilter } from './life-cycle.js';
+import { siteFilter, siteId } from './organisations.js';
 import { PARTICIPANT_STATUSES, WITHDRAWAL_REASONS } from './life-cycle-names.js';
 import {
   ADHERENCE_STATES,
@@ -202,18 +203,27 @@ export type ReferralBody = z.input<typeof referralBody>;
  * validated body's keys as the columns of the same names (the device, which names a device,
  * apart), so each key is a `participants` column; the server checks that when it starts.
  */
-export const createParticipantBody = z.object(addShape).meta({
-  id: 'CreateParticipant',
-  description:
-    'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
-});
+export const createParticipantBody = z
+  .object({
+    ...addShape,
+    site_id: siteId
+      .optional()
+      .describe(
+        "The participant's site, one of those the admin sees; required when the admin's organisation has more than one site",
+      ),
+  })
+  .meta({
+    id: 'CreateParticipant',
+    description:
+      'A new participant and their referral. push_notification_id is not taken: it starts as the literal "empty".',
+  });
 export type CreateParticipantBody = z.input<typeof createParticipantBody>;
 export type CreateParticipantInput = z.output<typeof createParticipantBody>;
 
 // ---- Bulk referrals ----
 
 /** One row of a bulk-referral CSV: exactly the add form's rules and messages, less the device. */
-export const participantImportRow = createParticipantBody.omit({ unique_device_id: true });
+export const participantImportRow = createParticipantBody.omit({ unique_device_id: true, site_id: true });
 export type ParticipantImportRow = z.output<typeof participantImportRow>;
 
 /** Template columns a file may leave out: those the add form does not require. */
@@ -229,6 +239,9 @@ export const participantImportQuery = z.object({
     .describe(
       'true (the default): check the file and import nothing; false: import it if every row is valid',
     ),
+  site_id: siteFilter.site_id.describe(
+    "The site the file's participants belong to; required when the admin's organisation has more than one site",
+  ),
 });
 
 const importLine = z.number().int().describe('Line of the file, the header being line 1');
@@ -408,6 +421,7 @@ function answerShape<N extends ParticipantFieldName>(
 export const participantFull = z
   .object({
     participant_id: z.number().int(),
+    site_id: z.number().int().describe("The participant's site"),
     ...answerShape(OPEN_FIELDS),
     unique_device_id: z
       .string()

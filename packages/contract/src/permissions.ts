@@ -23,8 +23,10 @@ export const PERMISSIONS = [
   'admins.manage',
   /** The audit trail, and how long its records and the logs are kept. */
   'audit.read',
-  /** The server's log files. */
+  /** The server's log files (the whole instance's). */
   'logs.read',
+  /** Organisations and their sites, every organisation's admin users, shared video sets. */
+  'instance.manage',
   /** The single sign-on settings of one's own organisation (its OpenID Connect provider). */
   'sso.manage',
   /** The catalogue of outcome measures (add, change, retire) and each video set's assessment schedule. */
@@ -46,14 +48,37 @@ export const FIELD_PERMISSIONS = {
 } as const satisfies Record<string, Permission>;
 export type FieldPermission = keyof typeof FIELD_PERMISSIONS;
 
+/**
+ * What only a system administrator may do, whatever their role in their organisation: the
+ * instance's permissions, which no role of an organisation holds. A system administrator reads no
+ * participant record through these: their own organisation's records come with their role alone.
+ */
+export const SYSTEM_ADMINISTRATOR_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>([
+  'logs.read',
+  'instance.manage',
+]);
+
 /** Who may do what: adding a role is a row here (and its name in role-names.ts). */
 const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   'basic access': new Set<Permission>(),
-  'full access': new Set<Permission>(PERMISSIONS),
+  'full access': new Set<Permission>(
+    PERMISSIONS.filter((permission) => permission !== 'logs.read' && permission !== 'instance.manage'),
+  ),
 };
 
-export function can(role: Role, permission: Permission): boolean {
-  return ROLE_PERMISSIONS[role].has(permission);
+/** A signed-in admin as permissions see them: their role, and whether they run the instance. */
+export interface Caller {
+  role: Role;
+  systemAdministrator: boolean;
+}
+
+/** Whether a role, or an admin (their role, then whether they are a system administrator), may. */
+export function can(caller: Role | Caller, permission: Permission): boolean {
+  if (typeof caller === 'string') return ROLE_PERMISSIONS[caller].has(permission);
+  return (
+    ROLE_PERMISSIONS[caller.role].has(permission) ||
+    (caller.systemAdministrator && SYSTEM_ADMINISTRATOR_PERMISSIONS.has(permission))
+  );
 }
 
 /** The roles holding a permission (e.g. to keep at least one admin who can manage admins). */

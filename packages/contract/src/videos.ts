@@ -35,6 +35,11 @@ export function wholeNumber(
 
 export const videoSetName = requiredText(ms.nameEmpty, limits.textMin, ms.nameShort);
 
+/** Whether a set is shared with every organisation; only a system administrator sets it. */
+const sharedSet = z
+  .boolean({ error: 'shared must be true or false' })
+  .describe('Shared with every organisation (system administrators only)');
+
 export const videoSet = z
   .object({
     fitness_video_set_id: z.number().int(),
@@ -42,6 +47,12 @@ export const videoSet = z
     number_of_weeks: z.number().int(),
     videos_in_week: z.number().int(),
     created_at: z.string().describe('ISO 8601; the console shows its first 10 characters'),
+    organisation_id: z.number().int().describe('The organisation that made the set'),
+    shared: z
+      .boolean()
+      .describe(
+        'Published by a system administrator: every organisation reads it, only system administrators change it',
+      ),
   })
   .meta({ id: 'VideoSet' });
 export type VideoSet = z.infer<typeof videoSet>;
@@ -51,14 +62,18 @@ export const createVideoSetBody = z
     set_name: videoSetName,
     number_of_weeks: wholeNumber(ms.weeksEmpty, ms.weeksInvalid, 1, limits.weeksMax, ms.weeksTooMany),
     videos_in_week: wholeNumber(ms.videosInWeekEmpty, ms.videosInWeekInvalid, 1, limits.videosInWeekMax),
+    shared: sharedSet.default(false),
   })
   .meta({ id: 'CreateVideoSet' });
 export type CreateVideoSetBody = z.input<typeof createVideoSetBody>;
 export type CreateVideoSetInput = z.output<typeof createVideoSetBody>;
 
 /** Only the name of a set can change: its shape is what participants' progress is measured on. */
-export const updateVideoSetBody = z.object({ set_name: videoSetName }).meta({ id: 'UpdateVideoSet' });
-export type UpdateVideoSetBody = z.infer<typeof updateVideoSetBody>;
+export const updateVideoSetBody = z
+  .object({ set_name: videoSetName.optional(), shared: sharedSet.optional() })
+  .meta({ id: 'UpdateVideoSet' });
+export type UpdateVideoSetBody = z.input<typeof updateVideoSetBody>;
+export type UpdateVideoSetInput = z.output<typeof updateVideoSetBody>;
 
 export const videoSetIdParams = z.object({ id: idParam });
 

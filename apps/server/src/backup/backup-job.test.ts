@@ -27,7 +27,7 @@ afterAll(async () => {
 describeOn('pglite', 'scheduled backups (embedded mode)', () => {
   it('is scheduled at BACKUP_CRON, writes into BACKUP_DIR and keeps the last BACKUP_KEEP', async () => {
     const schedule = rowsOf<{ cron: string }>(
-      await t.ctx.db.execute(sql`select cron from pgboss.schedule where name = ${BACKUP_JOB}`),
+      await t.ctx.database.db.execute(sql`select cron from pgboss.schedule where name = ${BACKUP_JOB}`),
     );
     expect(schedule).toEqual([{ cron: '0 2 * * *' }]);
 
@@ -49,7 +49,7 @@ describeOn('pglite', 'scheduled backups (embedded mode)', () => {
 describeOn('postgres', 'scheduled backups with PostgreSQL', () => {
   it('are not scheduled: PostgreSQL is backed up with its own tools', async () => {
     const schedule = rowsOf<{ cron: string }>(
-      await t.ctx.db.execute(sql`select cron from pgboss.schedule where name = ${BACKUP_JOB}`),
+      await t.ctx.database.db.execute(sql`select cron from pgboss.schedule where name = ${BACKUP_JOB}`),
     );
     expect(schedule).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { instanceScope, withScope } from '../db/scope.js';
 import { createReadStream, existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -181,7 +182,10 @@ export async function createBackup(ctx: AppContext, outFile: string): Promise<Ba
       await fs.writeFile(path.join(staging, DB_ENTRY), Buffer.from(await dump.arrayBuffer()));
       const receiving = new Set(
         rowsReader({ key: column.text })(
-          await ctx.db.execute(sql`select storage_key as key from video_uploads where status = 'receiving'`),
+          // The whole instance's uploads: a backup is the instance's.
+          await withScope(instanceScope('backup'), () =>
+            ctx.db.execute(sql`select storage_key as key from video_uploads where status = 'receiving'`),
+          ),
         ).map((r) => r.key),
       );
       await snapshotMedia(ctx.config.mediaDir, path.join(staging, 'media'), receiving);

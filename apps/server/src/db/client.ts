@@ -89,16 +89,36 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return { db, kind: 'pglite', pglite, stopped, close: () => pglite.close() };
 }
 
-export async function runMigrations(handle: DatabaseHandle): Promise<void> {
+export interface MigrationSettings {
+  /**
+   * The name the organisation an existing instance becomes is given (ORGANISATION_NAME), read by
+   * the migration that makes organisations from the session setting pathway.organisation_name.
+   */
+  organisationName?: string;
+}
+
+/** The settings migrations read, for the session that runs them (cleared again after). */
+const SET_MIGRATION_SETTINGS = "select set_config('pathway.organisation_name', $1, false)";
+const CLEAR_MIGRATION_SETTINGS = 'reset pathway.organisation_name';
+
+export async function runMigrations(handle: DatabaseHandle, settings: MigrationSettings = {}): Promise<void> {
+  const organisationName = settings.organisationName ?? '';
   if (handle.kind === 'pglite') {
-    await migratePglite(handle.db as never, { migrationsFolder });
+    await handle.pglite!.query(SET_MIGRATION_SETTINGS, [organisationName]);
+    try {
+      await migratePglite(handle.db as never, { migrationsFolder });
+    } finally {
+      await handle.pglite!.exec(CLEAR_MIGRATION_SETTINGS);
+    }
     return;
   }
   const client = await handle.pool!.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query(SET_MIGRATION_SETTINGS, [organisationName]);
     await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
   } finally {
+    await client.query(CLEAR_MIGRATION_SETTINGS).catch(() => {});
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     client.release();
   }

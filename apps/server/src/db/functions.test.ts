@@ -174,7 +174,7 @@ let t: TestApp;
 let loaded: Loaded;
 beforeAll(async () => {
   t = await createTestApp();
-  loaded = await loadFiles(t.ctx.db);
+  loaded = await loadFiles(t.ctx.database.db);
 });
 afterAll(() => t.close());
 

@@ -97,12 +97,14 @@ describe('pagedStatement', () => {
       from generate_series(1, 5) participant_id where participant_id > $1::int order by participant_id limit ${limit}`,
   });
   const lastAudit = async () =>
-    (await t.ctx.db.select().from(auditEvents).orderBy(desc(auditEvents.audit_event_id)).limit(1))[0];
+    (
+      await t.ctx.database.db.select().from(auditEvents).orderBy(desc(auditEvents.audit_event_id)).limit(1)
+    )[0];
 
   it('without a total or an audit record is the page itself', async () => {
     const composed = list.compose(page(0, 2));
     expect(composed.sql).toBe(page(0, 2).page);
-    expect(await list.run(t.ctx.db, composed, false)).toEqual({
+    expect(await list.run(t.ctx.database.db, composed, false)).toEqual({
       rows: [
         { participant_id: 1, label: 'row 1' },
         { participant_id: 2, label: 'row 2' },
@@ -117,7 +119,7 @@ describe('pagedStatement', () => {
         total: (param) => `select ${param(5)}::int as total`,
         audit: { actor, detail: { before: 'page 2, ', after: ', sort id' } },
       });
-      const { rows, total } = await list.run(t.ctx.db, composed, named);
+      const { rows, total } = await list.run(t.ctx.database.db, composed, named);
       expect(total).toBe(5);
       expect(rows.map((r) => r.participant_id)).toEqual([3, 4]);
       const audit = await lastAudit();
@@ -139,9 +141,12 @@ describe('pagedStatement', () => {
       total: () => 'select 5 as total',
       audit: { actor, detail: 'past the end' },
     });
-    expect(await list.run(t.ctx.db, composed, true)).toEqual({ rows: [], total: 5 });
+    expect(await list.run(t.ctx.database.db, composed, true)).toEqual({ rows: [], total: 5 });
     expect((await lastAudit())?.audit_event_id).toBe(before?.audit_event_id);
-    const written = await t.ctx.db.select().from(auditEvents).where(eq(auditEvents.detail, 'past the end'));
+    const written = await t.ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.detail, 'past the end'));
     expect(written).toEqual([]);
   });
 
@@ -159,7 +164,7 @@ describe('pagedStatement', () => {
       total: () => 'select 3 as total',
       audit: { actor, detail: 'worklist' },
     });
-    const { rows } = await ordered.run(t.ctx.db, composed, false);
+    const { rows } = await ordered.run(t.ctx.database.db, composed, false);
     expect(rows.map((r) => r.participant_id)).toEqual([2, 3, 1]);
     expect(await lastAudit()).toMatchObject({ action: 'followup.list', participant_ids: [2, 3, 1] });
   });

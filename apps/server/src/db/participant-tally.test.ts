@@ -1,7 +1,8 @@
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness.js';
+import { createTestApp, type TestApp, asInstance } from '../../test/harness.js';
 import { insertParticipants, setDaysBehind } from '../../test/factories.js';
+import { libraryEditor } from '../../test/programme-factories.js';
 import {
   makeEnrolledParticipant,
   makeProgress,
@@ -23,7 +24,7 @@ afterAll(() => t.close());
 /** The counts the tally stands for, counted the slow way. */
 async function counted(): Promise<ParticipantCounts> {
   const rows = rowsOf<{ adherence: 0 | 1 | 2; with_programme: boolean; n: number }>(
-    await t.ctx.db.execute(sql`
+    await t.ctx.database.db.execute(sql`
       select a.adherence, pp.participant_id is not null as with_programme, count(*)::int as n
       from participants p
       join participant_adherence a on a.participant_id = p.participant_id
@@ -39,7 +40,7 @@ async function counted(): Promise<ParticipantCounts> {
 }
 
 async function expectInStep(step: string) {
-  expect(await participantCounts(t.ctx.db), step).toEqual(await counted());
+  expect(await participantCounts(t.ctx.database.db), step).toEqual(await counted());
 }
 
 describe('the participant tally', () => {
@@ -51,37 +52,41 @@ describe('the participant tally', () => {
     );
     await expectInStep('participants added in one statement');
 
-    const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 3 });
-    await makeVideos(t.ctx.db, set);
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 2, perWeek: 3 });
+    await makeVideos(t.ctx.database.db, set);
     for (const id of ids.slice(0, 5))
-      await makeProgress(t.ctx.db, id, set.fitness_video_set_id, { started_date: '2025-01-01' });
+      await makeProgress(t.ctx.database.db, id, set.fitness_video_set_id, { started_date: '2025-01-01' });
     await expectInStep('programmes chosen');
 
-    await setDaysBehind(t.ctx.db, ids.slice(0, 3), 4);
-    await setDaysBehind(t.ctx.db, ids[6]!, 1);
-    await setDaysBehind(t.ctx.db, ids[3]!, 3);
+    await setDaysBehind(t.ctx.database.db, ids.slice(0, 3), 4);
+    await setDaysBehind(t.ctx.database.db, ids[6]!, 1);
+    await setDaysBehind(t.ctx.database.db, ids[3]!, 3);
     await expectInStep('classes changed (and one unchanged)');
 
-    await t.ctx.db.delete(participants).where(inArray(participants.participant_id, [ids[0]!, ids[7]!]));
+    await t.ctx.database.db
+      .delete(participants)
+      .where(inArray(participants.participant_id, [ids[0]!, ids[7]!]));
     await expectInStep('a participant with a programme and one without deleted');
 
-    const other = await makeEnrolledParticipant(t.ctx.db, {
+    const other = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 1,
       perWeek: 7,
       started_date: '2025-01-01',
     });
-    await setDaysBehind(t.ctx.db, other.participant.participant_id, 2);
+    await setDaysBehind(t.ctx.database.db, other.participant.participant_id, 2);
     await expectInStep('another enrolled and behind');
 
-    await new VideoSetService(t.ctx).remove(set.fitness_video_set_id);
+    await asInstance(async () =>
+      new VideoSetService(t.ctx).remove(set.fitness_video_set_id, await libraryEditor(t.ctx.database.db)),
+    );
     await expectInStep("a set removed with its participants' progress");
 
     await runAdherenceCheck(t.ctx, { today: '2025-01-09' });
     await expectInStep('after the daily check');
 
-    await foldParticipantTally(t.ctx.db);
+    await foldParticipantTally(t.ctx.database.db);
     await expectInStep('after folding');
-    const rows = await t.ctx.db.select().from(participantTally);
+    const rows = await t.ctx.database.db.select().from(participantTally);
     expect(rows.length).toBeLessThanOrEqual(6);
     expect(rows.every((r) => r.delta !== 0)).toBe(true);
   });

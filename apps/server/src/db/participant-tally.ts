@@ -72,7 +72,7 @@ export async function participantCounts(
 export async function foldParticipantTally(db: Database): Promise<void> {
   // Rows appended meanwhile are not in this snapshot: they stay, and are folded next time.
   await db.execute(sql`
-    with folded as (delete from participant_tally returning adherence, with_programme, status, delta)
-    insert into participant_tally (adherence, with_programme, status, delta)
-    select adherence, with_programme, status, sum(delta)::int from folded group by 1, 2, 3 having sum(delta) <> 0`);
+    with folded as (delete from participant_tally returning site_id, adherence, with_programme, status, delta)
+    insert into participant_tally (site_id, adherence, with_programme, status, delta)
+    select site_id, adherence, with_programme, status, sum(delta)::int from folded group by 1, 2, 3, 4 having sum(delta) <> 0`);
 }

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from './client.js';
+import { ScopedPool } from './scoped-database.js';
 
 /**
  * A hot statement of fixed text run by the driver, rows as arrays of typed values (timestamps
@@ -18,7 +19,7 @@ export async function preparedArrays(
   values: unknown[],
 ): Promise<unknown[][]> {
   const client = (db as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) {
+  if (client instanceof pg.Pool || client instanceof ScopedPool) {
     return (await client.query({ name, text, values, rowMode: 'array' })).rows as unknown[][];
   }
   if (client instanceof PGlite) {

@@ -1,7 +1,12 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness.js';
-import { makeEnrolledParticipant, makeVideoSet, makeVideos } from '../../test/programme-factories.js';
+import { createTestApp, type TestApp, asInstance } from '../../test/harness.js';
+import {
+  libraryEditor,
+  makeEnrolledParticipant,
+  makeVideoSet,
+  makeVideos,
+} from '../../test/programme-factories.js';
 import { ProgressService } from '../modules/progress/service.js';
 import { recordViews } from '../modules/progress/views.js';
 import { reportOf } from '../modules/reports/service.js';
@@ -29,7 +34,7 @@ afterAll(() => t.close());
 
 async function expectInStep(step: string) {
   const weeks = rowsOf<Record<string, unknown>>(
-    await t.ctx.db.execute(sql`
+    await t.ctx.database.db.execute(sql`
       with counted as (
         select participant_id, fitness_video_set_id, week_number, count(*)::int as seen, max(created_at) as last_seen_at
         from seen_videos group by 1, 2, 3
@@ -42,7 +47,7 @@ async function expectInStep(step: string) {
   );
   expect(weeks, `${step}: seen_weeks`).toEqual([]);
   const days = rowsOf<Record<string, unknown>>(
-    await t.ctx.db.execute(sql`
+    await t.ctx.database.db.execute(sql`
       with counted as (
         select (created_at at time zone 'UTC')::date as day, video_id, count(*)::int as views from seen_videos group by 1, 2
       )
@@ -119,27 +124,32 @@ async function expectProgrammeWeeksInStep(step: string) {
     ],
   ];
   for (const [name, kept, recounted] of checks) {
-    expect(rowsOf(await t.ctx.db.execute(differences(kept, recounted))), `${step}: ${name}`).toEqual([]);
+    expect(rowsOf(await t.ctx.database.db.execute(differences(kept, recounted))), `${step}: ${name}`).toEqual(
+      [],
+    );
   }
 }
 
 describe("the reports' rollups of seen videos", () => {
   it('follow views, deletions of the latest view, new starts, set changes, video and participant deletion', async () => {
-    const first = await makeEnrolledParticipant(t.ctx.db, {
+    const first = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 2,
       perWeek: 3,
       started_date: '2025-01-01',
     });
-    const second = await makeEnrolledParticipant(t.ctx.db, { set: first.set, started_date: '2025-01-01' });
+    const second = await makeEnrolledParticipant(t.ctx.database.db, {
+      set: first.set,
+      started_date: '2025-01-01',
+    });
     const videoIds = first.videos.map((v) => v.video_id);
     const setId = first.set.fitness_video_set_id;
     const firstId = first.participant.participant_id;
     const secondId = second.participant.participant_id;
     await expectInStep('enrolled, nothing seen');
 
-    await recordViews(t.ctx, firstId, setId, videoIds.slice(0, 3));
-    await recordViews(t.ctx, secondId, setId, videoIds.slice(0, 2));
-    await recordViews(t.ctx, firstId, setId, [videoIds[1]!, videoIds[3]!]);
+    await asInstance(() => recordViews(t.ctx, firstId, setId, videoIds.slice(0, 3)));
+    await asInstance(() => recordViews(t.ctx, secondId, setId, videoIds.slice(0, 2)));
+    await asInstance(() => recordViews(t.ctx, firstId, setId, [videoIds[1]!, videoIds[3]!]));
     await expectInStep('views recorded, one again');
 
     // Views on several days, the latest of a week removed, then an earlier one.
@@ -151,7 +161,7 @@ describe("the reports' rollups of seen videos", () => {
       day_number: (i % 3) + 1,
       created_at: new Date(at),
     });
-    await t.ctx.db
+    await t.ctx.database.db
       .insert(seenVideos)
       .values([
         view(secondId, 2, '2025-01-03T23:30:00Z'),
@@ -160,7 +170,7 @@ describe("the reports' rollups of seen videos", () => {
       ]);
     await expectInStep('views of several days in one statement');
     const removeView = (participantId: number, i: number) =>
-      t.ctx.db
+      t.ctx.database.db
         .delete(seenVideos)
         .where(and(eq(seenVideos.participant_id, participantId), eq(seenVideos.video_id, videoIds[i]!)));
     await removeView(secondId, 5);
@@ -169,49 +179,63 @@ describe("the reports' rollups of seen videos", () => {
     await expectInStep("a week's last view removed");
 
     // Views of another set, then back to the first set: a fresh start there removes its views.
-    const other = await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 2 });
-    const otherVideos = await makeVideos(t.ctx.db, other);
+    const other = await makeVideoSet(t.ctx.database.db, { weeks: 1, perWeek: 2 });
+    const otherVideos = await makeVideos(t.ctx.database.db, other);
     const progress = new ProgressService(t.ctx);
-    await progress.update(first.progress.fitness_participation_progress_id, {
-      fitness_video_set_id: other.fitness_video_set_id,
-    });
-    await recordViews(
-      t.ctx,
-      firstId,
-      other.fitness_video_set_id,
-      otherVideos.map((v) => v.video_id),
+    await asInstance(() =>
+      progress.update(first.progress.fitness_participation_progress_id, {
+        fitness_video_set_id: other.fitness_video_set_id,
+      }),
+    );
+    await asInstance(() =>
+      recordViews(
+        t.ctx,
+        firstId,
+        other.fitness_video_set_id,
+        otherVideos.map((v) => v.video_id),
+      ),
     );
     await expectInStep('moved to another set, views there');
-    await progress.update(first.progress.fitness_participation_progress_id, { fitness_video_set_id: setId });
+    await asInstance(() =>
+      progress.update(first.progress.fitness_participation_progress_id, { fitness_video_set_id: setId }),
+    );
     await expectInStep('back on the first set, a fresh start');
 
-    await t.ctx.db.delete(participationProgress).where(eq(participationProgress.participant_id, secondId));
+    await t.ctx.database.db
+      .delete(participationProgress)
+      .where(eq(participationProgress.participant_id, secondId));
     await expectInStep('a programme ended');
 
-    await new VideoService(t.ctx).remove(videoIds[1]!);
+    await asInstance(async () =>
+      new VideoService(t.ctx).remove(videoIds[1]!, await libraryEditor(t.ctx.database.db)),
+    );
     await expectInStep('a video deleted');
 
     // Rows changed in place (no code does this; a repair by hand might).
-    await t.ctx.db
+    await t.ctx.database.db
       .update(seenVideos)
       .set({ participant_id: firstId, created_at: new Date('2025-02-01T01:00:00Z') })
       .where(and(eq(seenVideos.participant_id, secondId), eq(seenVideos.video_id, videoIds[0]!)));
-    await t.ctx.db
+    await t.ctx.database.db
       .update(seenVideos)
       .set({ created_at: new Date('2024-12-31T23:59:00Z') })
       .where(eq(seenVideos.participant_id, secondId));
     await expectInStep('views moved to another participant and day by hand');
 
-    await t.ctx.db.delete(participants).where(eq(participants.participant_id, firstId));
+    await t.ctx.database.db.delete(participants).where(eq(participants.participant_id, firstId));
     await expectInStep('a participant deleted');
   });
 
   it('follow where people stop: starts, discharges, tablets, device history, videos moved or added', async () => {
-    const a = await makeEnrolledParticipant(t.ctx.db, { weeks: 2, perWeek: 2, started_date: '2025-05-01' });
+    const a = await makeEnrolledParticipant(t.ctx.database.db, {
+      weeks: 2,
+      perWeek: 2,
+      started_date: '2025-05-01',
+    });
     const set = a.set;
     const setId = set.fitness_video_set_id;
-    const b = await makeEnrolledParticipant(t.ctx.db, { set, started_date: '2025-05-03' });
-    const c = await makeEnrolledParticipant(t.ctx.db, { set, started_date: '2025-04-20' });
+    const b = await makeEnrolledParticipant(t.ctx.database.db, { set, started_date: '2025-05-03' });
+    const c = await makeEnrolledParticipant(t.ctx.database.db, { set, started_date: '2025-04-20' });
     const [aId, bId, cId] = [a, b, c].map((x) => x.participant.participant_id) as [number, number, number];
     const ids = a.videos.map((v) => v.video_id);
     const view = (participant_id: number, i: number, at: string) => ({
@@ -223,7 +247,7 @@ describe("the reports' rollups of seen videos", () => {
       created_at: new Date(at),
     });
     // Weeks completed on different UTC days, one of them by two views in one statement.
-    await t.ctx.db
+    await t.ctx.database.db
       .insert(seenVideos)
       .values([
         view(aId, 0, '2025-05-01T09:00:00Z'),
@@ -233,14 +257,14 @@ describe("the reports' rollups of seen videos", () => {
         view(bId, 2, '2025-05-10T08:00:00Z'),
         view(cId, 2, '2025-04-28T08:00:00Z'),
       ]);
-    await recordViews(t.ctx, bId, setId, [ids[3]!]);
+    await asInstance(() => recordViews(t.ctx, bId, setId, [ids[3]!]));
     await expectInStep('weeks completed by views');
-    const kept = async (query: SQL) => rowsOf<{ n: number }>(await t.ctx.db.execute(query))[0]!.n;
+    const kept = async (query: SQL) => rowsOf<{ n: number }>(await t.ctx.database.db.execute(query))[0]!.n;
     // Not in step by being empty: a completed week 1, b both weeks.
     expect(await kept(sql`select sum(participants)::int as n from programme_week_totals`)).toBe(3);
 
     const setProgress = (participantId: number, fields: Partial<typeof participationProgress.$inferInsert>) =>
-      t.ctx.db
+      t.ctx.database.db
         .update(participationProgress)
         .set(fields)
         .where(eq(participationProgress.participant_id, participantId));
@@ -248,7 +272,10 @@ describe("the reports' rollups of seen videos", () => {
     await expectInStep('a programme start moved');
 
     const setParticipant = (participantId: number, fields: Partial<typeof participants.$inferInsert>) =>
-      t.ctx.db.update(participants).set(fields).where(eq(participants.participant_id, participantId));
+      t.ctx.database.db
+        .update(participants)
+        .set(fields)
+        .where(eq(participants.participant_id, participantId));
     await setParticipant(bId, { status: 'completed', discharged_on: '2025-05-12' });
     await setParticipant(cId, { status: 'withdrawn', discharged_on: '2025-04-01' });
     await expectInStep('discharged, one before their start');
@@ -259,16 +286,16 @@ describe("the reports' rollups of seen videos", () => {
     await expectInStep('tablet taken off, none in the history: not started');
     await setParticipant(aId, { authorized_device_id: a.device.authorized_device_id });
     await expectInStep('tablet put back');
-    await t.ctx.db
+    await t.ctx.database.db
       .insert(deviceAssignments)
       .values({ participant_id: cId, device_uuid: 'c', device_name: 'C' });
     await setParticipant(cId, { authorized_device_id: null });
     await expectInStep('tablet taken off, one in the history: still started');
-    await t.ctx.db.delete(deviceAssignments).where(eq(deviceAssignments.participant_id, cId));
+    await t.ctx.database.db.delete(deviceAssignments).where(eq(deviceAssignments.participant_id, cId));
     await expectInStep('device history removed');
 
     // Week 1 loses a video to week 2: its two views now outnumber its one video.
-    await t.ctx.db
+    await t.ctx.database.db
       .update(videoTable)
       .set({ week_number: 2, day_number: 3 })
       .where(eq(videoTable.video_id, ids[1]!));
@@ -276,9 +303,9 @@ describe("the reports' rollups of seen videos", () => {
     expect(await kept(sql`select count(*)::int as n from seen_weeks where completed_until is not null`)).toBe(
       2,
     );
-    const [added] = await makeVideos(t.ctx.db, set, [{ week: 1, day: 5 }]);
+    const [added] = await makeVideos(t.ctx.database.db, set, [{ week: 1, day: 5 }]);
     await expectInStep('a video added to week 1');
-    await t.ctx.db.insert(seenVideos).values({
+    await t.ctx.database.db.insert(seenVideos).values({
       participant_id: cId,
       video_id: added!.video_id,
       fitness_video_set_id: setId,
@@ -286,28 +313,32 @@ describe("the reports' rollups of seen videos", () => {
       day_number: 5,
       created_at: new Date('2025-05-20T12:00:00Z'),
     });
-    await t.ctx.db
+    await t.ctx.database.db
       .delete(seenVideos)
       .where(and(eq(seenVideos.participant_id, bId), eq(seenVideos.video_id, ids[0]!)));
     await expectInStep('views added and deleted after the moves');
 
-    await setProgress(bId, { fitness_video_set_id: (await makeVideoSet(t.ctx.db)).fitness_video_set_id });
+    await setProgress(bId, {
+      fitness_video_set_id: (await makeVideoSet(t.ctx.database.db)).fitness_video_set_id,
+    });
     await expectInStep('moved to another set');
-    await t.ctx.db.delete(participants).where(eq(participants.participant_id, aId));
+    await t.ctx.database.db.delete(participants).where(eq(participants.participant_id, aId));
     await expectInStep('a participant deleted');
-    await new VideoService(t.ctx).remove(added!.video_id);
+    await asInstance(async () =>
+      new VideoService(t.ctx).remove(added!.video_id, await libraryEditor(t.ctx.database.db)),
+    );
     await expectInStep('a video deleted');
   });
 
   it("counts a video's views by the programme's days, whatever the offset of its time zone", async () => {
-    const { participant, set, videos } = await makeEnrolledParticipant(t.ctx.db, {
+    const { participant, set, videos } = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 1,
       perWeek: 3,
       started_date: '2025-03-01',
     });
     // Around midnight UTC and local midnights of zones far from it.
     const instants = ['2025-03-01T18:14:00Z', '2025-03-01T23:59:59Z', '2025-03-02T00:00:00Z'];
-    await t.ctx.db.insert(seenVideos).values(
+    await t.ctx.database.db.insert(seenVideos).values(
       videos.map((v, i) => ({
         participant_id: participant.participant_id,
         video_id: v.video_id,
@@ -330,13 +361,13 @@ describe("the reports' rollups of seen videos", () => {
         ['2025-03-01', '2025-03-03'],
         ['2025-02-28', '2025-03-01'],
       ] as const) {
-        const report = await reportOf({ db: t.ctx.db, timeZone, today: '2025-04-01' }, 'videos', {
+        const report = await reportOf({ db: t.ctx.database.db, timeZone, today: '2025-04-01' }, 'videos', {
           from,
           to,
           by: 'month',
         });
         const counted = rowsOf<{ video_id: number; n: number }>(
-          await t.ctx.db.execute(sql`
+          await t.ctx.database.db.execute(sql`
             select video_id, count(*)::int as n from seen_videos
             where participant_id = ${participant.participant_id}
               and created_at >= (${from}::timestamp at time zone ${timeZone})

@@ -24,7 +24,7 @@ describe("rowsReader's columns on this database's driver", () => {
       kind: column.oneOf(['org', 'prog']),
     });
     const rows = read(
-      await t.ctx.db.execute(sql`
+      await t.ctx.database.db.execute(sql`
         select 7::int as int4, count(*) as int8, 0.5::float8 as float8, 'x' as text, true as bool,
           '2026-03-01'::date as date, '2026-03-01 10:20:30.456789+01'::timestamptz as at,
           null::timestamptz as none, 'prog' as kind

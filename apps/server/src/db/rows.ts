@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from './client.js';
+import { ScopedPool } from './scoped-database.js';
 
 /**
  * Rows of a raw `db.execute(sql...)`, whose result differs in type between PGlite and node-postgres,
@@ -35,7 +36,7 @@ export async function arrayRows(
   name?: string,
 ): Promise<unknown[][] | null> {
   const client = (db as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) {
+  if (client instanceof pg.Pool || client instanceof ScopedPool) {
     const result = await client.query({
       name,
       text: query.sql,

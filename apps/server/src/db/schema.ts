@@ -11,6 +11,7 @@ import {
   check,
   date,
   doublePrecision,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -27,6 +28,48 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
+/**
+ * An organisation (an NHS trust or a provider, named by its ODS code) runs the programme at its
+ * sites. Its participants, devices, video sets and admin users are its own: the database keeps one
+ * organisation's rows from another's (row-level security, docs/security.md).
+ */
+export const organisations = pgTable(
+  'organisations',
+  {
+    organisation_id: serial('organisation_id').primaryKey(),
+    name: text('name').notNull(),
+    /** The organisation's ODS code, 3 to 5 capital letters and digits; null only for the
+     *  organisation an upgraded instance was given, until someone sets it. */
+    ods_code: text('ods_code'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('organisations_name_key').on(sql`lower(${t.name})`),
+    uniqueIndex('organisations_ods_code_key').on(t.ods_code),
+    check('organisations_ods_code_check', sql`${t.ods_code} ~ '^[A-Z0-9]{3,5}$'`),
+  ],
+);
+
+/** Where an organisation's participants are seen (a hospital, a hub); a participant belongs to one. */
+export const sites = pgTable(
+  'sites',
+  {
+    site_id: serial('site_id').primaryKey(),
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.organisation_id),
+    name: text('name').notNull(),
+    ods_code: text('ods_code'),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sites_organisation_name_key').on(t.organisation_id, sql`lower(${t.name})`),
+    // What participants' (site, organisation) foreign key refers to.
+    unique('sites_site_organisation_key').on(t.site_id, t.organisation_id),
+    check('sites_ods_code_check', sql`${t.ods_code} ~ '^[A-Z0-9]{3,5}$'`),
+  ],
+);
+
 export const adminUsers = pgTable(
   'admin_users',
   {
@@ -39,6 +82,17 @@ export const adminUsers = pgTable(
     totp_secret: text('totp_secret').notNull(),
     /** Highest TOTP time step accepted so far: a code is refused the second time it is used. */
     totp_last_step: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
+    /** The organisation whose programme this admin works in, with their role. */
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.organisation_id),
+    /** The organisation's sites this admin is limited to; empty: every site of it. */
+    site_ids: integer('site_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    /** Runs the instance: organisations, sites, their admins, shared video sets, server logs. */
+    system_administrator: boolean('system_administrator').notNull().default(false),
     /** The identity provider (its issuer) and the subject there this admin signs in as; null: none linked. */
     sso_issuer: text('sso_issuer'),
     sso_subject: text('sso_subject'),
@@ -193,6 +247,12 @@ export const videoSets = pgTable(
     set_name: text('set_name').notNull(),
     number_of_weeks: integer('number_of_weeks').notNull(),
     videos_in_week: integer('videos_in_week').notNull(),
+    /** The organisation that made the set and may change it. */
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.organisation_id),
+    /** Published by a system administrator: every organisation reads it, none changes it. */
+    shared: boolean('shared').notNull().default(false),
     created_at: createdAt(),
     /**
      * Raised by a trigger on every change to the set's videos (drizzle/0007_video_set_version_trigger.sql):
@@ -252,6 +312,10 @@ export const videoUploads = pgTable(
     /** Last time bytes arrived (or the upload finished): abandonment is measured from here. */
     last_activity_at: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
     finished_at: timestamp('finished_at', { withTimezone: true }),
+    /** The organisation whose admin uploaded it (the scope's, db/scope.ts). */
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .default(sql`pathway_organisation()`),
   },
   (t) => [
     check('video_uploads_status_check', sql`${t.status} in ('receiving', 'ready')`),
@@ -266,6 +330,14 @@ export const authorizedDevices = pgTable(
     name: text('name').notNull(),
     uuid: text('uuid').notNull(),
     push_notification_id: text('push_notification_id'),
+    organisation_id: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.organisation_id),
+    /**
+     * Its holder's site while it is assigned (kept by a trigger on participants, db/functions/organisation-scope.sql): a
+     * participant's tablet is seen with them; an unassigned one by the whole organisation.
+     */
+    site_id: integer('site_id'),
     created_at: createdAt(),
   },
   (t) => [
@@ -318,12 +390,22 @@ export const participants = pgTable(
     discharge_reason: text('discharge_reason'),
     /** Free text given with the discharge (identifiable, like notes). */
     discharge_note: text('discharge_note'),
+    /** The site whose staff look after the participant; everything of theirs follows it. */
+    site_id: integer('site_id').notNull(),
+    /** The site's organisation, kept with it by the foreign key on both (participants_site_fk). */
+    organisation_id: integer('organisation_id').notNull(),
     created_at: createdAt(),
     updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('participants_device_key').on(t.authorized_device_id),
-    uniqueIndex('participants_nhs_number_key').on(t.nhs_number),
+    // One NHS number per organisation: another trust may hold the same person's record of its own.
+    uniqueIndex('participants_nhs_number_key').on(t.organisation_id, t.nhs_number),
+    foreignKey({
+      name: 'participants_site_fk',
+      columns: [t.site_id, t.organisation_id],
+      foreignColumns: [sites.site_id, sites.organisation_id],
+    }),
     check('participants_status_check', sql`${t.status} in ('active', 'completed', 'withdrawn')`),
     check(
       'participants_discharge_check',
@@ -338,6 +420,7 @@ export const participants = pgTable(
     ),
     // The grid's status filter and the retention review (discharged longest ago first).
     index('participants_status_idx').on(t.status, t.participant_id),
+    index('participants_site_idx').on(t.site_id, t.participant_id),
     index('participants_discharged_on_idx')
       .on(t.discharged_on)
       .where(sql`${t.discharged_on} is not null`),
@@ -424,6 +507,8 @@ export const deviceSignIns = pgTable(
     ip_address: text('ip_address').notNull(),
     /** Call 1 from a new address while the tablet's previous token was in use within the hour. */
     flagged: boolean('flagged').notNull().default(false),
+    /** The device's organisation when the record was made (it outlives the device). */
+    organisation_id: integer('organisation_id').notNull(),
     created_at: createdAt(),
   },
   (t) => [
@@ -512,14 +597,24 @@ export const participantTally = pgTable('participant_tally', {
   /** The participant's status (active, completed, withdrawn): the grid's status filter and the
    *  dashboard count active participants only (migration 0013). */
   status: text('status').notNull().default('active'),
+  /** The participant's site: each site's (and organisation's) counts are its own. */
+  site_id: integer('site_id').notNull(),
   delta: integer('delta').notNull(),
 });
 
-/** Views per calendar day, kept in step with seen_videos so the dashboard never scans it. */
-export const dailyViews = pgTable('daily_views', {
-  day: date('day', { mode: 'string' }).primaryKey(),
-  views: integer('views').notNull().default(0),
-});
+/**
+ * Views per calendar day and site (the viewer's site when they watched), kept in step with
+ * seen_videos so the dashboard never scans it.
+ */
+export const dailyViews = pgTable(
+  'daily_views',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    site_id: integer('site_id').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.site_id] })],
+);
 
 /**
  * Rollups of seen_videos for the Reports screen, kept by statement triggers on
@@ -573,6 +668,8 @@ export const seenWeeks = pgTable(
  */
 export const reportCohort = pgTable('report_cohort', {
   participant_id: integer('participant_id').primaryKey(),
+  /** The participant's site: what the rollups below counted them under, with the rest. */
+  site_id: integer('site_id').notNull(),
   fitness_video_set_id: integer('fitness_video_set_id').notNull(),
   started_on: date('started_on', { mode: 'string' }).notNull(),
   /** Programme weeks begun by the discharge day (0: discharged before the start); null while not discharged. */
@@ -583,6 +680,7 @@ export const reportCohort = pgTable('report_cohort', {
 export const programmeStarts = pgTable(
   'programme_starts',
   {
+    site_id: integer('site_id').notNull(),
     fitness_video_set_id: integer('fitness_video_set_id').notNull(),
     started_on: date('started_on', { mode: 'string' }).notNull(),
     discharge_week: integer('discharge_week'),
@@ -590,7 +688,7 @@ export const programmeStarts = pgTable(
   },
   (t) => [
     unique('programme_starts_key')
-      .on(t.fitness_video_set_id, t.started_on, t.discharge_week)
+      .on(t.site_id, t.fitness_video_set_id, t.started_on, t.discharge_week)
       .nullsNotDistinct(),
     // Rows a change brought to 0 are deleted at once: this finds them without a scan.
     index('programme_starts_empty_idx')
@@ -609,13 +707,14 @@ export const programmeWeekCompletions = pgTable(
   'programme_week_completions',
   {
     day: date('day', { mode: 'string' }).notNull(),
+    site_id: integer('site_id').notNull(),
     fitness_video_set_id: integer('fitness_video_set_id').notNull(),
     week_number: integer('week_number').notNull(),
     started_on: date('started_on', { mode: 'string' }).notNull(),
     participants: integer('participants').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.day, t.fitness_video_set_id, t.week_number, t.started_on] }),
+    primaryKey({ columns: [t.day, t.site_id, t.fitness_video_set_id, t.week_number, t.started_on] }),
     index('programme_week_completions_empty_idx')
       .on(t.day)
       .where(sql`${t.participants} = 0`),
@@ -629,13 +728,14 @@ export const programmeWeekCompletions = pgTable(
 export const programmeWeekTotals = pgTable(
   'programme_week_totals',
   {
+    site_id: integer('site_id').notNull(),
     fitness_video_set_id: integer('fitness_video_set_id').notNull(),
     week_number: integer('week_number').notNull(),
     started_on: date('started_on', { mode: 'string' }).notNull(),
     participants: integer('participants').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.fitness_video_set_id, t.week_number, t.started_on] }),
+    primaryKey({ columns: [t.site_id, t.fitness_video_set_id, t.week_number, t.started_on] }),
     index('programme_week_totals_empty_idx')
       .on(t.fitness_video_set_id)
       .where(sql`${t.participants} = 0`),
@@ -652,9 +752,11 @@ export const videoDayViews = pgTable(
   {
     day: date('day', { mode: 'string' }).notNull(),
     video_id: integer('video_id').notNull(),
+    /** The viewer's site: a shared set's videos are watched at every organisation's sites. */
+    site_id: integer('site_id').notNull(),
     views: integer('views').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.day, t.video_id] })],
+  (t) => [primaryKey({ columns: [t.day, t.video_id, t.site_id] })],
 );
 
 export const pushOutbox = pgTable(
@@ -701,6 +803,12 @@ export const auditEvents = pgTable(
     participant_ids: integer('participant_ids').array(),
     detail: text('detail'),
     ip: text('ip'),
+    /**
+     * The organisation whose trail it is: the scope's (db/scope.ts) unless the writer says it
+     * (a sign-in, made before there is one); null for the instance's own (a sign-in under a user
+     * name nobody has), which system administrators read.
+     */
+    organisation_id: integer('organisation_id').default(sql`pathway_organisation()`),
     created_at: createdAt(),
   },
   (t) => [
@@ -795,12 +903,18 @@ export const deviceAssignments = pgTable(
  * and behind. Written once a day in the check's transaction; history starts with the first check
  * after this table was made.
  */
-export const adherenceHistory = pgTable('adherence_history', {
-  day: date('day', { mode: 'string' }).primaryKey(),
-  on_track: integer('on_track').notNull(),
-  slightly_behind: integer('slightly_behind').notNull(),
-  behind: integer('behind').notNull(),
-});
+export const adherenceHistory = pgTable(
+  'adherence_history',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    /** Each site's counts as the check left them; a later transfer does not rewrite them. */
+    site_id: integer('site_id').notNull(),
+    on_track: integer('on_track').notNull(),
+    slightly_behind: integer('slightly_behind').notNull(),
+    behind: integer('behind').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.site_id] })],
+);
 
 /**
  * The follow-up worklist's facts, one row per participant (made by a trigger when the participant
@@ -824,6 +938,8 @@ export const participantFollowup = pgTable(
     participant_id: integer('participant_id')
       .primaryKey()
       .references(() => participants.participant_id, { onDelete: 'cascade' }),
+    /** participants.site_id, mirrored (the worklist's rows and its tally are each site's). */
+    site_id: integer('site_id').notNull(),
     active: boolean('active').notNull().default(true),
     has_device: boolean('has_device').notNull().default(false),
     has_programme: boolean('has_programme').notNull().default(false),
@@ -953,10 +1069,12 @@ export const followupTally = pgTable(
     tally_id: bigserial('tally_id', { mode: 'number' }).primaryKey(),
     /** listed, behind, slightly_behind, reminders_failing or programme_finished */
     reason: text('reason').notNull(),
+    /** The participants' site. */
+    site_id: integer('site_id').notNull(),
     delta: integer('delta').notNull(),
   },
   // A fold leaves the table's pages empty until they are vacuumed away: the sums read the index.
-  (t) => [index('followup_tally_reason_idx').on(t.reason, t.delta)],
+  (t) => [index('followup_tally_reason_idx').on(t.reason, t.site_id, t.delta)],
 );
 
 /**

@@ -236,7 +236,15 @@ const FCM_UNREGISTERED = 'UNREGISTERED: Requested entity was not found.';
  */
 export async function seedDemoParticipants(
   tx: Database,
-  options: { sets: DemoSet[]; today: string; now: Date; timeZone: string; seed?: number },
+  options: {
+    sets: DemoSet[];
+    today: string;
+    now: Date;
+    timeZone: string;
+    seed?: number;
+    /** Where the demo programme runs: its site, and the site's organisation (its devices). */
+    site: { site_id: number; organisation_id: number };
+  },
 ): Promise<DemoParticipantsReport> {
   const rng = seededRandom(options.seed ?? 20_251_121);
   const { today, now } = options;
@@ -251,6 +259,7 @@ export async function seedDemoParticipants(
       .values({
         name: `Programme tablet ${String(n).padStart(2, '0')}`,
         uuid: randomBytes(8).toString('hex'),
+        organisation_id: options.site.organisation_id,
         created_at: now,
       })
       .returning();
@@ -279,6 +288,7 @@ export async function seedDemoParticipants(
         address: `${3 + Math.floor(rng() * 90)} ${pick(rng, STREETS)}, ${pick(rng, TOWNS)}`,
         language: pick(rng, DEMO_LANGUAGES),
         authorized_device_id: device?.authorized_device_id ?? null,
+        ...options.site,
         programme_referred_to: 'pad-programme',
         referring_organisation: pick(rng, ORGANISATIONS),
         referring_healthcare_professional: professional,
@@ -390,6 +400,7 @@ export async function seedDemoParticipants(
 
     await seedTablet(tx, {
       participantId,
+      organisationId: options.site.organisation_id,
       device: device!,
       tablet: member.tablet ?? 'calling',
       handedOverAt: at(started, '10:00:00'),
@@ -434,8 +445,11 @@ export async function seedDemoParticipants(
   for (const [day, count] of perDay) {
     await tx
       .insert(dailyViews)
-      .values({ day, views: count })
-      .onConflictDoUpdate({ target: dailyViews.day, set: { views: sql`${dailyViews.views} + ${count}` } });
+      .values({ day, site_id: options.site.site_id, views: count })
+      .onConflictDoUpdate({
+        target: [dailyViews.day, dailyViews.site_id],
+        set: { views: sql`${dailyViews.views} + ${count}` },
+      });
   }
   for (let i = 0; i < messagesSent.length; i += 500)
     await tx
@@ -461,6 +475,7 @@ async function seedTablet(
   tx: Database,
   t: {
     participantId: number;
+    organisationId: number;
     device: { authorized_device_id: number; uuid: string };
     tablet: Tablet;
     handedOverAt: Date;
@@ -482,6 +497,7 @@ async function seedTablet(
   await tx.insert(deviceSignIns).values([
     {
       kind: SIGN_IN_KINDS.tokenIssued,
+      organisation_id: t.organisationId,
       authorized_device_id: t.device.authorized_device_id,
       device_uuid: t.device.uuid,
       participant_id: t.participantId,
@@ -490,6 +506,7 @@ async function seedTablet(
     },
     {
       kind: SIGN_IN_KINDS.pushTokenChanged,
+      organisation_id: t.organisationId,
       authorized_device_id: t.device.authorized_device_id,
       device_uuid: t.device.uuid,
       participant_id: t.participantId,

@@ -89,7 +89,12 @@ async function encodeClip(ctx: AppContext, file: string, hue: number, text: stri
  * Two video sets with a short generated video on every day, stored and saved through the video
  * library as an upload would be; their thumbnails are made by its thumbnail job.
  */
-export async function createDemoVideoSets(ctx: AppContext): Promise<{ sets: DemoSet[]; videos: number }> {
+export async function createDemoVideoSets(
+  ctx: AppContext,
+  organisationId: number,
+): Promise<{ sets: DemoSet[]; videos: number }> {
+  // The demo's library is the organisation's own, made as its admins would make it.
+  const editor = { organisationId, systemAdministrator: false, everySite: true };
   const setService = new VideoSetService(ctx);
   const videoService = new VideoService(ctx);
   const origins = { origin: ctx.config.publicUrl ?? 'http://localhost', accepted: [] };
@@ -98,7 +103,7 @@ export async function createDemoVideoSets(ctx: AppContext): Promise<{ sets: Demo
   let count = 0;
   try {
     for (const spec of SETS) {
-      const set = await setService.create(spec);
+      const set = await setService.create({ ...spec, shared: false }, editor);
       const videoIdAt: (number | undefined)[] = [];
       for (let week = 1; week <= spec.number_of_weeks; week++) {
         for (let day = 1; day <= spec.videos_in_week; day++) {
@@ -111,6 +116,7 @@ export async function createDemoVideoSets(ctx: AppContext): Promise<{ sets: Demo
           const probe = await checkPlayable(ctx.videoTools, await ctx.media.blobs.inputFor(key));
           const now = ctx.clock.now();
           await ctx.db.insert(videoUploads).values({
+            organisation_id: organisationId,
             storage_key: key,
             status: 'ready',
             file_size: (await stat(file)).size,
@@ -130,6 +136,7 @@ export async function createDemoVideoSets(ctx: AppContext): Promise<{ sets: Demo
               day_number: day,
             },
             origins,
+            editor,
           );
           videoIdAt[index] = video.video_id;
           count++;

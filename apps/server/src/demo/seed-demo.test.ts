@@ -32,7 +32,7 @@ describe('seed-demo', () => {
     expect(report.views).toBeGreaterThan(100);
 
     // Every adherence state, newcomers without a programme, and people waiting for a tablet.
-    const rows = await t.ctx.db.execute(sql`
+    const rows = await t.ctx.database.db.execute(sql`
       select a.days_behind, p.authorized_device_id is not null as has_device, pp.participant_id is not null as has_progress
       from participants p
       join participant_adherence a on a.participant_id = p.participant_id
@@ -46,7 +46,7 @@ describe('seed-demo', () => {
 
     // The dashboard's rollup holds exactly the views recorded, and has yesterday's.
     const [totals] = rowsOf<{ views: number; rollup: number }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select (select count(*)::int from seen_videos) as views, (select sum(views)::int from daily_views) as rollup`,
       ),
     );
@@ -58,7 +58,7 @@ describe('seed-demo', () => {
     expect(dashboard.participantsCount.counted).toBe(22);
     // Two were discharged, one completed and one withdrawn.
     const discharged = rowsOf<{ status: string; n: number }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select status, count(*)::int as n from participants where status <> 'active' group by 1 order by 1`,
       ),
     );
@@ -76,7 +76,7 @@ describe('seed-demo', () => {
     expect(counts.reasons.reminders_failing).toBeLessThanOrEqual(2);
     expect(counts.total).toBeLessThan(22);
     const tablets = rowsOf<{ calling: number; with_device: number }>(
-      await t.ctx.db.execute(sql`
+      await t.ctx.database.db.execute(sql`
         select count(*) filter (where f.tablet_called_at > ${clock.now().toISOString()}::timestamptz - interval '1 day' and not f.token_empty)::int as calling,
           count(*) filter (where f.has_device)::int as with_device
         from participant_followup f where f.active`),
@@ -112,7 +112,7 @@ describe('seed-demo', () => {
 
     // Only the form's 21 languages: the demo's participants can be edited without a refusal.
     const languages = rowsOf<{ language: string | null }>(
-      await t.ctx.db.execute(sql`select distinct language from participants`),
+      await t.ctx.database.db.execute(sql`select distinct language from participants`),
     ).map((r) => r.language);
     for (const language of languages) expect(LANGUAGES).toContain(language);
 
@@ -120,20 +120,20 @@ describe('seed-demo', () => {
     expect((await runAdherenceCheck(t.ctx)).ran).toBe(false);
 
     // Real videos and thumbnails, made by the video library's own job.
-    const [first] = await t.ctx.db.select().from(videos).where(eq(videos.week_number, 1)).limit(1);
+    const [first] = await t.ctx.database.db.select().from(videos).where(eq(videos.week_number, 1)).limit(1);
     expect(await t.ctx.media.blobs.stat(first!.file_location_path)).not.toBeNull();
     const thumb = await eventually(async () => {
-      const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, first!.video_id));
+      const [row] = await t.ctx.database.db.select().from(videos).where(eq(videos.video_id, first!.video_id));
       return row!.video_thumbnail_url !== THUMBNAIL_PROCESSING ? row!.video_thumbnail_url : undefined;
     });
     expect(thumb).toMatch(/^thumbs\//);
   }, 300_000);
 
   it('refuses a database that already has participants, unless forced', async () => {
-    const before = (await t.ctx.db.select().from(participants)).length;
+    const before = (await t.ctx.database.db.select().from(participants)).length;
     await expect(seed()).rejects.toThrow(/already has 24 participants.*--force/);
-    expect((await t.ctx.db.select().from(participants)).length).toBe(before);
+    expect((await t.ctx.database.db.select().from(participants)).length).toBe(before);
     await seed({ force: true });
-    expect((await t.ctx.db.select().from(participants)).length).toBe(before + 24);
+    expect((await t.ctx.database.db.select().from(participants)).length).toBe(before + 24);
   }, 300_000);
 });

@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.js';
 import { column, rowsReader } from '../db/rows.js';
+import { sites } from '../db/schema.js';
 import { programmeToday } from '../lib/programme-day.js';
 import { THUMBNAIL_JOB } from '../modules/videos/index.js';
 import { PUSH_DELIVER_JOB } from '../modules/push/index.js';
@@ -33,9 +34,16 @@ export async function seedDemo(ctx: AppContext, options: { force?: boolean } = {
         'Run it with --force to add the demo data beside them.',
     );
   }
-  const { sets, videos } = await createDemoVideoSets(ctx);
+  // The instance's first site (a new instance's only one) runs the demo programme.
+  const [site] = await ctx.db
+    .select({ site_id: sites.site_id, organisation_id: sites.organisation_id })
+    .from(sites)
+    .orderBy(asc(sites.site_id))
+    .limit(1);
+  const { sets, videos } = await createDemoVideoSets(ctx, site!.organisation_id);
   const people = await ctx.db.transaction((tx) =>
     seedDemoParticipants(tx, {
+      site: site!,
       sets,
       today: programmeToday(ctx),
       now: ctx.clock.now(),

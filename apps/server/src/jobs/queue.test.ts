@@ -55,11 +55,11 @@ describe('job queue', () => {
   });
 
   it('enqueues inside a transaction only if it commits', async () => {
-    await t.ctx.db.transaction(async (tx) => {
+    await t.ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`select 1`);
       await t.ctx.jobs.send('test-echo', { word: 'committed' }, { tx });
     });
-    await t.ctx.db
+    await t.ctx.database.db
       .transaction(async (tx) => {
         await t.ctx.jobs.send('test-echo', { word: 'rolled-back' }, { tx });
         throw new Error('abort');
@@ -68,7 +68,7 @@ describe('job queue', () => {
     t.ctx.jobs.notify('test-echo');
     await until(() => handled.includes('committed'));
     // Not a wait for something not to happen: the rolled-back job was never stored at all.
-    const stored = await t.ctx.db.execute(sql`
+    const stored = await t.ctx.database.db.execute(sql`
       select count(*)::int as n from pgboss.job where data->>'word' = 'rolled-back'
       union all select count(*)::int from pgboss.archive where data->>'word' = 'rolled-back'`);
     expect(rowsOf<{ n: number }>(stored).map((r) => Number(r.n))).toEqual([0, 0]);

@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Database, DatabaseHandle } from '../db/client.js';
+import { instanceScope, withScope } from '../db/scope.js';
 import { JobLeases } from './job-leases.js';
 import { PGliteBossAdapter } from './pglite-boss-adapter.js';
 
@@ -33,6 +34,27 @@ export interface JobDefinition<Data extends object = object> {
   onOrphaned?(): Promise<void>;
   handler(jobs: PgBoss.Job<Data>[]): Promise<unknown>;
 }
+
+/**
+ * The staff role (db/scope.ts) queues jobs inside its own transactions, so that a change and the
+ * job it needs commit together: it may use pg-boss's tables, which pg-boss makes (and may add to)
+ * when it starts. Granted only where missing, one instance at a time (concurrent grants on one
+ * table fail).
+ */
+const GRANT_QUEUE_TO_STAFF = `
+  do $$
+  begin
+    perform pg_advisory_xact_lock(7311003);
+    -- By oid, not by name: the planner may test the privilege on other schemas' rows before the
+    -- schema's condition, and a name looked up in the wrong schema is an error.
+    if exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+               where n.nspname = 'pgboss' and c.relkind in ('r', 'p')
+               and not has_table_privilege('pathway_staff', c.oid, 'insert')) then
+      grant usage on schema pgboss to pathway_staff;
+      grant select, insert, update, delete on all tables in schema pgboss to pathway_staff;
+      grant usage, select on all sequences in schema pgboss to pathway_staff;
+    end if;
+  end $$`;
 
 export interface SendOptions {
   /** Enqueue inside this Drizzle transaction: the job exists only if the transaction commits. */
@@ -81,6 +103,7 @@ export class JobQueue {
     });
     boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
     await boss.start();
+    await db.executeSql(GRANT_QUEUE_TO_STAFF, []);
     return new JobQueue(boss, database, logger);
   }
 
@@ -159,7 +182,10 @@ export class JobQueue {
             const ids = jobs.map((job) => job.id);
             try {
               await this.leases?.hold(ids);
-              const run = definition.handler(jobs as never);
+              // Background work is the instance's, every organisation's, and says so by name.
+              const run = withScope(instanceScope(`job ${definition.name}`), () =>
+                definition.handler(jobs as never),
+              );
               this.running.add(run);
               try {
                 return await run;
@@ -245,7 +271,9 @@ export class JobQueue {
       const ids = this.leases ? await this.leases.orphaned(active) : active;
       if (ids.length === 0) continue;
       this.logger.warn({ job: name, count: ids.length }, 'reclaiming jobs left active by a stopped process');
-      await this.definitions.get(name)?.onOrphaned?.();
+      const definition = this.definitions.get(name);
+      if (definition?.onOrphaned)
+        await withScope(instanceScope(`job ${name}`), () => definition.onOrphaned?.());
       await (this.boss.fail as (name: string, ids: string[], data: object) => Promise<unknown>)(name, ids, {
         message: 'the process running this job stopped; retrying',
       });

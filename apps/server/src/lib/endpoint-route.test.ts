@@ -85,13 +85,20 @@ describe("the contract's endpoint table", () => {
     expect(guarded.length).toBeGreaterThan(10);
     // The access check runs before validation: any value of a path parameter reaches it.
     const urlOf = (entry: Endpoint) => entry.path.replace(/:(\w+)/g, '1');
-    for (const role of ROLES) {
-      const { cookie } = await signedInCookie(t.ctx, role);
+    const callers = [
+      ...ROLES.map((role) => ({ role, systemAdministrator: false })),
+      ...ROLES.map((role) => ({ role, systemAdministrator: true })),
+    ];
+    for (const caller of callers) {
+      const { cookie } = await signedInCookie(t.ctx, caller.role, {
+        system_administrator: caller.systemAdministrator,
+      });
+      const who = `${caller.role}${caller.systemAdministrator ? ', system administrator' : ''}`;
       for (const [name, entry] of guarded) {
         const res = await t.app.inject({ method: entry.method, url: urlOf(entry), headers: { cookie } });
         const refused = res.statusCode === 403 && res.body.includes(messages.session.forbidden);
-        expect(refused, `${name} as ${role}: ${res.statusCode} ${res.body.slice(0, 120)}`).toBe(
-          !can(role, entry.permission!),
+        expect(refused, `${name} as ${who}: ${res.statusCode} ${res.body.slice(0, 120)}`).toBe(
+          !can(caller, entry.permission!),
         );
       }
     }

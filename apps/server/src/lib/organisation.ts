@@ -1,16 +1,16 @@
 import type { StaffSession } from './staff-session.js';
 
 /**
- * The organisation an instance runs the programme for. Settings that belong to an organisation
- * (its single sign-on provider) are keyed by its id; an instance holds one organisation, this one,
- * until organisations of their own come (DESIGN.md, Organisations): these functions are then the
- * only places that change.
+ * The organisation single sign-on's settings belong to. A signed-in admin's is the one their row
+ * names (the session carries it); THE_ORGANISATION_ID is the instance's first, the one an upgraded
+ * instance became, and the only one organisationExists knows so far: single sign-on for a second
+ * organisation is refused with a 404 until it reads the organisations table.
  */
 export const THE_ORGANISATION_ID = 1;
 
 /** The organisation a signed-in admin works in. */
-export function organisationOf(_staff: Pick<StaffSession, 'adminUserId'>): number {
-  return THE_ORGANISATION_ID;
+export function organisationOf(staff: Pick<StaffSession, 'organisationId'>): number {
+  return staff.organisationId;
 }
 
 /** The organisation an admin user belongs to (by their row). */
@@ -24,6 +24,6 @@ export function organisationExists(id: number): boolean {
 }
 
 /** Whether the admin runs the instance (every organisation's settings), whatever their role. */
-export function isSystemAdministrator(_staff: Pick<StaffSession, 'adminUserId'>): boolean {
-  return false;
+export function isSystemAdministrator(staff: Pick<StaffSession, 'systemAdministrator'>): boolean {
+  return staff.systemAdministrator;
 }

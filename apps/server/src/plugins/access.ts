@@ -7,12 +7,15 @@ import {
   API_ROUTES,
   PERMISSIONS,
   ROLES,
+  SESSION_ROUTES,
+  SYSTEM_ADMINISTRATOR_PERMISSIONS,
   STEP_UP_MAX_AGE_MINUTES,
   can,
   deviceApi,
   messages,
   rolesWith,
   type Access,
+  type Permission,
   type RouteDeclaration,
 } from '@pathway/contract';
 import type { AppContext } from '../context.js';
@@ -21,6 +24,7 @@ import { column, rowsReader } from '../db/rows.js';
 import type { TablePermission } from '../lib/endpoint-route.js';
 import { HttpError } from '../lib/http-error.js';
 import { SESSION_COOKIE, type StaffSession } from '../lib/staff-session.js';
+import { instanceScope, withScope, type Scope } from '../db/scope.js';
 
 /**
  * Who may call a route (the contract's `Access`). A route of the contract's table takes its access
@@ -32,6 +36,9 @@ export type { Access };
 export interface DeviceCaller {
   participantId: number;
   deviceId: number;
+  /** The participant's site and organisation: the scope of the tablet's statements. */
+  siteId: number;
+  organisationId: number;
 }
 
 declare module 'fastify' {
@@ -51,6 +58,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     staff: StaffSession | null;
     device: DeviceCaller | null;
+    /** Whose rows the route's statements see (db/scope.ts): the admin's or the tablet's; none on public routes. */
+    scope: Scope | undefined;
   }
 }
 
@@ -61,7 +70,12 @@ export function hashDeviceToken(token: string): string {
 /** Contact times are kept to the minute: a tablet's burst of calls at start costs one write. */
 export const CONTACT_GRANULARITY_MS = 60_000;
 
-const readDeviceCaller = rowsReader({ participant_id: column.integer, authorized_device_id: column.integer });
+const readDeviceCaller = rowsReader({
+  participant_id: column.integer,
+  authorized_device_id: column.integer,
+  site_id: column.integer,
+  organisation_id: column.integer,
+});
 
 /**
  * The device behind a bearer token, in one round trip: the token is looked up and, when it is
@@ -79,9 +93,11 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
   // The join is the revocation: once the device is detached from (or deleted with) the
   // participant, no token issued for that pairing matches any more. An unused token expires.
   const rows = readDeviceCaller(
-    await ctx.db.execute(sql`
+    // The token says which organisation: it is looked for among every organisation's.
+    await withScope(instanceScope('tablet token'), () =>
+      ctx.db.execute(sql`
       with token as (
-        select t.token_hash, t.participant_id, t.authorized_device_id
+        select t.token_hash, t.participant_id, t.authorized_device_id, p.site_id, p.organisation_id
         from ${deviceTokens} t
         join ${participants} p
           on p.participant_id = t.participant_id and p.authorized_device_id = t.authorized_device_id
@@ -106,17 +122,26 @@ async function resolveDevice(ctx: AppContext, request: FastifyRequest): Promise<
         where f.participant_id = token.participant_id
           and (f.tablet_called_at is null or f.tablet_called_at < ${stale}::timestamptz)
       )
-      select participant_id, authorized_device_id from token
+      select participant_id, authorized_device_id, site_id, organisation_id from token
     `),
+    ),
   );
   const row = rows[0];
-  return row ? { participantId: row.participant_id, deviceId: row.authorized_device_id } : null;
+  return row
+    ? {
+        participantId: row.participant_id,
+        deviceId: row.authorized_device_id,
+        siteId: row.site_id,
+        organisationId: row.organisation_id,
+      }
+    : null;
 }
 
 export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
   const { ctx } = opts;
   app.decorateRequest('staff', null);
   app.decorateRequest('device', null);
+  app.decorateRequest('scope', undefined);
 
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config?.access ?? 'public';
@@ -124,17 +149,67 @@ export const accessPlugin = fp(async (app: FastifyInstance, opts: { ctx: AppCont
     if (access === 'device' || (access === 'staff-or-device' && request.headers.authorization)) {
       request.device = await resolveDevice(ctx, request);
       if (!request.device) throw new HttpError(401, 'This device is not registered');
+      request.scope = deviceScope(request.device);
       return;
     }
     request.staff = await ctx.sessions.resolve(request.cookies[SESSION_COOKIE]);
     if (!request.staff) throw new HttpError(401, messages.session.required);
+    request.scope = staffScope(request.staff);
     const permission = request.routeOptions.config.permission;
-    if (permission !== undefined && !can(request.staff.role, permission)) {
+    if (permission !== undefined && !can(request.staff, permission)) {
       throw new HttpError(403, messages.session.forbidden);
     }
     if (request.routeOptions.config.stepUp) assertFreshStepUp(ctx, request);
   });
 });
+
+/** What a signed-in admin's statements see: their organisation, their sites, the instance's if they run it. */
+export function staffScope(staff: StaffSession): Scope {
+  return {
+    kind: 'staff',
+    organisationId: staff.organisationId,
+    siteIds: staff.visibleSiteIds,
+    everySite: staff.siteIds.length === 0,
+    systemAdministrator: staff.systemAdministrator,
+  };
+}
+
+/** What a tablet's statements see: its participant's site. */
+function deviceScope(device: DeviceCaller): Scope {
+  return { kind: 'device', organisationId: device.organisationId, siteIds: [device.siteId] };
+}
+
+/**
+ * Inside the API scope every handler runs in its request's scope (set by the access check above):
+ * each statement it makes, however deep, is the admin's or the tablet's. A public route has none,
+ * and names one itself for what it must read (sign-in: the instance's).
+ */
+export function runHandlersInScope(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    const work = BEFORE_SIGN_IN.get(route.url);
+    route.handler = function (this: FastifyInstance, request, reply) {
+      const scope = request.scope ?? (work ? instanceScope(work) : undefined);
+      return scope
+        ? withScope(scope, () => handler.call(this, request, reply))
+        : handler.call(this, request, reply);
+    };
+  });
+}
+
+/**
+ * Public routes of single sign-on, which read the instance's providers, flows and admins before
+ * anyone is known (the provider's answer says who), named as the instance's work.
+ */
+const BEFORE_SIGN_IN = new Map<string, string>(
+  [
+    API_ROUTES.sso.start,
+    API_ROUTES.sso.callback,
+    API_ROUTES.sso.backchannelLogout,
+    API_ROUTES.sso.jwks,
+    SESSION_ROUTES.ssoLookup,
+  ].map((route) => [route.path, 'single sign-on']),
+);
 
 /** The table's routes by `METHOD path`: a route registered at one of these must declare what its entry says. */
 const TABLE_ROUTES = new Map<string, RouteDeclaration>(
@@ -215,7 +290,7 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
             : [{ session: [] }];
     const described = `${
       permission
-        ? `Access: admins whose role has the permission ${permission} (${rolesWith(permission).join(', ')}).`
+        ? `Access: admins whose role has the permission ${permission}${accessHolders(permission)}.`
         : ACCESS_DESCRIPTIONS[access]
     }${route.config?.stepUp ? ` Needs a step-up within the last ${STEP_UP_MAX_AGE_MINUTES} minutes (POST /api/session/step-up); otherwise 401 with step_up_required.` : ''}`;
     // A new schema object, never the route's own one changed in place: Fastify gives the HEAD route
@@ -225,6 +300,13 @@ export function requireDeclaredAccess(app: FastifyInstance): void {
     const description = [schema.description, described].filter(Boolean).join('\n\n');
     route.schema = { ...schema, security, description };
   });
+}
+
+/** Who holds a permission, for the OpenAPI text: the roles, and system administrators. */
+function accessHolders(permission: Permission): string {
+  const holders: string[] = [...rolesWith(permission)];
+  if (SYSTEM_ADMINISTRATOR_PERMISSIONS.has(permission)) holders.push('system administrators');
+  return ` (${holders.join(', ')})`;
 }
 
 /** The signed-in admin of a staff route (the access hook guarantees one). */

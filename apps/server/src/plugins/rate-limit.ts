@@ -2,11 +2,13 @@ import fastifyRateLimit, { type CreateRateLimitOptions, type RateLimitOptions } 
 import { lt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type pg from 'pg';
+
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
+import { preparedArrays } from '../db/prepared.js';
 import { rateLimitCounters } from '../db/schema.js';
+import { instanceScope, withScope } from '../db/scope.js';
 import type { Clock } from '../lib/clock.js';
 import { HttpError } from '../lib/http-error.js';
 
@@ -45,6 +47,8 @@ class MemoryCounters {
  * statement (parsed and planned once per connection), not built by Drizzle on every request: it
  * runs twice on every token-less tablet call.
  */
+const RATE_LIMITS = instanceScope('rate limits');
+
 const INCREMENT_SQL = `
   insert into rate_limit_counters as c (key, hits, reset_at)
   values ($1, 1, $2::timestamptz)
@@ -60,23 +64,23 @@ const INCREMENT_SQL = `
  */
 class DatabaseCounters {
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly db: Database,
     private readonly clock: Clock,
   ) {}
 
   incr(key: string, callback: IncrCallback, timeWindow: number): void {
     const now = this.clock.now();
-    this.pool
-      .query<[number, Date]>({
-        name: 'rate-limit.increment.v1',
-        text: INCREMENT_SQL,
-        values: [key, new Date(now.getTime() + timeWindow).toISOString(), now.toISOString()],
-        rowMode: 'array',
-      })
-      .then((result) => {
-        const [hits, resetAt] = result.rows[0]!;
-        callback(null, { current: hits, ttl: Math.max(0, resetAt.getTime() - now.getTime()) });
-      }, callback);
+    // Counted before anyone is known (a sign-in, a tablet's first calls): the instance's counters.
+    withScope(RATE_LIMITS, () =>
+      preparedArrays(this.db, 'rate-limit.increment.v1', INCREMENT_SQL, [
+        key,
+        new Date(now.getTime() + timeWindow).toISOString(),
+        now.toISOString(),
+      ]),
+    ).then((rows) => {
+      const [hits, resetAt] = rows[0] as [number, Date];
+      callback(null, { current: hits, ttl: Math.max(0, resetAt.getTime() - now.getTime()) });
+    }, callback);
   }
 
   child(): this {
@@ -110,7 +114,7 @@ export const rateLimitPlugin = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
     const counters =
       ctx.database.pool !== undefined
-        ? new DatabaseCounters(ctx.database.pool, ctx.clock)
+        ? new DatabaseCounters(ctx.db, ctx.clock)
         : new MemoryCounters(ctx.clock);
     await app.register(fastifyRateLimit, {
       global: false,

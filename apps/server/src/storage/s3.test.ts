@@ -339,7 +339,7 @@ describe('video library on S3', () => {
     expect(saved.statusCode).toBe(201);
     const videoId = saved.json().video_id as number;
     const row = await eventually(async () => {
-      const [r] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, videoId));
+      const [r] = await t.ctx.database.db.select().from(videos).where(eq(videos.video_id, videoId));
       return r && r.video_thumbnail_url !== THUMBNAIL_PROCESSING ? r : undefined;
     });
     expect(row.video_thumbnail_url).toMatch(/^thumbs\//);

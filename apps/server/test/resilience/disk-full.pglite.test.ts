@@ -228,7 +228,9 @@ describe('a full disk', () => {
     // 5. On disk, after a clean stop and a fresh start: every acknowledged row and media byte.
     const stored = await withDatabase(site, async (ctx) =>
       rowsOf<{ participant_id: number; last_name: string }>(
-        await ctx.db.execute(sql`select participant_id, last_name from participants order by participant_id`),
+        await ctx.database.db.execute(
+          sql`select participant_id, last_name from participants order by participant_id`,
+        ),
       ),
     );
     for (const a of acknowledged)

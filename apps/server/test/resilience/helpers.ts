@@ -9,7 +9,7 @@ import type { AppContext } from '../../src/context.js';
 import { rowsOf } from '../../src/db/rows.js';
 import { createLogger } from '../../src/logging.js';
 import { closeContext, createContext } from '../../src/runtime.js';
-import { participantBody } from '../factories.js';
+import { firstSite, participantBody } from '../factories.js';
 import {
   processDatabaseEnv,
   removeDataDir,
@@ -71,15 +71,16 @@ export async function withDatabase<T>(site: ProcessSite, work: (ctx: AppContext)
 }
 
 export async function countOf(ctx: AppContext, query: ReturnType<typeof sql>): Promise<number> {
-  return Number(rowsOf<{ n: number | string }>(await ctx.db.execute(query))[0]?.n ?? 0);
+  return Number(rowsOf<{ n: number | string }>(await ctx.database.db.execute(query))[0]?.n ?? 0);
 }
 
 /** Authorised devices made in one statement, for participants to be added through the API. */
 export async function insertDevices(ctx: AppContext, count: number, prefix: string): Promise<string[]> {
+  const site = await firstSite(ctx.database.db);
   const rows = rowsOf<{ uuid: string }>(
-    await ctx.db.execute(sql`
-      insert into authorized_devices (name, uuid)
-      select ${prefix} || ' ' || g, left(md5(${prefix} || g), 16)
+    await ctx.database.db.execute(sql`
+      insert into authorized_devices (name, uuid, organisation_id)
+      select ${prefix} || ' ' || g, left(md5(${prefix} || g), 16), ${site.organisation_id}::int
       from generate_series(1, ${count}) g
       returning uuid`),
   );
@@ -180,7 +181,7 @@ export async function missingParticipants(
   const ids = acknowledged.map((a) => a.participant_id);
   if (ids.length === 0) return [];
   const found = rowsOf<{ participant_id: number; last_name: string }>(
-    await ctx.db.execute(
+    await ctx.database.db.execute(
       sql`select participant_id, last_name from participants where participant_id in ${sql.raw(`(${ids.map(Number).join(',')})`)}`,
     ),
   );
@@ -200,16 +201,20 @@ export async function insertEnrolledParticipants(
   options: { count: number; setId: number; today: string; startedDaysAgo: number; tag: string },
 ): Promise<number[]> {
   const { count, setId, today, startedDaysAgo, tag } = options;
+  const site = await firstSite(ctx.database.db);
   const rows = rowsOf<{ participant_id: number }>(
-    await ctx.db.execute(sql`
+    await ctx.database.db.execute(sql`
       with devices as (
-        insert into authorized_devices (name, uuid)
-        select ${tag} || ' tablet ' || g, left(md5(${tag} || g), 16) from generate_series(1, ${count}) g
+        insert into authorized_devices (name, uuid, organisation_id)
+        select ${tag} || ' tablet ' || g, left(md5(${tag} || g), 16), ${site.organisation_id}::int
+        from generate_series(1, ${count}) g
         returning authorized_device_id, name
       ), people as (
-        insert into participants (first_name, last_name, date_of_birth, phone_number, address, language, authorized_device_id, push_notification_id)
+        insert into participants (first_name, last_name, date_of_birth, phone_number, address, language,
+          authorized_device_id, push_notification_id, site_id, organisation_id)
         select 'Load', ${tag} || split_part(d.name, ' ', 3), '1958-03-02', '+447700900123', '1 Test Street', 'English',
-               d.authorized_device_id, ${tag} || '-' || split_part(d.name, ' ', 3)
+               d.authorized_device_id, ${tag} || '-' || split_part(d.name, ' ', 3), ${site.site_id}::int,
+               ${site.organisation_id}::int
         from devices d
         returning participant_id
       ), progress as (
@@ -224,7 +229,7 @@ export async function insertEnrolledParticipants(
 /** States of the pg-boss jobs of one queue, oldest first (the archive holds completed ones after a while). */
 export async function jobStates(ctx: AppContext, name: string): Promise<string[]> {
   const rows = rowsOf<{ state: string }>(
-    await ctx.db.execute(sql`
+    await ctx.database.db.execute(sql`
       select state, created_on from pgboss.job where name = ${name}
       union all select state, created_on from pgboss.archive where name = ${name}
       order by created_on`),

@@ -37,8 +37,8 @@ describe('SIGKILL during the daily adherence check', () => {
     // Everyone started 3 days ago on a 2 x 5 set and saw nothing: 4 videos unlocked (days_behind 4),
     // 3 of them before today, so each tablet gets one "You missed one video".
     await withDatabase(site, async (ctx) => {
-      const set = await makeVideoSet(ctx.db, { weeks: 2, perWeek: 5 });
-      await makeVideos(ctx.db, set);
+      const set = await makeVideoSet(ctx.database.db, { weeks: 2, perWeek: 5 });
+      await makeVideos(ctx.database.db, set);
       await insertEnrolledParticipants(ctx, {
         count: PARTICIPANTS,
         setId: set.fitness_video_set_id,

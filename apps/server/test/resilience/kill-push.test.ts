@@ -47,7 +47,7 @@ describe('SIGKILL during a push fan-out', () => {
   it('delivers every message after the restart; only the sends in flight at the kill go twice', async () => {
     await withDatabase(site, async (ctx) => {
       const today = new Date().toISOString().slice(0, 10);
-      const set = await makeVideoSet(ctx.db, { weeks: 1, perWeek: 3 });
+      const set = await makeVideoSet(ctx.database.db, { weeks: 1, perWeek: 3 });
       await insertEnrolledParticipants(ctx, {
         count: MESSAGES,
         setId: set.fitness_video_set_id,
@@ -56,7 +56,7 @@ describe('SIGKILL during a push fan-out', () => {
         tag: 'push',
       });
       // One message per participant (so per FCM token), queued as the console's "send message" does.
-      await ctx.db.execute(sql`
+      await ctx.database.db.execute(sql`
         insert into push_outbox (participant_id, target_token, title, body, kind, status)
         select participant_id, push_notification_id, 'Pathway', 'Message for ' || participant_id, 'manual', 'queued' from participants`);
       await ctx.jobs.send(PUSH_DELIVER_JOB, {});
@@ -87,7 +87,7 @@ describe('SIGKILL during a push fan-out', () => {
       async (ctx) =>
         new Set(
           rowsOf<{ token: string }>(
-            await ctx.db.execute(
+            await ctx.database.db.execute(
               sql`select target_token as token from push_outbox where status = ${messages.push.sending}`,
             ),
           ).map((row) => row.token),

@@ -40,8 +40,8 @@ export async function prepareMixedLoad(
   options: { participants: number; admins: number },
 ): Promise<{ admins: TestAdmin[]; cookie: string; tablets: { uuid: string }[]; setId: number }> {
   const today = new Date().toISOString().slice(0, 10);
-  const set = await makeVideoSet(ctx.db, { weeks: 4, perWeek: 5 });
-  await makeVideos(ctx.db, set);
+  const set = await makeVideoSet(ctx.database.db, { weeks: 4, perWeek: 5 });
+  await makeVideos(ctx.database.db, set);
   const ids = await insertEnrolledParticipants(ctx, {
     count: options.participants,
     setId: set.fitness_video_set_id,
@@ -54,7 +54,7 @@ export async function prepareMixedLoad(
     admins.push(await createAdmin(ctx, i % 2 ? 'basic access' : 'full access'));
   const cookie = (await signedInCookie(ctx, 'full access')).cookie;
   const tablets = rowsOf<{ uuid: string }>(
-    await ctx.db.execute(sql`
+    await ctx.database.db.execute(sql`
       select d.uuid from authorized_devices d join participants p on p.authorized_device_id = d.authorized_device_id
       where p.participant_id between ${ids[0]!} and ${ids.at(-1)!}`),
   );
@@ -320,7 +320,7 @@ export class MixedLoad {
       // Numbers only, so the list is written into the statement as it is.
       const pairs = views.map((v) => `(${Number(v.participant_id)},${Number(v.video_id)})`).join(',');
       const found = rowsOf<{ participant_id: number; video_id: number }>(
-        await ctx.db.execute(
+        await ctx.database.db.execute(
           sql`select participant_id, video_id from seen_videos where (participant_id, video_id) in (${sql.raw(pairs)})`,
         ),
       );

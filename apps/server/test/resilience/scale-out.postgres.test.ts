@@ -88,8 +88,9 @@ describe('two web instances and a worker behind nginx, on PostgreSQL and S3 (Pos
     ({ admins, cookie, tablets, freeDevices, uploadSetId } = await withDatabase(site, async (ctx) => ({
       ...(await prepareMixedLoad(ctx, { participants: PARTICIPANTS, admins: ADMINS })),
       freeDevices: await insertDevices(ctx, 5000, 'Scale-out tablet'),
-      uploadSetId: (await makeVideoSet(ctx.db, { weeks: 1, perWeek: 1, name: 'Uploaded through the proxy' }))
-        .fitness_video_set_id,
+      uploadSetId: (
+        await makeVideoSet(ctx.database.db, { weeks: 1, perWeek: 1, name: 'Uploaded through the proxy' })
+      ).fitness_video_set_id,
     })));
     ceph = await starting;
     s3 = new S3Client(s3ClientConfig({ ...ceph, bucket: BUCKET, forcePathStyle: true }));

@@ -16,16 +16,20 @@ import {
   FULL_ACCESS,
   can,
   deviceApi,
+  type Caller as PermissionCaller,
   type Permission,
-  type Role,
   type RouteDeclaration,
 } from '@pathway/contract';
 
-/** The signed-in callers, one per role (a new role adds one here and its session in world.ts). */
-export const CALLER_ROLES = { basic: BASIC_ACCESS, full: FULL_ACCESS } as const satisfies Record<
-  string,
-  Role
->;
+/**
+ * The signed-in callers, one per role, and a full-access system administrator (a new role adds
+ * one here and its session in world.ts).
+ */
+export const CALLER_ROLES = {
+  basic: { role: BASIC_ACCESS, systemAdministrator: false },
+  full: { role: FULL_ACCESS, systemAdministrator: false },
+  system: { role: FULL_ACCESS, systemAdministrator: true },
+} as const satisfies Record<string, PermissionCaller>;
 type StaffCaller = keyof typeof CALLER_ROLES;
 export type Caller = 'anonymous' | StaffCaller | 'device';
 export const CALLERS: readonly Caller[] = [
@@ -50,7 +54,7 @@ const STAFF: Declared = { access: 'staff' };
 
 /** What each caller gets from a route declaring this. */
 export function expectedFor(declared: Declared): Expected {
-  const asStaff = (role: Role): Outcome => {
+  const asStaff = (caller: PermissionCaller): Outcome => {
     switch (declared.access) {
       case 'public':
       case 'staff-or-device':
@@ -58,10 +62,10 @@ export function expectedFor(declared: Declared): Expected {
       case 'device':
         return 401;
       case 'staff':
-        return declared.permission === undefined || can(role, declared.permission) ? 'ok' : 403;
+        return declared.permission === undefined || can(caller, declared.permission) ? 'ok' : 403;
     }
   };
-  const staffCallers = Object.entries(CALLER_ROLES).map(([caller, role]) => [caller, asStaff(role)]);
+  const staffCallers = Object.entries(CALLER_ROLES).map(([name, caller]) => [name, asStaff(caller)]);
   return {
     anonymous: declared.access === 'public' ? 'ok' : 401,
     device: declared.access === 'staff' ? 401 : 'ok',
@@ -89,6 +93,10 @@ export interface World {
   freshSetId(): Promise<number>;
   freshVideoId(): Promise<number>;
   freshAdminUserName(): Promise<string>;
+  /** The seeded organisation, a throwaway one, and a throwaway site of the seeded organisation. */
+  organisationId: number;
+  freshOrganisationName(): string;
+  freshSiteId(): Promise<number>;
   /** An outcome measure with no results (its catalogue entry may change). */
   freshMeasureId(): Promise<number>;
   /** A result recorded against the seeded participant (for an amendment). */
@@ -295,6 +303,34 @@ const ROWS: RowDeclaration[] = [
       payload: { new_password: 'a reset passphrase for matrix' },
     }),
   },
+  // ---- organisations and sites ----
+  { route: API_ROUTES.organisations.list, call: () => ({ url: '/api/organisations' }) },
+  {
+    route: API_ROUTES.organisations.create,
+    call: (w) => ({
+      url: '/api/organisations',
+      payload: { name: w.freshOrganisationName(), ods_code: 'RX1' },
+    }),
+  },
+  {
+    route: API_ROUTES.organisations.update,
+    call: (w) => ({ url: `/api/organisations/${w.organisationId}`, payload: { ods_code: 'RXA' } }),
+  },
+  {
+    route: API_ROUTES.organisations.sites,
+    call: (w) => ({ url: `/api/organisations/${w.organisationId}/sites` }),
+  },
+  {
+    route: API_ROUTES.organisations.createSite,
+    call: (w) => ({
+      url: `/api/organisations/${w.organisationId}/sites`,
+      payload: { name: w.freshOrganisationName() },
+    }),
+  },
+  {
+    route: API_ROUTES.sites.update,
+    call: async (w) => ({ url: `/api/sites/${await w.freshSiteId()}`, payload: { ods_code: 'RXA01' } }),
+  },
   {
     route: API_ROUTES.logs.list,
     call: () => ({ url: '/api/logs/getloglist' }),
@@ -422,6 +458,13 @@ const ROWS: RowDeclaration[] = [
   {
     route: API_ROUTES.participants.record,
     call: (w) => ({ url: `/api/participant/${w.participantId}/record` }),
+  },
+  {
+    route: API_ROUTES.participants.transfer,
+    call: async (w) => ({
+      url: `/api/participant/${await w.freshParticipantId()}/transfer`,
+      payload: { site_id: await w.freshSiteId() },
+    }),
   },
   { route: API_ROUTES.records.due, call: () => ({ url: '/api/records/due' }) },
   {

@@ -129,7 +129,7 @@ beforeAll(async () => {
       const variants = body
         ? [body, ...(body.anyOf ?? []), ...(body.oneOf ?? [])].map((s) => resolve(doc, s)!)
         : [];
-      const recipe = await row.call(world, row.who.full === 'ok' ? 'full' : 'device');
+      const recipe = await row.call(world, row.who.system === 'ok' ? 'system' : 'device');
       const recipeBody =
         recipe.payload && typeof recipe.payload === 'object' && !Buffer.isBuffer(recipe.payload)
           ? (recipe.payload as Record<string, unknown>)
@@ -142,7 +142,7 @@ beforeAll(async () => {
         path: url,
         row,
         // Each route is called as someone it serves, so validation, not access, answers.
-        caller: row.who.full === 'ok' ? 'full' : 'device',
+        caller: row.who.system === 'ok' ? 'system' : 'device',
         pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
         numericPathParams: (op.parameters ?? [])
           .filter((p) => p.in === 'path' && ['integer', 'number'].includes(p.schema?.type ?? ''))
@@ -155,7 +155,7 @@ beforeAll(async () => {
     }
   }
   const found = rowsOf<{ table_name: string }>(
-    await t.ctx.db.execute(
+    await t.ctx.database.db.execute(
       sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
     ),
   );
@@ -177,7 +177,7 @@ async function snapshot(): Promise<string> {
       `select '${name}' as t, count(*)::text as n, coalesce(md5(string_agg(${rowText(name)}, ',' order by ${rowText(name)})), '') as h from "${name}" x ${VOLATILE_ROWS[name] ?? ''}`,
   );
   const rows = rowsOf<{ t: string; n: string; h: string }>(
-    await t.ctx.db.execute(sql.raw(parts.join(' union all '))),
+    await t.ctx.database.db.execute(sql.raw(parts.join(' union all '))),
   );
   return rows.map((r) => `${r.t}:${r.n}:${r.h}`).join('|');
 }
@@ -520,7 +520,7 @@ describe('bad input on every operation of the OpenAPI document', () => {
         // Dangerous routes need a sign-in or step-up within the last 5 minutes, and the whole walk
         // takes longer than that on a loaded machine: each operation starts with the staff
         // sessions just confirmed, so the step-up check is never what answers.
-        await t.ctx.db.execute(
+        await t.ctx.database.db.execute(
           sql`update sessions set authenticated_at = ${t.ctx.clock.now().toISOString()} where ended_at is null`,
         );
         await fc.assert(

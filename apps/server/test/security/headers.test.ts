@@ -245,7 +245,7 @@ describe('error answers', () => {
   it('answers a failure inside the server with one sentence, and logs it without the values it was given', async () => {
     // A real internal failure where it hurts most: the insert of a participant (its parameters are
     // the person's details) is refused by a constraint the server knows nothing about.
-    await t.ctx.db.execute(
+    await t.ctx.database.db.execute(
       sql`alter table participants add constraint refuse_every_row check (false) not valid`,
     );
     try {
@@ -267,7 +267,7 @@ describe('error answers', () => {
       for (const value of [body.first_name, body.last_name, body.email, body.address, body.date_of_birth])
         expect(line).not.toContain(String(value));
     } finally {
-      await t.ctx.db.execute(sql`alter table participants drop constraint refuse_every_row`);
+      await t.ctx.database.db.execute(sql`alter table participants drop constraint refuse_every_row`);
     }
   });
 });

@@ -157,9 +157,9 @@ describe("one app's log after every path that handles secrets and details", () =
     });
 
     const { participant, device } = await addParticipant(t, cookie, { notes: 'Knee replaced in 2019' });
-    const set = await makeVideoSet(t.ctx.db);
-    await makeVideos(t.ctx.db, set);
-    await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
+    const set = await makeVideoSet(t.ctx.database.db);
+    await makeVideos(t.ctx.database.db, set);
+    await makeProgress(t.ctx.database.db, participant.participant_id, set.fitness_video_set_id, {
       started_date: '2026-01-05',
     });
     const details = IDENTIFIABLE_FIELDS.map((field) => participant[field]).filter(

@@ -62,7 +62,7 @@ async function send(
   variant: Variant,
   auth: Record<string, string>,
 ) {
-  const call: Call = await row.call(world, route.access === 'public' ? 'anonymous' : 'full');
+  const call: Call = await row.call(world, route.access === 'public' ? 'anonymous' : 'system');
   const headers: Record<string, string> = { ...call.headers, ...auth };
   let payload: string | undefined =
     call.payload === undefined
@@ -103,7 +103,7 @@ describe('requests that did not come from the console', () => {
         failures.push(`${route.method} ${route.url}: no matrix row`);
         continue;
       }
-      const auth = route.access === 'public' ? {} : credentials.full;
+      const auth = route.access === 'public' ? {} : credentials.system;
       const variants: [Variant, number, string][] = [
         ['foreign-origin', 403, messages.origin.refused],
         ['null-origin', 403, messages.origin.refused],
@@ -154,22 +154,26 @@ describe('requests that did not come from the console', () => {
   });
 
   it('a refused forgery changes nothing', async () => {
-    const before = (await t.ctx.db.select().from(videoSets)).length;
+    const before = (await t.ctx.database.db.select().from(videoSets)).length;
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/videoset',
-      headers: { ...credentials.full, 'content-type': 'application/x-www-form-urlencoded', origin: FOREIGN },
+      headers: {
+        ...credentials.system,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: FOREIGN,
+      },
       payload: 'set_name=Forged&number_of_weeks=2&videos_in_week=2',
     });
     expect(res.statusCode).toBe(403);
     const form = await t.app.inject({
       method: 'POST',
       url: '/api/videoset',
-      headers: { ...credentials.full, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...credentials.system, 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'set_name=Forged&number_of_weeks=2&videos_in_week=2',
     });
     expect(form.statusCode).toBe(415);
-    expect((await t.ctx.db.select().from(videoSets)).length).toBe(before);
+    expect((await t.ctx.database.db.select().from(videoSets)).length).toBe(before);
   });
 
   it('takes the tablet app form bodies on every device route, whatever Origin or Sec-Fetch-Site say', async () => {

@@ -27,6 +27,7 @@ import { openSecretsAtRest } from '../../src/modules/auth/secrets-at-rest.js';
 import { sessionSigningKey } from '../../src/modules/auth/sessions.js';
 import { newTotpSecret, totpCode } from '../../src/modules/auth/totp.js';
 import { createContext } from '../../src/runtime.js';
+import { firstSite } from '../factories.js';
 import { createAdmin, createTestApp, type TestApp } from '../harness.js';
 import { saveAsVideoAndAwaitThumbnail, testVideo } from '../media-helpers.js';
 import { processDatabaseEnv, repoRoot, runCli, serverBundle, startServerProcess } from '../process.js';
@@ -74,14 +75,14 @@ describe('secrets in the database', () => {
   /** Every row of every table of ours (and the migrations' bookkeeping), as text. */
   async function everyRowAsText(): Promise<string[]> {
     const tables = rowsOf<{ s: string; t: string }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select table_schema as s, table_name as t from information_schema.tables where table_type = 'BASE TABLE' and table_schema in ('public', 'drizzle', 'pgboss')`,
       ),
     );
     const rows: string[] = [];
     for (const { s, t: table } of tables) {
       const found = rowsOf<{ r: string }>(
-        await t.ctx.db.execute(
+        await t.ctx.database.db.execute(
           sql`select (x.*)::text as r from ${sql.identifier(s)}.${sql.identifier(table)} x`,
         ),
       );
@@ -110,7 +111,7 @@ describe('secrets in the database', () => {
       for (const form of formsOf(admin.totpSecret))
         expect(all, `${admin.user_name}: ${form}`).not.toContain(form);
     }
-    const stored = await t.ctx.db.select({ totp_secret: adminUsers.totp_secret }).from(adminUsers);
+    const stored = await t.ctx.database.db.select({ totp_secret: adminUsers.totp_secret }).from(adminUsers);
     for (const row of stored) expect(row.totp_secret).toMatch(/^v1:[\w-]{8}:[\w-]+:[\w-]+:[\w-]+$/);
 
     // A cookie signed with anything server_secrets holds (each value, and each part of it as a
@@ -121,7 +122,7 @@ describe('secrets in the database', () => {
     expect((await sessionWith(await forge(sessionSigningKey(undefined, t.ctx.secrets)))).statusCode).toBe(
       200,
     );
-    const secrets = await t.ctx.db.select().from(serverSecrets);
+    const secrets = await t.ctx.database.db.select().from(serverSecrets);
     expect(secrets.map((s) => s.name)).toEqual(['secrets-key-check']);
     const candidates: Uint8Array[] = [];
     for (const row of secrets) {
@@ -140,31 +141,38 @@ describe('secrets in the database', () => {
     const password = `plain-${randomBytes(8).toString('hex')}`;
     const user_name = `plain.${randomBytes(3).toString('hex')}@example.org`;
     // As 0.1.0 wrote them.
-    await t.ctx.db.insert(adminUsers).values({
+    await t.ctx.database.db.insert(adminUsers).values({
       user_name,
       password_hash: await hashPassword(password),
       totp_secret: plainSecret,
       role: 'full access',
+      organisation_id: (await firstSite(t.ctx.database.db)).organisation_id,
     });
-    await t.ctx.db
+    await t.ctx.database.db
       .insert(serverSecrets)
       .values({ name: 'session-jwt', value: randomBytes(48).toString('base64url') });
 
-    const first = await openSecretsAtRest(t.ctx.db, t.config.secretsKey);
+    const first = await openSecretsAtRest(t.ctx.database.db, t.config.secretsKey);
     expect(first).toMatchObject({ sealed: 1, plainSessionKeyRemoved: true, keyCreated: false });
     expect(first.secrets.keyId).toBe(t.ctx.secrets.keyId);
-    const [row] = await t.ctx.db.select().from(adminUsers).where(eq(adminUsers.user_name, user_name));
+    const [row] = await t.ctx.database.db
+      .select()
+      .from(adminUsers)
+      .where(eq(adminUsers.user_name, user_name));
     expect(row!.totp_secret.startsWith(`v1:${t.ctx.secrets.keyId}:`)).toBe(true);
     expect(row!.totp_secret).not.toContain(plainSecret);
-    expect(await t.ctx.db.select().from(serverSecrets).where(eq(serverSecrets.name, 'session-jwt'))).toEqual(
-      [],
-    );
+    expect(
+      await t.ctx.database.db.select().from(serverSecrets).where(eq(serverSecrets.name, 'session-jwt')),
+    ).toEqual([]);
 
     expect((await login(user_name, password, plainSecret)).statusCode).toBe(200);
 
-    const again = await openSecretsAtRest(t.ctx.db, t.config.secretsKey);
+    const again = await openSecretsAtRest(t.ctx.database.db, t.config.secretsKey);
     expect(again).toMatchObject({ sealed: 0, plainSessionKeyRemoved: false });
-    const [unchanged] = await t.ctx.db.select().from(adminUsers).where(eq(adminUsers.user_name, user_name));
+    const [unchanged] = await t.ctx.database.db
+      .select()
+      .from(adminUsers)
+      .where(eq(adminUsers.user_name, user_name));
     expect(unchanged!.totp_secret).toBe(row!.totp_secret);
   });
 
@@ -172,22 +180,28 @@ describe('secrets in the database', () => {
     const plain = Array.from({ length: 6 }, () => newTotpSecret());
     const hash = await hashPassword(`x-${randomBytes(8).toString('hex')}`);
     const names = plain.map(() => `race.${randomBytes(4).toString('hex')}@example.org`);
-    await t.ctx.db
-      .insert(adminUsers)
-      .values(plain.map((totp_secret, i) => ({ user_name: names[i]!, password_hash: hash, totp_secret })));
+    const { organisation_id } = await firstSite(t.ctx.database.db);
+    await t.ctx.database.db.insert(adminUsers).values(
+      plain.map((totp_secret, i) => ({
+        user_name: names[i]!,
+        password_hash: hash,
+        totp_secret,
+        organisation_id,
+      })),
+    );
     // On PostgreSQL, a second connection pool to the same database, as a second instance has.
     const url = (t.ctx.database.pool?.options as { connectionString?: string } | undefined)?.connectionString;
     const second = url ? await openDatabase({ databaseUrl: url, poolSize: 2 }) : t.ctx.database;
     try {
       const results = await Promise.all([
-        openSecretsAtRest(t.ctx.db, t.config.secretsKey),
+        openSecretsAtRest(t.ctx.database.db, t.config.secretsKey),
         openSecretsAtRest(second.db, t.config.secretsKey),
       ]);
       expect(results[0].sealed + results[1].sealed).toBe(plain.length);
     } finally {
       if (second !== t.ctx.database) await second.close();
     }
-    const rows = await t.ctx.db.select().from(adminUsers);
+    const rows = await t.ctx.database.db.select().from(adminUsers);
     for (const [i, name] of names.entries()) {
       const found = rows.find((r) => r.user_name === name)!;
       expect(t.ctx.secrets.open(found.totp_secret, 'admin_users.totp_secret')).toBe(plain[i]);
@@ -198,8 +212,8 @@ describe('secrets in the database', () => {
     await createAdmin(t.ctx, 'basic access');
     const snapshot = async () =>
       JSON.stringify([
-        await t.ctx.db.select().from(adminUsers).orderBy(adminUsers.admin_user_id),
-        await t.ctx.db.select().from(serverSecrets),
+        await t.ctx.database.db.select().from(adminUsers).orderBy(adminUsers.admin_user_id),
+        await t.ctx.database.db.select().from(serverSecrets),
       ]);
     const before = await snapshot();
     const dir = mkdtempSync(path.join(os.tmpdir(), 'pathway-wrong-key-'));
@@ -235,12 +249,16 @@ describe('secrets in the database', () => {
       expect(existsSync(defaultFile)).toBe(false);
 
       // The right key, but one stored secret altered: named, and nothing sealed or changed.
-      const [victim] = await t.ctx.db.select().from(adminUsers).orderBy(adminUsers.admin_user_id).limit(1);
+      const [victim] = await t.ctx.database.db
+        .select()
+        .from(adminUsers)
+        .orderBy(adminUsers.admin_user_id)
+        .limit(1);
       const parts = victim!.totp_secret.split(':');
       const ct = Buffer.from(parts[4]!, 'base64url');
       ct[0] = ct[0]! ^ 1;
       parts[4] = ct.toString('base64url');
-      await t.ctx.db
+      await t.ctx.database.db
         .update(adminUsers)
         .set({ totp_secret: parts.join(':') })
         .where(eq(adminUsers.admin_user_id, victim!.admin_user_id));
@@ -248,7 +266,7 @@ describe('secrets in the database', () => {
       await expect(startWith(rightKey)).rejects.toThrow(
         `A secret in admin_users.totp_secret of admin ${victim!.admin_user_id} does not open with the secrets key from SECRETS_KEY`,
       );
-      await t.ctx.db
+      await t.ctx.database.db
         .update(adminUsers)
         .set({ totp_secret: victim!.totp_secret })
         .where(eq(adminUsers.admin_user_id, victim!.admin_user_id));

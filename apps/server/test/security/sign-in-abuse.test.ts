@@ -122,7 +122,7 @@ describe('password guessing', () => {
     expect(new Set(failed.map((a) => a.json().message)).size).toBe(1);
     // However the storm interleaved, the failures are counted in SQL (none lost to a race), so
     // at least the free ones and one more were recorded, and a lock follows from ten.
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .select()
       .from(loginThrottle)
       .where(eq(loginThrottle.user_name, admin.user_name.toLowerCase()));

@@ -45,7 +45,7 @@ describe('sign-in throttling that cannot be turned against staff', () => {
       expect(r.json().message).toBe(messages.login.tooManyAttempts(Number(r.headers['retry-after'])));
     }
     // Only the 10 let through were checked (and audited as failures).
-    const audited = await t.ctx.db
+    const audited = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.action, 'signin.failure'), eq(auditEvents.ip, '203.0.113.40')));
@@ -117,7 +117,7 @@ describe('sign-in throttling that cannot be turned against staff', () => {
     });
     expect(lift.statusCode).toBe(200);
     expect(lift.json().message).toBe(messages.admin.unlocked);
-    const rows = await t.ctx.db
+    const rows = await t.ctx.database.db
       .select()
       .from(loginThrottle)
       .where(eq(loginThrottle.user_name, victim.user_name.toLowerCase()));
@@ -132,7 +132,7 @@ describe('sign-in throttling that cannot be turned against staff', () => {
     expect(again.statusCode).toBe(404);
 
     // Audited: each failure (user name as typed, never the password), the lock and its lifting.
-    const events = await t.ctx.db
+    const events = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(eq(auditEvents.admin_user_name, victim.user_name));
@@ -142,7 +142,10 @@ describe('sign-in throttling that cannot be turned against staff', () => {
     expect(kinds).toContain('signin.lockout');
     expect(kinds.filter((k) => k === 'signin.success').length).toBe(2);
     expect(JSON.stringify(events)).not.toContain('not-the-password');
-    const unlock = await t.ctx.db.select().from(auditEvents).where(eq(auditEvents.action, 'signin.unlock'));
+    const unlock = await t.ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'signin.unlock'));
     expect(unlock.length).toBe(1);
   });
 

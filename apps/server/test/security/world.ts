@@ -3,7 +3,9 @@ import { IDENTIFIABLE_FIELDS } from '@pathway/contract';
 import { assessmentResults, outcomeMeasures } from '../../src/db/schema.js';
 import { programmeToday } from '../../src/lib/programme-day.js';
 import { createAdmin, signedInCookie, type TestApp } from '../harness.js';
-import { addParticipant, insertParticipants, issueDeviceToken } from '../factories.js';
+import { randomBytes } from 'node:crypto';
+import { sites } from '../../src/db/schema.js';
+import { addParticipant, firstSite, insertParticipants, issueDeviceToken } from '../factories.js';
 import {
   makeDevice,
   makeEnrolledParticipant,
@@ -30,19 +32,26 @@ export interface SeededWorld {
  * with videos and progress on it, a second enrolled tablet, and makers of throwaway rows.
  */
 export async function seedWorld(t: TestApp): Promise<SeededWorld> {
-  const full = await signedInCookie(t.ctx, 'full access');
+  const site = await firstSite(t.ctx.database.db);
+  const full = await signedInCookie(t.ctx, 'full access', { system_administrator: false });
+  const system = await signedInCookie(t.ctx, 'full access', { system_administrator: true });
   const basic = await signedInCookie(t.ctx, 'basic access');
-  const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 2 });
-  const videos = await makeVideos(t.ctx.db, set);
+  const set = await makeVideoSet(t.ctx.database.db, { weeks: 2, perWeek: 2 });
+  const videos = await makeVideos(t.ctx.database.db, set);
   const { participant, device } = await addParticipant(t, full.cookie, {
     notes: 'Seeded note about knees',
     phone_number_secondary: '+447700900456',
   });
-  const progress = await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
-    started_date: '2026-01-05',
-  });
+  const progress = await makeProgress(
+    t.ctx.database.db,
+    participant.participant_id,
+    set.fitness_video_set_id,
+    {
+      started_date: '2026-01-05',
+    },
+  );
   const token = await issueDeviceToken(t.ctx, device.authorized_device_id, participant.participant_id);
-  const other = await makeEnrolledParticipant(t.ctx.db, { set, started_date: '2026-01-05' });
+  const other = await makeEnrolledParticipant(t.ctx.database.db, { set, started_date: '2026-01-05' });
 
   const referral = await t.app.inject({
     url: `/api/participant/${participant.participant_id}/referral`,
@@ -50,11 +59,11 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
   });
   const referralAnswer = referral.json<Record<string, unknown>>();
   // A result with a note and an amendment with a reason: free text only full access may read.
-  const [sixMinuteWalk] = await t.ctx.db
+  const [sixMinuteWalk] = await t.ctx.database.db
     .select()
     .from(outcomeMeasures)
     .where(eq(outcomeMeasures.code, '6MWD'));
-  const [seededResult] = await t.ctx.db
+  const [seededResult] = await t.ctx.database.db
     .insert(assessmentResults)
     .values({
       participant_id: participant.participant_id,
@@ -67,7 +76,7 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
       admin_user_name: 'world',
     })
     .returning();
-  await t.ctx.db.insert(assessmentResults).values({
+  await t.ctx.database.db.insert(assessmentResults).values({
     participant_id: participant.participant_id,
     measure_id: sixMinuteWalk!.measure_id,
     timepoint: 'baseline',
@@ -106,15 +115,27 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
     today: programmeToday(t.ctx),
     freshParticipantId: async () => (await insertParticipants(t.ctx, [{}]))[0]!,
     freshDevice: async () => {
-      const d = await makeDevice(t.ctx.db);
+      const d = await makeDevice(t.ctx.database.db);
       return { id: d.authorized_device_id, uuid: d.uuid };
     },
-    freshSetId: async () => (await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })).fitness_video_set_id,
+    freshSetId: async () =>
+      (await makeVideoSet(t.ctx.database.db, { weeks: 1, perWeek: 1 })).fitness_video_set_id,
     freshVideoId: async () =>
-      (await makeVideos(t.ctx.db, await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 })))[0]!.video_id,
+      (
+        await makeVideos(t.ctx.database.db, await makeVideoSet(t.ctx.database.db, { weeks: 1, perWeek: 1 }))
+      )[0]!.video_id,
     freshAdminUserName: async () => (await createAdmin(t.ctx, 'basic access')).user_name,
+    organisationId: site.organisation_id,
+    freshOrganisationName: () => `Organisation ${randomBytes(4).toString('hex')}`,
+    freshSiteId: async () =>
+      (
+        await t.ctx.database.db
+          .insert(sites)
+          .values({ organisation_id: site.organisation_id, name: `Site ${randomBytes(4).toString('hex')}` })
+          .returning()
+      )[0]!.site_id,
     freshMeasureId: async () => {
-      const [row] = await t.ctx.db
+      const [row] = await t.ctx.database.db
         .insert(outcomeMeasures)
         .values({
           code: `W${randomDeviceUuid()}`,
@@ -129,8 +150,11 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
       return row!.measure_id;
     },
     freshAssessmentId: async () => {
-      const [measure] = await t.ctx.db.select().from(outcomeMeasures).where(eq(outcomeMeasures.code, '6MWD'));
-      const [row] = await t.ctx.db
+      const [measure] = await t.ctx.database.db
+        .select()
+        .from(outcomeMeasures)
+        .where(eq(outcomeMeasures.code, '6MWD'));
+      const [row] = await t.ctx.database.db
         .insert(assessmentResults)
         .values({
           participant_id: participant.participant_id,
@@ -160,6 +184,7 @@ export async function seedWorld(t: TestApp): Promise<SeededWorld> {
       anonymous: {},
       basic: { cookie: basic.cookie },
       full: { cookie: full.cookie },
+      system: { cookie: system.cookie },
       device: { authorization: `Bearer ${token}` },
     },
     identifiableValues,

@@ -19,6 +19,10 @@ function sessionOf(role: SessionInfo['role']): SessionInfo {
     last_name: 'Smith',
     role,
     expires_at: '2030-01-01T00:00:00.000Z',
+    organisation: { organisation_id: 1, name: 'Pathway programme', ods_code: null },
+    sites: [{ site_id: 1, name: 'Pathway programme', ods_code: null }],
+    site_ids: [],
+    system_administrator: role === 'full access',
   };
 }
 
@@ -30,6 +34,9 @@ const admins: AdminUser[] = [
     last_name: 'Smith',
     role: 'full access',
     created_at: '2025-03-04T10:00:00.000Z',
+    organisation_id: 1,
+    site_ids: [],
+    system_administrator: true,
   },
   {
     admin_user_id: 2,
@@ -38,6 +45,9 @@ const admins: AdminUser[] = [
     last_name: 'Jones',
     role: 'basic access',
     created_at: '2025-12-31T23:00:00.000Z',
+    organisation_id: 1,
+    site_ids: [],
+    system_administrator: false,
   },
 ];
 

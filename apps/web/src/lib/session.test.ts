@@ -20,6 +20,10 @@ function sessionOf(role: Role): SessionInfo {
     last_name: 'One',
     role,
     expires_at: '2026-11-27T12:00:00.000Z',
+    organisation: { organisation_id: 1, name: 'Pathway programme', ods_code: null },
+    sites: [{ site_id: 1, name: 'Pathway programme', ods_code: null }],
+    site_ids: [],
+    system_administrator: role === 'full access',
   };
 }
 

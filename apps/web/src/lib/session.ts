@@ -2,6 +2,7 @@ import {
   FIELD_PERMISSIONS,
   apiRoutes,
   can,
+  type Caller,
   type FieldPermission,
   type Role,
   type RouteRef,
@@ -42,10 +43,13 @@ export function useSession(): SessionInfo | null | undefined {
  * contract's route table), as the server decides it. Nobody signed in may call only public routes;
  * the tablet's routes are not the console's.
  */
-export function canCall(role: Role | undefined, route: Pick<RouteRef, 'access' | 'permission'>): boolean {
+export function canCall(
+  caller: Role | Caller | undefined,
+  route: Pick<RouteRef, 'access' | 'permission'>,
+): boolean {
   if (route.access === 'public') return true;
-  if (role === undefined || route.access === 'device') return false;
-  return route.permission === undefined || can(role, route.permission);
+  if (caller === undefined || route.access === 'device') return false;
+  return route.permission === undefined || can(caller, route.permission);
 }
 
 /**
@@ -55,8 +59,14 @@ export function canCall(role: Role | undefined, route: Pick<RouteRef, 'access' |
  * cannot be shown by one permission while the server checks another. The server enforces it.
  */
 export function useCanCall(): (route: Pick<RouteRef, 'access' | 'permission'>) => boolean {
-  const role = useSession()?.role;
-  return useCallback((route: Pick<RouteRef, 'access' | 'permission'>) => canCall(role, route), [role]);
+  const session = useSession();
+  const role = session?.role;
+  const systemAdministrator = session?.system_administrator ?? false;
+  return useCallback(
+    (route: Pick<RouteRef, 'access' | 'permission'>) =>
+      canCall(role === undefined ? undefined : { role, systemAdministrator }, route),
+    [role, systemAdministrator],
+  );
 }
 
 /**

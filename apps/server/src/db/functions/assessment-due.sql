@@ -96,7 +96,8 @@ begin
     and (f.assessment_due_on is distinct from c.due_on or f.assessment_due_until is distinct from c.due_until
       or f.assessment_due_from is distinct from c.due_on::timestamp at time zone zone);
 end $$;
-create or replace function assessment_due_results_added() returns trigger language plpgsql as $$
+create or replace function assessment_due_results_added() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   perform assessment_due_refresh(array(select distinct participant_id from added));
   return null;
@@ -104,7 +105,8 @@ end $$;
 create trigger assessment_due_results after insert on assessment_results
   referencing new table as added for each statement execute function assessment_due_results_added();
 -- A schedule changed: everyone on the sets it belongs to.
-create or replace function assessment_due_schedule_changed() returns trigger language plpgsql as $$
+create or replace function assessment_due_schedule_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   perform assessment_due_refresh(array(
     select pr.participant_id from fitness_participation_progress pr
@@ -116,7 +118,8 @@ create trigger assessment_due_schedule_insert after insert on assessment_schedul
 create trigger assessment_due_schedule_delete after delete on assessment_schedules
   referencing old table as changed for each statement execute function assessment_due_schedule_changed();
 -- A measure retired (or back): everyone on the sets that schedule it.
-create or replace function assessment_due_measure_retired() returns trigger language plpgsql as $$
+create or replace function assessment_due_measure_retired() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   perform assessment_due_refresh(array(
     select pr.participant_id from fitness_participation_progress pr
@@ -128,7 +131,8 @@ create trigger assessment_due_measure after update of retired on outcome_measure
   for each row when (old.retired is distinct from new.retired)
   execute function assessment_due_measure_retired();
 -- A programme chosen, moved or ended (a re-referral deletes it).
-create or replace function assessment_due_programmes_changed() returns trigger language plpgsql as $$
+create or replace function assessment_due_programmes_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   perform assessment_due_refresh(array(select participant_id from changed));
   return null;
@@ -137,7 +141,8 @@ create trigger assessment_due_programme_insert after insert on fitness_participa
   referencing new table as changed for each statement execute function assessment_due_programmes_changed();
 create trigger assessment_due_programme_delete after delete on fitness_participation_progress
   referencing old table as changed for each statement execute function assessment_due_programmes_changed();
-create or replace function assessment_due_one_changed() returns trigger language plpgsql as $$
+create or replace function assessment_due_one_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   perform assessment_due_refresh(array[new.participant_id]);
   return null;
@@ -151,7 +156,8 @@ create trigger assessment_due_participant after update of status, discharged_on 
   for each row when (old.status is distinct from new.status or old.discharged_on is distinct from new.discharged_on)
   execute function assessment_due_one_changed();
 -- The programme's calendar changed (the server writes ADHERENCE_CHECK_TZ at start): every day again.
-create or replace function assessment_due_time_zone_changed() returns trigger language plpgsql as $$
+create or replace function assessment_due_time_zone_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   perform assessment_due_refresh(array(select participant_id from fitness_participation_progress));
   return null;

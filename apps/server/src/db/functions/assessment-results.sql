@@ -2,7 +2,8 @@
 -- may rewrite one (a participant's destruction deletes them, which stays possible).
 -- Proof: modules/outcomes/outcomes.test.ts (the database itself refuses to rewrite a result).
 
-create or replace function assessment_results_append_only() returns trigger language plpgsql as $$
+create or replace function assessment_results_append_only() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   raise exception 'assessment_results is append-only: a correction is a new row that amends the result'
     using errcode = 'restrict_violation';

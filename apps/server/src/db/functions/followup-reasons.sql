@@ -53,10 +53,11 @@ create or replace trigger participant_followup_derive before insert or update on
   for each row execute function participant_followup_derive();
 
 -- A new participant gets their row in the statement that inserts them.
-create or replace function participant_followup_participants_inserted() returns trigger language plpgsql as $$
+create or replace function participant_followup_participants_inserted() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
-  insert into participant_followup (participant_id, active, has_device, registered_at, device_assigned_at, token_empty)
-  select participant_id, status = 'active', authorized_device_id is not null, date_trunc('milliseconds', created_at),
+  insert into participant_followup (participant_id, site_id, active, has_device, registered_at, device_assigned_at, token_empty)
+  select participant_id, site_id, status = 'active', authorized_device_id is not null, date_trunc('milliseconds', created_at),
     case when authorized_device_id is not null then date_trunc('milliseconds', now()) end,
     coalesce(push_notification_id, 'empty') = 'empty'
   from inserted;
@@ -69,9 +70,11 @@ create or replace trigger participant_followup_insert after insert on participan
 -- A new device restarts "never called" from its assignment; a new push token clears the failures
 -- counted against the old one; a token cleared (Firebase answered that it is no longer registered)
 -- keeps the run's start, or begins one.
-create or replace function participant_followup_participant_changed() returns trigger language plpgsql as $$
+create or replace function participant_followup_participant_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update participant_followup f set
+    site_id = new.site_id,
     active = new.status = 'active',
     has_device = new.authorized_device_id is not null,
     device_assigned_at = case
@@ -89,16 +92,18 @@ begin
   return null;
 end $$;
 
-create or replace trigger participant_followup_update after update of status, authorized_device_id, push_notification_id
+create or replace trigger participant_followup_update after update of status, authorized_device_id, push_notification_id, site_id
   on participants for each row
   when (old.status is distinct from new.status
     or old.authorized_device_id is distinct from new.authorized_device_id
-    or old.push_notification_id is distinct from new.push_notification_id)
+    or old.push_notification_id is distinct from new.push_notification_id
+    or old.site_id is distinct from new.site_id)
   execute function participant_followup_participant_changed();
 
 -- A programme given or taken away starts the missed days afresh (the daily check, or the view or
 -- change that follows in the same transaction, counts them).
-create or replace function participant_followup_programme_changed() returns trigger language plpgsql as $$
+create or replace function participant_followup_programme_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   if tg_op = 'INSERT' then
     update participant_followup set has_programme = true, days_missed = 0, first_missed_on = null,
@@ -116,7 +121,8 @@ create or replace trigger participant_followup_programme after insert or delete 
   for each row execute function participant_followup_programme_changed();
 
 -- Another set starts the programme again: it is not finished any more, and nothing is missed yet.
-create or replace function participant_followup_set_changed() returns trigger language plpgsql as $$
+create or replace function participant_followup_set_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update participant_followup set finished_at = null, days_missed = 0, first_missed_on = null,
     third_missed_on = null
@@ -130,7 +136,8 @@ create or replace trigger participant_followup_set after update of fitness_video
   execute function participant_followup_set_changed();
 
 -- The daily check changes days_behind for many participants in one statement: one update here.
-create or replace function participant_followup_adherence_changed() returns trigger language plpgsql as $$
+create or replace function participant_followup_adherence_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update participant_followup f set days_behind = n.days_behind
   from after_rows n

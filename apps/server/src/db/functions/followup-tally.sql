@@ -7,44 +7,65 @@
 -- Proof: modules/followup/followup.test.ts ("paging and counts": the counts equal the rows a walk
 -- of the whole list finds, before and after the fold).
 
-create or replace function followup_tally_inserted() returns trigger language plpgsql as $$
+create or replace function followup_tally_inserted() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
-  insert into followup_tally (reason, delta)
-  select v.reason, v.d
-  from (select count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
-    count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
-    count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi from after_rows) n, (select 0 as l, 0 as be, 0 as sl, 0 as fa, 0 as fi) o,
-    lateral (values ('listed', n.l - o.l), ('behind', n.be - o.be), ('slightly_behind', n.sl - o.sl),
-      ('reminders_failing', n.fa - o.fa), ('programme_finished', n.fi - o.fi)) v(reason, d)
-  where v.d <> 0;
+  insert into followup_tally (site_id, reason, delta)
+  select site_id, reason, delta from (
+    select site_id, v.reason, v.n * 1 as delta
+    from (select site_id,
+      count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
+      count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
+      count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi
+      from after_rows group by site_id) c,
+    lateral (values ('listed', c.l), ('behind', c.be), ('slightly_behind', c.sl), ('reminders_failing', c.fa),
+      ('programme_finished', c.fi)) v(reason, n)
+  ) d where delta <> 0;
   return null;
 end $$;
 
-create or replace function followup_tally_updated() returns trigger language plpgsql as $$
+create or replace function followup_tally_updated() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
-  insert into followup_tally (reason, delta)
-  select v.reason, v.d
-  from (select count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
-    count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
-    count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi from after_rows) n, (select count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
-    count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
-    count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi from before_rows) o,
-    lateral (values ('listed', n.l - o.l), ('behind', n.be - o.be), ('slightly_behind', n.sl - o.sl),
-      ('reminders_failing', n.fa - o.fa), ('programme_finished', n.fi - o.fi)) v(reason, d)
-  where v.d <> 0;
+  insert into followup_tally (site_id, reason, delta)
+  select site_id, reason, sum(delta)::int from (
+    select site_id, v.reason, v.n * 1 as delta
+    from (select site_id,
+      count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
+      count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
+      count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi
+      from after_rows group by site_id) c,
+    lateral (values ('listed', c.l), ('behind', c.be), ('slightly_behind', c.sl), ('reminders_failing', c.fa),
+      ('programme_finished', c.fi)) v(reason, n)
+    union all
+    select site_id, v.reason, v.n * -1 as delta
+    from (select site_id,
+      count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
+      count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
+      count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi
+      from before_rows group by site_id) c,
+    lateral (values ('listed', c.l), ('behind', c.be), ('slightly_behind', c.sl), ('reminders_failing', c.fa),
+      ('programme_finished', c.fi)) v(reason, n)
+  ) d
+  group by site_id, reason
+  having sum(delta) <> 0;
   return null;
 end $$;
 
-create or replace function followup_tally_deleted() returns trigger language plpgsql as $$
+create or replace function followup_tally_deleted() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
-  insert into followup_tally (reason, delta)
-  select v.reason, v.d
-  from (select 0 as l, 0 as be, 0 as sl, 0 as fa, 0 as fi) n, (select count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
-    count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
-    count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi from before_rows) o,
-    lateral (values ('listed', n.l - o.l), ('behind', n.be - o.be), ('slightly_behind', n.sl - o.sl),
-      ('reminders_failing', n.fa - o.fa), ('programme_finished', n.fi - o.fi)) v(reason, d)
-  where v.d <> 0;
+  insert into followup_tally (site_id, reason, delta)
+  select site_id, reason, delta from (
+    select site_id, v.reason, v.n * -1 as delta
+    from (select site_id,
+      count(*) filter (where behind_since is not null or slightly_since is not null or failing_since is not null or finished_since is not null)::int as l,
+      count(*) filter (where behind_since is not null)::int as be, count(*) filter (where slightly_since is not null)::int as sl,
+      count(*) filter (where failing_since is not null)::int as fa, count(*) filter (where finished_since is not null)::int as fi
+      from before_rows group by site_id) c,
+    lateral (values ('listed', c.l), ('behind', c.be), ('slightly_behind', c.sl), ('reminders_failing', c.fa),
+      ('programme_finished', c.fi)) v(reason, n)
+  ) d where delta <> 0;
   return null;
 end $$;
 

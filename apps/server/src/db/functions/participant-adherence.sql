@@ -4,7 +4,8 @@
 -- most participants every day and a row of participants carries many indexes.
 -- Proof: db/participant-tally.test.ts (every participant counted through their row).
 
-create or replace function participant_adherence_participants_inserted() returns trigger language plpgsql as $$
+create or replace function participant_adherence_participants_inserted() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   insert into participant_adherence (participant_id) select participant_id from inserted;
   return null;

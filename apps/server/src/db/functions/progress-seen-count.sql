@@ -10,7 +10,8 @@
 -- replica) must recount it.
 -- Proof: db/progress-seen-count.test.ts recounts seen_videos after every kind of change.
 
-create or replace function progress_seen_count_views_added() returns trigger language plpgsql as $$
+create or replace function progress_seen_count_views_added() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update fitness_participation_progress p set seen_count = p.seen_count + a.n
   from (select participant_id, fitness_video_set_id, count(*)::int as n from added group by 1, 2) a
@@ -18,7 +19,8 @@ begin
   return null;
 end $$;
 
-create or replace function progress_seen_count_views_removed() returns trigger language plpgsql as $$
+create or replace function progress_seen_count_views_removed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update fitness_participation_progress p set seen_count = p.seen_count - r.n
   from (select participant_id, fitness_video_set_id, count(*)::int as n from removed group by 1, 2) r
@@ -26,7 +28,8 @@ begin
   return null;
 end $$;
 
-create or replace function progress_seen_count_views_changed() returns trigger language plpgsql as $$
+create or replace function progress_seen_count_views_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update fitness_participation_progress p set seen_count = p.seen_count + c.n
   from (
@@ -42,7 +45,8 @@ begin
   return null;
 end $$;
 
-create or replace function progress_seen_count_recount() returns trigger language plpgsql as $$
+create or replace function progress_seen_count_recount() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   new.seen_count := (
     select count(*)::int from seen_videos sv

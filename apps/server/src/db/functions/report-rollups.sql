@@ -7,20 +7,24 @@
 --   updates do both.
 -- Proof: db/report-rollups.test.ts recounts both from seen_videos after every kind of change.
 
-create or replace function report_rollups_views_added() returns trigger language plpgsql as $$
+create or replace function report_rollups_views_added() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   insert into seen_weeks as w (participant_id, fitness_video_set_id, week_number, seen, last_seen_at)
   select participant_id, fitness_video_set_id, week_number, count(*)::int, max(created_at)
   from added group by 1, 2, 3
   on conflict (participant_id, fitness_video_set_id, week_number) do update
     set seen = w.seen + excluded.seen, last_seen_at = greatest(w.last_seen_at, excluded.last_seen_at);
-  insert into video_day_views as d (day, video_id, views)
-  select (created_at at time zone 'UTC')::date, video_id, count(*)::int from added group by 1, 2
-  on conflict (day, video_id) do update set views = d.views + excluded.views;
+  insert into video_day_views as d (day, video_id, site_id, views)
+  select (a.created_at at time zone 'UTC')::date, a.video_id, p.site_id, count(*)::int
+  from added a join participants p on p.participant_id = a.participant_id
+  group by 1, 2, 3
+  on conflict (day, video_id, site_id) do update set views = d.views + excluded.views;
   return null;
 end $$;
 
-create or replace function report_rollups_views_removed() returns trigger language plpgsql as $$
+create or replace function report_rollups_views_removed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update seen_weeks w set seen = c.n, last_seen_at = c.last_at
   from (
@@ -39,15 +43,17 @@ begin
     and not exists (select 1 from seen_videos sv where sv.participant_id = t.participant_id
       and sv.fitness_video_set_id = t.fitness_video_set_id and sv.week_number = t.week_number);
   update video_day_views d set views = d.views - r.n
-  from (select (created_at at time zone 'UTC')::date as day, video_id, count(*)::int as n from removed group by 1, 2) r
-  where d.day = r.day and d.video_id = r.video_id;
+  from (select (r.created_at at time zone 'UTC')::date as day, r.video_id, p.site_id, count(*)::int as n
+        from removed r join participants p on p.participant_id = r.participant_id group by 1, 2, 3) r
+  where d.day = r.day and d.video_id = r.video_id and d.site_id = r.site_id;
   delete from video_day_views d
   using (select distinct (created_at at time zone 'UTC')::date as day, video_id from removed) r
   where d.day = r.day and d.video_id = r.video_id and d.views <= 0;
   return null;
 end $$;
 
-create or replace function report_rollups_views_changed() returns trigger language plpgsql as $$
+create or replace function report_rollups_views_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   insert into seen_weeks as w (participant_id, fitness_video_set_id, week_number, seen, last_seen_at)
   select t.participant_id, t.fitness_video_set_id, t.week_number, count(*)::int, max(sv.created_at)
@@ -67,15 +73,17 @@ begin
     and w.week_number = t.week_number
     and not exists (select 1 from seen_videos sv where sv.participant_id = t.participant_id
       and sv.fitness_video_set_id = t.fitness_video_set_id and sv.week_number = t.week_number);
-  insert into video_day_views as d (day, video_id, views)
-  select day, video_id, sum(delta)::int from (
-    select (created_at at time zone 'UTC')::date as day, video_id, -1 as delta from before_rows
+  insert into video_day_views as d (day, video_id, site_id, views)
+  select day, video_id, site_id, sum(delta)::int from (
+    select (b.created_at at time zone 'UTC')::date as day, b.video_id, p.site_id, -1 as delta
+    from before_rows b join participants p on p.participant_id = b.participant_id
     union all
-    select (created_at at time zone 'UTC')::date, video_id, 1 from after_rows
+    select (a.created_at at time zone 'UTC')::date, a.video_id, p.site_id, 1
+    from after_rows a join participants p on p.participant_id = a.participant_id
   ) moved
-  group by 1, 2
+  group by 1, 2, 3
   having sum(delta) <> 0
-  on conflict (day, video_id) do update set views = d.views + excluded.views;
+  on conflict (day, video_id, site_id) do update set views = d.views + excluded.views;
   delete from video_day_views d
   using (select distinct (created_at at time zone 'UTC')::date as day, video_id from before_rows) r
   where d.day = r.day and d.video_id = r.video_id and d.views <= 0;

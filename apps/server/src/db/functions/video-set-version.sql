@@ -7,21 +7,24 @@
 -- Proof: modules/device-api/device-api.test.ts ("call 1's video list" follows every change to the
 -- set, made in SQL as another web instance would).
 
-create or replace function video_set_version_raise_added() returns trigger language plpgsql as $$
+create or replace function video_set_version_raise_added() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update fitness_video_sets s set videos_version = s.videos_version + 1
   where s.fitness_video_set_id in (select distinct fitness_video_set_id from added);
   return null;
 end $$;
 
-create or replace function video_set_version_raise_removed() returns trigger language plpgsql as $$
+create or replace function video_set_version_raise_removed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update fitness_video_sets s set videos_version = s.videos_version + 1
   where s.fitness_video_set_id in (select distinct fitness_video_set_id from removed);
   return null;
 end $$;
 
-create or replace function video_set_version_raise_changed() returns trigger language plpgsql as $$
+create or replace function video_set_version_raise_changed() returns trigger language plpgsql
+security definer set search_path = public, pg_temp as $$
 begin
   update fitness_video_sets s set videos_version = s.videos_version + 1
   where s.fitness_video_set_id in (

@@ -30,7 +30,11 @@ describe('the adherence check job', () => {
       cron: string;
       timezone: string | null;
       options: { tz?: string } | null;
-    }>(await t.ctx.db.execute(sql`select name, cron, timezone, options from pgboss.schedule order by name`));
+    }>(
+      await t.ctx.database.db.execute(
+        sql`select name, cron, timezone, options from pgboss.schedule order by name`,
+      ),
+    );
     const schedule = rows.find((r) => r.name === ADHERENCE_CHECK_JOB);
     expect(schedule?.cron).toBe('15 7 * * *');
     expect(schedule?.timezone ?? schedule?.options?.tz).toBe('Europe/Paris');
@@ -38,7 +42,7 @@ describe('the adherence check job', () => {
 
   it('runs through the durable queue for the day of the programme time zone', async () => {
     // 06:15 UTC on 15 January is 07:15 in Paris: still the 15th.
-    const { participant } = await makeEnrolledParticipant(t.ctx.db, {
+    const { participant } = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 1,
       perWeek: 7,
       started_date: '2025-01-12',
@@ -46,7 +50,7 @@ describe('the adherence check job', () => {
     await t.ctx.jobs.send(ADHERENCE_CHECK_JOB, {});
     t.ctx.jobs.notify(ADHERENCE_CHECK_JOB);
     const run = await until(async () => {
-      const [row] = await t.ctx.db
+      const [row] = await t.ctx.database.db
         .select()
         .from(adherenceRuns)
         .where(eq(adherenceRuns.run_date, '2025-01-15'));
@@ -57,7 +61,7 @@ describe('the adherence check job', () => {
       // No autovacuum in embedded mode: the daily job vacuums and analyses after the check.
       const vacuumed = await until(async () => {
         const [row] = rowsOf<{ last_vacuum: unknown; last_analyze: unknown }>(
-          await t.ctx.db.execute(
+          await t.ctx.database.db.execute(
             sql`select last_vacuum, last_analyze from pg_stat_user_tables where relname = 'participants'`,
           ),
         );
@@ -66,7 +70,7 @@ describe('the adherence check job', () => {
       expect(Number.isNaN(new Date(String(vacuumed.last_vacuum)).getTime())).toBe(false);
     }
     // Day 3 of a 7-a-week set: four unlocked, none seen.
-    expect(await daysBehindOf(t.ctx.db, participant.participant_id)).toBe(4);
+    expect(await daysBehindOf(t.ctx.database.db, participant.participant_id)).toBe(4);
   });
 
   it('lets only one of two simultaneous runs do the day', async () => {

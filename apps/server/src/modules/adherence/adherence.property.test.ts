@@ -78,17 +78,17 @@ interface Person {
 let firstDay = '2030-01-01';
 
 async function clearProgramme() {
-  await t.ctx.db.execute(sql`delete from push_outbox`);
-  await t.ctx.db.execute(sql`delete from seen_videos`);
-  await t.ctx.db.execute(sql`delete from participants`);
-  await t.ctx.db.execute(sql`delete from authorized_devices`);
+  await t.ctx.database.db.execute(sql`delete from push_outbox`);
+  await t.ctx.database.db.execute(sql`delete from seen_videos`);
+  await t.ctx.database.db.execute(sql`delete from participants`);
+  await t.ctx.database.db.execute(sql`delete from authorized_devices`);
 }
 
 async function watch(person: Person, picks: number[]) {
   const total = exerciseDaysInProgramme(person.shape);
   const indexes = [...new Set(picks.map((p) => (p % total) + 1))];
   if (indexes.length === 0) return;
-  await t.ctx.db
+  await t.ctx.database.db
     .insert(seenVideos)
     .values(
       indexes.map((index) => {
@@ -117,10 +117,10 @@ describe('the daily check in SQL', () => {
 
         const madeSets = [];
         for (const shape of sets) {
-          const set = await makeVideoSet(t.ctx.db, shape);
+          const set = await makeVideoSet(t.ctx.database.db, shape);
           madeSets.push({
             set,
-            videos: await makeVideos(t.ctx.db, set),
+            videos: await makeVideos(t.ctx.database.db, set),
             shape: { number_of_weeks: shape.weeks, videos_in_week: shape.perWeek },
           });
         }
@@ -128,15 +128,17 @@ describe('the daily check in SQL', () => {
         for (const p of people) {
           const { set, videos, shape } = madeSets[p.set % madeSets.length]!;
           const position = positionAt((p.position % exerciseDaysInProgramme(shape)) + 1, shape);
-          const device = await makeDevice(t.ctx.db);
-          const participant = await makeParticipant(t.ctx.db, { deviceId: device.authorized_device_id });
+          const device = await makeDevice(t.ctx.database.db);
+          const participant = await makeParticipant(t.ctx.database.db, {
+            deviceId: device.authorized_device_id,
+          });
           const started_date = addDays(today0, -p.startedDaysBefore);
-          await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
+          await makeProgress(t.ctx.database.db, participant.participant_id, set.fitness_video_set_id, {
             started_date,
             current_week: position.week,
             current_day: position.day,
           });
-          await t.ctx.db
+          await t.ctx.database.db
             .update(participationProgress)
             .set({ missed_at_check: p.missedAtCheck })
             .where(eq(participationProgress.participant_id, participant.participant_id));
@@ -159,7 +161,7 @@ describe('the daily check in SQL', () => {
           const result = await runAdherenceCheck(t.ctx, { today });
           expect(result.ran).toBe(true);
           const ids = cast.map((p) => p.id);
-          const rows = await t.ctx.db
+          const rows = await t.ctx.database.db
             .select({
               id: participants.participant_id,
               days_behind: participantAdherence.days_behind,
@@ -185,7 +187,7 @@ describe('the daily check in SQL', () => {
               eq(participantFollowup.participant_id, participants.participant_id),
             )
             .where(inArray(participants.participant_id, ids));
-          const pushes = await t.ctx.db
+          const pushes = await t.ctx.database.db
             .select({ participant_id: pushOutbox.participant_id, kind: pushOutbox.kind })
             .from(pushOutbox)
             .where(

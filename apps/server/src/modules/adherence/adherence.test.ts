@@ -42,22 +42,29 @@ async function enrol(
     missedAtCheck?: number;
   },
 ) {
-  const device = options.device === false ? null : await makeDevice(t.ctx.db);
-  const participant = await makeParticipant(t.ctx.db, { deviceId: device?.authorized_device_id ?? null });
-  const progress = await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
-    started_date: options.started,
-    current_week: options.position?.[0],
-    current_day: options.position?.[1],
+  const device = options.device === false ? null : await makeDevice(t.ctx.database.db);
+  const participant = await makeParticipant(t.ctx.database.db, {
+    deviceId: device?.authorized_device_id ?? null,
   });
+  const progress = await makeProgress(
+    t.ctx.database.db,
+    participant.participant_id,
+    set.fitness_video_set_id,
+    {
+      started_date: options.started,
+      current_week: options.position?.[0],
+      current_day: options.position?.[1],
+    },
+  );
   if (options.missedAtCheck) {
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participationProgress)
       .set({ missed_at_check: options.missedAtCheck })
       .where(eq(participationProgress.participant_id, participant.participant_id));
   }
   for (const index of options.seen ?? []) {
     const video = setVideos[index - 1]!;
-    await t.ctx.db.insert(seenVideos).values({
+    await t.ctx.database.db.insert(seenVideos).values({
       participant_id: participant.participant_id,
       video_id: video.video_id,
       fitness_video_set_id: set.fitness_video_set_id,
@@ -69,17 +76,17 @@ async function enrol(
 }
 
 async function stateOf(id: number) {
-  const [progress] = await t.ctx.db
+  const [progress] = await t.ctx.database.db
     .select()
     .from(participationProgress)
     .where(eq(participationProgress.participant_id, id));
-  const pushes = await t.ctx.db
+  const pushes = await t.ctx.database.db
     .select()
     .from(pushOutbox)
     .where(eq(pushOutbox.participant_id, id))
     .orderBy(asc(pushOutbox.push_id));
   return {
-    days_behind: await daysBehindOf(t.ctx.db, id),
+    days_behind: await daysBehindOf(t.ctx.database.db, id),
     percentage: progress?.percentage_progress,
     position: progress ? [progress.current_week, progress.current_day] : null,
     pushes: pushes.map((x) => `${x.kind}:${x.dedupe_key}`),
@@ -88,17 +95,20 @@ async function stateOf(id: number) {
 
 async function snapshot() {
   return {
-    participants: await t.ctx.db.select().from(participants).orderBy(asc(participants.participant_id)),
-    adherence: await t.ctx.db
+    participants: await t.ctx.database.db
+      .select()
+      .from(participants)
+      .orderBy(asc(participants.participant_id)),
+    adherence: await t.ctx.database.db
       .select()
       .from(participantAdherence)
       .orderBy(asc(participantAdherence.participant_id)),
-    progress: await t.ctx.db
+    progress: await t.ctx.database.db
       .select()
       .from(participationProgress)
       .orderBy(asc(participationProgress.participant_id)),
-    outbox: await t.ctx.db.select().from(pushOutbox).orderBy(asc(pushOutbox.push_id)),
-    runs: await t.ctx.db.select().from(adherenceRuns).orderBy(asc(adherenceRuns.run_date)),
+    outbox: await t.ctx.database.db.select().from(pushOutbox).orderBy(asc(pushOutbox.push_id)),
+    runs: await t.ctx.database.db.select().from(adherenceRuns).orderBy(asc(adherenceRuns.run_date)),
   };
 }
 
@@ -107,8 +117,8 @@ describe('the daily adherence check', () => {
 
   beforeAll(async () => {
     // Two weeks of three videos: six exercise days.
-    const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 3 });
-    const v = await makeVideos(t.ctx.db, set);
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 2, perWeek: 3 });
+    const v = await makeVideos(t.ctx.database.db, set);
     cast = {
       // Day 1: watched day 0's video, so day 1's unlocks and they move on to it.
       advancing: (await enrol(set, v, { started: '2025-06-09', seen: [1] })).id,
@@ -121,7 +131,7 @@ describe('the daily adherence check', () => {
       ).id,
       finished: (await enrol(set, v, { started: '2025-04-01', position: [2, 3], seen: [1, 2, 3, 4, 5, 6] }))
         .id,
-      noProgramme: (await makeParticipant(t.ctx.db)).participant_id,
+      noProgramme: (await makeParticipant(t.ctx.database.db)).participant_id,
     };
   });
 
@@ -172,7 +182,7 @@ describe('the daily adherence check', () => {
       pushes: [],
     });
 
-    const [reminder] = await t.ctx.db
+    const [reminder] = await t.ctx.database.db
       .select()
       .from(pushOutbox)
       .where(eq(pushOutbox.participant_id, cast.slightly));
@@ -222,20 +232,20 @@ describe('the daily adherence check', () => {
     clock.set(new Date('2025-06-12T05:00:00Z'));
     const before = await snapshot();
     // The database fails the run while it writes reminders, after days_behind and positions were updated.
-    await t.ctx.db.execute(sql`
+    await t.ctx.database.db.execute(sql`
       create function fail_reminders() returns trigger language plpgsql as $$
       begin raise exception 'simulated crash while writing reminders'; end $$`);
-    await t.ctx.db.execute(sql`
+    await t.ctx.database.db.execute(sql`
       create trigger fail_reminders before insert on push_outbox for each row execute function fail_reminders()`);
     await expect(runAdherenceCheck(t.ctx)).rejects.toThrow();
     expect(await snapshot()).toEqual(before);
 
-    await t.ctx.db.execute(sql`drop trigger fail_reminders on push_outbox`);
-    await t.ctx.db.execute(sql`drop function fail_reminders()`);
+    await t.ctx.database.db.execute(sql`drop trigger fail_reminders on push_outbox`);
+    await t.ctx.database.db.execute(sql`drop function fail_reminders()`);
     const retried = await runAdherenceCheck(t.ctx);
     expect(retried).toMatchObject({ ran: true, run_date: '2025-06-12' });
     expect(retried.missed_video_reminders).toBeGreaterThan(0);
-    const reminders = await t.ctx.db
+    const reminders = await t.ctx.database.db
       .select({ n: sql<number>`count(*)::int` })
       .from(pushOutbox)
       .where(sql`${pushOutbox.dedupe_key} like ${'%:2025-06-12'}`);

@@ -1,4 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
+import { instanceScope, withScope } from '../../db/scope.js';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { maintainEmbeddedDatabase } from '../../db/client.js';
@@ -51,7 +52,14 @@ const readCheckFigures = rowsReader({
  * The arithmetic mirrors `dailyCheck` of packages/contract/src/programme.ts, and is tested
  * against it on random schedules.
  */
-export async function runAdherenceCheck(
+export function runAdherenceCheck(
+  ctx: AppContext,
+  options: { today?: string } = {},
+): Promise<AdherenceCheckResult> {
+  return withScope(instanceScope('daily adherence check'), () => checkEveryParticipant(ctx, options));
+}
+
+async function checkEveryParticipant(
   ctx: AppContext,
   options: { today?: string } = {},
 ): Promise<AdherenceCheckResult> {
@@ -259,16 +267,21 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
  */
 export function adherenceHistoryStatement(day: string): SQL {
   return sql`
-    insert into adherence_history (day, on_track, slightly_behind, behind)
-    select ${day}::date,
-      count(*) filter (where a.adherence = 0)::int,
-      count(*) filter (where a.adherence = 1)::int,
-      count(*) filter (where a.adherence = 2)::int
-    from participant_adherence a
-    join fitness_participation_progress p on p.participant_id = a.participant_id
-    join participants pa on pa.participant_id = a.participant_id
-    where pa.status = 'active'
-    on conflict (day) do update set
+    insert into adherence_history (day, site_id, on_track, slightly_behind, behind)
+    select ${day}::date, s.site_id, coalesce(c.on_track, 0), coalesce(c.slightly_behind, 0), coalesce(c.behind, 0)
+    from sites s
+    left join (
+      select pa.site_id,
+        count(*) filter (where a.adherence = 0)::int as on_track,
+        count(*) filter (where a.adherence = 1)::int as slightly_behind,
+        count(*) filter (where a.adherence = 2)::int as behind
+      from participant_adherence a
+      join fitness_participation_progress p on p.participant_id = a.participant_id
+      join participants pa on pa.participant_id = a.participant_id
+      where pa.status = 'active'
+      group by pa.site_id
+    ) c on c.site_id = s.site_id
+    on conflict (day, site_id) do update set
       on_track = excluded.on_track, slightly_behind = excluded.slightly_behind, behind = excluded.behind`;
 }
 

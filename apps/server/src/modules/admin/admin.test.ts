@@ -53,7 +53,10 @@ describe('admin users', () => {
       'created_at',
       'first_name',
       'last_name',
+      'organisation_id',
       'role',
+      'site_ids',
+      'system_administrator',
       'user_name',
     ]);
   });

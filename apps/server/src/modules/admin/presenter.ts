@@ -12,6 +12,9 @@ export function presentAdmin(row: AdminRow): AdminUser {
     last_name: row.last_name,
     role: roleSchema.parse(row.role),
     created_at: row.created_at.toISOString(),
+    organisation_id: row.organisation_id,
+    site_ids: row.site_ids,
+    system_administrator: row.system_administrator,
   };
 }
 

@@ -58,7 +58,7 @@ async function sessionAlive(cookie: string): Promise<boolean> {
 }
 
 async function adminRow(id: number) {
-  const [row] = await t.ctx.db.select().from(adminUsers).where(eq(adminUsers.admin_user_id, id));
+  const [row] = await t.ctx.database.db.select().from(adminUsers).where(eq(adminUsers.admin_user_id, id));
   return row!;
 }
 
@@ -67,7 +67,7 @@ function storedSecretOf(row: { totp_secret: string }): string {
 }
 
 async function auditRows(action: AuditAction) {
-  return t.ctx.db.select().from(auditEvents).where(eq(auditEvents.action, action));
+  return t.ctx.database.db.select().from(auditEvents).where(eq(auditEvents.action, action));
 }
 
 /** A second signed-in session of an admin (say a phone beside the desk). */
@@ -227,7 +227,7 @@ describe('changing one’s own password', () => {
   }
 
   async function failuresOf(admin: TestAdmin) {
-    const rows = await t.ctx.db
+    const rows = await t.ctx.database.db
       .select()
       .from(loginThrottle)
       .where(eq(loginThrottle.user_name, admin.user_name.toLowerCase()));
@@ -325,7 +325,7 @@ describe('changing one’s own password', () => {
     expect(locked.statusCode).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
     expect((await adminRow(victim.admin_user_id)).password_hash).toBe(hashBefore);
-    const lockouts = await t.ctx.db
+    const lockouts = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(
@@ -401,7 +401,9 @@ describe('security events of admin accounts in the audit trail', () => {
     );
     expect((await call('DELETE', `/api/admin/${userName}`, full.cookie)).statusCode).toBe(200);
 
-    const rows = (await t.ctx.db.select().from(auditEvents)).filter((r) => r.detail?.includes(`(id ${id})`));
+    const rows = (await t.ctx.database.db.select().from(auditEvents)).filter((r) =>
+      r.detail?.includes(`(id ${id})`),
+    );
     expect(rows.map((r) => r.action)).toEqual([
       'admin.create',
       'admin.role_change',
@@ -421,7 +423,7 @@ describe('security events of admin accounts in the audit trail', () => {
   });
 
   it('a refused change records nothing', async () => {
-    const before = (await t.ctx.db.select().from(auditEvents)).length;
+    const before = (await t.ctx.database.db.select().from(auditEvents)).length;
     const taken = await call('POST', '/api/admin', full.cookie, {
       user_name: full.admin.user_name,
       password: 'tangerine lighthouse ferry',
@@ -429,7 +431,7 @@ describe('security events of admin accounts in the audit trail', () => {
     expect(taken.statusCode).toBe(409);
     const self = await call('DELETE', `/api/admin/${encodeURIComponent(full.admin.user_name)}`, full.cookie);
     expect(self.statusCode).toBe(409);
-    expect((await t.ctx.db.select().from(auditEvents)).length).toBe(before);
+    expect((await t.ctx.database.db.select().from(auditEvents)).length).toBe(before);
   });
 
   it('the audit trail and its export filter by each of these kinds', async () => {

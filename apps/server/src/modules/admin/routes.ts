@@ -1,12 +1,23 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { api, can, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
-import { assertFreshStepUp } from '../../plugins/access.js';
+import { assertFreshStepUp, staffOf } from '../../plugins/access.js';
 import { actorOf } from '../audit/index.js';
 import { presentEnrolment } from './presenter.js';
-import { AdminService } from './service.js';
+import { AdminService, type AdminManager } from './service.js';
+
+/** The signed-in admin as the manager of admin accounts (their organisation, sites, flag). */
+function managerOf(request: FastifyRequest): AdminManager {
+  const staff = staffOf(request);
+  return {
+    ...actorOf(request),
+    organisationId: staff.organisationId,
+    siteIds: staff.siteIds,
+    systemAdministrator: staff.systemAdministrator,
+  };
+}
 
 export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const admins = new AdminService(ctx.db, ctx.secrets);
@@ -14,15 +25,17 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   r.route({
     ...routeOf(api.admins.list),
-    handler: async () => admins.list(),
+    handler: async (request) => admins.list(managerOf(request)),
   });
 
   r.route({
     ...routeOf(api.admins.create),
     handler: async (request, reply) => {
-      // A new full-access admin is a dangerous action: the session proves itself first.
-      if (can(request.body.role, 'admins.manage')) assertFreshStepUp(ctx, request);
-      const created = await admins.create(request.body, actorOf(request));
+      // A new full-access admin or system administrator is a dangerous action: the session proves
+      // itself first.
+      if (can(request.body.role, 'admins.manage') || request.body.system_administrator)
+        assertFreshStepUp(ctx, request);
+      const created = await admins.create(request.body, managerOf(request));
       request.log.info(
         { admin_user_id: created.admin.admin_user_id, by: request.staff!.adminUserId },
         'admin user added',
@@ -34,7 +47,8 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.admins.update),
     handler: async (request) => {
-      const updated = await admins.update(request.params.user_name, request.body, actorOf(request), () =>
+      if (request.body.system_administrator) assertFreshStepUp(ctx, request);
+      const updated = await admins.update(request.params.user_name, request.body, managerOf(request), () =>
         assertFreshStepUp(ctx, request),
       );
       request.log.info(
@@ -48,7 +62,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.admins.remove),
     handler: async (request) => {
-      await admins.remove(request.params.user_name, actorOf(request));
+      await admins.remove(request.params.user_name, managerOf(request));
       request.log.info({ by: request.staff!.adminUserId }, 'admin user deleted');
       return { message: 'Admin user deleted' };
     },
@@ -57,7 +71,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.admins.resetAuthenticator, { stepUp: true }),
     handler: async (request) => {
-      const reset = await admins.resetAuthenticator(request.params.user_name, actorOf(request));
+      const reset = await admins.resetAuthenticator(request.params.user_name, managerOf(request));
       request.log.info(
         { admin_user_id: reset.admin.admin_user_id, by: request.staff!.adminUserId },
         'admin authenticator reset',
@@ -72,7 +86,7 @@ export async function adminRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const admin = await admins.resetPassword(
         request.params.user_name,
         request.body.new_password,
-        actorOf(request),
+        managerOf(request),
       );
       request.log.info(
         { admin_user_id: admin.admin_user_id, by: request.staff!.adminUserId },

@@ -32,7 +32,7 @@ function call(
 }
 
 async function eventsSince(id: number) {
-  return t.ctx.db
+  return t.ctx.database.db
     .select()
     .from(auditEvents)
     .where(sql`${auditEvents.audit_event_id} > ${id}`)
@@ -40,7 +40,7 @@ async function eventsSince(id: number) {
 }
 
 async function lastEventId(): Promise<number> {
-  const [row] = await t.ctx.db
+  const [row] = await t.ctx.database.db
     .select({ id: auditEvents.audit_event_id })
     .from(auditEvents)
     .orderBy(desc(auditEvents.audit_event_id))
@@ -164,7 +164,7 @@ describe('reading the trail', () => {
   it('pages newest first for full access', async () => {
     await addParticipant(t, full);
     // An aggregate without GROUP BY returns exactly one row.
-    const { n } = (await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents))[0]!;
+    const { n } = (await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents))[0]!;
     const first = await call('GET', '/api/audit?page=1&perPage=2');
     expect(first.statusCode).toBe(200);
     const body = first.json();
@@ -189,7 +189,7 @@ describe('reading the trail', () => {
 
   it('exports the whole trail as CSV', async () => {
     // An aggregate without GROUP BY returns exactly one row.
-    const { n } = (await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents))[0]!;
+    const { n } = (await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents))[0]!;
     const res = await call('GET', '/api/audit/export');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { AUDIT_CSV_COLUMNS, csvCell, type AuditAction, type AuditPage } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { inScope } from '../../db/scope.js';
 import { auditEvents } from '../../db/schema.js';
 import { pageOf } from '../../lib/paging.js';
 import { presentAuditEvent } from './presenter.js';
@@ -11,6 +12,12 @@ export interface AuditActor {
   adminUserId: number | null;
   userName: string;
   ip: string | null;
+  /**
+   * Whose trail the record joins, when there is no scope to say it (a sign-in, looked up among
+   * every organisation's admins): the admin's organisation, or null for the instance's own.
+   * Otherwise the scope's organisation (the column's default).
+   */
+  organisationId?: number | null;
 }
 
 export interface AuditEntry {
@@ -50,6 +57,7 @@ export class AuditService {
         participant_ids: e.participantIds?.length ? e.participantIds : null,
         detail: e.detail ?? null,
         ip: actor.ip,
+        ...(actor.organisationId !== undefined && { organisation_id: actor.organisationId }),
       })),
     );
   }
@@ -110,6 +118,6 @@ export class AuditService {
         before = batch[batch.length - 1]!.audit_event_id;
       }
     }
-    return Readable.from(lines());
+    return Readable.from(inScope(lines()));
   }
 }

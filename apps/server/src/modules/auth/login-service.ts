@@ -77,16 +77,27 @@ export class LoginService {
       .where(sql`lower(${adminUsers.user_name}) = ${key}`);
     const passwordOk = await verifyPassword(admin?.password_hash, body.password);
     const step = admin && passwordOk ? this.totpStepOf(admin, body.mfa_token, now) : null;
+    // A failure under a user name nobody has is the instance's record; anyone's else, their organisation's.
+    const attempt = {
+      ...typed,
+      adminUserId: admin?.admin_user_id ?? null,
+      organisationId: admin?.organisation_id ?? null,
+    };
     if (!admin || step === null) {
-      await this.recordFailure(key, source, now, { ...typed, adminUserId: admin?.admin_user_id ?? null });
+      await this.recordFailure(key, source, now, attempt);
       throw unauthorized();
     }
     if (!(await this.claimTotpStep(admin.admin_user_id, step))) {
-      await this.recordFailure(key, source, now, { ...typed, adminUserId: admin.admin_user_id });
+      await this.recordFailure(key, source, now, attempt);
       throw unauthorized();
     }
     const role = roleSchema.parse(admin.role);
-    const actor: AuditActor = { adminUserId: admin.admin_user_id, userName: admin.user_name, ip };
+    const actor: AuditActor = {
+      adminUserId: admin.admin_user_id,
+      userName: admin.user_name,
+      ip,
+      organisationId: admin.organisation_id,
+    };
     // Checked once the credentials are proven right, so the answer tells a guesser nothing.
     const policy = await passwordSignInPolicy(this.db, admin);
     if (policy === 'refused') {

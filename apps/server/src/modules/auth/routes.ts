@@ -3,13 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { api, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
+import { instanceScope, withScope } from '../../db/scope.js';
 import { HttpError } from '../../lib/http-error.js';
 import { publicBase } from '../../lib/public-base.js';
 import { SecretBoxError } from '../../lib/secret-box.js';
 import { routeRateLimit } from '../../plugins/rate-limit.js';
 import { actorOf } from '../audit/index.js';
 import { LoginService } from './login-service.js';
-import { presentSession, presentSignIn } from './presenter.js';
+import { presentSession } from './presenter.js';
 import { SESSION_COOKIE } from './sessions.js';
 
 /** Refusals of /login that are not about the credentials (see its error handler). */
@@ -93,15 +94,20 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       }
       void reply.status(401).send({ message: messages.login.failed });
     },
-    handler: async (request, reply) => {
-      const result = await logins.login(request.body, request.ip);
-      request.log.info({ admin_user_id: result.admin.admin_user_id }, 'admin signed in');
-      reply.setCookie(SESSION_COOKIE, result.token, {
-        ...sessionCookieOptions(request),
-        expires: result.expiresAt,
-      });
-      return presentSignIn(result);
-    },
+    // Before anyone is known, the user name is looked for among every organisation's admins.
+    handler: async (request, reply) =>
+      withScope(instanceScope('sign-in'), async () => {
+        const result = await logins.login(request.body, request.ip);
+        request.log.info({ admin_user_id: result.admin.admin_user_id }, 'admin signed in');
+        // The session as every later request will see it: organisation and sites included.
+        const session = await ctx.sessions.resolve(result.token);
+        if (!session) throw new HttpError(401, messages.login.failed);
+        reply.setCookie(SESSION_COOKIE, result.token, {
+          ...sessionCookieOptions(request),
+          expires: result.expiresAt,
+        });
+        return { message: 'Signed in', session: await presentSession(ctx.db, session) };
+      }),
   });
 
   r.route({
@@ -157,7 +163,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   r.route({
     ...routeOf(api.auth.session),
-    handler: async (request) => presentSession(request.staff!),
+    handler: async (request) => presentSession(ctx.db, request.staff!),
   });
 }
 

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import { preparedArrays } from '../../db/prepared.js';
 import { rowReader } from '../../db/rows.js';
 import { sessions } from '../../db/schema.js';
+import { instanceScope, withScope } from '../../db/scope.js';
 import type { Clock } from '../../lib/clock.js';
 import { SessionTokenVerifier } from '../../lib/session-token.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -13,6 +14,8 @@ import type { StaffSession, StaffSessions } from '../../lib/staff-session.js';
 
 export { SESSION_COOKIE, type StaffSession, type StaffSessions } from '../../lib/staff-session.js';
 const IDLE_MS = limits.sessionIdleMinutes * 60_000;
+/** A cookie's session is looked up before anyone is known: among every organisation's. */
+const SESSION_SCOPE = instanceScope('session');
 const MAX_AGE_MS = limits.sessionMaxHours * 3_600_000;
 /**
  * last_seen_at is written at most once a minute, so a busy console does not write on every call;
@@ -33,10 +36,18 @@ export function sessionSigningKey(configured: string | undefined, secrets: Secre
   return secrets.deriveKey('session-jwt v1', 32);
 }
 
-/** The live session and its user; the role is read here on every request, never taken from the token. */
+/**
+ * The live session and its user; the role, organisation and sites are read here on every request,
+ * never taken from the token. The sites an admin sees are those they are limited to, or every site
+ * of their organisation (a site added since the sign-in included).
+ */
 const RESOLVE_SQL = `
   select s.session_id, s.created_at, s.last_seen_at, u.admin_user_id, u.user_name, u.first_name, u.last_name, u.role,
-    coalesce(s.authenticated_at, s.created_at) as authenticated_at, s.sso_organisation_id
+    coalesce(s.authenticated_at, s.created_at) as authenticated_at, u.organisation_id, u.site_ids,
+    case when cardinality(u.site_ids) = 0
+      then array(select st.site_id from sites st where st.organisation_id = u.organisation_id order by 1)
+      else u.site_ids end as visible_site_ids,
+    u.system_administrator, s.sso_organisation_id
   from sessions s join admin_users u on u.admin_user_id = s.admin_user_id
   where s.session_id = $1 and s.ended_at is null`;
 
@@ -50,6 +61,10 @@ const readResolved = rowReader<{
   last_name: string;
   role: string;
   authenticated_at: Date;
+  organisation_id: number;
+  site_ids: number[];
+  visible_site_ids: number[];
+  system_administrator: boolean;
   sso_organisation_id: number | null;
 }>()([
   'session_id',
@@ -61,6 +76,10 @@ const readResolved = rowReader<{
   'last_name',
   'role',
   'authenticated_at',
+  'organisation_id',
+  'site_ids',
+  'visible_site_ids',
+  'system_administrator',
   'sso_organisation_id',
 ]);
 
@@ -98,18 +117,21 @@ export class SessionService implements StaffSessions {
     sso?: { organisationId: number; sid: string | null },
   ): Promise<{ token: string; expiresAt: Date }> {
     const now = this.clock.now();
-    const [row] = await db
-      .insert(sessions)
-      .values({
-        admin_user_id: adminUserId,
-        ip,
-        created_at: now,
-        last_seen_at: now,
-        authenticated_at: now,
-        sso_organisation_id: sso?.organisationId ?? null,
-        sso_sid: sso?.sid ?? null,
-      })
-      .returning({ session_id: sessions.session_id });
+    // A sign-in's transaction has its scope already; on its own, a session is the instance's to start.
+    const [row] = await withScope(SESSION_SCOPE, () =>
+      db
+        .insert(sessions)
+        .values({
+          admin_user_id: adminUserId,
+          ip,
+          created_at: now,
+          last_seen_at: now,
+          authenticated_at: now,
+          sso_organisation_id: sso?.organisationId ?? null,
+          sso_sid: sso?.sid ?? null,
+        })
+        .returning({ session_id: sessions.session_id }),
+    );
     const expiresAt = new Date(now.getTime() + MAX_AGE_MS);
     const token = await new SignJWT({ role, sid: row!.session_id })
       .setProtectedHeader({ alg: 'HS256' })
@@ -129,7 +151,9 @@ export class SessionService implements StaffSessions {
     const sid = payload.sid;
     // Every signed-in request reads its session (and so its role) here: a named statement with
     // rows as arrays (db/prepared.ts), not Drizzle's building and mapping each time.
-    const [values] = await preparedArrays(this.db, 'sessions.resolve.v3', RESOLVE_SQL, [sid]);
+    const [values] = await withScope(SESSION_SCOPE, () =>
+      preparedArrays(this.db, 'sessions.resolve.v3', RESOLVE_SQL, [sid]),
+    );
     const row = values && readResolved(values);
     if (!row) return null;
     const idleFor = now.getTime() - row.last_seen_at.getTime();
@@ -139,7 +163,9 @@ export class SessionService implements StaffSessions {
       return null;
     }
     if (idleFor > TOUCH_INTERVAL_MS) {
-      await this.db.update(sessions).set({ last_seen_at: now }).where(eq(sessions.session_id, sid));
+      await withScope(SESSION_SCOPE, () =>
+        this.db.update(sessions).set({ last_seen_at: now }).where(eq(sessions.session_id, sid)),
+      );
     }
     return {
       sessionId: row.session_id,
@@ -149,6 +175,10 @@ export class SessionService implements StaffSessions {
       lastName: row.last_name,
       // The role comes from the database, not the token, so a demotion takes effect at once.
       role: roleSchema.parse(row.role),
+      organisationId: row.organisation_id,
+      siteIds: row.site_ids,
+      visibleSiteIds: row.visible_site_ids,
+      systemAdministrator: row.system_administrator,
       expiresAt: new Date(row.created_at.getTime() + MAX_AGE_MS),
       authenticatedAt: row.authenticated_at,
       ssoOrganisationId: row.sso_organisation_id,
@@ -164,9 +194,11 @@ export class SessionService implements StaffSessions {
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ ended_at: this.clock.now() })
-      .where(and(eq(sessions.session_id, sessionId), isNull(sessions.ended_at)));
+    await withScope(SESSION_SCOPE, () =>
+      this.db
+        .update(sessions)
+        .set({ ended_at: this.clock.now() })
+        .where(and(eq(sessions.session_id, sessionId), isNull(sessions.ended_at))),
+    );
   }
 }

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { averageVideosPerDay, watchedVideosChart } from '@pathway/contract';
 import { setDaysBehind } from '../../../test/factories.js';
-import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
+import {
+  ManualClock,
+  createTestApp,
+  signedInCookie,
+  type TestApp,
+  asInstance,
+} from '../../../test/harness.js';
 import { makeEnrolledParticipant, makeParticipant, makeVideoSet } from '../../../test/programme-factories.js';
 import { recordViews } from '../progress/views.js';
 
@@ -33,20 +39,30 @@ describe('GET /api/dashboard', () => {
   });
 
   it('counts participants, sets, views per programme day and adherence classes on known data', async () => {
-    const a = await makeEnrolledParticipant(t.ctx.db, { weeks: 2, perWeek: 5, started_date: '2025-04-20' });
-    const b = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 3, started_date: '2025-04-20' });
-    const c = await makeEnrolledParticipant(t.ctx.db, { set: a.set, started_date: '2025-04-20' });
-    await makeParticipant(t.ctx.db); // no programme: counted as a participant, not in the progress row
-    await makeVideoSet(t.ctx.db); // a set nobody follows
+    const a = await makeEnrolledParticipant(t.ctx.database.db, {
+      weeks: 2,
+      perWeek: 5,
+      started_date: '2025-04-20',
+    });
+    const b = await makeEnrolledParticipant(t.ctx.database.db, {
+      weeks: 1,
+      perWeek: 3,
+      started_date: '2025-04-20',
+    });
+    const c = await makeEnrolledParticipant(t.ctx.database.db, { set: a.set, started_date: '2025-04-20' });
+    await makeParticipant(t.ctx.database.db); // no programme: counted as a participant, not in the progress row
+    await makeVideoSet(t.ctx.database.db); // a set nobody follows
 
     const view = async (at: string, who: typeof a, videoIndexes: number[]) => {
       clock.set(new Date(at));
       const videos = who === c ? a.videos : who.videos;
-      await recordViews(
-        t.ctx,
-        who.participant.participant_id,
-        who.set.fitness_video_set_id,
-        videoIndexes.map((i) => videos[i]!.video_id),
+      await asInstance(() =>
+        recordViews(
+          t.ctx,
+          who.participant.participant_id,
+          who.set.fitness_video_set_id,
+          videoIndexes.map((i) => videos[i]!.video_id),
+        ),
       );
     };
     await view('2025-05-01T08:00:00Z', a, [0, 1]);
@@ -63,7 +79,7 @@ describe('GET /api/dashboard', () => {
       [b, 2],
       [c, 5],
     ] as const) {
-      await setDaysBehind(t.ctx.db, p.participant.participant_id, behind);
+      await setDaysBehind(t.ctx.database.db, p.participant.participant_id, behind);
     }
 
     const data = await dashboard();

@@ -23,7 +23,7 @@ export async function dashboardData(ctx: AppContext): Promise<DashboardData> {
         sql`
       select
         (select count(*)::int from fitness_video_sets) as sets,
-        coalesce((select views from daily_views where day = ${yesterday}::date), 0)::int as yesterday`,
+        coalesce((select sum(views) from daily_views where day = ${yesterday}::date), 0)::int as yesterday`,
       )
       .then(readFigures),
     // Active participants only: a discharged participant has left the programme.
@@ -33,9 +33,10 @@ export async function dashboardData(ctx: AppContext): Promise<DashboardData> {
     await ctx.db.execute(
       // Only what the chart shows: the days with views among the chart's window, which
       // ends at the latest day with views; a range of the primary key, not every day since the start.
-      sql`select to_char(day, 'YYYY-MM-DD') as day, views from daily_views
+      sql`select to_char(day, 'YYYY-MM-DD') as day, sum(views)::int as views from daily_views
         where views > 0
           and day >= (select max(day) from daily_views where views > 0) - ${limits.chartWindowDays}::int
+        group by day
         order by day`,
     ),
   );

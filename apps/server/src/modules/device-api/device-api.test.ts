@@ -77,7 +77,7 @@ function expectDartProgress(p: Record<string, unknown>) {
 }
 
 async function tablet(options: { first_name?: string } = {}) {
-  const enrolled = await makeEnrolledParticipant(t.ctx.db, {
+  const enrolled = await makeEnrolledParticipant(t.ctx.database.db, {
     weeks: 2,
     perWeek: 3,
     started_date: '2025-09-01',
@@ -147,7 +147,7 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       fitness_video_set_id: setId,
       created_at: videos[0]!.created_at.toISOString(),
     });
-    const [afterCall1] = await t.ctx.db
+    const [afterCall1] = await t.ctx.database.db
       .select()
       .from(participants)
       .where(eq(participants.participant_id, id));
@@ -164,9 +164,12 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     });
     expect(push.statusCode).toBe(200);
     expectAppJson(push);
-    const [withToken] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
+    const [withToken] = await t.ctx.database.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, id));
     expect(withToken!.push_notification_id).toBe('fcm-token:APA91bExample_1');
-    const [deviceRow] = await t.ctx.db
+    const [deviceRow] = await t.ctx.database.db
       .select()
       .from(authorizedDevices)
       .where(eq(authorizedDevices.uuid, device.uuid));
@@ -205,7 +208,7 @@ describe("the tablet app's calls, in the order the app makes them", () => {
     expect(today.json()).toHaveLength(1);
     today.json().forEach(expectDartVideo);
     // A call with the token records the tablet's address.
-    const [afterCall4] = await t.ctx.db
+    const [afterCall4] = await t.ctx.database.db
       .select()
       .from(participants)
       .where(eq(participants.participant_id, id));
@@ -243,9 +246,9 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       });
       expect(view.statusCode).toBe(200);
     }
-    const seen = await t.ctx.db.select().from(seenVideos).where(eq(seenVideos.participant_id, id));
+    const seen = await t.ctx.database.db.select().from(seenVideos).where(eq(seenVideos.participant_id, id));
     expect(seen).toHaveLength(1);
-    const [day] = await t.ctx.db.select().from(dailyViews).where(eq(dailyViews.day, '2025-09-01'));
+    const [day] = await t.ctx.database.db.select().from(dailyViews).where(eq(dailyViews.day, '2025-09-01'));
     expect(day!.views).toBe(1);
 
     // Call 6: the set's thumbnails by week (the video library's route, shared with the console).
@@ -288,7 +291,7 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       headers: auth,
     });
     expect(after.json()).toMatchObject({ percentage_progress: 16, last_seen_date: '2025-09-01' });
-    expect(await daysBehindOf(t.ctx.db, id)).toBe(0);
+    expect(await daysBehindOf(t.ctx.database.db, id)).toBe(0);
 
     // The next morning the check unlocks day 2, and call 4 lists both.
     clock.set(new Date('2025-09-02T05:00:00Z'));
@@ -324,13 +327,15 @@ describe("the tablet app's calls, in the order the app makes them", () => {
       payload: form({ day: '2', week: '1', 'videoIds[]': [String(videos[2]!.video_id)] }),
     });
     expect(bracketed.statusCode).toBe(200);
-    expect(await t.ctx.db.select().from(seenVideos).where(eq(seenVideos.participant_id, id))).toHaveLength(3);
+    expect(
+      await t.ctx.database.db.select().from(seenVideos).where(eq(seenVideos.participant_id, id)),
+    ).toHaveLength(3);
   });
 
   it('serves file URLs on PUBLIC_URL when it is set', async () => {
     const other = await createTestApp({ clock, env: { PUBLIC_URL: 'https://pathway.example.nhs.uk/' } });
     try {
-      const { device, videos } = await makeEnrolledParticipant(other.ctx.db, {
+      const { device, videos } = await makeEnrolledParticipant(other.ctx.database.db, {
         weeks: 1,
         perWeek: 1,
         started_date: '2025-09-01',
@@ -357,10 +362,18 @@ describe("call 1's video list", () => {
   };
 
   it('follows every change to the set, whoever makes it (SQL here, as another web instance would)', async () => {
-    const a = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 3, started_date: '2025-09-01' });
-    const b = await makeEnrolledParticipant(t.ctx.db, { weeks: 1, perWeek: 3, started_date: '2025-09-01' });
+    const a = await makeEnrolledParticipant(t.ctx.database.db, {
+      weeks: 1,
+      perWeek: 3,
+      started_date: '2025-09-01',
+    });
+    const b = await makeEnrolledParticipant(t.ctx.database.db, {
+      weeks: 1,
+      perWeek: 3,
+      started_date: '2025-09-01',
+    });
     // Both tablets follow a's set: the second call is answered from the list the first one kept.
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participationProgress)
       .set({ fitness_video_set_id: a.set.fitness_video_set_id })
       .where(eq(participationProgress.participant_id, b.participant.participant_id));
@@ -369,29 +382,29 @@ describe("call 1's video list", () => {
     expect(await listed(b.device.uuid)).toEqual(before);
 
     // A title edited and a thumbnail arriving, straight in the database: no message to this process.
-    await t.ctx.db
+    await t.ctx.database.db
       .update(videos)
       .set({ title: 'Chair yoga' })
       .where(eq(videos.video_id, a.videos[0]!.video_id));
     expect((await listed(b.device.uuid))[0]).toBe(
       `Chair yoga | http://localhost/media/${a.videos[0]!.video_thumbnail_url}`,
     );
-    await t.ctx.db
+    await t.ctx.database.db
       .update(videos)
       .set({ video_thumbnail_url: 'processing....' })
       .where(eq(videos.video_id, a.videos[1]!.video_id));
     expect((await listed(a.device.uuid))[1]).toBe(`${a.videos[1]!.title} | processing....`);
 
     // A video removed, then one added: each shows on the next call.
-    await t.ctx.db.delete(videos).where(eq(videos.video_id, a.videos[2]!.video_id));
+    await t.ctx.database.db.delete(videos).where(eq(videos.video_id, a.videos[2]!.video_id));
     expect(await listed(a.device.uuid)).toHaveLength(2);
-    await makeVideos(t.ctx.db, a.set, [{ week: 1, day: 3 }]);
+    await makeVideos(t.ctx.database.db, a.set, [{ week: 1, day: 3 }]);
     const after = await listed(b.device.uuid);
     expect(after).toHaveLength(3);
     expect(after[2]).toMatch(/^Week 1 day 3 \| http:\/\/localhost\/media\/thumbs\//);
 
     // A change to another set's videos leaves this list as it was.
-    await t.ctx.db
+    await t.ctx.database.db
       .update(videos)
       .set({ title: 'Elsewhere' })
       .where(eq(videos.video_id, b.videos[0]!.video_id));
@@ -399,7 +412,7 @@ describe("call 1's video list", () => {
   });
 
   it("is written for each caller's own origin", async () => {
-    const { device, videos: made } = await makeEnrolledParticipant(t.ctx.db, {
+    const { device, videos: made } = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 1,
       perWeek: 1,
       started_date: '2025-09-01',
@@ -414,9 +427,9 @@ describe("call 1's video list", () => {
 
 describe('call 1 refuses', () => {
   it('an unknown, unassigned or programme-less device, and a malformed id, with a non-200', async () => {
-    const unassigned = await makeDevice(t.ctx.db);
-    const noProgrammeDevice = await makeDevice(t.ctx.db);
-    await makeParticipant(t.ctx.db, { deviceId: noProgrammeDevice.authorized_device_id });
+    const unassigned = await makeDevice(t.ctx.database.db);
+    const noProgrammeDevice = await makeDevice(t.ctx.database.db);
+    await makeParticipant(t.ctx.database.db, { deviceId: noProgrammeDevice.authorized_device_id });
     const cases: [string, number, string][] = [
       [randomDeviceUuid(), 404, messages.deviceApi.notRegistered],
       [unassigned.uuid, 404, messages.deviceApi.notAssigned],
@@ -447,7 +460,7 @@ describe('call 1 refuses', () => {
   });
 
   it('matches the Android ID whatever its case', async () => {
-    const { device } = await makeEnrolledParticipant(t.ctx.db, {
+    const { device } = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 1,
       perWeek: 2,
       started_date: '2025-09-01',
@@ -486,7 +499,9 @@ describe('the bearer token', () => {
       payload: { day: '1', week: '1', videoIds: [String(b.videos[0]!.video_id)] },
     });
     expect(view.statusCode).toBe(403);
-    expect(await t.ctx.db.select().from(seenVideos).where(eq(seenVideos.participant_id, b.id))).toEqual([]);
+    expect(
+      await t.ctx.database.db.select().from(seenVideos).where(eq(seenVideos.participant_id, b.id)),
+    ).toEqual([]);
   });
 
   it('stops working at once when the device is detached, and when it is deleted', async () => {
@@ -567,12 +582,14 @@ describe('view reports', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(message);
     }
-    expect(await t.ctx.db.select().from(seenVideos).where(eq(seenVideos.participant_id, a.id))).toEqual([]);
+    expect(
+      await t.ctx.database.db.select().from(seenVideos).where(eq(seenVideos.participant_id, a.id)),
+    ).toEqual([]);
   });
 
   it('of an earlier set are kept as history without touching the current progress', async () => {
     const a = await tablet();
-    const other = await makeEnrolledParticipant(t.ctx.db, {
+    const other = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 1,
       perWeek: 1,
       started_date: '2025-09-01',
@@ -584,7 +601,7 @@ describe('view reports', () => {
       payload: { day: '1', week: '1', videoIds: [String(other.videos[0]!.video_id)] },
     });
     expect(res.statusCode).toBe(200);
-    const [progress] = await t.ctx.db
+    const [progress] = await t.ctx.database.db
       .select()
       .from(participationProgress)
       .where(eq(participationProgress.participant_id, a.id));

@@ -33,7 +33,7 @@ const call2 = (uuid: string, remoteAddress: string) =>
 
 describe('calls 1 and 2 are rate limited', () => {
   it('per device id: 429 with Retry-After and a clear message, then recover when the window ends', async () => {
-    const { device } = await makeEnrolledParticipant(t.ctx.db, { started_date: '2025-09-01' });
+    const { device } = await makeEnrolledParticipant(t.ctx.database.db, { started_date: '2025-09-01' });
     // From different addresses, so only the per-device counter can stop it.
     for (let i = 0; i < PER_DEVICE; i++)
       expect((await call1(device.uuid, `10.9.0.${i + 1}`)).statusCode).toBe(200);
@@ -70,7 +70,7 @@ describe('calls 1 and 2 are rate limited', () => {
   });
 
   it('call 2 too, per device id', async () => {
-    const { device } = await makeEnrolledParticipant(t.ctx.db, { started_date: '2025-09-01' });
+    const { device } = await makeEnrolledParticipant(t.ctx.database.db, { started_date: '2025-09-01' });
     for (let i = 0; i < PER_DEVICE; i++)
       expect((await call2(device.uuid, `10.8.0.${i + 1}`)).statusCode).toBe(200);
     const refused = await call2(device.uuid, '10.8.0.99');

@@ -57,7 +57,8 @@ with found as (
     pp.fitness_participation_progress_id, pp.fitness_video_set_id, pp.current_week, pp.current_day,
     pp.percentage_progress, pp.created_at as progress_created_at, pp.started_date::text,
     pp.last_seen_date::text, pp.video_stopped_at,
-    s.set_name, s.number_of_weeks, s.videos_in_week, s.created_at as set_created_at, s.videos_version
+    s.set_name, s.number_of_weeks, s.videos_in_week, s.created_at as set_created_at, s.videos_version,
+    d.organisation_id
   from authorized_devices d
   left join participants p on p.authorized_device_id = d.authorized_device_id
   left join (fitness_participation_progress pp
@@ -69,8 +70,9 @@ with found as (
   select $3, authorized_device_id, participant_id, $4::timestamptz
   from found where fitness_participation_progress_id is not null
 ), recorded as (
-  insert into device_sign_ins (kind, authorized_device_id, device_uuid, participant_id, ip_address, flagged, created_at)
-  select $6, authorized_device_id, $1, participant_id, $5, flagged, $4::timestamptz
+  insert into device_sign_ins (kind, authorized_device_id, device_uuid, participant_id, ip_address, flagged,
+    created_at, organisation_id)
+  select $6, authorized_device_id, $1, participant_id, $5, flagged, $4::timestamptz, organisation_id
   from found where fitness_participation_progress_id is not null
 ), touched as (
   update participants p set tablet_last_contact_at = $4::timestamptz
@@ -100,6 +102,7 @@ interface SignInRow {
   videos_in_week: number;
   set_created_at: Date;
   videos_version: number;
+  organisation_id: number;
 }
 
 const readSignIn = rowReader<SignInRow>()([
@@ -123,6 +126,7 @@ const readSignIn = rowReader<SignInRow>()([
   'videos_in_week',
   'set_created_at',
   'videos_version',
+  'organisation_id',
 ]);
 
 export async function signInDevice(
@@ -136,7 +140,7 @@ export async function signInDevice(
     kind: string;
   },
 ): Promise<SignInFound | null> {
-  const [values] = await arrays(db, 'device-api.sign-in.v1', SIGN_IN_SQL, [
+  const [values] = await arrays(db, 'device-api.sign-in.v2', SIGN_IN_SQL, [
     input.deviceUuid,
     input.recentUse.toISOString(),
     input.tokenHash,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deviceApi, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
+import { instanceScope, withScope } from '../../db/scope.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import type { DeviceCaller } from '../../plugins/access.js';
 import { presentDeviceProgress } from '../progress/index.js';
@@ -16,6 +17,12 @@ import { DeviceApiService } from './service.js';
  * console and live with the participants and videos modules.
  */
 const m = messages.deviceApi;
+
+/**
+ * Calls 1 and 2 name a device by its id, before there is a token: it is looked for among every
+ * organisation's devices, and the statements read and write that device's participant alone.
+ */
+const TABLET_REGISTRATION = instanceScope('tablet registration');
 
 export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const service = new DeviceApiService(ctx);
@@ -44,10 +51,8 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     onRequest: perDevice('device-sign-in'),
     handler: async (request, reply) => {
       // Written as JSON by the service (presenter.ts), the set's video list kept per version.
-      const registration = await service.register(
-        request.params.deviceId,
-        request.ip,
-        publicOrigin(request, ctx.config),
+      const registration = await withScope(TABLET_REGISTRATION, () =>
+        service.register(request.params.deviceId, request.ip, publicOrigin(request, ctx.config)),
       );
       request.log.info({ participant_id: registration.participantId }, 'tablet registered');
       return reply.type('application/json; charset=utf-8').send(registration.json as never);
@@ -58,7 +63,9 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     ...routeOf(deviceApi.savePushToken, limited('device-push-token')),
     onRequest: perDevice('device-push-token'),
     handler: async (request) => {
-      await service.savePushToken(request.params.deviceId, request.body.push_notification_id, request.ip);
+      await withScope(TABLET_REGISTRATION, () =>
+        service.savePushToken(request.params.deviceId, request.body.push_notification_id, request.ip),
+      );
       return { message: 'Push token saved' };
     },
   });

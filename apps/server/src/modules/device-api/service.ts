@@ -114,6 +114,7 @@ export class DeviceApiService {
         .select({
           id: authorizedDevices.authorized_device_id,
           push_notification_id: authorizedDevices.push_notification_id,
+          organisation_id: authorizedDevices.organisation_id,
           participant_id: participants.participant_id,
         })
         .from(authorizedDevices)
@@ -139,6 +140,7 @@ export class DeviceApiService {
         participant_id: device.participant_id,
         ip_address: ip,
         created_at: now,
+        organisation_id: device.organisation_id,
       });
     });
   }

@@ -43,7 +43,7 @@ async function today(setId: number, participantId: number, token: string) {
 
 describe("call 4, today's session", () => {
   it("answers the current day's video alone at week 1 day 1, week 2 day 2 and the last day", async () => {
-    const enrolled = await makeEnrolledParticipant(t.ctx.db, {
+    const enrolled = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 3,
       perWeek: 3,
       started_date: '2025-09-01',
@@ -56,7 +56,7 @@ describe("call 4, today's session", () => {
       [2, 2],
       [3, 3],
     ] as const) {
-      await t.ctx.db
+      await t.ctx.database.db
         .update(participationProgress)
         .set({ current_week: week, current_day: day })
         .where(eq(participationProgress.participant_id, id));
@@ -74,22 +74,27 @@ describe("call 4, today's session", () => {
 describe('a position only points at a day with a video', () => {
   async function gappySet() {
     // Week 1 has days 1 and 3, week 2 day 2: week 1 day 2 and others have no video yet.
-    const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 3 });
-    const videos = await makeVideos(t.ctx.db, set, [
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 2, perWeek: 3 });
+    const videos = await makeVideos(t.ctx.database.db, set, [
       { week: 1, day: 1 },
       { week: 1, day: 3 },
       { week: 2, day: 2 },
     ]);
-    const device = await makeDevice(t.ctx.db);
-    const participant = await makeParticipant(t.ctx.db, { deviceId: device.authorized_device_id });
-    const progress = await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
-      started_date: '2025-09-01',
-    });
+    const device = await makeDevice(t.ctx.database.db);
+    const participant = await makeParticipant(t.ctx.database.db, { deviceId: device.authorized_device_id });
+    const progress = await makeProgress(
+      t.ctx.database.db,
+      participant.participant_id,
+      set.fitness_video_set_id,
+      {
+        started_date: '2025-09-01',
+      },
+    );
     return { set, videos, device, participant, progress };
   }
 
   const position = async (participantId: number) => {
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .select()
       .from(participationProgress)
       .where(eq(participationProgress.participant_id, participantId));
@@ -117,9 +122,9 @@ describe('a position only points at a day with a video', () => {
   });
 
   it('refuses choosing a set whose week 1 day 1 has no video', async () => {
-    const set = await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 2 });
-    await makeVideos(t.ctx.db, set, [{ week: 1, day: 2 }]);
-    const participant = await makeParticipant(t.ctx.db);
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 1, perWeek: 2 });
+    await makeVideos(t.ctx.database.db, set, [{ week: 1, day: 2 }]);
+    const participant = await makeParticipant(t.ctx.database.db);
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/participationprogress',
@@ -168,7 +173,7 @@ describe('a position only points at a day with a video', () => {
 
   it("deleting the video of someone's current day moves them back to the nearest earlier day with one, or is refused", async () => {
     const { participant, videos, set } = await gappySet();
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participationProgress)
       .set({ current_week: 2, current_day: 2 })
       .where(eq(participationProgress.participant_id, participant.participant_id));
@@ -188,7 +193,7 @@ describe('a position only points at a day with a video', () => {
     expect(await position(participant.participant_id)).toEqual({ week: 1, day: 3 });
 
     // Back on week 1 day 1, with no earlier day to go to: refused, nothing deleted.
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participationProgress)
       .set({ current_week: 1, current_day: 1 })
       .where(eq(participationProgress.participant_id, participant.participant_id));
@@ -210,7 +215,7 @@ describe('a position only points at a day with a video', () => {
 
 describe('a device id is not a secret', () => {
   it('a basic admin cannot reach a name through any device path', async () => {
-    const victim = await makeEnrolledParticipant(t.ctx.db, {
+    const victim = await makeEnrolledParticipant(t.ctx.database.db, {
       started_date: '2025-09-01',
       first_name: 'Gwenllian',
     });
@@ -282,7 +287,7 @@ describe('a device id is not a secret', () => {
   });
 
   it('100 call-1 requests from a stranger do not end the tablet token', async () => {
-    const enrolled = await makeEnrolledParticipant(t.ctx.db, { started_date: '2025-09-01' });
+    const enrolled = await makeEnrolledParticipant(t.ctx.database.db, { started_date: '2025-09-01' });
     const id = enrolled.participant.participant_id;
     const setId = enrolled.set.fitness_video_set_id;
     const real = (await signIn(enrolled.device.uuid, '10.1.1.1')).json().auth_token as string;
@@ -292,10 +297,13 @@ describe('a device id is not a secret', () => {
     }
     expect(await today(setId, id, real)).toHaveLength(1);
     // None of the stranger's calls moved the participant's address.
-    const [row] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
+    const [row] = await t.ctx.database.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, id));
     expect(row!.last_ip_address).toBe('127.0.0.1');
     // Each was recorded, and the first from the new address while the token was in use flagged.
-    const records = await t.ctx.db
+    const records = await t.ctx.database.db
       .select()
       .from(deviceSignIns)
       .where(and(eq(deviceSignIns.participant_id, id), eq(deviceSignIns.kind, 'token issued')));
@@ -328,7 +336,7 @@ describe('a device id is not a secret', () => {
   });
 
   it('tokens end on detach, and an unused one expires after the idle period (and is pruned)', async () => {
-    const enrolled = await makeEnrolledParticipant(t.ctx.db, { started_date: '2025-09-01' });
+    const enrolled = await makeEnrolledParticipant(t.ctx.database.db, { started_date: '2025-09-01' });
     const id = enrolled.participant.participant_id;
     const setId = enrolled.set.fitness_video_set_id;
     const token = (await signIn(enrolled.device.uuid)).json().auth_token as string;
@@ -341,9 +349,13 @@ describe('a device id is not a secret', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(expired.statusCode).toBe(401);
-    const removed = await pruneExpiredDeviceTokens(t.ctx.db, clock.now(), t.config.deviceTokenIdleDays);
+    const removed = await pruneExpiredDeviceTokens(
+      t.ctx.database.db,
+      clock.now(),
+      t.config.deviceTokenIdleDays,
+    );
     expect(removed).toBeGreaterThanOrEqual(1);
-    const left = await t.ctx.db
+    const left = await t.ctx.database.db
       .select()
       .from(deviceTokens)
       .where(eq(deviceTokens.authorized_device_id, enrolled.device.authorized_device_id));
@@ -352,9 +364,9 @@ describe('a device id is not a secret', () => {
   });
 
   it('the participant shows when the tablet was last in contact, and the grid sorts by it', async () => {
-    const earlier = await makeEnrolledParticipant(t.ctx.db, { started_date: '2025-09-01' });
-    await makeEnrolledParticipant(t.ctx.db, { started_date: '2025-09-01' }); // never in contact
-    const enrolled = await makeEnrolledParticipant(t.ctx.db, { started_date: '2025-09-01' });
+    const earlier = await makeEnrolledParticipant(t.ctx.database.db, { started_date: '2025-09-01' });
+    await makeEnrolledParticipant(t.ctx.database.db, { started_date: '2025-09-01' }); // never in contact
+    const enrolled = await makeEnrolledParticipant(t.ctx.database.db, { started_date: '2025-09-01' });
     const id = enrolled.participant.participant_id;
     clock.set(new Date('2027-09-04T10:00:00Z'));
     await signIn(earlier.device.uuid);
@@ -394,7 +406,7 @@ describe('a device id is not a secret', () => {
 
 describe('request logs', () => {
   it('never carry a device id: /uuid/{id} paths are logged with the id replaced', async () => {
-    const enrolled = await makeEnrolledParticipant(t.ctx.db, { started_date: '2025-09-01' });
+    const enrolled = await makeEnrolledParticipant(t.ctx.database.db, { started_date: '2025-09-01' });
     const uuid = enrolled.device.uuid;
     await signIn(uuid);
     await t.app.inject({

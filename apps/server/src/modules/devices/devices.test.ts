@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { authorizedDevices, deviceTokens, participants } from '../../db/schema.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
-import { addParticipant, insertDevice, issueDeviceToken, newUuid } from '../../../test/factories.js';
+import {
+  addParticipant,
+  firstSite,
+  insertDevice,
+  issueDeviceToken,
+  newUuid,
+} from '../../../test/factories.js';
 
 const dm = messages.device;
 
@@ -28,7 +34,7 @@ function call(
 }
 
 async function deviceCount(): Promise<number> {
-  const [row] = await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(authorizedDevices);
+  const [row] = await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(authorizedDevices);
   return row!.n;
 }
 
@@ -76,7 +82,11 @@ describe('adding a device', () => {
 
   it('keeps mixed case out at the database level too', async () => {
     await expect(
-      t.ctx.db.insert(authorizedDevices).values({ name: 'Raw', uuid: 'ABCDEF0123456789' }),
+      t.ctx.database.db.insert(authorizedDevices).values({
+        name: 'Raw',
+        uuid: 'ABCDEF0123456789',
+        organisation_id: (await firstSite(t.ctx.database.db)).organisation_id,
+      }),
     ).rejects.toThrow();
   });
 
@@ -188,7 +198,7 @@ describe('editing a device', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: dm.notFound });
     expect((await call('PATCH', '/api/authorizeddevices/id/abc', { name: 'Nobody' })).statusCode).toBe(400);
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .select()
       .from(authorizedDevices)
       .where(eq(authorizedDevices.authorized_device_id, b.authorized_device_id));
@@ -202,7 +212,7 @@ describe('editing a device', () => {
       uuid: newUuid(),
     });
     expect(res.statusCode).toBe(200);
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .select()
       .from(deviceTokens)
       .where(eq(deviceTokens.authorized_device_id, device.authorized_device_id));
@@ -238,7 +248,7 @@ describe('deleting a device', () => {
     const res = await call('DELETE', `/api/authorizeddevices/id/${device.authorized_device_id}`);
     expect(res.statusCode).toBe(409);
     expect(res.json()).toEqual({ message: dm.assignedCannotBeDeleted });
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .select()
       .from(participants)
       .where(eq(participants.participant_id, participant.participant_id));

@@ -35,7 +35,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   r.route({
     ...routeOf(api.devices.create),
     handler: async (request, reply) => {
-      const device = await devices.create(request.body);
+      const device = await devices.create(request.body, staffOf(request).organisationId);
       request.log.info(
         { authorized_device_id: device.authorized_device_id, by: request.staff!.adminUserId },
         'device added',

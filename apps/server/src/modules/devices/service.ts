@@ -85,10 +85,11 @@ export class DeviceService {
     return rows.map((row) => presentDevice(row, 'basic access'));
   }
 
-  async create(body: CreateDeviceInput): Promise<AuthorisedDevice> {
+  /** A device of the admin's organisation. */
+  async create(body: CreateDeviceInput, organisationId: number): Promise<AuthorisedDevice> {
     const [row] = await this.db
       .insert(authorizedDevices)
-      .values({ name: body.name, uuid: body.uuid })
+      .values({ name: body.name, uuid: body.uuid, organisation_id: organisationId })
       .onConflictDoNothing()
       .returning();
     if (!row) throw conflict(messages.device.uuidTaken);

@@ -49,7 +49,7 @@ async function dayOf(days: number): Promise<string> {
   const day = addDays(start, days);
   clock.set(new Date(`${day}T12:00:00Z`));
   // Another test may have had its morning on this day: this one is the participant's.
-  await t.ctx.db.delete(adherenceRuns).where(eq(adherenceRuns.run_date, day));
+  await t.ctx.database.db.delete(adherenceRuns).where(eq(adherenceRuns.run_date, day));
   await runAdherenceCheck(t.ctx, { today: day });
   return day;
 }
@@ -64,7 +64,7 @@ async function rowOf(id: number): Promise<FollowupEntry | undefined> {
 
 /** The first day of the participant's current stretch of assessments due (the reason's "since"). */
 async function dueSince(id: number): Promise<string | null> {
-  const [f] = await t.ctx.db
+  const [f] = await t.ctx.database.db
     .select({ on: participantFollowup.assessment_due_on })
     .from(participantFollowup)
     .where(eq(participantFollowup.participant_id, id));
@@ -82,10 +82,10 @@ async function counts(): Promise<FollowupCounts> {
 async function onSchedule(weeks: number, timepoints: object[], startedDaysAgo = 0) {
   clock.set(new Date());
   start = addDays(programmeToday(t.ctx), -startedDaysAgo);
-  const set = await makeVideoSet(t.ctx.db, { weeks, perWeek: 1 });
+  const set = await makeVideoSet(t.ctx.database.db, { weeks, perWeek: 1 });
   await api('PUT', `/api/videoset/${set.fitness_video_set_id}/assessments`, { timepoints });
-  const p = await makeParticipant(t.ctx.db);
-  await makeProgress(t.ctx.db, p.participant_id, set.fitness_video_set_id, { started_date: start });
+  const p = await makeParticipant(t.ctx.database.db);
+  await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, { started_date: start });
   return p.participant_id;
 }
 
@@ -188,9 +188,11 @@ describe('assessment_due', () => {
   it('follows the schedule: a set given a schedule lists its participants, a schedule emptied takes them off', async () => {
     clock.set(new Date());
     start = programmeToday(t.ctx);
-    const set = await makeVideoSet(t.ctx.db, { weeks: 4, perWeek: 1 });
-    const p = await makeParticipant(t.ctx.db);
-    await makeProgress(t.ctx.db, p.participant_id, set.fitness_video_set_id, { started_date: start });
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 4, perWeek: 1 });
+    const p = await makeParticipant(t.ctx.database.db);
+    await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, {
+      started_date: start,
+    });
     expect(await rowOf(p.participant_id)).toBeUndefined();
     const url = `/api/videoset/${set.fitness_video_set_id}/assessments`;
     await api('PUT', url, { timepoints: [{ timepoint: 'baseline', measures: ['GAD-7'] }] });

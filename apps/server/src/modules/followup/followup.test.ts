@@ -91,7 +91,7 @@ async function rowOf(id: number, reason?: string) {
 }
 
 async function facts(id: number) {
-  const [row] = await t.ctx.db
+  const [row] = await t.ctx.database.db
     .select()
     .from(participantFollowup)
     .where(eq(participantFollowup.participant_id, id));
@@ -101,12 +101,12 @@ async function facts(id: number) {
 /** A participant with a device, a programme and a registered push token (no reason of its own). */
 async function healthyParticipant(token = `tok-${Math.random().toString(36).slice(2)}-abcdef`) {
   clock.set(new Date());
-  const made = await makeEnrolledParticipant(t.ctx.db, {
+  const made = await makeEnrolledParticipant(t.ctx.database.db, {
     weeks: 2,
     perWeek: 3,
     started_date: programmeToday(t.ctx),
   });
-  await t.ctx.db
+  await t.ctx.database.db
     .update(participants)
     .set({ push_notification_id: token })
     .where(eq(participants.participant_id, made.participant.participant_id));
@@ -134,7 +134,7 @@ async function contact(id: number, body: Record<string, unknown>, cookie: 'full'
 describe('follow-up reasons, each at its boundary', () => {
   it('not_started: registered 1 day ago without a device is not listed, 2 days ago it is', async () => {
     clock.set(new Date());
-    const p = await makeParticipant(t.ctx.db);
+    const p = await makeParticipant(t.ctx.database.db);
     const { registered_at } = await facts(p.participant_id);
     clock.set(new Date(registered_at.getTime() + DAY));
     expect(await rowOf(p.participant_id)).toBeUndefined();
@@ -169,7 +169,7 @@ describe('follow-up reasons, each at its boundary', () => {
     const made = await healthyParticipant();
     const id = made.participant.participant_id;
     const queue = async () => {
-      await t.ctx.db.insert(pushOutbox).values({
+      await t.ctx.database.db.insert(pushOutbox).values({
         participant_id: id,
         title: 'Time to exercise',
         body: 'Your video is waiting.',
@@ -219,7 +219,7 @@ describe('follow-up reasons, each at its boundary', () => {
     const made = await healthyParticipant();
     const id = made.participant.participant_id;
     // Two failures counted before failing_began_at was kept: the run's first failure is unknown.
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participantFollowup)
       .set({ push_failures: 2 })
       .where(eq(participantFollowup.participant_id, id));
@@ -230,7 +230,7 @@ describe('follow-up reasons, each at its boundary', () => {
       since_exact: false,
     });
     // The oldest reason decides: behind, whose start is a fact (5 missed: the third went by 2 days ago).
-    await setDaysMissed(t.ctx.db, id, 5, programmeToday(t.ctx));
+    await setDaysMissed(t.ctx.database.db, id, 5, programmeToday(t.ctx));
     expect(await rowOf(id)).toMatchObject({
       reasons: ['behind', 'reminders_failing'],
       since: addDays(programmeToday(t.ctx), -2),
@@ -242,8 +242,8 @@ describe('follow-up reasons, each at its boundary', () => {
     const a = await healthyParticipant();
     const b = await healthyParticipant();
     const today = programmeToday(t.ctx);
-    await setDaysMissed(t.ctx.db, a.participant.participant_id, 2, today);
-    await setDaysMissed(t.ctx.db, b.participant.participant_id, 3, today);
+    await setDaysMissed(t.ctx.database.db, a.participant.participant_id, 2, today);
+    await setDaysMissed(t.ctx.database.db, b.participant.participant_id, 3, today);
     expect(await rowOf(a.participant.participant_id)).toMatchObject({
       reasons: ['slightly_behind'],
       since: addDays(today, -1),
@@ -254,28 +254,30 @@ describe('follow-up reasons, each at its boundary', () => {
     expect(order.indexOf(b.participant.participant_id)).toBeLessThan(
       order.indexOf(a.participant.participant_id),
     );
-    await setDaysMissed(t.ctx.db, a.participant.participant_id, 0, today);
+    await setDaysMissed(t.ctx.database.db, a.participant.participant_id, 0, today);
     expect(await rowOf(a.participant.participant_id)).toBeUndefined();
     // The grid's days behind (today's video counted from midnight) lists no one by itself.
-    await setDaysBehind(t.ctx.db, a.participant.participant_id, 2);
+    await setDaysBehind(t.ctx.database.db, a.participant.participant_id, 2);
     expect(await rowOf(a.participant.participant_id)).toBeUndefined();
   });
 
   it('programme_finished: the daily check marks who watched the last day; only active participants are listed', async () => {
     clock.set(new Date());
-    const set = await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 1 });
-    const [video] = await makeVideos(t.ctx.db, set);
-    const device = await makeDevice(t.ctx.db);
-    const p = await makeParticipant(t.ctx.db, { deviceId: device.authorized_device_id });
-    await t.ctx.db
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 1, perWeek: 1 });
+    const [video] = await makeVideos(t.ctx.database.db, set);
+    const device = await makeDevice(t.ctx.database.db);
+    const p = await makeParticipant(t.ctx.database.db, { deviceId: device.authorized_device_id });
+    await t.ctx.database.db
       .update(participants)
       .set({ push_notification_id: 'tok-finished-123456' })
       .where(eq(participants.participant_id, p.participant_id));
     const today = programmeToday(t.ctx);
-    await makeProgress(t.ctx.db, p.participant_id, set.fitness_video_set_id, { started_date: today });
+    await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, {
+      started_date: today,
+    });
     // Watched yesterday evening: finished since then, not since the check that saw it.
     const watchedAt = new Date(clock.now().getTime() - DAY);
-    await t.ctx.db.insert(seenVideos).values({
+    await t.ctx.database.db.insert(seenVideos).values({
       participant_id: p.participant_id,
       video_id: video!.video_id,
       fitness_video_set_id: set.fitness_video_set_id,
@@ -283,7 +285,7 @@ describe('follow-up reasons, each at its boundary', () => {
       day_number: 1,
       created_at: watchedAt,
     });
-    await t.ctx.db.execute(`delete from adherence_runs where run_date = '${today}'`);
+    await t.ctx.database.db.execute(`delete from adherence_runs where run_date = '${today}'`);
     await runAdherenceCheck(t.ctx, { today });
     expect(await rowOf(p.participant_id, 'programme_finished')).toMatchObject({
       reasons: ['programme_finished'],
@@ -292,7 +294,7 @@ describe('follow-up reasons, each at its boundary', () => {
     });
 
     // A discharged participant (the life-cycle's status) leaves the worklist.
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ status: 'completed', discharged_on: today })
       .where(eq(participants.participant_id, p.participant_id));
@@ -304,7 +306,7 @@ describe('the snooze rule', () => {
   it('a next follow-up date takes the participant off the list until that day', async () => {
     const made = await healthyParticipant();
     const id = made.participant.participant_id;
-    await setDaysMissed(t.ctx.db, id, 1, programmeToday(t.ctx));
+    await setDaysMissed(t.ctx.database.db, id, 1, programmeToday(t.ctx));
     expect(await rowOf(id)).toBeDefined();
     const today = programmeToday(t.ctx);
     const tomorrow = new Date(`${today}T12:00:00Z`).getTime() + DAY;
@@ -328,13 +330,13 @@ describe('the snooze rule', () => {
   it('a reason that was not there when the contact was recorded brings them back at once', async () => {
     const made = await healthyParticipant();
     const id = made.participant.participant_id;
-    await setDaysMissed(t.ctx.db, id, 2, programmeToday(t.ctx));
+    await setDaysMissed(t.ctx.database.db, id, 2, programmeToday(t.ctx));
     const inAWeek = new Date(clock.now().getTime() + 7 * DAY).toISOString().slice(0, 10);
     expect(
       (await contact(id, { method: 'text', outcome: 'left_message', next_followup_on: inAWeek })).statusCode,
     ).toBe(201);
     expect(await rowOf(id)).toBeUndefined();
-    await setDaysMissed(t.ctx.db, id, 3, programmeToday(t.ctx));
+    await setDaysMissed(t.ctx.database.db, id, 3, programmeToday(t.ctx));
     expect((await rowOf(id))?.reasons).toEqual(['behind']);
   });
 });
@@ -368,13 +370,13 @@ describe('contacts', () => {
     expect(forBasic[1]).toMatchObject({ has_note: true });
     expect(JSON.stringify(forBasic)).not.toContain('Knee');
 
-    const audited = await t.ctx.db
+    const audited = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.participant_id, id), eq(auditEvents.action, 'contact.create')));
     expect(audited).toHaveLength(2);
     expect(JSON.stringify(audited)).not.toContain('Knee');
-    const read = await t.ctx.db
+    const read = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.participant_id, id), eq(auditEvents.action, 'contact.list')));
@@ -404,7 +406,7 @@ describe('contacts', () => {
     const unknown = await contact(2147483000, { method: 'phone', outcome: 'reached' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ message: messages.participant.notFound });
-    const rows = await t.ctx.db
+    const rows = await t.ctx.database.db
       .select()
       .from(participantContacts)
       .where(eq(participantContacts.participant_id, id));
@@ -419,8 +421,8 @@ describe('role rules', () => {
   it('basic access sees id, device name and reasons on the worklist, never a name or phone number', async () => {
     const made = await healthyParticipant();
     const id = made.participant.participant_id;
-    await setDaysBehind(t.ctx.db, id, 4);
-    await setDaysMissed(t.ctx.db, id, 3, programmeToday(t.ctx));
+    await setDaysBehind(t.ctx.database.db, id, 4);
+    await setDaysMissed(t.ctx.database.db, id, 3, programmeToday(t.ctx));
     const forBasic = await worklist('?reason=behind&perPage=500', basic);
     const row = forBasic.data.find((r) => r.participant_id === id)!;
     expect(row).toMatchObject({ reasons: ['behind'], device_name: made.device.name, days_behind: 4 });
@@ -434,7 +436,7 @@ describe('role rules', () => {
       phone_number: made.participant.phone_number,
     });
     // The full-access read is recorded with the participants it returned; the basic one is not.
-    const [event] = await t.ctx.db
+    const [event] = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(eq(auditEvents.action, 'followup.list'))
@@ -471,7 +473,7 @@ describe('every message’s fate', () => {
     const made = await healthyParticipant('fcm-token-for-messages-1a2b3c');
     const id = made.participant.participant_id;
     for (const title of ['First message', 'Second message']) {
-      await t.ctx.db
+      await t.ctx.database.db
         .insert(pushOutbox)
         .values({ participant_id: id, title, body: 'Body text', kind: 'manual', created_at: clock.now() });
     }
@@ -526,7 +528,7 @@ describe('paging and counts', () => {
     const ids: number[] = [];
     for (let i = 0; i < 4; i++) {
       const made = await healthyParticipant();
-      await setDaysMissed(t.ctx.db, made.participant.participant_id, 3 + i, programmeToday(t.ctx));
+      await setDaysMissed(t.ctx.database.db, made.participant.participant_id, 3 + i, programmeToday(t.ctx));
       ids.push(made.participant.participant_id);
     }
     const all = await worklist('?perPage=500');
@@ -556,7 +558,7 @@ describe('paging and counts', () => {
     expect(all.pagination.total).toBe(all.data.length);
     expect(counts.total).toBe(all.pagination.total);
     // The daily job folds the tally's rows: the totals stay the same.
-    await foldFollowupTally(t.ctx.db);
+    await foldFollowupTally(t.ctx.database.db);
     expect((await worklist('?perPage=500')).pagination.total).toBe(all.data.length);
     for (const reason of FOLLOWUP_REASONS) {
       const listed = all.data.filter((r) => r.reasons.includes(reason)).length;
@@ -590,7 +592,7 @@ describe('the worklist cursor', () => {
   it("is refused with the list's message when it belongs to another filter or cannot be read", async () => {
     for (let i = 0; i < 3; i++) {
       const made = await healthyParticipant();
-      await setDaysBehind(t.ctx.db, made.participant.participant_id, 4 + i);
+      await setDaysBehind(t.ctx.database.db, made.participant.participant_id, 4 + i);
     }
     const behind = await worklist('?reason=behind&perPage=1');
     expect(behind.pagination.nextCursor).not.toBeNull();
@@ -634,7 +636,7 @@ describe('the daily check not running', () => {
           headers: { cookie: await session(basic) },
         })
       ).json<{ daily_check_last_run_on: string | null; daily_check_overdue: boolean }>();
-    await t.ctx.db.execute('delete from adherence_runs');
+    await t.ctx.database.db.execute('delete from adherence_runs');
     expect(await counts()).toMatchObject({ daily_check_last_run_on: null, daily_check_overdue: true });
     await runAdherenceCheck(t.ctx, { today });
     expect(await counts()).toMatchObject({ daily_check_last_run_on: today, daily_check_overdue: false });

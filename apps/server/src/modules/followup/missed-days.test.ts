@@ -40,8 +40,8 @@ async function worklist(): Promise<FollowupEntry[]> {
 
 /** The day's check again, as if it had not run yet (its reminders of that day go with its claim). */
 async function morningCheck(day: string) {
-  await t.ctx.db.execute(sql`delete from adherence_runs where run_date = ${day}`);
-  await t.ctx.db.execute(sql`delete from push_outbox where dedupe_key like ${`%:${day}`}`);
+  await t.ctx.database.db.execute(sql`delete from adherence_runs where run_date = ${day}`);
+  await t.ctx.database.db.execute(sql`delete from push_outbox where dedupe_key like ${`%:${day}`}`);
   expect((await runAdherenceCheck(t.ctx, { today: day })).ran).toBe(true);
 }
 
@@ -51,8 +51,8 @@ async function setOf(shape: Shape) {
   const key = `${shape.weeks}x${shape.perWeek}`;
   let found = sets.get(key);
   if (!found) {
-    const set = await makeVideoSet(t.ctx.db, shape);
-    const videos = await makeVideos(t.ctx.db, set);
+    const set = await makeVideoSet(t.ctx.database.db, shape);
+    const videos = await makeVideos(t.ctx.database.db, set);
     found = { setId: set.fitness_video_set_id, videoIds: videos.map((v) => v.video_id), shape };
     sets.set(key, found);
   }
@@ -65,16 +65,16 @@ async function setOf(shape: Shape) {
  */
 async function enrolled(shape: Shape, startedDaysAgo: number, seen: number) {
   const set = await setOf(shape);
-  const device = await makeDevice(t.ctx.db);
-  const p = await makeParticipant(t.ctx.db, { deviceId: device.authorized_device_id });
-  await t.ctx.db
+  const device = await makeDevice(t.ctx.database.db);
+  const p = await makeParticipant(t.ctx.database.db, { deviceId: device.authorized_device_id });
+  await t.ctx.database.db
     .update(participants)
     .set({ push_notification_id: `tok-${p.participant_id}-abcdef` })
     .where(eq(participants.participant_id, p.participant_id));
   const started = addDays(today, -startedDaysAgo);
-  await makeProgress(t.ctx.db, p.participant_id, set.setId, { started_date: started });
+  await makeProgress(t.ctx.database.db, p.participant_id, set.setId, { started_date: started });
   if (seen > 0) {
-    await t.ctx.db.insert(seenVideos).values(
+    await t.ctx.database.db.insert(seenVideos).values(
       set.videoIds.slice(0, seen).map((video_id, i) => ({
         participant_id: p.participant_id,
         video_id,

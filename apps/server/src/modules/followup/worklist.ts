@@ -148,9 +148,9 @@ function totalSql(reason: FollowupReason | undefined): string {
 /** Folds the tally's rows into one per reason (the daily job, after the check). */
 export async function foldFollowupTally(db: Database): Promise<void> {
   await db.execute(sql`
-    with gone as (delete from followup_tally returning reason, delta)
-    insert into followup_tally (reason, delta)
-    select reason, sum(delta)::int from gone group by reason having sum(delta) <> 0`);
+    with gone as (delete from followup_tally returning site_id, reason, delta)
+    insert into followup_tally (site_id, reason, delta)
+    select site_id, reason, sum(delta)::int from gone group by site_id, reason having sum(delta) <> 0`);
 }
 
 /** Off the list until the next follow-up date, unless a reason appeared since the contact. */

@@ -42,8 +42,8 @@ beforeAll(async () => {
   t = await createTestApp({ clock });
   ({ cookie: full, admin: fullAdmin } = await signedInCookie(t.ctx, 'full access'));
   basic = (await signedInCookie(t.ctx, 'basic access')).cookie;
-  set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 3 });
-  videos = await makeVideos(t.ctx.db, set);
+  set = await makeVideoSet(t.ctx.database.db, { weeks: 2, perWeek: 3 });
+  videos = await makeVideos(t.ctx.database.db, set);
 });
 afterAll(() => t.close());
 
@@ -65,7 +65,7 @@ function api(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?:
 async function enrolled(overrides: Record<string, unknown> = {}) {
   const { participant, device } = await addParticipant(t, full, overrides);
   const id = participant.participant_id;
-  await makeProgress(t.ctx.db, id, set.fitness_video_set_id, { started_date: '2026-02-20' });
+  await makeProgress(t.ctx.database.db, id, set.fitness_video_set_id, { started_date: '2026-02-20' });
   const call1 = await t.app.inject({ method: 'GET', url: `/uuid/${device.uuid}` });
   expect(call1.statusCode, call1.body).toBe(200);
   const token = call1.json<{ auth_token: string }>().auth_token;
@@ -91,7 +91,7 @@ async function gridIds(query = ''): Promise<{ ids: number[]; total: number }> {
 
 async function statusCounts(): Promise<Record<string, number>> {
   const rows = rowsOf<{ status: string; n: number }>(
-    await t.ctx.db.execute(sql`select status, count(*)::int as n from participants group by 1`),
+    await t.ctx.database.db.execute(sql`select status, count(*)::int as n from participants group by 1`),
   );
   return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
 }
@@ -120,7 +120,10 @@ describe('discharge', () => {
     expect(
       (await api('POST', '/api/participant/999999/discharge', { outcome: 'completed' })).statusCode,
     ).toBe(404);
-    const [row] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
+    const [row] = await t.ctx.database.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, id));
     expect(row!.status).toBe('active');
     expect(row!.authorized_device_id).not.toBeNull();
   });
@@ -134,7 +137,7 @@ describe('discharge', () => {
       (await api('POST', '/api/pushNotifications', { participant_id: id, title: 'Hello', body: 'See you' }))
         .statusCode,
     ).toBe(200);
-    const [progressBefore] = await t.ctx.db
+    const [progressBefore] = await t.ctx.database.db
       .select()
       .from(participationProgress)
       .where(eq(participationProgress.participant_id, id));
@@ -169,7 +172,7 @@ describe('discharge', () => {
     expect(call1.statusCode).toBe(404);
     expect(call1.json().message).toBe(messages.deviceApi.notAssigned);
     // The device history: the assignment opened at add is closed now.
-    const assignments = await t.ctx.db
+    const assignments = await t.ctx.database.db
       .select()
       .from(deviceAssignments)
       .where(eq(deviceAssignments.participant_id, id));
@@ -178,20 +181,23 @@ describe('discharge', () => {
     expect(assignments[0]!.unassigned_at).not.toBeNull();
 
     // No reminder: the queued message is not sent, and the daily check sends them none.
-    const queued = await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id));
+    const queued = await t.ctx.database.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id));
     expect(queued.map((q) => q.status)).toEqual([messages.push.discharged]);
     const check = await runAdherenceCheck(t.ctx, { today: '2026-03-02' });
     expect(check.ran).toBe(true);
-    const reminders = await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id));
+    const reminders = await t.ctx.database.db
+      .select()
+      .from(pushOutbox)
+      .where(eq(pushOutbox.participant_id, id));
     expect(reminders).toHaveLength(1);
     // ... while the active participant beside them, on the same programme, is reminded.
-    const controlReminders = await t.ctx.db
+    const controlReminders = await t.ctx.database.db
       .select()
       .from(pushOutbox)
       .where(eq(pushOutbox.participant_id, control.id));
     expect(controlReminders.length).toBeGreaterThan(0);
     // The programme position is frozen as it was.
-    const [progressAfter] = await t.ctx.db
+    const [progressAfter] = await t.ctx.database.db
       .select()
       .from(participationProgress)
       .where(eq(participationProgress.participant_id, id));
@@ -235,7 +241,10 @@ describe('discharge', () => {
     for (const res of attempts) expect(res.statusCode, res.body).toBe(409);
     expect(attempts[0]!.json().message).toBe(messages.lifeCycle.readOnly);
     expect(attempts[5]!.json().message).toBe(messages.lifeCycle.alreadyDischarged);
-    const [row] = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, id));
+    const [row] = await t.ctx.database.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, id));
     expect(row!.first_name).not.toBe('Changed');
     // Their history stays readable.
     expect((await api('GET', `/api/participant/${id}`)).statusCode).toBe(200);
@@ -254,7 +263,7 @@ describe('discharge', () => {
     expect(res.json()).toMatchObject({ status: 'active', discharged_on: null, discharge_reason: null });
     expect((await api('GET', `/api/participationprogress/participant/${id}`)).json()).toEqual([]);
     const audit = rowsOf<{ action: string }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select action from audit_events where participant_id = ${id} and action in ('participant.discharge', 'participant.rerefer') order by audit_event_id`,
       ),
     );
@@ -267,7 +276,7 @@ describe('discharge', () => {
       fitness_video_set_id: set.fitness_video_set_id,
     });
     expect(chosen.statusCode, chosen.body).toBe(201);
-    const history = await t.ctx.db
+    const history = await t.ctx.database.db
       .select()
       .from(deviceAssignments)
       .where(eq(deviceAssignments.participant_id, id))
@@ -283,7 +292,7 @@ describe('records due for review', () => {
     expect((await api('POST', `/api/participant/${id}/discharge`, { outcome: 'completed' })).statusCode).toBe(
       200,
     );
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ discharged_on: day })
       .where(eq(participants.participant_id, id));
@@ -329,7 +338,10 @@ describe('records due for review', () => {
       expect(res.json().message).toBe(messages.records.notDue(ids.slice(1)));
     }
     expect((await api('POST', '/api/records/destroy', { participant_ids: [] })).statusCode).toBe(400);
-    const left = await t.ctx.db.select().from(participants).where(eq(participants.participant_id, due));
+    const left = await t.ctx.database.db
+      .select()
+      .from(participants)
+      .where(eq(participants.participant_id, due));
     expect(left).toHaveLength(1);
   });
 
@@ -353,14 +365,14 @@ describe('records due for review', () => {
         })
       ).statusCode,
     ).toBe(200);
-    await t.ctx.db.insert(seenVideos).values({
+    await t.ctx.database.db.insert(seenVideos).values({
       participant_id: id,
       video_id: videos[0]!.video_id,
       fitness_video_set_id: set.fitness_video_set_id,
       week_number: 1,
       day_number: 1,
     });
-    await t.ctx.db.insert(participantContacts).values({
+    await t.ctx.database.db.insert(participantContacts).values({
       participant_id: id,
       method: 'phone',
       outcome: 'reached',
@@ -386,7 +398,7 @@ describe('records due for review', () => {
         })
       ).statusCode,
     ).toBe(200);
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ discharged_on: '2016-05-01' })
       .where(eq(participants.participant_id, id));
@@ -411,7 +423,7 @@ describe('records due for review', () => {
       detail: string;
       created_at: Date;
     }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select admin_user_id, admin_user_name, detail, created_at from audit_events where action = 'records.destroy' and participant_id = ${id}`,
       ),
     );
@@ -437,7 +449,7 @@ async function search(id: number, values: string[]): Promise<{ tables: string[];
     column_name: string;
     data_type: string;
   }>(
-    await t.ctx.db.execute(sql`
+    await t.ctx.database.db.execute(sql`
       select c.table_schema, c.table_name, c.column_name, c.data_type
       from information_schema.columns c
       join information_schema.tables tb on tb.table_schema = c.table_schema and tb.table_name = c.table_name
@@ -451,7 +463,7 @@ async function search(id: number, values: string[]): Promise<{ tables: string[];
     const from = `${q(c.table_schema)}.${q(c.table_name)}`;
     if (c.column_name === 'participant_id' && c.data_type === 'integer') {
       const [row] = rowsOf<{ n: number }>(
-        await t.ctx.db.execute(
+        await t.ctx.database.db.execute(
           sql.raw(`select count(*)::int as n from ${from} where ${q(c.column_name)} = ${id}`),
         ),
       );
@@ -459,7 +471,7 @@ async function search(id: number, values: string[]): Promise<{ tables: string[];
     }
     if (c.column_name === 'participant_ids' && c.data_type === 'ARRAY') {
       const [row] = rowsOf<{ n: number }>(
-        await t.ctx.db.execute(
+        await t.ctx.database.db.execute(
           sql.raw(`select count(*)::int as n from ${from} where ${id} = any(${q(c.column_name)})`),
         ),
       );
@@ -468,7 +480,7 @@ async function search(id: number, values: string[]): Promise<{ tables: string[];
     if (['text', 'character varying', 'json', 'jsonb', 'ARRAY', 'USER-DEFINED'].includes(c.data_type)) {
       for (const value of values) {
         const [row] = rowsOf<{ n: number }>(
-          await t.ctx.db.execute(
+          await t.ctx.database.db.execute(
             sql`select count(*)::int as n from ${sql.raw(from)} where ${sql.raw(q(c.column_name))}::text ilike ${`%${value}%`}`,
           ),
         );
@@ -493,14 +505,14 @@ describe('subject access', () => {
       email: 'otto.else@example.org',
     });
     for (const p of [mine, other]) {
-      await t.ctx.db.insert(seenVideos).values({
+      await t.ctx.database.db.insert(seenVideos).values({
         participant_id: p.id,
         video_id: videos[0]!.video_id,
         fitness_video_set_id: set.fitness_video_set_id,
         week_number: 1,
         day_number: 1,
       });
-      await t.ctx.db.insert(participantContacts).values({
+      await t.ctx.database.db.insert(participantContacts).values({
         participant_id: p.id,
         method: 'phone',
         outcome: 'no_answer',
@@ -550,7 +562,7 @@ describe('subject access', () => {
     expect(text['summary.html']).toContain('Philippa');
     expect(text['summary.html']).toContain('Subjectaccessmine');
 
-    const tables = await tablesAboutParticipants(t.ctx.db);
+    const tables = await tablesAboutParticipants(t.ctx.database.db);
     expect(tables).toEqual(
       expect.arrayContaining([
         'participants',
@@ -571,7 +583,7 @@ describe('subject access', () => {
       expect(file, table).toBeDefined();
       const rows = JSON.parse(file!) as Record<string, unknown>[];
       const [count] = rowsOf<{ n: number }>(
-        await t.ctx.db.execute(
+        await t.ctx.database.db.execute(
           table === 'audit_events'
             ? sql`select count(*)::int as n from audit_events where (participant_id = ${mine.id} or ${mine.id} = any(participant_ids)) and action <> 'participant.record_download'`
             : sql`select count(*)::int as n from ${sql.raw(`"${table}"`)} where participant_id = ${mine.id}`,
@@ -608,7 +620,7 @@ describe('subject access', () => {
       expect(everything, value).not.toContain(value);
     }
     const audited = rowsOf<{ n: number }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select count(*)::int as n from audit_events where action = 'participant.record_download' and participant_id = ${mine.id}`,
       ),
     );
@@ -662,7 +674,7 @@ describe('step-up', () => {
     // Basic access's export holds nothing identifiable: no step-up.
     expect((await api('GET', '/api/participant/export', undefined, basic)).statusCode).toBe(200);
     const steps = rowsOf<{ n: number }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select count(*)::int as n from audit_events where action = 'session.step_up' and admin_user_id = ${fullAdmin.admin_user_id}`,
       ),
     );
@@ -674,11 +686,11 @@ describe('the push sender', () => {
   it('marks a message to a participant discharged after it was claimed as not sent', async () => {
     await freshSession();
     const { id } = await enrolled();
-    await t.ctx.db
+    await t.ctx.database.db
       .insert(pushOutbox)
       .values({ participant_id: id, title: 'T', body: 'B', kind: 'manual', status: 'queued' });
     // Discharged behind the outbox's back (as if between claim and send): the sender still skips them.
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ status: 'completed', discharged_on: TODAY })
       .where(eq(participants.participant_id, id));
@@ -691,7 +703,7 @@ describe('the push sender', () => {
       },
     });
     await delivery.deliverDue();
-    const rows = await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id));
+    const rows = await t.ctx.database.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id));
     expect(rows.map((r) => r.status)).toEqual([messages.push.discharged]);
   });
 });

@@ -4,9 +4,8 @@ import { api, messages, subjectAccessFileName } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import { staffOf } from '../../plugins/access.js';
 import { actorOf, AuditService } from '../audit/index.js';
-import { ParticipantService } from '../participants/index.js';
+import { ParticipantService, staffActor } from '../participants/index.js';
 import { RecordsService } from './records.js';
 import { LifeCycleService } from './service.js';
 import { SubjectAccessService } from './subject-access.js';
@@ -16,7 +15,12 @@ export async function lifeCycleRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   const lifeCycle = new LifeCycleService(ctx);
   const records = new RecordsService(ctx);
   const subjectAccess = new SubjectAccessService(ctx);
-  const participants = new ParticipantService(ctx.db, new AuditService(ctx.db), ctx.clock);
+  const participants = new ParticipantService(
+    ctx.db,
+    new AuditService(ctx.db),
+    ctx.clock,
+    ctx.config.adherenceCheck.timeZone,
+  );
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.route({
@@ -27,7 +31,7 @@ export async function lifeCycleRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         { participant_id: request.params.id, outcome: request.body.outcome, by: request.staff!.adminUserId },
         'participant discharged',
       );
-      return participants.get(request.params.id, { ...actorOf(request), role: staffOf(request).role });
+      return participants.get(request.params.id, staffActor(request));
     },
   });
 
@@ -39,7 +43,7 @@ export async function lifeCycleRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         { participant_id: request.params.id, by: request.staff!.adminUserId },
         'participant re-referred',
       );
-      return participants.get(request.params.id, { ...actorOf(request), role: staffOf(request).role });
+      return participants.get(request.params.id, staffActor(request));
     },
   });
 

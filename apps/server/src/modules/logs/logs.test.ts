@@ -90,7 +90,7 @@ describe('server logs', () => {
 
   it('records every view and download in the audit trail, and nothing for a refused name', async () => {
     const logReads = async () =>
-      (await t.ctx.db.select().from(auditEvents)).filter((e) => e.action.startsWith('logs.'));
+      (await t.ctx.database.db.select().from(auditEvents)).filter((e) => e.action.startsWith('logs.'));
     const before = (await logReads()).length;
     const viewed = await get('/api/logs/download/pathway-2026-01-02.log?view=true');
     expect(viewed.statusCode).toBe(200);

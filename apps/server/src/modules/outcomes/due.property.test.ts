@@ -11,6 +11,7 @@ import {
   participationProgress,
   videoSets,
 } from '../../db/schema.js';
+import { firstSite } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { currentResults, outcomesOf, type MeasureFacts, type ParticipantFacts } from './timeline.js';
 
@@ -26,8 +27,8 @@ let measures: MeasureFacts[];
 
 beforeAll(async () => {
   t = await createTestApp();
-  const rows = await t.ctx.db.select().from(outcomeMeasures);
-  const [retired] = await t.ctx.db
+  const rows = await t.ctx.database.db.select().from(outcomeMeasures);
+  const [retired] = await t.ctx.database.db
     .insert(outcomeMeasures)
     .values({
       code: 'GONE',
@@ -81,7 +82,8 @@ const scenario = fc.record({
 
 describe('assessment_due in the database', () => {
   it('holds on exactly the days the TypeScript rules say an assessment is due and not recorded', async () => {
-    const db = t.ctx.db;
+    const db = t.ctx.database.db;
+    const site = await firstSite(db);
     const days = { due: 0, not: 0 };
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
@@ -89,7 +91,12 @@ describe('assessment_due in the database', () => {
         await db.delete(videoSets);
         const [set] = await db
           .insert(videoSets)
-          .values({ set_name: 'S', number_of_weeks: s.weeks, videos_in_week: 1 })
+          .values({
+            organisation_id: site.organisation_id,
+            set_name: 'S',
+            number_of_weeks: s.weeks,
+            videos_in_week: 1,
+          })
           .returning();
         const schedule: ScheduledTimepoint[] = [];
         const seen = new Set<string>();
@@ -118,6 +125,7 @@ describe('assessment_due in the database', () => {
         const [p] = await db
           .insert(participants)
           .values({
+            ...site,
             first_name: 'P',
             last_name: 'Q',
             date_of_birth: '1950-01-01',

@@ -47,9 +47,9 @@ describe('GET /api/participant/{id}/fhir', () => {
     const nhs = freshNhsNumber();
     const { participant } = await addParticipant(t, full, { nhs_number: nhs, first_name: 'Florence' });
     const id = participant.participant_id;
-    const set = await makeVideoSet(t.ctx.db, { weeks: 12 });
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 12 });
     const today = programmeToday(t.ctx);
-    await makeProgress(t.ctx.db, id, set.fitness_video_set_id, { started_date: today });
+    await makeProgress(t.ctx.database.db, id, set.fitness_video_set_id, { started_date: today });
     const url = `/api/participant/${id}/assessments`;
     const walk = await post(url, {
       timepoint: 'baseline',
@@ -128,7 +128,7 @@ describe('GET /api/participant/{id}/fhir', () => {
     expect(response.extension?.map((e) => e.valueCode ?? e.valueInteger)).toEqual(['interim', 6]);
 
     const [audit] = rowsOf<{ detail: string }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select detail from audit_events where action = 'participant.fhir' and participant_id = ${id}`,
       ),
     );

@@ -37,7 +37,7 @@ async function api(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payloa
 /** How many rows each table an outcome call may write holds: a refusal changes none of them. */
 async function tally() {
   const [row] = rowsOf<{ results: number; measures: number; schedules: number; audit: number }>(
-    await t.ctx.db.execute(sql`select
+    await t.ctx.database.db.execute(sql`select
       (select count(*) from assessment_results)::int as results,
       (select count(*) from outcome_measures)::int as measures,
       (select count(*) from assessment_schedules)::int as schedules,
@@ -66,9 +66,11 @@ async function measures(): Promise<Measure[]> {
 
 /** A participant registered today on a programme of `weeks` weeks that started on `started`. */
 async function enrolled(weeks = 12, started = today) {
-  const set = await makeVideoSet(t.ctx.db, { weeks, perWeek: 3 });
-  const p = await makeParticipant(t.ctx.db);
-  await makeProgress(t.ctx.db, p.participant_id, set.fitness_video_set_id, { started_date: started });
+  const set = await makeVideoSet(t.ctx.database.db, { weeks, perWeek: 3 });
+  const p = await makeParticipant(t.ctx.database.db);
+  await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, {
+    started_date: started,
+  });
   return { id: p.participant_id, set };
 }
 
@@ -124,7 +126,10 @@ describe('the catalogue of measures', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json<Measure>()).toMatchObject({ code: 'GRIP', has_results: false, retired: false });
-    const [audit] = await t.ctx.db.select().from(auditEvents).where(eq(auditEvents.action, 'measure.create'));
+    const [audit] = await t.ctx.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, 'measure.create'));
     expect(audit?.detail).toBe('GRIP (numeric)');
 
     await refused(409, m.codeTaken('grip'), () =>
@@ -259,7 +264,7 @@ describe('the catalogue of measures', () => {
 
 describe('the schedule of a video set', () => {
   it('round-trips, in timepoint order, and refuses an unknown or retired measure and a week past the programme', async () => {
-    const set = await makeVideoSet(t.ctx.db, { weeks: 12 });
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 12 });
     const url = `/api/videoset/${set.fitness_video_set_id}/assessments`;
     expect((await api('GET', url, undefined, basic)).json<AssessmentSchedule>()).toEqual({ timepoints: [] });
     const body: AssessmentSchedule = {
@@ -343,7 +348,7 @@ describe('recording a result', () => {
       amends: null,
     });
     expect(entry).not.toHaveProperty('note');
-    const [audit] = await t.ctx.db
+    const [audit] = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(sql`${auditEvents.action} = 'assessment.create' and ${auditEvents.participant_id} = ${p.id}`);
@@ -474,12 +479,12 @@ describe('recording a result', () => {
 
   it('takes results up to 4 weeks after a discharge, then refuses them (409)', async () => {
     const p = await enrolled(1, addDays(today, -60));
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ created_at: new Date(`${addDays(today, -70)}T12:00:00Z`) })
       .where(eq(participants.participant_id, p.id));
     const discharge = async (on: string) =>
-      t.ctx.db
+      t.ctx.database.db
         .update(participants)
         .set({ status: 'completed', discharged_on: on })
         .where(eq(participants.participant_id, p.id));
@@ -590,12 +595,12 @@ describe('amendments', () => {
       await record(p.id, { timepoint: 'baseline', measure: '6MWD', taken_on: today, value: 300 })
     ).json<AssessmentEntry>();
     await expect(
-      t.ctx.db
+      t.ctx.database.db
         .update(assessmentResults)
         .set({ score: 500 })
         .where(eq(assessmentResults.assessment_id, first.assessment_id)),
     ).rejects.toThrow();
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .select()
       .from(assessmentResults)
       .where(eq(assessmentResults.assessment_id, first.assessment_id));
@@ -607,7 +612,7 @@ describe('the Outcomes tab', () => {
   it('compares each result with the baseline taken by the end of the first week, with the MCID', async () => {
     const started = addDays(today, -7 * 12);
     const p = await enrolled(12, started);
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ created_at: new Date(`${addDays(today, -90)}T12:00:00Z`) })
       .where(eq(participants.participant_id, p.id));
@@ -671,14 +676,16 @@ describe('the outcomes report', () => {
   it('counts completeness and the paired change of the completers, against hand-worked figures', async () => {
     const started = addDays(today, -100);
     const dischargedOn = addDays(today, -10);
-    const set = await makeVideoSet(t.ctx.db, { weeks: 12 });
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 12 });
     const person = async (results: [string, number, number][], status = 'completed') => {
-      const p = await makeParticipant(t.ctx.db);
-      await t.ctx.db
+      const p = await makeParticipant(t.ctx.database.db);
+      await t.ctx.database.db
         .update(participants)
         .set({ created_at: new Date(`${addDays(started, -10)}T12:00:00Z`) })
         .where(eq(participants.participant_id, p.participant_id));
-      await makeProgress(t.ctx.db, p.participant_id, set.fitness_video_set_id, { started_date: started });
+      await makeProgress(t.ctx.database.db, p.participant_id, set.fitness_video_set_id, {
+        started_date: started,
+      });
       const ids: number[] = [];
       for (const [timepoint, offset, value] of results) {
         const res = await record(p.participant_id, {
@@ -690,7 +697,7 @@ describe('the outcomes report', () => {
         expect(res.statusCode, res.body).toBe(201);
         ids.push(res.json<AssessmentEntry>().assessment_id);
       }
-      await t.ctx.db
+      await t.ctx.database.db
         .update(participants)
         .set({
           status,
@@ -766,7 +773,7 @@ describe('the outcomes report', () => {
       worse: 1,
     });
     const [audit] = rowsOf<{ detail: string }>(
-      await t.ctx.db.execute(
+      await t.ctx.database.db.execute(
         sql`select detail from audit_events where action = 'report.view' order by audit_event_id desc limit 1`,
       ),
     );

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { deviceTokens, participants } from '../../db/schema.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
-import { addParticipant, insertDevice, issueDeviceToken } from '../../../test/factories.js';
+import { addParticipant, firstSite, insertDevice, issueDeviceToken } from '../../../test/factories.js';
 
 let t: TestApp;
 let full: string;
@@ -34,13 +34,14 @@ describe('one device, one participant', () => {
   it('is enforced by the database itself', async () => {
     const { device } = await addParticipant(t, full);
     await expect(
-      t.ctx.db.insert(participants).values({
+      t.ctx.database.db.insert(participants).values({
         first_name: 'Raw',
         last_name: 'Insert',
         date_of_birth: '1970-01-01',
         phone_number: '+447700900000',
         address: 'Somewhere',
         authorized_device_id: device.authorized_device_id,
+        ...(await firstSite(t.ctx.database.db)),
       }),
     ).rejects.toThrow();
   });
@@ -60,7 +61,7 @@ describe('one device, one participant', () => {
 describe('detaching and changing a device', () => {
   it('detaches with "empty": the device is free, the push token forgotten, the tablet signed out', async () => {
     const { participant, device } = await addParticipant(t, full);
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ push_notification_id: 'fcm-token-of-old-tablet' })
       .where(eq(participants.participant_id, participant.participant_id));
@@ -80,7 +81,7 @@ describe('detaching and changing a device', () => {
       push_notification_id: 'empty',
     });
 
-    const [tokenRow] = await t.ctx.db
+    const [tokenRow] = await t.ctx.database.db
       .select()
       .from(deviceTokens)
       .where(eq(deviceTokens.authorized_device_id, device.authorized_device_id));
@@ -140,7 +141,7 @@ describe('the tablet on the shared PATCH path', () => {
 
     const ok = await tabletClearsPurge(participant.participant_id, token);
     expect(ok.statusCode).toBe(200);
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .select()
       .from(participants)
       .where(eq(participants.participant_id, participant.participant_id));

@@ -3,8 +3,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { EXPORT_TOTAL_HEADER, api, can } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
-import { assertFreshStepUp, staffOf } from '../../plugins/access.js';
-import { actorOf, AuditService } from '../audit/index.js';
+import { assertFreshStepUp } from '../../plugins/access.js';
+import { AuditService } from '../audit/index.js';
+import { staffActor } from './routes.js';
 import { exportParticipants } from './export.js';
 
 /** The whole-list export, apart from the grid's page route: it streams, the page route answers JSON. */
@@ -15,7 +16,7 @@ export async function participantExportRoutes(app: FastifyInstance, { ctx }: { c
   r.route({
     ...routeOf(api.participants.export),
     handler: async (request, reply) => {
-      const staff = { ...actorOf(request), role: staffOf(request).role };
+      const staff = staffActor(request);
       // The whole list with contact data is a dangerous action; basic access's CSV
       // holds nothing identifiable.
       if (can(staff.role, 'participants.identifiable')) assertFreshStepUp(ctx, request);

@@ -35,9 +35,9 @@ beforeAll(async () => {
       ...(i === 7 && { authorized_device_id: device.authorized_device_id }),
     })),
   );
-  const set = await makeVideoSet(t.ctx.db);
+  const set = await makeVideoSet(t.ctx.database.db);
   // Every 11th has no programme: no adherence state, in no state filter.
-  await t.ctx.db.insert(participationProgress).values(
+  await t.ctx.database.db.insert(participationProgress).values(
     ids
       .filter((_, i) => i % 11 !== 10)
       .map((id) => ({
@@ -161,7 +161,7 @@ describe('GET /api/participant/export', () => {
   it('records a full-access export in the audit trail with every participant it sent; a basic one not', async () => {
     const count = async () =>
       (
-        await t.ctx.db
+        await t.ctx.database.db
           .select({ n: sql<number>`count(*)::int` })
           .from(auditEvents)
           .where(eq(auditEvents.action, 'participant.export'))
@@ -170,9 +170,9 @@ describe('GET /api/participant/export', () => {
     await exportCsv('sort=participant_id', basic);
     expect(await count()).toBe(before);
 
-    await t.ctx.db.delete(auditEvents).where(eq(auditEvents.action, 'participant.export'));
+    await t.ctx.database.db.delete(auditEvents).where(eq(auditEvents.action, 'participant.export'));
     const csv = await exportCsv('sort=participant_id', full);
-    const events = await t.ctx.db
+    const events = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(eq(auditEvents.action, 'participant.export'));

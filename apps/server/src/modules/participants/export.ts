@@ -11,6 +11,7 @@ import {
   type ParticipantExportQuery,
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
+import { inScope } from '../../db/scope.js';
 import { forbidden } from '../../lib/http-error.js';
 import { type AuditService, csvCell } from '../audit/index.js';
 import { lastContactsOf } from '../followup/index.js';
@@ -98,5 +99,5 @@ export async function exportParticipants(
       cursor = participantPositionOf(order, rows[rows.length - 1]!);
     }
   }
-  return { total, csv: Readable.from(lines()) };
+  return { total, csv: Readable.from(inScope(lines())) };
 }

@@ -4,9 +4,9 @@ import { api, limits, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { HttpError, badRequest } from '../../lib/http-error.js';
-import { staffOf } from '../../plugins/access.js';
-import { actorOf, AuditService } from '../audit/index.js';
+import { AuditService } from '../audit/index.js';
 import { importParticipants } from './import.js';
+import { staffActor } from './routes.js';
 
 const MAX_BYTES = limits.participantImportMaxBytes;
 const tooLarge = () => new HttpError(413, messages.participantImport.tooLarge(MAX_BYTES / 1024 / 1024));
@@ -72,14 +72,14 @@ export async function participantImportRoutes(app: FastifyInstance, { ctx }: { c
       if (!isCsv(request)) throw notCsv();
     },
     handler: async (request) => {
-      const staff = { ...actorOf(request), role: staffOf(request).role };
       const report = await importParticipants(
         ctx.db,
         audit,
         ctx.clock,
         request.body,
         request.query.dry_run,
-        staff,
+        staffActor(request),
+        request.query.site_id,
       );
       request.log.info(
         {

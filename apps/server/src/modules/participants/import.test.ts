@@ -73,7 +73,7 @@ function send(body: string | Buffer, dryRun: boolean, cookie = full, type = 'tex
 }
 
 async function count(): Promise<number> {
-  const [r] = await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(participants);
+  const [r] = await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(participants);
   return r!.n;
 }
 
@@ -190,7 +190,7 @@ describe('importing (dry_run=false)', () => {
     const report = res.json<ParticipantImportReport>();
     expect(report).toMatchObject({ dry_run: false, rows: 3, errors: [] });
     expect(report.participant_ids).toHaveLength(3);
-    const added = await t.ctx.db
+    const added = await t.ctx.database.db
       .select()
       .from(participants)
       .where(inArray(participants.participant_id, report.participant_ids))
@@ -208,13 +208,13 @@ describe('importing (dry_run=false)', () => {
     }
     expect(added[0]!.nhs_number).toBe(rows[0]!.nhs_number);
     expect(added[1]!.nhs_number).toBeNull();
-    const progress = await t.ctx.db
+    const progress = await t.ctx.database.db
       .select()
       .from(participationProgress)
       .where(inArray(participationProgress.participant_id, report.participant_ids));
     expect(progress).toEqual([]);
 
-    const audits = await t.ctx.db
+    const audits = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(eq(auditEvents.action, 'participant.import'));
@@ -235,14 +235,14 @@ describe('importing (dry_run=false)', () => {
     const rows = Array.from({ length: 9 }, () => row());
     rows[4] = row({ date_of_birth: '2999-01-01' });
     const before = await count();
-    const auditsBefore = await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents);
+    const auditsBefore = await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents);
     const refused = await send(csv(rows), false);
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toBe(
       im.rowsHaveErrors(1, `line 6, date_of_birth: ${messages.participant.dobRange}`),
     );
     expect(await count()).toBe(before);
-    const auditsAfter = await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents);
+    const auditsAfter = await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(auditEvents);
     expect(auditsAfter[0]!.n).toBe(auditsBefore[0]!.n);
 
     rows[4] = row({ date_of_birth: '1960-01-01' });

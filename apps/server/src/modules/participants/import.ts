@@ -15,7 +15,7 @@ import type { Clock } from '../../lib/clock.js';
 import { HttpError, badRequest } from '../../lib/http-error.js';
 import type { AuditService } from '../audit/index.js';
 import { holdersOfNhsNumbers, possibleDuplicatesOfMany } from './duplicates.js';
-import { uniqueConflict, type Staff } from './service.js';
+import { siteForNewParticipant, uniqueConflict, type Staff } from './service.js';
 
 const im = messages.participantImport;
 
@@ -191,8 +191,11 @@ export async function importParticipants(
   text: string,
   dryRun: boolean,
   staff: Staff,
+  siteId: number | undefined,
 ): Promise<ParticipantImportReport> {
+  const site = await siteForNewParticipant(db, staff, siteId);
   if (dryRun) return (await checkParticipantCsv(db, text, true)).report;
+  let written: (string | null | undefined)[] = [];
   try {
     return await db.transaction(async (tx) => {
       const { report, valid } = await checkParticipantCsv(tx, text, false);
@@ -201,6 +204,7 @@ export async function importParticipants(
         const where = first.column ? `line ${first.line}, ${first.column}` : `line ${first.line}`;
         throw new HttpError(422, im.rowsHaveErrors(report.errors.length, `${where}: ${first.message}`));
       }
+      written = valid.map((row) => row.nhs_number);
       const now = clock.now();
       const ids: number[] = [];
       for (let i = 0; i < valid.length; i += INSERT_BATCH) {
@@ -209,6 +213,7 @@ export async function importParticipants(
           .values(
             valid.slice(i, i + INSERT_BATCH).map((row) => ({
               ...row,
+              ...site,
               authorized_device_id: null,
               push_notification_id: NO_DEVICE,
               created_at: now,
@@ -231,6 +236,6 @@ export async function importParticipants(
       return { ...report, participant_ids: ids };
     });
   } catch (error) {
-    throw await uniqueConflict(db, error);
+    throw await uniqueConflict(db, error, written);
   }
 }

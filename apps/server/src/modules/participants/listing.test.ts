@@ -37,8 +37,8 @@ beforeAll(async () => {
     // Every 10th (0 days behind by default, as newcomers are) has no programme yet.
     if (i % 10 === 9) withoutProgramme.add(id);
   });
-  const set = await makeVideoSet(t.ctx.db);
-  await t.ctx.db.insert(participationProgress).values(
+  const set = await makeVideoSet(t.ctx.database.db);
+  await t.ctx.database.db.insert(participationProgress).values(
     ids
       .filter((id) => !withoutProgramme.has(id))
       .map((id) => ({

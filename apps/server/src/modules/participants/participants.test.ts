@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function participantCount(): Promise<number> {
-  const [row] = await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(participants);
+  const [row] = await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(participants);
   return row!.n;
 }
 

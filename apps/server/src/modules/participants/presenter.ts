@@ -25,6 +25,7 @@ import type { ParticipantRow } from './repository.js';
 function answerKeysOf(role: Role): string[] {
   return [
     'participant_id',
+    'site_id',
     ...OPEN_FIELDS,
     'unique_device_id',
     'name',
@@ -97,6 +98,7 @@ export function presentParticipant(row: ParticipantRow, role: Role): Participant
   for (const name of copied) answer[name] = row[name];
   for (const [name, options] of chosen) answer[name] = options.has(row[name]) ? row[name] : null;
   answer.participant_id = row.participant_id;
+  answer.site_id = row.site_id;
   // Call 1 with a whole uuid answers the participant's name: basic access sees it masked.
   answer.unique_device_id =
     row.device_uuid === null

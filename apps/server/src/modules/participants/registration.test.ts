@@ -40,12 +40,12 @@ function patch(id: number, payload: Record<string, unknown>, cookie = full) {
 }
 
 async function count(): Promise<number> {
-  const [row] = await t.ctx.db.select({ n: sql<number>`count(*)::int` }).from(participants);
+  const [row] = await t.ctx.database.db.select({ n: sql<number>`count(*)::int` }).from(participants);
   return row!.n;
 }
 
 async function storedNhsNumber(id: number): Promise<string | null> {
-  const [row] = await t.ctx.db
+  const [row] = await t.ctx.database.db
     .select({ nhs: participants.nhs_number })
     .from(participants)
     .where(eq(participants.participant_id, id));
@@ -105,7 +105,7 @@ describe('the NHS number on add and edit', () => {
     expect(await count()).toBe(before);
 
     // A discharged participant keeps their number (the row is what counts, not the status).
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ status: 'withdrawn', discharged_on: '2026-01-01', discharge_reason: 'moved_away' })
       .where(eq(participants.participant_id, holder));
@@ -145,7 +145,7 @@ describe('the NHS number on add and edit', () => {
       (error: unknown) => error,
     );
     expect(violation).not.toBeNull();
-    const answer = await uniqueConflict(t.ctx.db, violation);
+    const answer = await uniqueConflict(t.ctx.database.db, violation);
     expect(answer).toMatchObject({ statusCode: 409, message: messages.nhsNumber.taken(holder!) });
 
     // And through the API, many at once: one is added, every other is told who holds it.
@@ -188,7 +188,7 @@ describe('the NHS number on add and edit', () => {
     const { participant } = await addParticipant(t, full);
     const nhs = freshNhsNumber();
     await patch(participant.participant_id, { nhs_number: nhs });
-    const events = await t.ctx.db
+    const events = await t.ctx.database.db
       .select()
       .from(auditEvents)
       .where(eq(auditEvents.participant_id, participant.participant_id));
@@ -248,7 +248,7 @@ describe('possible duplicates', () => {
 
   it('is looked up with the expressions of the identity index (a probe, not a scan, at 100k participants)', async () => {
     // Sequential scans priced out: the plan names the index only if the query's expressions are the index's.
-    const plan = await t.ctx.db.transaction(async (tx) => {
+    const plan = await t.ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
       return tx.execute(sql`
         explain select participant_id from participants p

@@ -59,6 +59,7 @@ const hasProgramme = hasProgrammeOf(participants.participant_id);
  */
 export const participantColumns = {
   participant_id: participants.participant_id,
+  site_id: participants.site_id,
   ...columnsNamed(participants, OPEN_FIELDS),
   days_behind: participantAdherence.days_behind,
   push_notification_id: participants.push_notification_id,

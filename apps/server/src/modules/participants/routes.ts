@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { api } from '@pathway/contract';
+import { api, messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { compiledOkSerializer } from '../../lib/compiled-serializer.js';
 import { routeOf } from '../../lib/endpoint-route.js';
@@ -10,12 +10,24 @@ import { actorOf, AuditService } from '../audit/index.js';
 import { participantCursor } from './repository.js';
 import { ParticipantService, type Staff } from './service.js';
 
-function staffActor(request: FastifyRequest): Staff {
-  return { ...actorOf(request), role: staffOf(request).role };
+/** The signed-in admin as the participant rules see them (the import and export routes too). */
+export function staffActor(request: FastifyRequest): Staff {
+  const staff = staffOf(request);
+  return {
+    ...actorOf(request),
+    role: staff.role,
+    organisationId: staff.organisationId,
+    visibleSiteIds: staff.visibleSiteIds,
+  };
 }
 
 export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const service = new ParticipantService(ctx.db, new AuditService(ctx.db), ctx.clock);
+  const service = new ParticipantService(
+    ctx.db,
+    new AuditService(ctx.db),
+    ctx.clock,
+    ctx.config.adherenceCheck.timeZone,
+  );
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.route({
@@ -62,6 +74,18 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         'participant changed',
       );
       return updated;
+    },
+  });
+
+  r.route({
+    ...routeOf(api.participants.transfer),
+    handler: async (request) => {
+      const site = await service.transfer(request.params.id, request.body.site_id, staffActor(request));
+      request.log.info(
+        { participant_id: request.params.id, site_id: request.body.site_id, by: request.staff!.adminUserId },
+        'participant transferred',
+      );
+      return { message: messages.organisation.transferred(site) };
     },
   });
 

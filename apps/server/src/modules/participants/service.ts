@@ -1,4 +1,4 @@
-import { eq, getTableColumns } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import {
   FIELD_PERMISSIONS,
   CONTACT_FIELDS,
@@ -22,7 +22,7 @@ import {
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { lockedRow } from '../../db/locked-row.js';
-import { authorizedDevices, participants } from '../../db/schema.js';
+import { authorizedDevices, dailyViews, participants, seenVideos, sites } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-error.js';
@@ -44,6 +44,31 @@ import {
 /** Staff acting on participants: who they are (for the audit trail) and what they may see. */
 export interface Staff extends AuditActor {
   role: Role;
+  organisationId: number;
+  /** The sites whose participants they see (every site of their organisation unless limited). */
+  visibleSiteIds: number[];
+}
+
+/**
+ * The site a new participant joins: the one named, among those the admin sees, or the only one
+ * they see. With more than one to choose from, the site must be named.
+ */
+export async function siteForNewParticipant(
+  db: Database,
+  staff: Pick<Staff, 'organisationId' | 'visibleSiteIds'>,
+  siteId: number | undefined,
+): Promise<{ site_id: number; organisation_id: number }> {
+  if (siteId === undefined) {
+    if (staff.visibleSiteIds.length !== 1) throw badRequest(messages.organisation.siteRequired);
+    return { site_id: staff.visibleSiteIds[0]!, organisation_id: staff.organisationId };
+  }
+  if (!staff.visibleSiteIds.includes(siteId)) throw badRequest(messages.organisation.siteOfOtherOrganisation);
+  const [site] = await db
+    .select({ site_id: sites.site_id, organisation_id: sites.organisation_id })
+    .from(sites)
+    .where(and(eq(sites.site_id, siteId), eq(sites.organisation_id, staff.organisationId)));
+  if (!site) throw badRequest(messages.organisation.siteOfOtherOrganisation);
+  return site;
 }
 
 type ParticipantInsert = typeof participants.$inferInsert;
@@ -55,7 +80,10 @@ type ParticipantUpdate = Partial<ParticipantInsert>;
  * Pick<> refuses to compile a body key that is no column, and the check below refuses to start; so
  * a field added to the contract's field table is written (and recorded) with no list here to forget.
  */
-type WrittenOnCreate = Pick<ParticipantInsert, Exclude<keyof CreateParticipantInput, 'unique_device_id'>>;
+type WrittenOnCreate = Pick<
+  ParticipantInsert,
+  Exclude<keyof CreateParticipantInput, 'unique_device_id' | 'site_id'>
+>;
 type WrittenOnUpdate = Pick<ParticipantUpdate, Exclude<keyof UpdateParticipantInput, 'unique_device_id'>>;
 const participantColumnNames = new Set(Object.keys(getTableColumns(participants)));
 const notColumns = new Set<string>(participantFieldsWhere((field) => field.notAColumn === true));
@@ -94,16 +122,19 @@ export function participantChanges(body: UpdateParticipantInput): {
   };
 }
 
-/** The columns an add writes: every field of the validated body but the device choice. */
+/** The columns an add writes: every field of the validated body but the device and site choices. */
 function columnsOnCreate(body: CreateParticipantInput): WrittenOnCreate {
-  const { unique_device_id: _deviceChoice, ...columns } = body;
+  const { unique_device_id: _deviceChoice, site_id: _siteChoice, ...columns } = body;
   return columns;
 }
 
-/** The NHS number a unique violation names in its detail: `Key (nhs_number)=(9434765919) already exists.` */
+/**
+ * The NHS number a unique violation names in its detail:
+ * `Key (organisation_id, nhs_number)=(1, 9434765919) already exists.`
+ */
 function nhsNumberOfViolation(error: unknown): string | null {
   for (let e = error as { detail?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    const match = /\(nhs_number\)=\((\d{10})\)/.exec(e.detail ?? '');
+    const match = /nhs_number\)=\((?:\d+, )?(\d{10})\)/.exec(e.detail ?? '');
     if (match) return match[1]!;
   }
   return null;
@@ -113,13 +144,22 @@ function nhsNumberOfViolation(error: unknown): string | null {
  * Two admins assigning one device, or registering one NHS number, at the same moment: the unique
  * index decides, and the loser gets the same 409 the check before the write would have given.
  */
-export async function uniqueConflict(db: Database, error: unknown): Promise<unknown> {
+export async function uniqueConflict(
+  db: Database,
+  error: unknown,
+  /** The NHS numbers the failed statement wrote. */
+  written: readonly (string | null | undefined)[] = [],
+): Promise<unknown> {
   if (error instanceof HttpError) return error;
   const constraint = uniqueViolation(error);
   if (constraint === null) return error;
   if (constraint === 'participants_nhs_number_key') {
-    const nhsNumber = nhsNumberOfViolation(error);
-    const holder = nhsNumber ? (await holdersOfNhsNumbers(db, [nhsNumber])).get(nhsNumber) : undefined;
+    // On a table under row-level security PostgreSQL leaves the index's values out of the error:
+    // the holder is then looked for among the numbers the statement wrote (its own rows are gone).
+    const fromError = nhsNumberOfViolation(error);
+    const numbers = (fromError ? [fromError] : written).filter((n): n is string => typeof n === 'string');
+    const holders = await holdersOfNhsNumbers(db, numbers);
+    const holder = numbers.map((n) => holders.get(n)).find((id) => id !== undefined);
     return conflict(
       holder === undefined ? messages.nhsNumber.takenByAnother : messages.nhsNumber.taken(holder),
     );
@@ -134,6 +174,8 @@ export class ParticipantService {
     private readonly db: Database,
     private readonly audit: AuditService,
     private readonly clock: Clock,
+    /** The programme's calendar (ADHERENCE_CHECK_TZ): views are counted per day of it. */
+    private readonly timeZone: string,
   ) {
     this.repo = new ParticipantRepository(db);
   }
@@ -214,12 +256,14 @@ export class ParticipantService {
   async create(body: CreateParticipantInput, staff: Staff): Promise<ParticipantSaved> {
     try {
       const id = await this.db.transaction(async (tx) => {
+        const site = await siteForNewParticipant(tx, staff, body.site_id);
         await this.refuseTakenNhsNumber(tx, body.nhs_number, null);
         const device = await this.lockAvailableDevice(tx, body.unique_device_id, null);
         const [row] = await tx
           .insert(participants)
           .values({
             ...columnsOnCreate(body),
+            ...site,
             authorized_device_id: device.authorized_device_id,
             push_notification_id: NO_DEVICE,
             created_at: this.clock.now(),
@@ -240,7 +284,7 @@ export class ParticipantService {
         possible_duplicates: await possibleDuplicatesOf(this.db, saved, id),
       };
     } catch (error) {
-      throw await uniqueConflict(this.db, error);
+      throw await uniqueConflict(this.db, error, [body.nhs_number]);
     }
   }
 
@@ -294,7 +338,7 @@ export class ParticipantService {
         }
       });
     } catch (error) {
-      throw await uniqueConflict(this.db, error);
+      throw await uniqueConflict(this.db, error, [body.nhs_number]);
     }
     const saved = (await this.repo.findById(id))!;
     // Only a change of name or date of birth can make this participant look like another.
@@ -320,6 +364,57 @@ export class ParticipantService {
       .update(participants)
       .set({ purge_cache: body.purge_cache, updated_at: this.clock.now() })
       .where(eq(participants.participant_id, id));
+  }
+
+  /**
+   * Moves a participant to another site of their organisation (full access): their tablet,
+   * programme and history stay theirs, so they go with them; audited with both sites.
+   */
+  async transfer(id: number, siteId: number, staff: Staff): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const current = await lockParticipant(tx, id);
+      if (current.status !== 'active') throw conflict(messages.lifeCycle.readOnly);
+      if (current.site_id === siteId) throw badRequest(messages.organisation.transferSameSite);
+      // Only to a site they work at themselves: nobody hands a record to where they cannot follow it.
+      if (!staff.visibleSiteIds.includes(siteId))
+        throw badRequest(messages.organisation.siteOfOtherOrganisation);
+      const named = await tx
+        .select({ site_id: sites.site_id, name: sites.name })
+        .from(sites)
+        .where(
+          and(
+            eq(sites.organisation_id, current.organisation_id),
+            inArray(sites.site_id, [current.site_id, siteId]),
+          ),
+        );
+      const from = named.find((site) => site.site_id === current.site_id);
+      const to = named.find((site) => site.site_id === siteId);
+      if (!to) throw badRequest(messages.organisation.siteOfOtherOrganisation);
+      await tx
+        .update(participants)
+        .set({ site_id: siteId, updated_at: this.clock.now() })
+        .where(eq(participants.participant_id, id));
+      // Their counts, follow-up facts and report rollups follow by triggers (db/functions); the
+      // views per programme day are moved here, in the programme's time zone.
+      await tx.execute(sql`
+        insert into ${dailyViews} as d (day, site_id, views)
+        select w.day, v.site_id, w.n * v.sign
+        from (select (created_at at time zone ${this.timeZone})::date as day, count(*)::int as n
+              from ${seenVideos} where participant_id = ${id} group by 1) w
+        cross join (values (${current.site_id}::int, -1), (${siteId}::int, 1)) as v(site_id, sign)
+        on conflict (day, site_id) do update set views = d.views + excluded.views`);
+      await tx.execute(sql`delete from ${dailyViews} where site_id = ${current.site_id} and views <= 0`);
+      await this.audit.record(
+        staff,
+        {
+          action: 'participant.transfer',
+          participantId: id,
+          detail: `site ${from?.name ?? ''} (id ${current.site_id}) to site ${to.name} (id ${siteId})`,
+        },
+        tx,
+      );
+      return to.name;
+    });
   }
 
   async remove(id: number, staff: Staff): Promise<void> {

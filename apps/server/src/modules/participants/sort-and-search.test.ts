@@ -50,7 +50,7 @@ describe('sortable fields', () => {
     // With scans of the table and sorts priced out, the planner sorts only where no index gives
     // the order (a Sort or an Incremental Sort over an index of the column alone).
     const plans: Record<string, string> = {};
-    await t.ctx.db.transaction(async (tx) => {
+    await t.ctx.database.db.transaction(async (tx) => {
       await tx.execute(sql`set local enable_seqscan = off`);
       await tx.execute(sql`set local enable_sort = off`);
       for (const sort of PARTICIPANT_SORTS) {

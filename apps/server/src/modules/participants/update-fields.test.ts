@@ -58,7 +58,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function columnValue(id: number, field: WrittenField): Promise<unknown> {
-  const [row] = await t.ctx.db
+  const [row] = await t.ctx.database.db
     .select({ value: COLUMNS[field] })
     .from(participants)
     .where(eq(participants.participant_id, id));
@@ -66,7 +66,7 @@ async function columnValue(id: number, field: WrittenField): Promise<unknown> {
 }
 
 async function lastAuditId(): Promise<number> {
-  const [row] = await t.ctx.db
+  const [row] = await t.ctx.database.db
     .select({ id: sql<number>`coalesce(max(${auditEvents.audit_event_id}), 0)::int` })
     .from(auditEvents);
   return row!.id;
@@ -83,7 +83,7 @@ describe('PATCH /api/participant/{id}: what is recorded as changed is what is wr
     const expected = updateParticipantBody.shape[field].parse(SAMPLES[field]);
     // A nullable column starts empty, so the value read afterwards can only have come from the PATCH.
     if (!COLUMNS[field].notNull) {
-      await t.ctx.db
+      await t.ctx.database.db
         .update(participants)
         .set({ [field]: null })
         .where(eq(participants.participant_id, id));
@@ -100,7 +100,7 @@ describe('PATCH /api/participant/{id}: what is recorded as changed is what is wr
     expect(res.statusCode).toBe(200);
     expect(await columnValue(id, field)).toEqual(expected);
 
-    const events = await t.ctx.db
+    const events = await t.ctx.database.db
       .select({ action: auditEvents.action, detail: auditEvents.detail })
       .from(auditEvents)
       .where(

@@ -32,24 +32,29 @@ async function participantWithSet(
   position?: { week: number; day: number },
   shape = { weeks: 3, perWeek: 4 },
 ) {
-  const set = await makeVideoSet(t.ctx.db, shape);
-  await makeVideos(t.ctx.db, set);
-  const device = await makeDevice(t.ctx.db);
-  const participant = await makeParticipant(t.ctx.db, { deviceId: device.authorized_device_id });
-  const progress = await makeProgress(t.ctx.db, participant.participant_id, set.fitness_video_set_id, {
-    started_date: '2025-06-01',
-    current_week: position?.week,
-    current_day: position?.day,
-  });
+  const set = await makeVideoSet(t.ctx.database.db, shape);
+  await makeVideos(t.ctx.database.db, set);
+  const device = await makeDevice(t.ctx.database.db);
+  const participant = await makeParticipant(t.ctx.database.db, { deviceId: device.authorized_device_id });
+  const progress = await makeProgress(
+    t.ctx.database.db,
+    participant.participant_id,
+    set.fitness_video_set_id,
+    {
+      started_date: '2025-06-01',
+      current_week: position?.week,
+      current_day: position?.day,
+    },
+  );
   return { set, participant, progress, id: participant.participant_id };
 }
 
 describe('choosing a video set', () => {
   it('creates progress at week 1, day 1, 0 %, stopped at 0, started today', async () => {
-    const set = await makeVideoSet(t.ctx.db, { weeks: 2, perWeek: 3 });
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 2, perWeek: 3 });
     // Week 1 day 1 must have a video: the tablet's "today" would be empty (tablet-channel.test.ts).
-    await makeVideos(t.ctx.db, set, [{ week: 1, day: 1 }]);
-    const p = await makeParticipant(t.ctx.db);
+    await makeVideos(t.ctx.database.db, set, [{ week: 1, day: 1 }]);
+    const p = await makeParticipant(t.ctx.database.db);
     expect((await call('GET', `/api/participationprogress/participant/${p.participant_id}`)).json()).toEqual(
       [],
     );
@@ -81,7 +86,7 @@ describe('choosing a video set', () => {
     expect(list).toHaveLength(1);
     expect(list[0].fitness_participation_progress_id).toBe(res.json().fitness_participation_progress_id);
     // On the first day one video is unlocked and none seen yet.
-    expect(await daysBehindOf(t.ctx.db, p.participant_id)).toBe(1);
+    expect(await daysBehindOf(t.ctx.database.db, p.participant_id)).toBe(1);
   });
 
   it('refuses a second set through POST, an unknown participant or set, and bad ids, changing nothing', async () => {
@@ -93,7 +98,7 @@ describe('choosing a video set', () => {
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(messages.progress.alreadyAssigned);
 
-    const lonely = await makeParticipant(t.ctx.db);
+    const lonely = await makeParticipant(t.ctx.database.db);
     const cases: [object, number, string][] = [
       [
         { participant_id: 999999, fitness_video_set_id: set.fitness_video_set_id },
@@ -133,12 +138,12 @@ describe('choosing a video set', () => {
 describe('choosing a different set', () => {
   it('resets to week 1, day 1 and forgets earlier views of the new set', async () => {
     const { progress, id, set } = await participantWithSet({ week: 2, day: 3 });
-    const other = await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 2 });
-    const otherVideos = await makeVideos(t.ctx.db, other);
-    const setVideos = await t.ctx.db.query.videos.findMany({
+    const other = await makeVideoSet(t.ctx.database.db, { weeks: 1, perWeek: 2 });
+    const otherVideos = await makeVideos(t.ctx.database.db, other);
+    const setVideos = await t.ctx.database.db.query.videos.findMany({
       where: (v, { eq: e }) => e(v.fitness_video_set_id, set.fitness_video_set_id),
     });
-    await t.ctx.db.insert(seenVideos).values([
+    await t.ctx.database.db.insert(seenVideos).values([
       {
         participant_id: id,
         video_id: otherVideos[0]!.video_id,
@@ -174,7 +179,7 @@ describe('choosing a different set', () => {
       video_stopped_at: '0',
       started_date: '2025-06-10',
     });
-    const seen = await t.ctx.db.select().from(seenVideos).where(eq(seenVideos.participant_id, id));
+    const seen = await t.ctx.database.db.select().from(seenVideos).where(eq(seenVideos.participant_id, id));
     expect(seen.map((s) => s.fitness_video_set_id)).toEqual([set.fitness_video_set_id]);
   });
 
@@ -263,7 +268,7 @@ describe('move to week/day', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(messages.progress.cannotMoveBack);
     }
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .select()
       .from(participationProgress)
       .where(eq(participationProgress.participant_id, id));
@@ -290,7 +295,7 @@ describe('move to week/day', () => {
   });
 
   it('needs progress and an existing participant', async () => {
-    const lonely = await makeParticipant(t.ctx.db);
+    const lonely = await makeParticipant(t.ctx.database.db);
     const none = await move('forward', lonely.participant_id, { week: 1, day: 2 });
     expect(none.statusCode).toBe(409);
     expect(none.json().message).toBe(messages.progress.none);
@@ -304,12 +309,12 @@ describe('progress one day forward', () => {
     const res = await call('PATCH', `/api/participant/${id}/progress`, {}, basic);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: messages.progress.participantNotified });
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .select()
       .from(participationProgress)
       .where(eq(participationProgress.participant_id, id));
     expect([row!.current_week, row!.current_day]).toEqual([2, 1]);
-    const pushes = await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id));
+    const pushes = await t.ctx.database.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id));
     expect(pushes).toHaveLength(1);
     expect(pushes[0]).toMatchObject({
       title: messages.reminders.newVideoTitle,
@@ -322,13 +327,13 @@ describe('progress one day forward', () => {
   });
 
   it('refuses without a device, without progress, and on the last day, notifying nobody', async () => {
-    const noDevice = await makeParticipant(t.ctx.db);
-    const set = await makeVideoSet(t.ctx.db, { weeks: 1, perWeek: 2 });
-    await makeProgress(t.ctx.db, noDevice.participant_id, set.fitness_video_set_id, {
+    const noDevice = await makeParticipant(t.ctx.database.db);
+    const set = await makeVideoSet(t.ctx.database.db, { weeks: 1, perWeek: 2 });
+    await makeProgress(t.ctx.database.db, noDevice.participant_id, set.fitness_video_set_id, {
       started_date: '2025-06-01',
     });
-    const device = await makeDevice(t.ctx.db);
-    const noProgress = await makeParticipant(t.ctx.db, { deviceId: device.authorized_device_id });
+    const device = await makeDevice(t.ctx.database.db);
+    const noProgress = await makeParticipant(t.ctx.database.db, { deviceId: device.authorized_device_id });
     const { id: lastDay } = await participantWithSet({ week: 3, day: 4 });
     const cases: [number, number, string][] = [
       [noDevice.participant_id, 409, messages.progress.noDevice],
@@ -340,7 +345,9 @@ describe('progress one day forward', () => {
       const res = await call('PATCH', `/api/participant/${id}/progress`, {});
       expect(res.statusCode).toBe(status);
       expect(res.json().message).toBe(message);
-      expect(await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id))).toEqual([]);
+      expect(
+        await t.ctx.database.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, id)),
+      ).toEqual([]);
     }
   });
 });
@@ -348,7 +355,7 @@ describe('progress one day forward', () => {
 describe('progress summary', () => {
   it('counts days, due and seen videos by the programme rules', async () => {
     // Started 2025-06-01, today 2025-06-10: 9 days passed; 3 weeks of 4 videos.
-    const { set, participant, videos } = await makeEnrolledParticipant(t.ctx.db, {
+    const { set, participant, videos } = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 3,
       perWeek: 4,
       started_date: '2025-06-01',
@@ -356,7 +363,7 @@ describe('progress summary', () => {
     const id = participant.participant_id;
     const seen = [videos[0]!, videos[1]!, videos[4]!];
     for (const [i, v] of seen.entries()) {
-      await t.ctx.db.insert(seenVideos).values({
+      await t.ctx.database.db.insert(seenVideos).values({
         participant_id: id,
         video_id: v.video_id,
         fitness_video_set_id: set.fitness_video_set_id,
@@ -405,20 +412,20 @@ describe('progress summary', () => {
 
   it('answers 404 for another set or a participant without progress', async () => {
     const { set, id } = await participantWithSet();
-    const other = await makeVideoSet(t.ctx.db);
+    const other = await makeVideoSet(t.ctx.database.db);
     const wrong = await call(
       'GET',
       `/api/participationprogress/summary/${other.fitness_video_set_id}/participant/${id}`,
     );
     expect(wrong.statusCode).toBe(404);
     expect(wrong.json().message).toBe(messages.progress.notInSet);
-    const lonely = await makeParticipant(t.ctx.db);
+    const lonely = await makeParticipant(t.ctx.database.db);
     const none = await call(
       'GET',
       `/api/participationprogress/summary/${set.fitness_video_set_id}/participant/${lonely.participant_id}`,
     );
     expect(none.json().message).toBe(messages.progress.none);
-    const seenForOther = await t.ctx.db
+    const seenForOther = await t.ctx.database.db
       .select()
       .from(seenVideos)
       .where(

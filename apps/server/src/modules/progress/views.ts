@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
-import { dailyViews, participationProgress, seenVideos, videos } from '../../db/schema.js';
+import { dailyViews, participants, participationProgress, seenVideos, videos } from '../../db/schema.js';
 import { badRequest } from '../../lib/http-error.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { findProgressOfParticipant, refreshAdherence } from './repository.js';
@@ -49,13 +49,12 @@ export async function recordViews(
       .returning({ id: seenVideos.seen_video_id });
 
     if (inserted.length > 0) {
-      await tx
-        .insert(dailyViews)
-        .values({ day: today, views: inserted.length })
-        .onConflictDoUpdate({
-          target: dailyViews.day,
-          set: { views: sql`${dailyViews.views} + ${inserted.length}` },
-        });
+      // Counted at the participant's site (each site's dashboard shows its own views).
+      await tx.execute(sql`
+        insert into ${dailyViews} as d (day, site_id, views)
+        select ${today}::date, p.site_id, ${inserted.length}::int from ${participants} p
+        where p.participant_id = ${participantId}
+        on conflict (day, site_id) do update set views = d.views + excluded.views`);
     }
 
     const current = await findProgressOfParticipant(tx, participantId);

@@ -37,14 +37,14 @@ afterAll(async () => {
 });
 
 async function participantWithToken(token: string | null) {
-  const device = await makeDevice(t.ctx.db);
-  const participant = await makeParticipant(t.ctx.db, { deviceId: device.authorized_device_id });
+  const device = await makeDevice(t.ctx.database.db);
+  const participant = await makeParticipant(t.ctx.database.db, { deviceId: device.authorized_device_id });
   if (token) {
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ push_notification_id: token })
       .where(eq(participants.participant_id, participant.participant_id));
-    await t.ctx.db
+    await t.ctx.database.db
       .update(authorizedDevices)
       .set({ push_notification_id: token })
       .where(eq(authorizedDevices.authorized_device_id, device.authorized_device_id));
@@ -53,7 +53,7 @@ async function participantWithToken(token: string | null) {
 }
 
 async function queue(participantId: number, title = 'Time to exercise', kind = 'manual') {
-  const [row] = await t.ctx.db
+  const [row] = await t.ctx.database.db
     .insert(pushOutbox)
     .values({
       participant_id: participantId,
@@ -67,7 +67,7 @@ async function queue(participantId: number, title = 'Time to exercise', kind = '
 }
 
 const row = async (pushId: number) =>
-  (await t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.push_id, pushId)))[0]!;
+  (await t.ctx.database.db.select().from(pushOutbox).where(eq(pushOutbox.push_id, pushId)))[0]!;
 
 describe('push delivery', () => {
   it('sends queued messages to the participant’s current token and records them as sent', async () => {
@@ -154,12 +154,12 @@ describe('push delivery', () => {
     const id = await queue(participant.participant_id);
     await delivery.deliverDue();
     expect((await row(id)).status).toBe(s.unregistered);
-    const [p] = await t.ctx.db
+    const [p] = await t.ctx.database.db
       .select()
       .from(participants)
       .where(eq(participants.participant_id, participant.participant_id));
     expect(p!.push_notification_id).toBe('empty');
-    const [d] = await t.ctx.db
+    const [d] = await t.ctx.database.db
       .select()
       .from(authorizedDevices)
       .where(eq(authorizedDevices.authorized_device_id, device.authorized_device_id));
@@ -169,7 +169,7 @@ describe('push delivery', () => {
   it('takes up a message whose sender stopped half-way, once its claim has expired', async () => {
     const { participant } = await participantWithToken('token-orphan');
     const id = await queue(participant.participant_id);
-    await t.ctx.db
+    await t.ctx.database.db
       .update(pushOutbox)
       .set({ status: s.sending, attempts: 1, next_attempt_at: new Date(clock.now().getTime() + 5 * 60_000) })
       .where(eq(pushOutbox.push_id, id));
@@ -225,12 +225,12 @@ describe('push delivery in the running app', () => {
       env: { FCM_SERVICE_ACCOUNT_FILE: fake.writeServiceAccount(dir), FCM_API_URL: fake.url },
     });
     try {
-      const { participant } = await makeEnrolledParticipant(app.ctx.db, {
+      const { participant } = await makeEnrolledParticipant(app.ctx.database.db, {
         weeks: 1,
         perWeek: 3,
         started_date: '2025-03-01',
       });
-      await app.ctx.db
+      await app.ctx.database.db
         .update(participants)
         .set({ push_notification_id: 'token-live' })
         .where(eq(participants.participant_id, participant.participant_id));
@@ -243,7 +243,7 @@ describe('push delivery in the running app', () => {
       });
       expect(res.json()).toEqual({ message: messages.progress.participantNotified });
       await waitUntil(async () => {
-        const [row] = await app.ctx.db
+        const [row] = await app.ctx.database.db
           .select({ status: pushOutbox.status })
           .from(pushOutbox)
           .where(eq(pushOutbox.participant_id, participant.participant_id));

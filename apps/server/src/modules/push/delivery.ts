@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { instanceScope, withScope } from '../../db/scope.js';
 import { messages } from '@pathway/contract';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
@@ -90,7 +91,12 @@ export class PushDelivery {
   ) {}
 
   /** Sends every due message; answers when the next retry is due (if any) for a follow-up job. */
-  async deliverDue(): Promise<DeliveryReport & { nextDueAt: Date | null }> {
+  /** Every due message of every organisation: the instance's work. */
+  deliverDue(): Promise<DeliveryReport & { nextDueAt: Date | null }> {
+    return withScope(instanceScope('push delivery'), () => this.deliverEveryDue());
+  }
+
+  private async deliverEveryDue(): Promise<DeliveryReport & { nextDueAt: Date | null }> {
     const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0, notSent: 0 };
     while (!this.stopping()) {
       const claimed = await this.claim();
@@ -244,7 +250,11 @@ export class PushDelivery {
 }
 
 /** Rows claimed by a sender that died go back to the queue, due now. */
-export async function releaseClaims(ctx: Pick<AppContext, 'db' | 'logger'>): Promise<void> {
+export function releaseClaims(ctx: Pick<AppContext, 'db' | 'logger'>): Promise<void> {
+  return withScope(instanceScope('push delivery'), () => releaseAllClaims(ctx));
+}
+
+async function releaseAllClaims(ctx: Pick<AppContext, 'db' | 'logger'>): Promise<void> {
   const released = readPushIds(
     await ctx.db.execute(sql`
       update push_outbox set status = ${s.queued}, next_attempt_at = null

@@ -26,13 +26,13 @@ function send(payload: Record<string, unknown>, cookie = basic) {
 }
 
 async function outboxOf(participantId: number) {
-  return t.ctx.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, participantId));
+  return t.ctx.database.db.select().from(pushOutbox).where(eq(pushOutbox.participant_id, participantId));
 }
 
 describe('message user', () => {
   it('queues the message for the participant holding the device, to their push token', async () => {
     const { participant, device } = await addParticipant(t, full);
-    await t.ctx.db
+    await t.ctx.database.db
       .update(participants)
       .set({ push_notification_id: 'fcm-token-123' })
       .where(eq(participants.participant_id, participant.participant_id));

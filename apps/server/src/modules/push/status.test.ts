@@ -12,7 +12,7 @@ afterAll(() => t.close());
 
 describe('push message status', () => {
   it('shows staff what became of each message; only full access sees what was written', async () => {
-    const { participant } = await makeEnrolledParticipant(t.ctx.db, {
+    const { participant } = await makeEnrolledParticipant(t.ctx.database.db, {
       weeks: 1,
       perWeek: 2,
       started_date: '2025-01-01',

@@ -8,6 +8,7 @@ import {
   participationProgress,
   videoSets,
 } from '../../db/schema.js';
+import { firstSite } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { percentile } from '../../../test/percentile.js';
 import { outcomesReportOf } from './outcomes.js';
@@ -43,7 +44,7 @@ beforeAll(async () => {
   ];
   measures = [];
   for (const shape of shapes) {
-    const [row] = await t.ctx.db
+    const [row] = await t.ctx.database.db
       .insert(outcomeMeasures)
       .values({ ...shape, name: shape.code, kind: 'numeric', unit: 'm', min: 0, max: 1000 })
       .returning();
@@ -112,7 +113,8 @@ interface StoredPerson {
 }
 
 async function store(s: Scenario): Promise<StoredPerson[]> {
-  const db = t.ctx.db;
+  const db = t.ctx.database.db;
+  const site = await firstSite(db);
   await db.delete(participants);
   await db.delete(videoSets);
   const people: StoredPerson[] = [];
@@ -122,6 +124,7 @@ async function store(s: Scenario): Promise<StoredPerson[]> {
     const [p] = await db
       .insert(participants)
       .values({
+        ...site,
         first_name: 'P',
         last_name: 'Q',
         date_of_birth: '1950-01-01',
@@ -137,7 +140,12 @@ async function store(s: Scenario): Promise<StoredPerson[]> {
       start = addDays(registered, person.programme.after);
       const [set] = await db
         .insert(videoSets)
-        .values({ set_name: 'S', number_of_weeks: person.programme.weeks, videos_in_week: 1 })
+        .values({
+          organisation_id: site.organisation_id,
+          set_name: 'S',
+          number_of_weeks: person.programme.weeks,
+          videos_in_week: 1,
+        })
         .returning();
       await db.insert(participationProgress).values({
         participant_id: p!.participant_id,
@@ -292,7 +300,7 @@ const rounded = (a: unknown) =>
 
 describe('the outcomes report in SQL', () => {
   it('answers what the plain TypeScript reference counts, on random cohorts and periods', async () => {
-    const c: ReportContext = { db: t.ctx.db, timeZone: TZ, today: TODAY };
+    const c: ReportContext = { db: t.ctx.database.db, timeZone: TZ, today: TODAY };
     let withPairs = 0;
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {

@@ -20,6 +20,7 @@ import {
   videoSets,
   videos,
 } from '../../db/schema.js';
+import { firstSite } from '../../../test/factories.js';
 import { createTestApp, type TestApp } from '../../../test/harness.js';
 import { percentile } from '../../../test/percentile.js';
 import { reportOf, type ReportContext, type ReportPeriod } from './service.js';
@@ -113,14 +114,20 @@ const normalised = (value: string | null) =>
   value === null || value.trim() === '' ? NOT_RECORDED_LABEL : value.trim();
 
 async function store(s: Scenario): Promise<Stored> {
-  const db = t.ctx.db;
+  const db = t.ctx.database.db;
   for (const table of [adherenceHistory, dailyViews, participants, authorizedDevices, videoSets])
     await db.delete(table);
+  const site = await firstSite(db);
   const sets: StoredSet[] = [];
   for (const shape of s.sets) {
     const [set] = await db
       .insert(videoSets)
-      .values({ set_name: shape.name, number_of_weeks: shape.weeks, videos_in_week: shape.perWeek })
+      .values({
+        set_name: shape.name,
+        number_of_weeks: shape.weeks,
+        videos_in_week: shape.perWeek,
+        organisation_id: site.organisation_id,
+      })
       .returning();
     const positions = Array.from({ length: shape.weeks * shape.perWeek }, (_, i) => ({
       week: Math.floor(i / shape.perWeek) + 1,
@@ -158,7 +165,11 @@ async function store(s: Scenario): Promise<Stored> {
         ? (
             await db
               .insert(authorizedDevices)
-              .values({ name: 'T', uuid: `${people.length}abc${sets[0]!.id}` })
+              .values({
+                name: 'T',
+                uuid: `${people.length}abc${sets[0]!.id}`,
+                organisation_id: site.organisation_id,
+              })
               .returning()
           )[0]!
         : null;
@@ -173,6 +184,7 @@ async function store(s: Scenario): Promise<Stored> {
         date_of_birth: '1960-01-01',
         phone_number: '+447700900000',
         address: 'x',
+        ...site,
         created_at: p.registeredAt,
         referring_organisation: p.org,
         programme_referred_to: p.programme,
@@ -240,12 +252,20 @@ async function store(s: Scenario): Promise<Stored> {
   }
   // The dashboard's rollup, as recordViews keeps it: views per programme day.
   if (perDay.size > 0)
-    await db.insert(dailyViews).values([...perDay].map(([d, views]) => ({ day: d, views })));
+    await db
+      .insert(dailyViews)
+      .values([...perDay].map(([d, views]) => ({ day: d, site_id: site.site_id, views })));
   const history = new Map(s.history.map((h) => [h.day, h.counts] as const));
   if (history.size > 0) {
-    await db
-      .insert(adherenceHistory)
-      .values([...history].map(([d, [a, b, c]]) => ({ day: d, on_track: a, slightly_behind: b, behind: c })));
+    await db.insert(adherenceHistory).values(
+      [...history].map(([d, [a, b, c]]) => ({
+        day: d,
+        site_id: site.site_id,
+        on_track: a,
+        slightly_behind: b,
+        behind: c,
+      })),
+    );
   }
   return { sets, people, history };
 }
@@ -431,7 +451,7 @@ function expected(s: Stored, p: ReportPeriod): ReportsAnswers {
 
 describe('each report in SQL', () => {
   it('answers what the plain TypeScript reference counts, on random programmes and periods', async () => {
-    const c: ReportContext = { db: t.ctx.db, timeZone: TZ, today: TODAY };
+    const c: ReportContext = { db: t.ctx.database.db, timeZone: TZ, today: TODAY };
     await fc.assert(
       fc.asyncProperty(scenario, async (s) => {
         const stored = await store(s);

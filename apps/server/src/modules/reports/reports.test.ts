@@ -11,7 +11,13 @@ import {
   type ReportName,
 } from '@pathway/contract';
 import { adherenceHistory, deviceAssignments, participants, seenVideos } from '../../db/schema.js';
-import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
+import {
+  ManualClock,
+  createTestApp,
+  signedInCookie,
+  type TestApp,
+  asInstance,
+} from '../../../test/harness.js';
 import {
   makeDevice,
   makeParticipant,
@@ -47,7 +53,7 @@ interface Seeded {
 }
 
 async function seed(t: TestApp, clock: ManualClock): Promise<Seeded> {
-  const db = t.ctx.db;
+  const db = t.ctx.database.db;
   const strength = await makeVideoSet(db, { name: 'Strength', weeks: 2, perWeek: 2 });
   const balance = await makeVideoSet(db, { name: 'Balance', weeks: 2, perWeek: 3 });
   const a = await makeVideos(db, strength);
@@ -151,13 +157,13 @@ async function seed(t: TestApp, clock: ManualClock): Promise<Seeded> {
   ];
   for (const [who, set, list, index, at] of views) {
     clock.set(new Date(at));
-    await recordViews(t.ctx, who, set, [list[index]!.video_id]);
+    await asInstance(() => recordViews(t.ctx, who, set, [list[index]!.video_id]));
   }
   clock.set(new Date('2026-03-15T12:00:00Z'));
   await db.insert(adherenceHistory).values([
-    { day: '2026-01-30', on_track: 2, slightly_behind: 1, behind: 0 },
-    { day: '2026-01-31', on_track: 2, slightly_behind: 0, behind: 1 },
-    { day: '2026-02-10', on_track: 1, slightly_behind: 1, behind: 1 },
+    { day: '2026-01-30', site_id: 1, on_track: 2, slightly_behind: 1, behind: 0 },
+    { day: '2026-01-31', site_id: 1, on_track: 2, slightly_behind: 0, behind: 1 },
+    { day: '2026-02-10', site_id: 1, on_track: 1, slightly_behind: 1, behind: 1 },
   ]);
   return { setA: strength.fitness_video_set_id, setB: balance.fitness_video_set_id };
 }
@@ -525,7 +531,7 @@ describe('the period and the report name', () => {
   it('records each view of a report in the audit trail as aggregate data, naming no participant', async () => {
     const { cookie: full, admin } = await signedInCookie(t.ctx, 'full access');
     await report(t, 'flow', 'from=2025-12-01&to=2026-01-31&by=week', full);
-    const events = await t.ctx.db.execute(
+    const events = await t.ctx.database.db.execute(
       sql`select action, detail, participant_id, participant_ids from audit_events
           where admin_user_id = ${admin.admin_user_id} order by audit_event_id`,
     );
@@ -624,7 +630,7 @@ describe('GET /api/reports/export.xlsx', () => {
       'Not recorded',
     ]);
     expect(orgs.rows[4]).toEqual(['2026-02', '2026-02-01', 2, 0, 2, 0]);
-    const events = await t.ctx.db.execute(
+    const events = await t.ctx.database.db.execute(
       sql`select action, detail from audit_events where admin_user_id = ${admin.admin_user_id}`,
     );
     expect((events as { rows: unknown[] }).rows).toEqual([
@@ -686,17 +692,17 @@ describe('with ADHERENCE_CHECK_TZ America/New_York', () => {
 
 describe('the daily check', () => {
   it('records the day’s counts per class for active participants with a programme, once a day', async () => {
-    const before = await t.ctx.db.select().from(seenVideos);
+    const before = await t.ctx.database.db.select().from(seenVideos);
     expect(before).toHaveLength(13);
     const first = await runAdherenceCheck(t.ctx, { today: '2026-03-15' });
     expect(first.ran).toBe(true);
     await runAdherenceCheck(t.ctx, { today: '2026-03-15' });
-    const rows = await t.ctx.db
+    const rows = await t.ctx.database.db
       .select()
       .from(adherenceHistory)
       .where(sql`day = '2026-03-15'`);
     // P1 (all 4 seen) on track; P5 (none of 4 due) and P6 (3 of 6) behind; P2 and P4 are discharged.
-    expect(rows).toEqual([{ day: '2026-03-15', on_track: 1, slightly_behind: 0, behind: 2 }]);
+    expect(rows).toEqual([{ day: '2026-03-15', site_id: 1, on_track: 1, slightly_behind: 0, behind: 2 }]);
     const answer = await report(t, 'adherence', 'from=2026-03-01&to=2026-03-31');
     expect(answer.rows).toEqual([
       {

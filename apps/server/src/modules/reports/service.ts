@@ -231,11 +231,14 @@ async function adherence(c: ReportContext, p: ReportPeriod): Promise<ReportsAnsw
         h.on_track, h.slightly_behind, h.behind,
         (select to_char(min(day), 'YYYY-MM-DD') from adherence_history) as data_from
       from buckets b
-      -- The bucket's last recorded day within the period: one probe of the primary key each.
+      -- The bucket's last recorded day within the period (a range of the primary key), its sites' counts summed.
       left join lateral (
-        select * from adherence_history h
-        where h.day between greatest(b.starts_on, ${p.from}::date) and least(b.ends_on, ${p.to}::date)
-        order by h.day desc limit 1
+        select h.day, sum(h.on_track)::int as on_track, sum(h.slightly_behind)::int as slightly_behind,
+          sum(h.behind)::int as behind
+        from adherence_history h
+        where h.day = (select max(l.day) from adherence_history l
+                       where l.day between greatest(b.starts_on, ${p.from}::date) and least(b.ends_on, ${p.to}::date))
+        group by h.day
       ) h on true
       order by b.starts_on`),
   );

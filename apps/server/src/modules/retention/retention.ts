@@ -1,4 +1,5 @@
 import { readdir, rm } from 'node:fs/promises';
+import { instanceScope, withScope } from '../../db/scope.js';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { LOG_FILE_PATTERN, limits } from '@pathway/contract';
@@ -169,7 +170,11 @@ export async function pruneFinishedJobs(ctx: AppContext, now: Date, days: number
 }
 
 /** Every prune, in one pass; what each removed is logged and returned. */
-export async function runRetention(ctx: AppContext): Promise<PruneResult> {
+export function runRetention(ctx: AppContext): Promise<PruneResult> {
+  return withScope(instanceScope('retention'), () => pruneEverything(ctx));
+}
+
+async function pruneEverything(ctx: AppContext): Promise<PruneResult> {
   const now = ctx.clock.now();
   const days = ctx.config.retention;
   const result: PruneResult = {

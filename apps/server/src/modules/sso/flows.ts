@@ -322,6 +322,7 @@ export class SsoFlows {
           .insert(adminUsers)
           .values({
             user_name: email!,
+            organisation_id: settings.organisation_id,
             first_name: (stringClaim(claims.given_name) ?? '').slice(0, 100),
             last_name: (stringClaim(claims.family_name) ?? '').slice(0, 100),
             role,

@@ -1,5 +1,6 @@
 import * as oidc from 'openid-client';
 import type { AppContext } from '../../context.js';
+import { instanceScope, withScope } from '../../db/scope.js';
 import type { StaffSession } from '../../lib/staff-session.js';
 import { discoverProvider } from './provider.js';
 import { pathwayAddresses, settingsOf } from './settings.js';
@@ -17,7 +18,10 @@ export async function endSessionUrlOf(
   base: string,
 ): Promise<string | undefined> {
   if (session.ssoOrganisationId === null) return undefined;
-  const settings = await settingsOf(ctx.db, session.ssoOrganisationId);
+  // Logout is public (a session may have expired): the provider's settings are read as the
+  // instance's named work.
+  const organisationId = session.ssoOrganisationId;
+  const settings = await withScope(instanceScope('sign-out'), () => settingsOf(ctx.db, organisationId));
   if (!settings) return undefined;
   try {
     const config = await discoverProvider(settings, ctx.secrets, ctx.clock);

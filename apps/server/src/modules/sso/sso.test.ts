@@ -153,7 +153,7 @@ async function sessionOf(browser: TestBrowser) {
 
 async function auditOf(action: string) {
   return rowsOf<{ admin_user_name: string; detail: string | null; admin_user_id: number | null }>(
-    await t.ctx.db.execute(
+    await t.ctx.database.db.execute(
       sql`select admin_user_name, detail, admin_user_id from audit_events where action = ${action} order by audit_event_id`,
     ),
   );
@@ -190,7 +190,9 @@ describe('single sign-on through a real OpenID provider', () => {
     const again = await signIn(new TestBrowser(), lead);
     expect(again.url.pathname).toBe('/dashboard');
     const rows = rowsOf<{ n: number }>(
-      await t.ctx.db.execute(sql`select count(*)::int as n from admin_users where sso_subject = ${lead.sub}`),
+      await t.ctx.database.db.execute(
+        sql`select count(*)::int as n from admin_users where sso_subject = ${lead.sub}`,
+      ),
     );
     expect(rows[0]!.n).toBe(1);
   });
@@ -583,7 +585,7 @@ describe('single sign-on through a real OpenID provider', () => {
     expect((await signIn(browser, person)).url.pathname).toBe('/dashboard');
     const cookie = `jwt=${browser.cookie(base, 'jwt')}`;
     const ages = async () =>
-      t.ctx.db.execute(
+      t.ctx.database.db.execute(
         sql`update sessions set authenticated_at = now() - interval '10 minutes' where sso_organisation_id is not null`,
       );
     await ages();
@@ -656,7 +658,9 @@ describe('single sign-on through a real OpenID provider', () => {
       backchannel_logout_uri: expect.stringMatching(/\/api\/sso\/backchannel-logout$/),
     });
     const stored = rowsOf<{ client_secret: string }>(
-      await t.ctx.db.execute(sql`select client_secret from sso_configurations where organisation_id = 1`),
+      await t.ctx.database.db.execute(
+        sql`select client_secret from sso_configurations where organisation_id = 1`,
+      ),
     );
     expect(stored[0]!.client_secret).toMatch(/^v1:/);
 

@@ -12,6 +12,9 @@ const created: CreatedAdminUser = {
   last_name: 'Hopper',
   role: 'basic access',
   created_at: '2025-03-04T10:00:00.000Z',
+  organisation_id: 1,
+  site_ids: [],
+  system_administrator: false,
   qr_code: 'data:image/png;base64,iVBORw0KGgo=',
   otpauth_url:
     'otpauth://totp/Pathway:grace.hopper%40example.org?issuer=Pathway&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
@@ -80,6 +83,8 @@ describe('AddAdminDialog', () => {
       first_name: 'Grace',
       last_name: 'Hopper',
       role: 'basic access',
+      site_ids: [],
+      system_administrator: false,
     });
     const steps = within(dialog).getAllByRole('listitem');
     expect(steps).toHaveLength(3);

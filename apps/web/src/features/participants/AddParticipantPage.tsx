@@ -38,6 +38,8 @@ const emptyForm = {
     ).map((name) => [name, '']),
   ) as Record<OwnFormField, string>),
   ...emptyReferral,
+  /** Asked only where there is a choice of site; otherwise the server takes the admin's only site. */
+  site_id: undefined as number | undefined,
 };
 
 /** The page's sections of the participant's own fields, in page order (the referral follows). */

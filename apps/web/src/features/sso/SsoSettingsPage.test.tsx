@@ -12,6 +12,10 @@ const session: SessionInfo = {
   last_name: 'Admin',
   role: 'full access',
   expires_at: '2030-01-01T12:00:00.000Z',
+  organisation: { organisation_id: 1, name: 'Pathway programme', ods_code: null },
+  sites: [{ site_id: 1, name: 'Pathway programme', ods_code: null }],
+  site_ids: [],
+  system_administrator: false,
   organisation_id: 1,
 };
 

@@ -13,6 +13,8 @@ const set: VideoSet = {
   number_of_weeks: 3,
   videos_in_week: 2,
   created_at: '2025-01-02T10:00:00.000Z',
+  organisation_id: 1,
+  shared: false,
 };
 
 function video(overrides: Partial<Video>): Video {

@@ -12,6 +12,8 @@ export function presentVideoSet(row: VideoSetRow): VideoSet {
     number_of_weeks: row.number_of_weeks,
     videos_in_week: row.videos_in_week,
     created_at: row.created_at.toISOString(),
+    organisation_id: row.organisation_id,
+    shared: row.shared,
   };
 }
 

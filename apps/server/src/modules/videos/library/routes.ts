@@ -3,8 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { UPLOAD_ENDPOINT, api, limits, messages } from '@pathway/contract';
 import type { AppContext } from '../../../context.js';
 import { routeOf } from '../../../lib/endpoint-route.js';
+import { staffOf } from '../../../plugins/access.js';
 import { ourOrigins, publicOrigin } from '../media/urls.js';
 import { presentThumbnailRequest } from './presenter.js';
+import type { SetEditor } from './set-access.js';
 import { VideoSetService } from './video-set-service.js';
 import { VideoService, type Origins } from './video-service.js';
 
@@ -18,6 +20,14 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     accepted: ourOrigins(request, ctx.config),
   });
   const by = (request: FastifyRequest) => request.staff?.adminUserId;
+  const editor = (request: FastifyRequest): SetEditor => {
+    const staff = staffOf(request);
+    return {
+      organisationId: staff.organisationId,
+      systemAdministrator: staff.systemAdministrator,
+      everySite: staff.siteIds.length === 0,
+    };
+  };
 
   // ---- Video sets ----
 
@@ -29,7 +39,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.videoSets.create),
     handler: async (request, reply) => {
-      const created = await sets.create(request.body);
+      const created = await sets.create(request.body, editor(request));
       request.log.info(
         { fitness_video_set_id: created.fitness_video_set_id, by: by(request) },
         'video set added',
@@ -46,7 +56,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.videoSets.rename),
     handler: async (request) => {
-      const updated = await sets.rename(request.params.id, request.body);
+      const updated = await sets.rename(request.params.id, request.body, editor(request));
       request.log.info(
         { fitness_video_set_id: updated.fitness_video_set_id, by: by(request) },
         'video set renamed',
@@ -63,7 +73,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.videoSets.remove),
     handler: async (request) => {
-      const deleted = await sets.remove(request.params.id);
+      const deleted = await sets.remove(request.params.id, editor(request));
       request.log.info(
         {
           fitness_video_set_id: request.params.id,
@@ -112,7 +122,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.videos.create),
     handler: async (request, reply) => {
-      const created = await library.create(request.body, origins(request));
+      const created = await library.create(request.body, origins(request), editor(request));
       request.log.info(
         { video_id: created.video_id, fitness_video_set_id: created.fitness_video_set_id, by: by(request) },
         'video added',
@@ -124,7 +134,12 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.videos.update),
     handler: async (request) => {
-      const updated = await library.update(request.params.video_id, request.body, origins(request));
+      const updated = await library.update(
+        request.params.video_id,
+        request.body,
+        origins(request),
+        editor(request),
+      );
       request.log.info({ video_id: updated.video_id, by: by(request) }, 'video changed');
       return updated;
     },
@@ -138,7 +153,7 @@ export async function videoRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   r.route({
     ...routeOf(api.videos.remove),
     handler: async (request) => {
-      const impact = await library.remove(request.params.video_id);
+      const impact = await library.remove(request.params.video_id, editor(request));
       request.log.info(
         {
           video_id: request.params.video_id,

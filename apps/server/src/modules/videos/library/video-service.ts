@@ -20,6 +20,7 @@ import { uploadKeyFromLocation } from '../media/urls.js';
 import { presentThumbsByWeek, presentVideo } from './presenter.js';
 import { THUMBNAIL_JOB, type ThumbnailJobData } from '../media/thumbnail-job.js';
 import { UploadService } from '../uploads/service.js';
+import { assertMayChangeSet, inReachOf, type SetEditor } from './set-access.js';
 
 type VideoRow = typeof videos.$inferSelect;
 
@@ -80,9 +81,10 @@ export class VideoService {
    * Saves a video on one day of a set. The file must be an upload that finished on this server
    * and passed the playable-video check; its thumbnail is queued in the same transaction.
    */
-  async create(body: CreateVideoInput, origins: Origins): Promise<Video> {
+  async create(body: CreateVideoInput, origins: Origins, editor: SetEditor): Promise<Video> {
     const fileKey = await this.readyUploadKey(body.file_location_path, origins);
     const { row, setName } = await this.ctx.db.transaction(async (tx) => {
+      assertMayChangeSet(await this.findSet(tx, body.fitness_video_set_id), editor);
       // Shared lock: the set cannot be deleted under a video being added to it.
       const set = await this.findSet(tx, body.fitness_video_set_id, true);
       if (body.week_number > set.number_of_weeks) throw badRequest(messages.video.weekInvalid);
@@ -114,8 +116,9 @@ export class VideoService {
    * thumbnail goes back to 'processing....' and is made again; the old file is deleted if no
    * other video uses it.
    */
-  async update(videoId: number, body: UpdateVideoInput, origins: Origins): Promise<Video> {
+  async update(videoId: number, body: UpdateVideoInput, origins: Origins, editor: SetEditor): Promise<Video> {
     const current = await this.findVideo(this.ctx.db, videoId);
+    assertMayChangeSet(await this.findSet(this.ctx.db, current.fitness_video_set_id), editor);
     let newKey: string | undefined;
     if (body.file_location_path !== undefined) {
       const named = uploadKeyFromLocation(body.file_location_path, origins.accepted);
@@ -180,25 +183,30 @@ export class VideoService {
   }
 
   /** Deletes a video (participants' viewing records of it too) and the files only it used. */
-  async remove(videoId: number): Promise<VideoDeletionImpact> {
-    const impact = await this.ctx.db.transaction(async (tx) => {
-      const locked = await lockRow(tx, videos, eq(videos.video_id, videoId), messages.video.notFound);
-      const found = await this.deletionImpact(videoId, tx);
-      if (found.refused) throw conflict(messages.video.deleteNoEarlierDay);
-      if (found.moved_to) {
-        await tx
-          .update(participationProgress)
-          .set({
-            current_week: found.moved_to.week,
-            current_day: found.moved_to.day,
-            updated_at: this.ctx.clock.now(),
-          })
-          .where(this.onDayOf(locked));
-      }
-      await tx.delete(videos).where(eq(videos.video_id, videoId));
-      await this.releaseFiles(tx, locked);
-      return found;
-    });
+  async remove(videoId: number, editor: SetEditor): Promise<VideoDeletionImpact> {
+    const current = await this.findVideo(this.ctx.db, videoId);
+    const set = await this.findSet(this.ctx.db, current.fitness_video_set_id);
+    assertMayChangeSet(set, editor, true);
+    const impact = await inReachOf(set, () =>
+      this.ctx.db.transaction(async (tx) => {
+        const locked = await lockRow(tx, videos, eq(videos.video_id, videoId), messages.video.notFound);
+        const found = await this.deletionImpact(videoId, tx);
+        if (found.refused) throw conflict(messages.video.deleteNoEarlierDay);
+        if (found.moved_to) {
+          await tx
+            .update(participationProgress)
+            .set({
+              current_week: found.moved_to.week,
+              current_day: found.moved_to.day,
+              updated_at: this.ctx.clock.now(),
+            })
+            .where(this.onDayOf(locked));
+        }
+        await tx.delete(videos).where(eq(videos.video_id, videoId));
+        await this.releaseFiles(tx, locked);
+        return found;
+      }),
+    );
     this.ctx.jobs.notify(MEDIA_DELETE_JOB);
     return impact;
   }

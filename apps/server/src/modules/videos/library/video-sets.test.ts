@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '@pathway/contract';
 import { participants, participationProgress } from '../../../db/schema.js';
-import { daysBehindOf, setDaysBehind } from '../../../../test/factories.js';
+import { daysBehindOf, firstSite, setDaysBehind } from '../../../../test/factories.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../../test/harness.js';
 
 let t: TestApp;
@@ -53,7 +53,9 @@ describe('video sets', () => {
       'created_at',
       'fitness_video_set_id',
       'number_of_weeks',
+      'organisation_id',
       'set_name',
+      'shared',
       'videos_in_week',
     ]);
     expect((await call('GET', `/api/videoset/${created.fitness_video_set_id}`)).json()).toEqual(listed);
@@ -123,7 +125,7 @@ describe('video sets', () => {
   it('deletes a set with the progress of its participants, and says beforehand what will go', async () => {
     const set = await addSet();
     const other = await addSet({ set_name: 'Another', number_of_weeks: 2, videos_in_week: 2 });
-    const [person] = await t.ctx.db
+    const [person] = await t.ctx.database.db
       .insert(participants)
       .values({
         first_name: 'Pat',
@@ -131,10 +133,11 @@ describe('video sets', () => {
         date_of_birth: '1950-01-01',
         phone_number: '+441234567890',
         address: '1 Street',
+        ...(await firstSite(t.ctx.database.db)),
       })
       .returning();
-    await setDaysBehind(t.ctx.db, person!.participant_id, 4);
-    const [bystander] = await t.ctx.db
+    await setDaysBehind(t.ctx.database.db, person!.participant_id, 4);
+    const [bystander] = await t.ctx.database.db
       .insert(participants)
       .values({
         first_name: 'Sam',
@@ -142,10 +145,11 @@ describe('video sets', () => {
         date_of_birth: '1952-01-01',
         phone_number: '+441234567891',
         address: '2 Street',
+        ...(await firstSite(t.ctx.database.db)),
       })
       .returning();
-    await setDaysBehind(t.ctx.db, bystander!.participant_id, 2);
-    await t.ctx.db.insert(participationProgress).values([
+    await setDaysBehind(t.ctx.database.db, bystander!.participant_id, 2);
+    await t.ctx.database.db.insert(participationProgress).values([
       {
         participant_id: person!.participant_id,
         fitness_video_set_id: set.fitness_video_set_id,
@@ -174,9 +178,9 @@ describe('video sets', () => {
     });
     expect((await call('GET', `/api/videoset/${set.fitness_video_set_id}`)).statusCode).toBe(404);
 
-    const progress = await t.ctx.db.select().from(participationProgress);
+    const progress = await t.ctx.database.db.select().from(participationProgress);
     expect(progress.map((p) => p.participant_id)).toEqual([bystander!.participant_id]);
-    expect(await daysBehindOf(t.ctx.db, person!.participant_id)).toBe(0);
-    expect(await daysBehindOf(t.ctx.db, bystander!.participant_id)).toBe(2);
+    expect(await daysBehindOf(t.ctx.database.db, person!.participant_id)).toBe(0);
+    expect(await daysBehindOf(t.ctx.database.db, bystander!.participant_id)).toBe(2);
   });
 });

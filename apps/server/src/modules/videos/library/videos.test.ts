@@ -16,6 +16,7 @@ import {
   videos,
 } from '../../../db/schema.js';
 import { hashDeviceToken } from '../../../plugins/access.js';
+import { firstSite } from '../../../../test/factories.js';
 import { createTestApp, signedInCookie, type TestApp } from '../../../../test/harness.js';
 import { eventually, testVideo, uploadThroughTus } from '../../../../test/media-helpers.js';
 import { makeThumbnail } from '../media/thumbnail-job.js';
@@ -72,7 +73,7 @@ const storedKey = (url: string) => new URL(url).pathname.replace(/^\/media\//, '
 
 async function thumbnailOf(videoId: number): Promise<string> {
   return eventually(async () => {
-    const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, videoId));
+    const [row] = await t.ctx.database.db.select().from(videos).where(eq(videos.video_id, videoId));
     return row && row.video_thumbnail_url !== THUMBNAIL_PROCESSING ? row.video_thumbnail_url : undefined;
   });
 }
@@ -163,11 +164,15 @@ describe('videos', () => {
     expect(thumbs['2'][0].video_id).toBe(b.video_id);
 
     const token = 'device-token-for-thumbnails-0001';
-    const [device] = await t.ctx.db
+    const [device] = await t.ctx.database.db
       .insert(authorizedDevices)
-      .values({ name: 'Tablet', uuid: '11f00a29230cf038' })
+      .values({
+        name: 'Tablet',
+        uuid: '11f00a29230cf038',
+        organisation_id: (await firstSite(t.ctx.database.db)).organisation_id,
+      })
       .returning();
-    const [person] = await t.ctx.db
+    const [person] = await t.ctx.database.db
       .insert(participants)
       .values({
         first_name: 'Pat',
@@ -176,9 +181,10 @@ describe('videos', () => {
         phone_number: '+441234567890',
         address: '1 Road',
         authorized_device_id: device!.authorized_device_id,
+        ...(await firstSite(t.ctx.database.db)),
       })
       .returning();
-    await t.ctx.db.insert(deviceTokens).values({
+    await t.ctx.database.db.insert(deviceTokens).values({
       token_hash: hashDeviceToken(token),
       authorized_device_id: device!.authorized_device_id,
       participant_id: person!.participant_id,
@@ -188,7 +194,7 @@ describe('videos', () => {
       authorization: `Bearer ${token}`,
     });
     expect(beforeProgramme.statusCode).toBe(404);
-    await t.ctx.db.insert(participationProgress).values({
+    await t.ctx.database.db.insert(participationProgress).values({
       participant_id: person!.participant_id,
       fitness_video_set_id: setId,
       started_date: '2025-09-01',
@@ -199,9 +205,14 @@ describe('videos', () => {
     });
     expect(fromTablet.statusCode).toBe(200);
     expect(Object.keys(fromTablet.json())).toEqual(['1', '2']);
-    const [otherSet] = await t.ctx.db
+    const [otherSet] = await t.ctx.database.db
       .insert(videoSets)
-      .values({ set_name: 'Other programme', number_of_weeks: 1, videos_in_week: 1 })
+      .values({
+        set_name: 'Other programme',
+        number_of_weeks: 1,
+        videos_in_week: 1,
+        organisation_id: (await firstSite(t.ctx.database.db)).organisation_id,
+      })
       .returning();
     const otherFromTablet = await call(
       'GET',
@@ -364,7 +375,7 @@ describe('videos', () => {
     const second = await addVideo(otherSet, 1, 1, location);
     const firstThumb = await thumbnailOf(first.video_id);
     await thumbnailOf(second.video_id);
-    const [person] = await t.ctx.db
+    const [person] = await t.ctx.database.db
       .insert(participants)
       .values({
         first_name: 'Viewer',
@@ -372,9 +383,10 @@ describe('videos', () => {
         date_of_birth: '1950-01-01',
         phone_number: '+441234567892',
         address: '3 Road',
+        ...(await firstSite(t.ctx.database.db)),
       })
       .returning();
-    await t.ctx.db.insert(seenVideos).values({
+    await t.ctx.database.db.insert(seenVideos).values({
       participant_id: person!.participant_id,
       video_id: first.video_id,
       fitness_video_set_id: setId,
@@ -386,16 +398,18 @@ describe('videos', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(messages.video.deleted);
     expect((await call('GET', `/api/video/${first.video_id}`)).statusCode).toBe(404);
-    expect(await t.ctx.db.select().from(seenVideos).where(eq(seenVideos.video_id, first.video_id))).toEqual(
-      [],
-    );
+    expect(
+      await t.ctx.database.db.select().from(seenVideos).where(eq(seenVideos.video_id, first.video_id)),
+    ).toEqual([]);
     await eventually(async () => (await t.ctx.media.blobs.stat(firstThumb)) === null);
     expect(await t.ctx.media.blobs.stat(key)).not.toBeNull();
     expect((await call('GET', `/media/${key}`, undefined, {})).statusCode).toBe(200);
 
     expect((await call('DELETE', `/api/video/${second.video_id}`)).statusCode).toBe(200);
     await eventually(async () => (await t.ctx.media.blobs.stat(key)) === null);
-    expect(await t.ctx.db.select().from(videoUploads).where(eq(videoUploads.storage_key, key))).toEqual([]);
+    expect(
+      await t.ctx.database.db.select().from(videoUploads).where(eq(videoUploads.storage_key, key)),
+    ).toEqual([]);
     expect((await call('DELETE', `/api/video/${second.video_id}`)).statusCode).toBe(404);
   });
 
@@ -484,7 +498,10 @@ describe('videos', () => {
     expect(res.statusCode).toBe(202);
     expect(res.json().message).toBe(messages.thumbnail.queued);
     const second = await eventually(async () => {
-      const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, created.video_id));
+      const [row] = await t.ctx.database.db
+        .select()
+        .from(videos)
+        .where(eq(videos.video_id, created.video_id));
       return row && row.video_thumbnail_url !== first && row.video_thumbnail_url !== THUMBNAIL_PROCESSING
         ? row.video_thumbnail_url
         : undefined;
@@ -511,7 +528,7 @@ describe('videos', () => {
     });
     expect(lost.statusCode).toBe(422);
     expect(lost.json().message).toBe(messages.thumbnail.couldNotDownload);
-    const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, created.video_id));
+    const [row] = await t.ctx.database.db.select().from(videos).where(eq(videos.video_id, created.video_id));
     expect(row!.video_thumbnail_url).toBe(second);
   });
 

@@ -1,4 +1,5 @@
 import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { instanceScope, withScope } from '../../../db/scope.js';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
 import { lockedRow } from '../../../db/locked-row.js';
@@ -70,7 +71,11 @@ export function mediaDeleteJob(ctx: AppContext): JobDefinition<MediaDeleteData> 
 }
 
 /** Removes uploads that were abandoned, or finished and never saved as a video; returns how many. */
-export async function cleanUpUploads(ctx: AppContext): Promise<number> {
+export function cleanUpUploads(ctx: AppContext): Promise<number> {
+  return withScope(instanceScope('upload clean-up'), () => removeStaleUploads(ctx));
+}
+
+async function removeStaleUploads(ctx: AppContext): Promise<number> {
   const cutoff = new Date(ctx.clock.now().getTime() - UPLOAD_ABANDONED_AFTER_MS);
   const stale = and(
     or(

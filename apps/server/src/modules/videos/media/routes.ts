@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { instanceScope, withScope } from '../../../db/scope.js';
 import { eq } from 'drizzle-orm';
 import { messages } from '@pathway/contract';
 import type { AppContext } from '../../../context.js';
@@ -57,7 +58,10 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
     let contentType = 'image/jpeg';
     if (isUploadKey(key)) {
-      const [upload] = await ctx.db.select().from(videoUploads).where(eq(videoUploads.storage_key, key));
+      // A capability URL, served to whoever holds it (a tablet, any organisation's console).
+      const [upload] = await withScope(instanceScope('media'), () =>
+        ctx.db.select().from(videoUploads).where(eq(videoUploads.storage_key, key)),
+      );
       if (!upload || upload.status !== 'ready') return missing();
       contentType = upload.content_type ?? 'video/mp4';
     } else if (!key.endsWith('.jpg')) {

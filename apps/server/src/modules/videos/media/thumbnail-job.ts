@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { instanceScope, withScope } from '../../../db/scope.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,11 +32,11 @@ export function videoLengthText(durationSeconds: number): string {
  * failure status at once; anything else (storage away, a crash) is retried, and the last try
  * that fails records the status too, so no video stays 'processing....' for ever.
  */
-export async function makeThumbnail(
-  ctx: AppContext,
-  data: ThumbnailJobData,
-  isLastTry: boolean,
-): Promise<void> {
+export function makeThumbnail(ctx: AppContext, data: ThumbnailJobData, isLastTry: boolean): Promise<void> {
+  return withScope(instanceScope('thumbnail'), () => makeThumbnailOf(ctx, data, isLastTry));
+}
+
+async function makeThumbnailOf(ctx: AppContext, data: ThumbnailJobData, isLastTry: boolean): Promise<void> {
   const { videoId, fileKey } = data;
   const [video] = await ctx.db.select().from(videos).where(eq(videos.video_id, videoId));
   if (!video || video.file_location_path !== fileKey) return;

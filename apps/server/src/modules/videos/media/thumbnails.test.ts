@@ -39,7 +39,7 @@ async function saveVideo(t: TestApp, cookie: string) {
 
 const thumbnailOf = (t: TestApp, videoId: number) =>
   eventually(async () => {
-    const [row] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, videoId));
+    const [row] = await t.ctx.database.db.select().from(videos).where(eq(videos.video_id, videoId));
     return row && row.video_thumbnail_url !== THUMBNAIL_PROCESSING ? row : undefined;
   });
 
@@ -90,7 +90,10 @@ describe('thumbnail job', () => {
         ]);
       return rows.some((r) => r.retry_count >= 1);
     });
-    const [stillProcessing] = await t.ctx.db.select().from(videos).where(eq(videos.video_id, video.video_id));
+    const [stillProcessing] = await t.ctx.database.db
+      .select()
+      .from(videos)
+      .where(eq(videos.video_id, video.video_id));
     expect(stillProcessing!.video_thumbnail_url).toBe(THUMBNAIL_PROCESSING);
 
     await t.ctx.media.blobs.putFile(key, copy, 'video/mp4');

@@ -143,7 +143,7 @@ describe('resumable upload', () => {
     const resumeAt = await waitForOffset(uploadUrl, 1);
     expect(resumeAt).toBeGreaterThan(0);
     expect(resumeAt).toBeLessThanOrEqual(100_000);
-    const [receiving] = await t.ctx.db.select().from(videoUploads);
+    const [receiving] = await t.ctx.database.db.select().from(videoUploads);
     expect(receiving).toMatchObject({ status: 'receiving', file_size: bytes.length });
 
     // A client that is wrong about the offset is told so and nothing is written.
@@ -184,7 +184,7 @@ describe('resumable upload', () => {
       expect(existsSync(path.join(t.config.mediaDir, 'uploads', id))).toBe(false);
       expect(existsSync(path.join(t.config.mediaDir, 'uploads', `${id}.json`))).toBe(false);
       expect(
-        await t.ctx.db
+        await t.ctx.database.db
           .select()
           .from(videoUploads)
           .where(eq(videoUploads.storage_key, `uploads/${id}`)),
@@ -225,7 +225,7 @@ describe('resumable upload', () => {
       .poll(
         async () =>
           (
-            await t.ctx.db
+            await t.ctx.database.db
               .select()
               .from(videoUploads)
               .where(eq(videoUploads.storage_key, `uploads/${id}`))
@@ -264,7 +264,7 @@ describe('resumable upload', () => {
     const freshUrl = fresh.headers.get('location')!;
     const idOf = (u: string) => `uploads/${u.split('/').pop()}`;
     const dayAndABit = sql`now() - interval '25 hours'`;
-    await t.ctx.db
+    await t.ctx.database.db
       .update(videoUploads)
       .set({
         last_activity_at: dayAndABit,
@@ -389,7 +389,7 @@ describe('a stopping server', () => {
       await waitUntil(() => existsSync(file) && statSync(file).size === video.length, 'every byte stored');
       req.destroy();
       await own.app.close();
-      const [row] = await own.ctx.db
+      const [row] = await own.ctx.database.db
         .select()
         .from(videoUploads)
         .where(eq(videoUploads.storage_key, `uploads/${id}`));

@@ -1,0 +1,189 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstSite, insertParticipants, setDaysMissed } from '../../test/factories.js';
+import { createTestApp, type TestApp } from '../../test/harness.js';
+import { makeProgress, makeVideoSet } from '../../test/programme-factories.js';
+import { worklistPage } from '../modules/followup/worklist.js';
+import { ParticipantRepository } from '../modules/participants/repository.js';
+import type { Database } from './client.js';
+import { rowsOf } from './rows.js';
+import { organisations, participants, sites } from './schema.js';
+import { NoScopeError, instanceScope, withScope, type Scope } from './scope.js';
+
+// The database, not the handler, keeps organisations and sites apart: the participants page's and
+// the follow-up worklist's statements carry no condition on the site or organisation at all, and
+// run under an admin's transaction settings (db/scope.ts) they return that admin's rows alone.
+
+let t: TestApp;
+const place = { a1: [] as number[], a2: [] as number[], b: [] as number[] };
+let scopeA1: Scope;
+let scopeA: Scope;
+let scopeB: Scope;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.ctx.database.db;
+  const a = await firstSite(db);
+  const [a2] = await db.insert(sites).values({ organisation_id: a.organisation_id, name: 'A2' }).returning();
+  const [b] = await db.insert(organisations).values({ name: 'Organisation B', ods_code: 'RLSB' }).returning();
+  const [b1] = await db.insert(sites).values({ organisation_id: b!.organisation_id, name: 'B1' }).returning();
+  const at = (site: { site_id: number; organisation_id: number }) => ({
+    site_id: site.site_id,
+    organisation_id: site.organisation_id,
+    days_behind: 4,
+  });
+  place.a1 = await insertParticipants(t.ctx, [at(a), at(a), at(a)]);
+  place.a2 = await insertParticipants(t.ctx, [at(a2!), at(a2!)]);
+  place.b = await insertParticipants(t.ctx, [at(b1!), at(b1!)]);
+  const set = await makeVideoSet(db);
+  for (const id of [...place.a1, ...place.a2, ...place.b])
+    await makeProgress(db, id, set.fitness_video_set_id, { started_date: '2026-01-05' });
+  // Four days gone by without their video: behind, on the worklist.
+  await setDaysMissed(db, [...place.a1, ...place.a2, ...place.b], 4, '2026-02-01');
+  scopeA1 = {
+    kind: 'staff',
+    organisationId: a.organisation_id,
+    siteIds: [a.site_id],
+    everySite: false,
+    systemAdministrator: false,
+  };
+  scopeA = {
+    kind: 'staff',
+    organisationId: a.organisation_id,
+    siteIds: [a.site_id, a2!.site_id],
+    everySite: true,
+    systemAdministrator: true,
+  };
+  scopeB = {
+    kind: 'staff',
+    organisationId: b!.organisation_id,
+    siteIds: [b1!.site_id],
+    everySite: true,
+    systemAdministrator: false,
+  };
+});
+afterAll(() => t.close());
+
+/**
+ * Runs `work` on the application's database in `scope`, exactly as a request's handler does (the
+ * staff role and the scope's settings, for each statement's transaction), or with no scope on the
+ * tables' owner's: what it reads is what the policies let through, whatever the statement asks.
+ */
+async function asScope<T>(scope: Scope | null, work: (db: Database) => Promise<T>): Promise<T> {
+  return scope ? withScope(scope, () => work(t.ctx.db)) : work(t.ctx.database.db);
+}
+
+const pageIds = (db: Database) =>
+  new ParticipantRepository(db)
+    .page({
+      filter: { status: 'all', searchIdentifiable: true },
+      order: { sort: 'participant_id', order: 'asc' },
+      limit: 100,
+      offset: 0,
+    })
+    .then(({ rows }) => rows.map((r) => r.participant_id));
+
+/** The worklist's page, every reason, by the statement the route runs; its total must agree. */
+async function worklistIds(db: Database): Promise<number[]> {
+  const { rows, total } = await worklistPage(
+    db,
+    { now: new Date('2026-02-01T12:00:00Z'), silentDays: 3, today: '2026-02-01', timeZone: 'Europe/London' },
+    { limit: 100, offset: 0, identifiable: true },
+  );
+  expect(total).toBe(rows.length);
+  return rows.map((row) => row.participant_id).sort((x, y) => x - y);
+}
+
+describe('row-level security', () => {
+  it("gives the participants page's statement, with no condition of its own on sites, only the admin's rows", async () => {
+    const everyone = [...place.a1, ...place.a2, ...place.b];
+    // The tables' owner is not held by the policies: the statement itself keeps nobody out.
+    expect(await asScope(null, pageIds)).toEqual(expect.arrayContaining(everyone));
+    expect(await asScope(scopeA1, pageIds)).toEqual(place.a1);
+    expect(await asScope(scopeA, pageIds)).toEqual([...place.a1, ...place.a2]);
+    expect(await asScope(scopeB, pageIds)).toEqual(place.b);
+  });
+
+  it("gives the worklist's statement only the admin's rows, its total included", async () => {
+    expect(await asScope(null, worklistIds)).toEqual(
+      expect.arrayContaining([...place.a1, ...place.a2, ...place.b]),
+    );
+    expect(await asScope(scopeA1, worklistIds)).toEqual(place.a1);
+    expect(await asScope(scopeB, worklistIds)).toEqual(place.b);
+  });
+
+  it('refuses a statement with no scope, before it is sent', async () => {
+    await expect(t.ctx.db.select().from(participants)).rejects.toMatchObject({
+      cause: expect.any(NoScopeError) as unknown,
+    });
+  });
+
+  it("keeps each request's scope to its own statements however their awaits interleave, nested transactions included", async () => {
+    const read = (scope: Scope) =>
+      withScope(scope, async () => {
+        const seen: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const rows = await t.ctx.db.select({ id: participants.participant_id }).from(participants);
+          seen.push(...rows.map((r) => r.id));
+          await new Promise((resolve) => setImmediate(resolve));
+          // A savepoint inside a transaction: still the request's scope.
+          const nested = await t.ctx.db.transaction((tx) =>
+            tx.transaction((inner) => inner.select({ id: participants.participant_id }).from(participants)),
+          );
+          seen.push(...nested.map((r) => r.id));
+        }
+        return new Set(seen);
+      });
+    const results = await Promise.all([read(scopeA1), read(scopeB), read(scopeA1), read(scopeB)]);
+    expect([...results[0]].sort((x, y) => x - y)).toEqual(place.a1);
+    expect([...results[1]].sort((x, y) => x - y)).toEqual(place.b);
+    expect(results[2]).toEqual(results[0]);
+    expect(results[3]).toEqual(results[1]);
+    // Nothing of a scope is left on the connection (embedded: the one session) once its transaction ends.
+    const [left] = rowsOf<{ sites: string | null; role: string }>(
+      await t.ctx.database.db.execute(
+        sql`select nullif(current_setting('pathway.sites', true), '') as sites, current_user as role`,
+      ),
+    );
+    expect(left!.sites).toBeNull();
+    expect(left!.role).not.toBe('pathway_staff');
+  });
+
+  it("runs the application's statements as a role that owns nothing and is not above the policies", async () => {
+    const [who] = rowsOf<{ role: string; owner: boolean; bypass: boolean }>(
+      await withScope(instanceScope('test'), () =>
+        t.ctx.db.execute(sql`
+          select current_user as role,
+            exists (select 1 from pg_tables where tableowner = current_user) as owner,
+            (select rolbypassrls or rolsuper from pg_roles where rolname = current_user) as bypass`),
+      ),
+    );
+    expect(who).toEqual({ role: 'pathway_staff', owner: false, bypass: false });
+    // Every table with a participant's, an organisation's or a site's rows has its policies on.
+    const unprotected = rowsOf<{ table: string }>(
+      await t.ctx.database.db.execute(sql`
+        select c.relname as table from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind = 'r' and not c.relrowsecurity
+        order by 1`),
+    ).map((r) => r.table);
+    // The instance's own: the daily check's runs, rate limits, sealed secrets (no staff grant), the
+    // catalogue of outcome measures (shared by every organisation, as a shared video set) and the
+    // programme's time zone; single sign-on's settings, which its routes keep to the admin's own
+    // organisation, its flows and its providers' logout tokens, read before anyone is known.
+    expect(unprotected).toEqual([
+      'adherence_runs',
+      'outcome_measures',
+      'programme_settings',
+      'rate_limit_counters',
+      'server_secrets',
+      'sso_configurations',
+      'sso_email_domains',
+      'sso_flows',
+      'sso_logout_tokens',
+    ]);
+    const participantOf = await withScope(scopeB, () =>
+      t.ctx.db.select().from(participants).where(eq(participants.participant_id, place.a1[0]!)),
+    );
+    expect(participantOf).toEqual([]);
+  });
+});

@@ -1,0 +1,2 @@
+/** Organisations and their sites: who runs the programme where. */
+export { organisationRoutes } from './routes.js';
