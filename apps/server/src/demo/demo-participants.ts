@@ -22,12 +22,15 @@ import {
 import type { Database } from '../db/client.js';
 import {
   adherenceRuns,
+  assessmentResults,
+  assessmentSchedules,
   authorizedDevices,
   dailyViews,
   deviceSignIns,
   deviceTokens,
   participantAdherence,
   participantFollowup,
+  outcomeMeasures,
   participants,
   participationProgress,
   pushOutbox,
@@ -267,6 +270,8 @@ export async function seedDemoParticipants(
     return device!;
   };
 
+  const walkMeasureId = await scheduleDemoAssessments(tx, options.sets);
+
   for (const [i, member] of CAST.entries()) {
     const device = member.habit === 'no-device' ? null : await newDevice(i + 1);
     const [professional, role] = pick(rng, PROFESSIONALS);
@@ -431,6 +436,7 @@ export async function seedDemoParticipants(
       });
     }
     if (member.discharged) await discharge(tx, participantId, device!, member.discharged, lastDay);
+    await recordDemoWalks(tx, { participantId, walkMeasureId, member, started, lastDay });
   }
   for (let n = 0; n < SPARE_DEVICES; n++) await newDevice(CAST.length + n + 1);
 
@@ -456,12 +462,80 @@ export async function seedDemoParticipants(
       .insert(pushOutbox)
       .values(messagesSent.slice(i, i + 500))
       .onConflictDoNothing();
+  // What is due is kept by triggers from the database's own clock; the demo's days are the
+  // programme's today (a test's clock may be elsewhere), so every demo participant is placed by it.
+  await tx.execute(sql`
+    select assessment_due_refresh(array(select participant_id from participant_followup), ${today}::date)`);
   // Today's check has been played out above: the scheduled one has nothing left to do today.
   await tx
     .insert(adherenceRuns)
     .values({ run_date: today, started_at: now, finished_at: now, participants_checked: CAST.length })
     .onConflictDoNothing();
   return { participants: CAST.length, devices: devicesMade, views };
+}
+
+/**
+ * Every demo set assesses the six-minute walk (shipped with the product) at the start and the end,
+ * so the Outcomes tab, the outcomes report and the worklist's "Assessment due" have something to
+ * show. Returns the measure's id.
+ */
+async function scheduleDemoAssessments(tx: Database, sets: DemoSet[]): Promise<number> {
+  const [walk] = await tx
+    .select({ measure_id: outcomeMeasures.measure_id })
+    .from(outcomeMeasures)
+    .where(eq(outcomeMeasures.code, '6MWD'));
+  for (const set of sets) {
+    await tx.insert(assessmentSchedules).values(
+      (['baseline', 'end'] as const).map((timepoint, position) => ({
+        fitness_video_set_id: set.fitness_video_set_id,
+        timepoint,
+        measure_id: walk!.measure_id,
+        position,
+      })),
+    );
+  }
+  return walk!.measure_id;
+}
+
+/**
+ * A participant's six-minute walks, as a clinic would record them: the baseline on the second day
+ * of the programme (one slipping participant's was never taken: the report's completeness shows
+ * it), and the end walk on the day a completed participant was discharged, most of them further
+ * than at the start. Those in their first days, and those in their last week, are left due.
+ */
+async function recordDemoWalks(
+  tx: Database,
+  p: {
+    participantId: number;
+    walkMeasureId: number;
+    member: Cast;
+    started: string;
+    lastDay: string;
+  },
+): Promise<void> {
+  const { member } = p;
+  const firstDaysStill = member.startedDaysAgo! < 5;
+  const baselineMissed = member.habit === 'slipping' && member.startedDaysAgo === 21;
+  if (firstDaysStill || baselineMissed) return;
+  // Spread by the participant, not drawn from the programme's random source, which would move
+  // every later participant's viewing history.
+  const baseline = 220 + ((p.participantId * 37) % 180);
+  const walk = (timepoint: 'baseline' | 'end', taken_on: string, value: number) => ({
+    participant_id: p.participantId,
+    measure_id: p.walkMeasureId,
+    timepoint,
+    taken_on,
+    value,
+    score: value,
+    admin_user_name: 'demo',
+    created_at: at(taken_on, '11:00:00'),
+  });
+  await tx.insert(assessmentResults).values(walk('baseline', addDays(p.started, 1), baseline));
+  if (member.discharged?.outcome === 'completed') {
+    await tx
+      .insert(assessmentResults)
+      .values(walk('end', p.lastDay, baseline + 25 + ((p.participantId * 13) % 60)));
+  }
 }
 
 /**

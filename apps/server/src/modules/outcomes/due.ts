@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.js';
  * The daily job's part of assessment_due: a participant's stretch of due days that ended before
  * `today` gives way to their next one (a later interim, the end), which no write would otherwise
  * bring. Facts that change (results, schedules, programmes, discharges) are kept by triggers
- * (drizzle 0026_assessment_due_triggers.sql); this is the passing of time alone.
+ * (db/functions/assessment-due.sql); this is the passing of time alone.
  */
 export async function advanceAssessmentDue(db: Database, today: string): Promise<void> {
   await db.execute(sql`
