@@ -238,7 +238,17 @@ test.describe('organisations and sites', () => {
       const other = await theirs.request.get(`/api/participant/${atFirst.participant_id}`);
       expect(other.status()).toBe(404);
 
-      // The lead sees both sites, the site in the record, and transfers the first participant.
+      // The lead sees both sites: the add form asks which one, and requires it.
+      await page.goto('/addparticipant');
+      const form = page.getByRole('form', { name: 'Add participant' });
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect(form.getByText(om.siteRequired)).toBeVisible();
+      await form.getByRole('combobox', { name: /^Site/ }).click();
+      await expect(page.getByRole('option', { name: second.name })).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expectAccessible(page, 'add participant with a choice of site');
+
+      // The site in the record, and a transfer of the first participant.
       await page.goto('/participants');
       await searchParticipants(page, atFirst.last_name);
       const row = participantRow(page, atFirst.participant_id);

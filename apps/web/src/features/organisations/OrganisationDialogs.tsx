@@ -15,8 +15,12 @@ import { useCreateOrganisation, useCreateSite, useUpdateOrganisation, useUpdateS
 
 const ODS_HINT = '3 to 5 letters and digits, as the NHS Organisation Data Service publishes it';
 
+/** A code the form may leave blank (the request then sends none). */
+const blankOrOdsCode = z.union([z.literal(''), odsCode]);
 /** An organisation from before organisations existed has no ODS code: blank keeps it so. */
-const editOrganisationForm = createOrganisationBody.extend({ ods_code: z.union([z.literal(''), odsCode]) });
+const editOrganisationForm = createOrganisationBody.extend({ ods_code: blankOrOdsCode });
+/** A site's code is optional. */
+const siteForm = createSiteBody.extend({ ods_code: blankOrOdsCode });
 
 interface NameAndCode {
   name: string;
@@ -62,8 +66,8 @@ export function OrganisationDialog({
   const create = useCreateOrganisation();
   const update = useUpdateOrganisation(organisation?.organisation_id ?? 0);
   const mutation = organisation ? update : create;
-  const { control, handleSubmit } = useForm<NameAndCode>({
-    resolver: zodResolver(organisation ? editOrganisationForm : createOrganisationBody) as never,
+  const { control, handleSubmit } = useForm<NameAndCode, unknown, NameAndCode>({
+    resolver: zodResolver(organisation ? editOrganisationForm : createOrganisationBody),
     defaultValues: { name: organisation?.name ?? '', ods_code: organisation?.ods_code ?? '' },
   });
   const save = handleSubmit(({ name, ods_code }) => {
@@ -107,8 +111,8 @@ export function SiteDialog({
   const create = useCreateSite(organisationId);
   const update = useUpdateSite(site?.site_id ?? 0);
   const mutation = site ? update : create;
-  const { control, handleSubmit } = useForm<NameAndCode>({
-    resolver: zodResolver(createSiteBody) as never,
+  const { control, handleSubmit } = useForm<NameAndCode, unknown, NameAndCode>({
+    resolver: zodResolver(siteForm),
     defaultValues: { name: site?.name ?? '', ods_code: site?.ods_code ?? '' },
   });
   const save = handleSubmit(({ name, ods_code }) => {
