@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { messages, type CreatedAdminUser, type Organisation, type Role, type Site } from '@pathway/contract';
+import { messages, type Organisation, type Site } from '@pathway/contract';
 import * as OTPAuth from 'otpauth';
 import {
   expect,
@@ -7,7 +7,6 @@ import {
   fillSignIn,
   nextCode,
   test,
-  totpFromUrl,
   uniqueUserName,
   withStepUp,
   type BootstrapAdmin,
@@ -21,28 +20,6 @@ const om = messages.organisation;
 /** An ODS code no other test uses: 5 capitals and digits. */
 function uniqueOdsCode(): string {
   return `Z${Math.random().toString(36).slice(2, 6).toUpperCase().padEnd(4, '0')}`;
-}
-
-/** An admin added through the API by the worker's admin (a system administrator): of any organisation. */
-async function addAdmin(
-  api: APIRequestContext,
-  setupAdmin: BootstrapAdmin,
-  role: Role,
-  extra: { organisation_id?: number; site_ids?: number[]; system_administrator?: boolean } = {},
-): Promise<TestAdmin> {
-  const admin = {
-    user_name: uniqueUserName(role === 'full access' ? 'e2e.org.full' : 'e2e.org.basic'),
-    password: `pw ${Math.random().toString(36).slice(2)} x`,
-    role,
-    first_name: 'Org',
-    last_name: 'Admin',
-  };
-  const response = await withStepUp(api, setupAdmin, () =>
-    api.post('/api/admin', { data: { ...admin, ...extra } }),
-  );
-  expect(response.status(), await response.text()).toBe(201);
-  const created = (await response.json()) as CreatedAdminUser;
-  return { ...admin, totp: totpFromUrl(created.otpauth_url) };
 }
 
 /** A new organisation with a second site, through the API. */
@@ -81,15 +58,10 @@ test.describe('organisations and sites', () => {
   test('a system administrator adds an organisation, its sites and its first full-access admin, who sees an empty programme', async ({
     page,
     browser,
-    adminApi,
-    setupAdmin,
-    signIn,
+    signInAs,
   }) => {
     await page.setViewportSize({ width: 1366, height: 768 });
-    const systemAdministrator = await addAdmin(adminApi, setupAdmin, 'full access', {
-      system_administrator: true,
-    });
-    await signIn(systemAdministrator);
+    await signInAs('full access', { system_administrator: true });
     await page
       .getByRole('navigation', { name: 'Main menu' })
       .getByRole('link', { name: 'Organisations' })
@@ -209,14 +181,13 @@ test.describe('organisations and sites', () => {
     browser,
     adminApi,
     setupAdmin,
+    createAdmin,
     signIn,
   }) => {
     await page.setViewportSize({ width: 1366, height: 768 });
     const { organisation, first, second } = await addOrganisationWithTwoSites(adminApi, setupAdmin);
-    const lead = await addAdmin(adminApi, setupAdmin, 'full access', {
-      organisation_id: organisation.organisation_id,
-    });
-    const limited = await addAdmin(adminApi, setupAdmin, 'full access', {
+    const lead = await createAdmin('full access', { organisation_id: organisation.organisation_id });
+    const limited = await createAdmin('full access', {
       organisation_id: organisation.organisation_id,
       site_ids: [second.site_id],
     });
