@@ -280,6 +280,10 @@ export const messages = {
       unknown_user: 'You have no Pathway account yet. Ask your administrator to add you.',
       email_unverified:
         'Your identity provider did not confirm an email address of your organisation for you, so your Pathway account could not be found. Ask your administrator.',
+      other_organisation:
+        "Your Pathway account belongs to another organisation than this identity provider's. Nobody was signed in; please tell your administrator.",
+      sites:
+        "Your account at your identity provider names none of your organisation's sites in Pathway, so you cannot sign in. Ask your administrator.",
       other_person:
         'You confirmed your identity as someone else than the person signed in to Pathway. Nothing was confirmed.',
       session_ended: 'Your Pathway session ended before your identity was confirmed. Please sign in again.',

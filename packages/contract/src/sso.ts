@@ -89,7 +89,7 @@ export const ssoConfigBody = z
       .nullable()
       .optional()
       .describe(
-        'The claim carrying the sites (their ODS codes), if any: stored, and applied once an organisation has sites (it has none yet)',
+        "The claim carrying the admin's sites (each value a site's ODS code or name), if any: at every sign-in the admin is limited to the organisation's sites it names, and refused when it names none",
       ),
     jit: z.boolean().describe('Create an unknown person on their first sign-in (just in time)'),
     acr_values: z

@@ -38,6 +38,12 @@ export class ScopedPool {
     const begin = `begin; ${scopeStatement(requireScope())}`;
     const client = await this.pool.connect();
     let broken: Error | undefined;
+    // A connection lost between two of these round trips is reported as the client's 'error' event,
+    // which no one else listens to while it is checked out (the pool removes its own): unheard, it
+    // would end the process. Heard, the next query fails, the request answers 503, and the client
+    // is released as broken, so the pool makes a new one.
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
     try {
       await client.query(begin);
       const result = await client.query(config as pg.QueryConfig, values);
@@ -47,6 +53,7 @@ export class ScopedPool {
       await client.query('rollback').catch((failed: Error) => (broken = failed));
       throw error;
     } finally {
+      client.removeListener('error', onError);
       client.release(broken);
     }
   }
@@ -55,8 +62,17 @@ export class ScopedPool {
   async connect(): Promise<pg.PoolClient> {
     const scope = requireScope();
     const client = await this.pool.connect();
+    // As in query(): a connection lost while the transaction holds it must not end the process.
+    let broken: Error | undefined;
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
     return new Proxy(client, {
       get(target, property, receiver) {
+        if (property === 'release')
+          return (error?: Error | boolean) => {
+            target.removeListener('error', onError);
+            target.release(error ?? broken);
+          };
         if (property !== 'query') {
           const value = Reflect.get(target, property, receiver) as unknown;
           return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { ssoConfigurations } from '../../db/schema.js';
-import { organisationOfAdmin } from '../../lib/organisation.js';
 
 /**
  * Whether an admin may sign in with password and code: always, unless their organisation requires
@@ -11,12 +10,12 @@ import { organisationOfAdmin } from '../../lib/organisation.js';
  */
 export async function passwordSignInPolicy(
   db: Database,
-  admin: { admin_user_id: number; user_name: string },
+  admin: { organisation_id: number; user_name: string },
 ): Promise<'allowed' | 'break-glass' | 'refused'> {
   const [settings] = await db
     .select({ required: ssoConfigurations.required, break_glass: ssoConfigurations.break_glass })
     .from(ssoConfigurations)
-    .where(eq(ssoConfigurations.organisation_id, organisationOfAdmin(admin)));
+    .where(eq(ssoConfigurations.organisation_id, admin.organisation_id));
   if (!settings?.required) return 'allowed';
   return settings.break_glass.includes(admin.user_name.toLowerCase()) ? 'break-glass' : 'refused';
 }

@@ -3,10 +3,10 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import type { SsoRefusal } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
-import { adminUsers, sessions, ssoEmailDomains, ssoFlows } from '../../db/schema.js';
+import { adminUsers, sessions, sites, ssoEmailDomains, ssoFlows } from '../../db/schema.js';
 import { AuditService, type AuditActor } from '../audit/index.js';
 import { endSessionsOf, newStoredTotpSecret } from '../auth/index.js';
-import { emailDomainOf, roleFromClaims } from './claims.js';
+import { claimValues, emailDomainOf, roleFromClaims } from './claims.js';
 import { SsoRefused, discoverProvider, refusalOf } from './provider.js';
 import { pathwayAddresses, settingsForDomain, settingsOf, type SsoSettings } from './settings.js';
 
@@ -293,6 +293,24 @@ export class SsoFlows {
         actorOf(admin),
       );
     }
+    // One provider signs in its own organisation's admins: an account of another organisation
+    // (a person known to two trusts that share an issuer, such as CIS2) is not taken over by it.
+    if (admin && admin.organisation_id !== settings.organisation_id)
+      throw new PersonRefused(
+        'other_organisation',
+        `the admin belongs to organisation ${admin.organisation_id}, the provider to ${settings.organisation_id}`,
+        actorOf(admin),
+      );
+    const siteIds = await this.sitesFromClaims(claims, settings);
+    if (siteIds === null) {
+      // Never "every site" because the claim named none we know: that would widen their access.
+      if (admin) await endSessionsOf(db, admin.admin_user_id);
+      throw new PersonRefused(
+        'sites',
+        `no value of ${settings.site_claim} names a site of the organisation${admin ? '; their sessions ended' : ''}`,
+        actorOf(admin),
+      );
+    }
     if (!admin) {
       // An email the provider does not vouch for (or of another organisation's domain) neither
       // links an account nor names a new one.
@@ -323,6 +341,7 @@ export class SsoFlows {
           .values({
             user_name: email!,
             organisation_id: settings.organisation_id,
+            site_ids: siteIds ?? [],
             first_name: (stringClaim(claims.given_name) ?? '').slice(0, 100),
             last_name: (stringClaim(claims.family_name) ?? '').slice(0, 100),
             role,
@@ -359,6 +378,20 @@ export class SsoFlows {
           tx,
         );
       }
+      if (siteIds !== undefined && !sameSites(row!.site_ids, siteIds)) {
+        await tx
+          .update(adminUsers)
+          .set({ site_ids: siteIds })
+          .where(eq(adminUsers.admin_user_id, row!.admin_user_id));
+        await audit.record(
+          actorOf(row),
+          {
+            action: 'admin.sites_change',
+            detail: `sites ${row!.site_ids.join(', ') || 'all'} to ${siteIds.join(', ')}, from the claims of ${settings.issuer}`,
+          },
+          tx,
+        );
+      }
       await audit.record(
         actorOf(row),
         { action: 'signin.success', detail: `single sign-on (${settings.issuer})` },
@@ -367,6 +400,28 @@ export class SsoFlows {
       const session = await this.ctx.sessions.start(row!.admin_user_id, role, ip, tx, sso);
       return { adminUserId: row!.admin_user_id, ...session };
     });
+  }
+
+  /**
+   * The sites the claims limit the person to: the organisation's sites whose ODS code or name a
+   * value of the site claim is (case aside), in id order; undefined when the organisation maps no
+   * site claim (their sites stay as full access set them); null when the claim names none.
+   */
+  private async sitesFromClaims(claims: Claims, settings: SsoSettings): Promise<number[] | null | undefined> {
+    if (!settings.site_claim) return undefined;
+    const named = new Set(claimValues(claims, settings.site_claim).map((v) => v.trim().toLowerCase()));
+    const organisationSites = await this.ctx.db
+      .select({ site_id: sites.site_id, name: sites.name, ods_code: sites.ods_code })
+      .from(sites)
+      .where(eq(sites.organisation_id, settings.organisation_id));
+    const ids = organisationSites
+      .filter(
+        (s) =>
+          named.has(s.name.toLowerCase()) || (s.ods_code !== null && named.has(s.ods_code.toLowerCase())),
+      )
+      .map((s) => s.site_id)
+      .sort((a, b) => a - b);
+    return ids.length > 0 ? ids : null;
   }
 
   /** The same person signed in again at the provider: the session may take dangerous actions. */
@@ -409,6 +464,9 @@ export class SsoFlows {
     await this.audit.record(actor, { action: 'sso.refused', detail: `${reason}: ${detail}${provider}` });
   }
 }
+
+const sameSites = (a: number[], b: number[]) =>
+  a.length === b.length && [...a].sort((x, y) => x - y).every((id, i) => id === b[i]);
 
 /** Flows never finished (the person gave up at the provider) and finished ones: the retention job removes them. */
 export async function pruneSsoFlows(db: AppContext['db'], now: Date): Promise<number> {

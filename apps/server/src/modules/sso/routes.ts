@@ -63,7 +63,7 @@ export async function ssoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
   r.route({
     ...routeOf(api.sso.get),
     handler: async (request) => {
-      assertMayConfigureSso(ctx, request, request.params.id, { change: false });
+      await assertMayConfigureSso(ctx, request, request.params.id, { change: false });
       return presentSettings(ctx.db, request.params.id, publicBase(ctx.config, request));
     },
   });
@@ -71,7 +71,7 @@ export async function ssoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
   r.route({
     ...routeOf(api.sso.update, { stepUp: true }),
     handler: async (request) => {
-      assertMayConfigureSso(ctx, request, request.params.id, { change: true });
+      await assertMayConfigureSso(ctx, request, request.params.id, { change: true });
       await saveSettings(ctx.db, ctx.secrets, request.params.id, request.body, actorOf(request));
       request.log.info(
         { organisation_id: request.params.id, by: staffOf(request).adminUserId },
@@ -86,7 +86,7 @@ export async function ssoRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       rateLimit: perAddress('sso-test', 30),
     }),
     handler: async (request) => {
-      assertMayConfigureSso(ctx, request, request.params.id, { change: false });
+      await assertMayConfigureSso(ctx, request, request.params.id, { change: false });
       const stored = await settingsOf(ctx.db, request.params.id);
       const issuer = request.body.issuer ?? stored?.issuer;
       if (!issuer) throw new HttpError(404, messages.sso.notConfigured);

@@ -2,8 +2,7 @@ import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { FULL_ACCESS, messages, type SsoConfig, type SsoConfigBody } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { adminUsers, ssoConfigurations, ssoEmailDomains } from '../../db/schema.js';
-import { badRequest, conflict, notFound } from '../../lib/http-error.js';
-import { organisationExists } from '../../lib/organisation.js';
+import { badRequest, conflict } from '../../lib/http-error.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { AuditService, type AuditActor } from '../audit/index.js';
 import { newSealedPrivateJwk, openPrivateJwk, publicJwkOf, sealClientSecret } from './sso-secrets.js';
@@ -75,10 +74,6 @@ export async function presentSettings(
   };
 }
 
-export function assertOrganisation(organisationId: number): void {
-  if (!organisationExists(organisationId)) throw notFound(messages.sso.organisationNotFound);
-}
-
 /**
  * Saves an organisation's settings (PUT): the secret sealed, a private_key_jwt key made once, the
  * email domains claimed (each signs in with one organisation only), the break-glass accounts
@@ -109,7 +104,12 @@ export async function saveSettings(
           password_hash: adminUsers.password_hash,
         })
         .from(adminUsers)
-        .where(inArray(sql`lower(${adminUsers.user_name})`, breakGlass))
+        .where(
+          and(
+            eq(adminUsers.organisation_id, organisationId),
+            inArray(sql`lower(${adminUsers.user_name})`, breakGlass),
+          ),
+        )
     : [];
   const missing = breakGlass.find((n) => !named.some((a) => a.user_name.toLowerCase() === n));
   if (missing) throw badRequest(messages.sso.breakGlassUnknown(missing));

@@ -238,6 +238,81 @@ describe('single sign-on through a real OpenID provider', () => {
     expect(refusedWith(await signIn(new TestBrowser(), person))).toBe('role');
   });
 
+  it('limits a person to the sites their site claim names, refuses a claim naming none, and signs in no admin of another organisation', async () => {
+    const db = t.ctx.database.db;
+    const [{ organisation_id: home }] = rowsOf<{ organisation_id: number }>(
+      await db.execute(sql`select organisation_id from sites order by site_id limit 1`),
+    ) as [{ organisation_id: number }];
+    const code = `S${1000 + Math.floor(Math.random() * 9000)}`;
+    const [north, south] = rowsOf<{ site_id: number }>(
+      await db.execute(sql`insert into sites (organisation_id, name, ods_code)
+        values (${home}, ${`North hub ${testId()}`}, ${code}), (${home}, ${`South hub ${testId()}`}, null)
+        returning site_id`),
+    ) as [{ site_id: number }, { site_id: number }];
+    const southName = rowsOf<{ name: string }>(
+      await db.execute(sql`select name from sites where site_id = ${south.site_id}`),
+    )[0]!.name;
+    const [{ organisation_id: elsewhere }] = rowsOf<{ organisation_id: number }>(
+      await db.execute(sql`insert into organisations (name) values (${`Another trust ${testId()}`})
+        returning organisation_id`),
+    ) as [{ organisation_id: number }];
+
+    // The claim names one site by its ODS code (in lower case) and one that does not exist.
+    const person = account(['pathway-clinician'], { sites: [code.toLowerCase(), 'Nowhere'] });
+    const nobody = account(['pathway-clinician'], { sites: ['Nowhere'] });
+    const otherTrusts = await createAdmin(t.ctx, 'basic access', {
+      user_name: `other.${testId()}@${DOMAIN}`,
+      organisation_id: elsewhere,
+    });
+    const theirs: TestAccount = {
+      sub: `sub-${testId()}`,
+      claims: { email: otherTrusts.user_name, email_verified: true, roles: ['pathway-lead'], sites: [code] },
+    };
+    await withProvider({ accounts: [person, nobody, theirs] }, { site_claim: 'sites' });
+
+    const siteIdsOf = async (userName: string) =>
+      rowsOf<{ site_ids: number[] }>(
+        await db.execute(sql`select site_ids from admin_users where lower(user_name) = lower(${userName})`),
+      )[0]?.site_ids;
+    const browser = new TestBrowser();
+    expect((await signIn(browser, person)).url.pathname).toBe('/dashboard');
+    expect(await siteIdsOf(String(person.claims.email))).toEqual([north.site_id]);
+
+    // Their sites follow the claim at the next sign-in, and the change is audited.
+    person.claims.sites = [southName.toUpperCase(), code];
+    expect((await signIn(new TestBrowser(), person)).url.pathname).toBe('/dashboard');
+    expect(await siteIdsOf(String(person.claims.email))).toEqual(
+      [north.site_id, south.site_id].sort((a, b) => a - b),
+    );
+    expect((await auditOf('admin.sites_change')).at(-1)?.detail).toMatch(/from the claims of/);
+
+    // A claim naming no site of the organisation would mean "every site": refused, sessions ended.
+    person.claims.sites = ['Nowhere'];
+    expect(refusedWith(await signIn(new TestBrowser(), person))).toBe('sites');
+    expect(await sessionOf(browser)).toBeNull();
+    expect(refusedWith(await signIn(new TestBrowser(), nobody))).toBe('sites');
+    expect(await siteIdsOf(String(nobody.claims.email))).toBeUndefined();
+
+    // An admin of another organisation is not signed in by this organisation's provider.
+    expect(refusedWith(await signIn(new TestBrowser(), theirs))).toBe('other_organisation');
+    expect((await auditOf('sso.refused')).at(-1)?.detail).toMatch(/^other_organisation: /);
+
+    // The other organisation's settings: a 404 to this organisation's full access.
+    const ours = await signedInCookie(t.ctx, 'full access', { system_administrator: false });
+    const res = await t.app.inject({
+      url: `/api/organisations/${elsewhere}/sso`,
+      headers: { cookie: ours.cookie },
+    });
+    expect(res.statusCode).toBe(404);
+    // A system administrator reads any organisation's (none set there yet).
+    const asSystemAdministrator = await t.app.inject({
+      url: `/api/organisations/${elsewhere}/sso`,
+      headers: { cookie: fullCookie },
+    });
+    expect(asSystemAdministrator.statusCode, asSystemAdministrator.body).toBe(200);
+    expect(asSystemAdministrator.json()).toMatchObject({ configured: false });
+  });
+
   it('refuses an unknown email domain, and a provider that cannot be reached, on the sign-in page', async () => {
     const person = account(['pathway-lead']);
     await withProvider({ accounts: [person] });
@@ -669,7 +744,10 @@ describe('single sign-on through a real OpenID provider', () => {
     });
     expect((await configure({ email_domains: ['not a domain'] })).statusCode).toBe(400);
     expect((await configure({ role_map: {} })).statusCode).toBe(400);
-    const other = await t.app.inject({ url: '/api/organisations/2/sso', headers: { cookie: fullCookie } });
+    const other = await t.app.inject({
+      url: '/api/organisations/999999/sso',
+      headers: { cookie: fullCookie },
+    });
     expect(other.statusCode).toBe(404);
     const basic = await signedInCookie(t.ctx, 'basic access');
     expect(

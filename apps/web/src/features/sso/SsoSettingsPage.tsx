@@ -372,7 +372,7 @@ function SsoSettingsForm({ config, organisationId }: { config: SsoConfig; organi
           label="Site claim (optional)"
           value={form.site_claim}
           onChange={(e) => set('site_claim', e.target.value)}
-          helperText="The claim that carries the person's sites (their ODS codes), if any: kept for when your organisation has sites in Pathway (it has none yet)"
+          helperText="The claim that carries the person's sites (each a site's ODS code or name), if any: every sign-in limits them to those sites, and one naming none of yours is refused"
           inputProps={{ spellCheck: false }}
         />
       </Section>
