@@ -21,11 +21,12 @@ export function TransferDialog({
   onClose: () => void;
   onTransferred: (message: string) => void;
 }) {
-  const sites = useSessionSites().filter((site) => site.site_id !== participant.site_id);
+  const seen = useSessionSites();
+  const sites = seen.filter((site) => site.site_id !== participant.site_id);
   const transfer = useTransferParticipant();
   const [siteId, setSiteId] = useState<number | ''>('');
   const [missing, setMissing] = useState(false);
-  const from = siteName(useSessionSites(), participant.site_id);
+  const from = siteName(seen, participant.site_id);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
