@@ -252,7 +252,8 @@ test.describe('the console as a clinician meets it', () => {
     const set = await addVideoSetThroughApi(adminApi);
     await addParticipant(adminApi);
     await page.setViewportSize(PHONE);
-    await signInAs('full access');
+    // Server Logs among the screens: a system administrator's.
+    await signInAs('full access', { system_administrator: true });
     for (const [path, heading] of [
       ['/dashboard', 'Dashboard'],
       ['/participants', 'Participants'],

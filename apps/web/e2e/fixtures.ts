@@ -130,13 +130,23 @@ export async function fillSignIn(page: Page, admin: Pick<TestAdmin, 'user_name' 
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** Where a new admin works: another organisation, some sites only, or running the instance. */
+export interface AdminPlacement {
+  organisation_id?: number;
+  site_ids?: number[];
+  system_administrator?: boolean;
+}
+
 interface Fixtures {
-  /** Adds an admin user through the API, as the setup's full-access admin. */
-  createAdmin: (role?: Role) => Promise<TestAdmin>;
+  /**
+   * Adds an admin user through the API, as the setup's full-access admin (a system administrator,
+   * who may place them in any organisation).
+   */
+  createAdmin: (role?: Role, placement?: AdminPlacement) => Promise<TestAdmin>;
   /** Signs in through the sign-in page with a TOTP code, and waits for the dashboard. */
   signIn: (admin: TestAdmin) => Promise<void>;
   /** A new admin of the role, signed in through the sign-in page. */
-  signInAs: (role: Role) => Promise<TestAdmin>;
+  signInAs: (role: Role, placement?: AdminPlacement) => Promise<TestAdmin>;
   accessibleAtEnd: void;
   noBrowserErrors: void;
 }
@@ -180,7 +190,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   ],
 
   createAdmin: async ({ adminApi, setupAdmin }, use) => {
-    await use(async (role = 'basic access') => {
+    await use(async (role = 'basic access', placement = {}) => {
       const admin = {
         user_name: uniqueUserName(role === 'full access' ? 'e2e.full' : 'e2e.basic'),
         password: `pw ${Math.random().toString(36).slice(2)} x`,
@@ -189,7 +199,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
         last_name: role === 'full access' ? 'Fullaccess' : 'Basicaccess',
       };
       const response = await withStepUp(adminApi, setupAdmin, () =>
-        adminApi.post('/api/admin', { data: admin }),
+        adminApi.post('/api/admin', { data: { ...admin, ...placement } }),
       );
       expect(response.status(), await response.text()).toBe(201);
       const created = (await response.json()) as CreatedAdminUser;
@@ -216,8 +226,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   },
 
   signInAs: async ({ createAdmin, signIn }, use) => {
-    await use(async (role) => {
-      const admin = await createAdmin(role);
+    await use(async (role, placement) => {
+      const admin = await createAdmin(role, placement);
       await signIn(admin);
       return admin;
     });

@@ -172,6 +172,9 @@ async function createWorkerAdmin(
       'Setup',
       '--last-name',
       'Admin',
+      // Every slot's admin runs the instance as the first one does (the CLI makes the first admin of
+      // an instance its system administrator), so a test may add organisations on any worker.
+      '--system-administrator',
       '--json',
     ],
     { cwd: repoRoot, env },

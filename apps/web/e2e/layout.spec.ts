@@ -40,7 +40,8 @@ test.describe('layout and access', () => {
     page,
     signInAs,
   }) => {
-    await signInAs('full access');
+    // Server Logs are the instance's: a system administrator's page.
+    await signInAs('full access', { system_administrator: true });
     const menu = page.getByRole('navigation', { name: 'Main menu' });
     const pages = [
       ...staffPages,
@@ -74,7 +75,7 @@ test.describe('layout and access', () => {
   });
 
   test('a page whose code fails to load offers a reload', async ({ page, signInAs }) => {
-    await signInAs('full access');
+    await signInAs('full access', { system_administrator: true });
     await page.route(/\/assets\/ServerLogsPage-[^/]+\.js$/, (route) => route.abort());
     await page.getByRole('link', { name: 'Server Logs' }).click();
     await expect(page.getByRole('alert')).toContainText('This page could not be loaded');

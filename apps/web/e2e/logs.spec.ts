@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { expect, expectAccessible, test } from './fixtures';
 
+// The server logs are the instance's: a system administrator reads them.
 test.describe('server logs', () => {
   test('views a log in a 600x500 popup window', async ({ page, signInAs }) => {
-    await signInAs('full access');
+    await signInAs('full access', { system_administrator: true });
     await page.getByRole('link', { name: 'Server Logs' }).click();
     const table = page.getByRole('table', { name: 'Server log files' });
     await expect(table.getByRole('columnheader', { name: 'Log Created Date' })).toBeVisible();
@@ -41,7 +42,7 @@ test.describe('server logs', () => {
   });
 
   test('downloads a log under its file name', async ({ page, signInAs, adminApi }) => {
-    await signInAs('full access');
+    await signInAs('full access', { system_administrator: true });
     await page.goto('/serverlogs');
     const table = page.getByRole('table', { name: 'Server log files' });
     const fileName = (await table.getByRole('cell').first().innerText()).trim();

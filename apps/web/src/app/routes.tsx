@@ -1,3 +1,4 @@
+import ApartmentOutlinedIcon from '@mui/icons-material/ApartmentOutlined';
 import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettingsOutlined';
 import AssessmentOutlinedIcon from '@mui/icons-material/AssessmentOutlined';
 import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
@@ -145,6 +146,14 @@ export const consoleRoutes: ConsoleRoute[] = [
     route: apiRoutes.admins.list,
     page: lazyNamed(() => import('../features/admin/AdminUsersPage'), 'AdminUsersPage'),
     nav: { label: 'Admin Users', icon: AdminPanelSettingsOutlinedIcon },
+  },
+  {
+    // The instance's organisations: system administrators only (the route's permission).
+    path: '/organisations',
+    title: 'Organisations',
+    route: apiRoutes.organisations.create,
+    page: lazyNamed(() => import('../features/organisations/OrganisationsPage'), 'OrganisationsPage'),
+    nav: { label: 'Organisations', icon: ApartmentOutlinedIcon },
   },
   {
     // The organisation's own identity provider: full access of that organisation.

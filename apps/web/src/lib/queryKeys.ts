@@ -103,6 +103,13 @@ export const recordsKeys = {
   due: () => [...recordsKeys.all, 'due'] as const,
 };
 
+/** Organisations and their sites (the Organisations page, and the site selectors of other pages). */
+export const organisationKeys = {
+  all: ['organisations'] as const,
+  list: () => [...organisationKeys.all, 'list'] as const,
+  sites: (organisationId: number) => [...organisationKeys.all, 'sites', organisationId] as const,
+};
+
 export const ssoKeys = {
   all: ['sso'] as const,
   settings: (organisationId: number) => ['sso', 'settings', organisationId] as const,

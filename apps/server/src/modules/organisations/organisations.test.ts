@@ -70,6 +70,21 @@ describe('organisations', () => {
     expect(audit.json().data[0].detail).toContain(name);
   });
 
+  it('are listed each with the number of its own sites and participants', async () => {
+    const one = await newOrganisation();
+    const two = await newOrganisation();
+    const added = await call('POST', `/api/organisations/${two.organisation_id}/sites`, system, {
+      name: `North ${unique()}`,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const res = await call('GET', '/api/organisations', system);
+    expect(res.statusCode, res.body).toBe(200);
+    const listed = res.json<{ organisation_id: number; sites: number; participants: number }[]>();
+    expect(listed.find((o) => o.organisation_id === one.organisation_id)?.sites).toBe(1);
+    expect(listed.find((o) => o.organisation_id === two.organisation_id)?.sites).toBe(2);
+    expect(listed.find((o) => o.organisation_id === one.organisation_id)?.participants).toBe(0);
+  });
+
   it('refuses a bad ODS code, a duplicate name or ODS code, and anyone but a system administrator, changing nothing', async () => {
     const taken = await newOrganisation();
     const before = await snapshot();

@@ -46,10 +46,12 @@ export class OrganisationService {
     const rows = await this.db
       .select({
         organisation: organisations,
-        sites: sql<number>`(select count(*)::int from ${sites} s where s.organisation_id = ${organisations.organisation_id})`,
+        // The outer row's column written with its table: drizzle writes a lone column unqualified,
+        // which inside the subquery would name the subquery's own column (every row would match).
+        sites: sql<number>`(select count(*)::int from ${sites} s where s.organisation_id = ${organisations}.organisation_id)`,
         // A count, never a participant record: organisation_participant_counts() (db/functions/organisation-scope.sql) sums
         // the tallies of every organisation for a system administrator, their own for anyone else.
-        participants: sql<number>`coalesce((select c.participants from organisation_participant_counts() c where c.organisation_id = ${organisations.organisation_id}), 0)`,
+        participants: sql<number>`coalesce((select c.participants from organisation_participant_counts() c where c.organisation_id = ${organisations}.organisation_id), 0)`,
       })
       .from(organisations)
       .where(

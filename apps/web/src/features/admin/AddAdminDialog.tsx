@@ -2,11 +2,17 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Stack from '@mui/material/Stack';
 import { BASIC_ACCESS, createAdminBody, limits, type CreatedAdminUser } from '@pathway/contract';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { FormDialog } from '../../components/form/FormDialog';
 import { FormTextField } from '../../components/form/FormTextField';
 import { useCreateAdmin } from './api';
 import { AuthenticatorSetup } from './AuthenticatorSetup';
+import {
+  OrganisationSelect,
+  SitesSelect,
+  SystemAdministratorCheckbox,
+  useOrganisationChoices,
+} from './OrganisationFields';
 import { RoleSelect } from './RoleChip';
 
 /**
@@ -16,10 +22,20 @@ import { RoleSelect } from './RoleChip';
 export function AddAdminDialog({ onClose }: { onClose: () => void }) {
   const create = useCreateAdmin();
   const [created, setCreated] = useState<CreatedAdminUser | null>(null);
-  const { control, handleSubmit } = useForm({
+  const { control, handleSubmit, setValue } = useForm({
     resolver: zodResolver(createAdminBody),
-    defaultValues: { user_name: '', password: '', first_name: '', last_name: '', role: BASIC_ACCESS },
+    defaultValues: {
+      user_name: '',
+      password: '',
+      first_name: '',
+      last_name: '',
+      role: BASIC_ACCESS,
+      site_ids: [],
+      system_administrator: false,
+    },
   });
+  const organisationId = useWatch({ control, name: 'organisation_id' });
+  const choices = useOrganisationChoices(organisationId);
 
   const save = handleSubmit((body) => create.mutate(body, { onSuccess: setCreated }));
 
@@ -68,6 +84,27 @@ export function AddAdminDialog({ onClose }: { onClose: () => void }) {
             id="add-admin-role"
             hint="Full access can see identifiable data and manage admin users"
           />
+          {choices.organisations.length > 0 && (
+            <OrganisationSelect
+              control={control}
+              name="organisation_id"
+              id="add-admin-organisation"
+              organisations={choices.organisations}
+              // Another organisation's sites are others: its limits start again.
+              onChosen={() => setValue('site_ids', [])}
+              fallback={choices.ownOrganisationId}
+            />
+          )}
+          {choices.sites.length > 0 && (
+            <SitesSelect control={control} name="site_ids" id="add-admin-sites" sites={choices.sites} />
+          )}
+          {choices.showSystemAdministrator && (
+            <SystemAdministratorCheckbox
+              control={control}
+              name="system_administrator"
+              id="add-admin-system-administrator"
+            />
+          )}
         </Stack>
       )}
     </FormDialog>

@@ -6,6 +6,7 @@ import { useForm } from 'react-hook-form';
 import { FormDialog } from '../../components/form/FormDialog';
 import { FormTextField } from '../../components/form/FormTextField';
 import { useUpdateAdmin } from './api';
+import { SitesSelect, SystemAdministratorCheckbox, useOrganisationChoices } from './OrganisationFields';
 import { RoleSelect } from './RoleChip';
 
 /** Role and names of an admin user; the user name cannot change (spec §2). */
@@ -13,11 +14,27 @@ export function EditAdminDialog({ admin, onClose }: { admin: AdminUser; onClose:
   const update = useUpdateAdmin();
   const { control, handleSubmit } = useForm({
     resolver: zodResolver(updateAdminBody),
-    defaultValues: { first_name: admin.first_name, last_name: admin.last_name, role: admin.role },
+    defaultValues: {
+      first_name: admin.first_name,
+      last_name: admin.last_name,
+      role: admin.role,
+      site_ids: admin.site_ids,
+      system_administrator: admin.system_administrator,
+    },
   });
+  const choices = useOrganisationChoices(admin.organisation_id);
 
-  const save = handleSubmit((body) =>
-    update.mutate({ ...body, user_name: admin.user_name }, { onSuccess: onClose }),
+  // Only what the form shows is sent: a field it hides (one site, not a system administrator) stays as it is.
+  const save = handleSubmit(({ site_ids, system_administrator, ...body }) =>
+    update.mutate(
+      {
+        ...body,
+        ...(choices.sites.length > 0 ? { site_ids } : {}),
+        ...(choices.showSystemAdministrator ? { system_administrator } : {}),
+        user_name: admin.user_name,
+      },
+      { onSuccess: onClose },
+    ),
   );
 
   return (
@@ -36,6 +53,16 @@ export function EditAdminDialog({ admin, onClose }: { admin: AdminUser; onClose:
           <FormTextField control={control} name="first_name" id="edit-admin-first-name" label="First name" />
           <FormTextField control={control} name="last_name" id="edit-admin-last-name" label="Last name" />
         </Stack>
+        {choices.sites.length > 0 && (
+          <SitesSelect control={control} name="site_ids" id="edit-admin-sites" sites={choices.sites} />
+        )}
+        {choices.showSystemAdministrator && (
+          <SystemAdministratorCheckbox
+            control={control}
+            name="system_administrator"
+            id="edit-admin-system-administrator"
+          />
+        )}
       </Stack>
     </FormDialog>
   );

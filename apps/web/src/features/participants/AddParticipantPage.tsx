@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -12,6 +13,7 @@ import {
   messages,
   participantField,
   participantFieldsWhere,
+  siteId,
   type ParticipantFormSection,
   type ReferralField,
 } from '@pathway/contract';
@@ -21,6 +23,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { WarningAlert } from '../../components/WarningAlert';
+import { useSessionSites } from '../../lib/organisations';
 import { availableDevicesQuery, useCreateParticipant } from './api';
 import { deviceLabel } from './deviceLabel';
 import { ParticipantFormField } from './ParticipantFormField';
@@ -59,6 +62,9 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** Where the admin sees more than one site, the participant's site is required (the server's rule too). */
+const withSite = createParticipantBody.extend({ site_id: siteId }) as unknown as typeof createParticipantBody;
+
 const twoColumns = { display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } } as const;
 
 /** Add participant (spec §2, §5): every field, validated with the server's own rules. */
@@ -66,12 +72,17 @@ export function AddParticipantPage() {
   const navigate = useNavigate();
   const create = useCreateParticipant();
   const devices = useQuery(availableDevicesQuery);
+  const sites = useSessionSites();
+  const manySites = sites.length > 1;
   const {
     control,
     handleSubmit,
     reset,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(createParticipantBody), defaultValues: emptyForm });
+  } = useForm({
+    resolver: zodResolver(manySites ? withSite : createParticipantBody),
+    defaultValues: emptyForm,
+  });
 
   // A participant saved with possible duplicates: the page says so, with links, before moving on.
   const [saved, setSaved] = useState<{ id: number; duplicates: number[] } | null>(null);
@@ -173,6 +184,36 @@ export function AddParticipantPage() {
       </PageHeader>
       <Box component="form" noValidate onSubmit={save} aria-label="Add participant">
         {create.error && <WarningAlert message={create.error.message} />}
+
+        {manySites && (
+          <Section title="Site">
+            <Controller
+              name="site_id"
+              control={control}
+              render={({ field, fieldState: { error } }) => (
+                <TextField
+                  id="add-participant-site"
+                  select
+                  required
+                  label="Site"
+                  value={field.value ?? ''}
+                  onChange={(event) => field.onChange(Number(event.target.value))}
+                  onBlur={field.onBlur}
+                  inputRef={field.ref}
+                  error={Boolean(error)}
+                  helperText={error?.message ?? 'The site whose staff look after this participant'}
+                  sx={{ maxWidth: { md: '50%' } }}
+                >
+                  {sites.map((site) => (
+                    <MenuItem key={site.site_id} value={site.site_id}>
+                      {site.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+          </Section>
+        )}
 
         {OWN_SECTIONS.map((section) => (
           <Section key={section} title={PARTICIPANT_FORM_SECTIONS[section]}>

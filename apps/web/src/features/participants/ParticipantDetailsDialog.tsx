@@ -33,6 +33,7 @@ import { Suspense, useState, type ReactNode } from 'react';
 import { PageLoading } from '../../components/PageLoading';
 import { QueryState } from '../../components/QueryState';
 import { contactAgo, contactExact } from '../../lib/contactTime';
+import { siteName, useSessionSites } from '../../lib/organisations';
 import { participantProgressQuery } from '../../lib/participantProgress';
 import { useParticipantRecord } from '../../lib/participantRecord';
 import { useCanCall, useFieldAccess } from '../../lib/session';
@@ -41,6 +42,7 @@ import { DischargeDialog } from './DischargeDialog';
 import { ChangeDeviceDialog } from './ChangeDeviceDialog';
 import { deviceLabel } from './deviceLabel';
 import { TrackingChip } from './tracking';
+import { TransferDialog } from './TransferDialog';
 import { formFieldsOf, type FormField } from './participantFields';
 import { participantTitle } from './participantTitle';
 
@@ -164,6 +166,12 @@ export function ParticipantDetailsDialog({
   const assignsDevices = opens('deviceAssignment');
   const [changingDevice, setChangingDevice] = useState(false);
   const [discharging, setDischarging] = useState<DischargeOutcome | null>(null);
+  const [transferring, setTransferring] = useState(false);
+  const [transferred, setTransferred] = useState<string | null>(null);
+  // The site is said, and a participant moved between sites, only where there is more than one.
+  const sites = useSessionSites();
+  const manySites = sites.length > 1;
+  const transfers = manySites && canCall(apiRoutes.participants.transfer);
   const rerefer = useRereferParticipant();
   const download = useDownloadRecord();
   // The list's row until something changes; then the participant as the server has it now.
@@ -193,6 +201,7 @@ export function ParticipantDetailsDialog({
         ? PARTICIPANT_STATUS_LABELS.active
         : `${PARTICIPANT_STATUS_LABELS[participant.status]}, discharged on ${participant.discharged_on ? formatDob(participant.discharged_on) : ''}${participant.discharge_reason ? ` (${WITHDRAWAL_REASON_LABELS[participant.discharge_reason]})` : ''}`,
     ],
+    ...(manySites ? [['Site', siteName(sites, participant.site_id)] as [string, ReactNode]] : []),
     ['Tracking', <TrackingChip key="tracking" participant={participant} />],
     [
       'Tablet last in contact',
@@ -307,7 +316,9 @@ export function ParticipantDetailsDialog({
             <ReferralSection participantId={participant.participant_id} />
           </>
         )}
-        {(canCall(apiRoutes.participants.discharge) || canCall(apiRoutes.participants.record)) && (
+        {(canCall(apiRoutes.participants.discharge) ||
+          canCall(apiRoutes.participants.record) ||
+          transfers) && (
           <>
             <Divider sx={{ my: 2.5 }} />
             <section aria-labelledby="participant-participation-heading">
@@ -317,6 +328,11 @@ export function ParticipantDetailsDialog({
               {rerefer.error && (
                 <Alert severity="error" sx={{ mb: 1.5 }}>
                   {rerefer.error.message}
+                </Alert>
+              )}
+              {transferred && (
+                <Alert severity="success" sx={{ mb: 1.5 }}>
+                  {transferred}
                 </Alert>
               )}
               {download.error && (
@@ -339,6 +355,11 @@ export function ParticipantDetailsDialog({
                     }
                   >
                     Re-refer
+                  </Button>
+                )}
+                {transfers && (
+                  <Button variant="outlined" onClick={() => setTransferring(true)}>
+                    Transfer
                   </Button>
                 )}
                 {canCall(apiRoutes.participants.record) && (
@@ -367,6 +388,17 @@ export function ParticipantDetailsDialog({
           onClose={() => setDischarging(null)}
           onDischarged={() => {
             setDischarging(null);
+            void current.refetch();
+          }}
+        />
+      )}
+      {transferring && (
+        <TransferDialog
+          participant={participant}
+          onClose={() => setTransferring(false)}
+          onTransferred={(message) => {
+            setTransferring(false);
+            setTransferred(message);
             void current.refetch();
           }}
         />

@@ -176,6 +176,16 @@ export function useDischargeParticipant() {
   });
 }
 
+/** Another site of the participant's organisation; their tablet, programme and history go with them. */
+export function useTransferParticipant() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ id, site_id }: { id: number; site_id: number }) =>
+      call(apiRoutes.participants.transfer, { params: { id }, body: { site_id } }),
+    onSuccess: refresh,
+  });
+}
+
 export function useRereferParticipant() {
   const refresh = useRefresh();
   return useMutation({
