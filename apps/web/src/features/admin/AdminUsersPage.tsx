@@ -32,7 +32,6 @@ type OpenDialog =
   | { kind: 'reset-password'; admin: AdminUser }
   | null;
 
-
 export function AdminUsersPage() {
   const admins = useQuery(adminUsersQuery);
   const session = useSession();
