@@ -7,6 +7,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { alpha, type Theme } from '@mui/material/styles';
 import { REPORT_NAMES, REPORT_TITLES, type ReportName, type ReportsAnswers } from '@pathway/contract';
 import { useQueries } from '@tanstack/react-query';
 import type { SessionInfo } from '@pathway/contract';
@@ -66,7 +67,7 @@ export function SiteComparison({ period, sites }: { period: PeriodChoice; sites:
         <Table size="small" aria-labelledby="report-sites">
           <TableHead>
             <TableRow>
-              <TableCell component="th" scope="col" sx={stickyFirst}>
+              <TableCell component="th" scope="col" sx={stickyHead}>
                 Figure
               </TableCell>
               {columns.map(({ site }) => (
@@ -117,7 +118,7 @@ export function SiteComparison({ period, sites }: { period: PeriodChoice; sites:
   );
 }
 
-/** The figure names stay in view while the sites scroll sideways on a narrow screen. */
+/** The figure names stay in view while the sites scroll sideways on a narrow screen: opaque, so nothing shows through. */
 const stickyFirst = {
   position: 'sticky',
   left: 0,
@@ -126,3 +127,9 @@ const stickyFirst = {
   fontWeight: 600,
   minWidth: 180,
 } as const;
+
+/** The head's corner as the other head cells look (their tint), over the paper. */
+const stickyHead = (theme: Theme) => ({
+  ...stickyFirst,
+  backgroundImage: `linear-gradient(${alpha(theme.palette.primary.main, 0.06)}, ${alpha(theme.palette.primary.main, 0.06)})`,
+});
