@@ -15,6 +15,7 @@ export function SiteSelect({ filter, onChange }: { filter: SiteFilter; onChange?
   return (
     <TextField
       select
+      fullWidth={false}
       size="small"
       id={`${id}-site`}
       label="Site"

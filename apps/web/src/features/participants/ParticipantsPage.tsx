@@ -155,6 +155,8 @@ export function ParticipantsPage() {
           select
           size="small"
           label="Status"
+          // The whole width, as before sites, unless the site selector stands beside it.
+          fullWidth={listState.site.sites.length <= 1}
           value={listState.status}
           onChange={(event) => listState.setStatus(event.target.value as ParticipantStatusFilter)}
           sx={{ minWidth: 220 }}
