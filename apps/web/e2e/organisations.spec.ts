@@ -177,7 +177,10 @@ test.describe('organisations and sites', () => {
       await expect(limitedRow.getByRole('cell', { name: second.name, exact: true })).toBeVisible();
       await expect(adminsTable.getByRole('columnheader', { name: 'Organisation' })).toHaveCount(0);
       await expect(
-        adminsTable.getByRole('row').filter({ hasText: lead.user_name }).getByRole('cell', { name: 'Every site' }),
+        adminsTable
+          .getByRole('row')
+          .filter({ hasText: lead.user_name })
+          .getByRole('cell', { name: 'Every site' }),
       ).toBeVisible();
 
       // The lead sees both sites: the add form asks which one, and requires it.
