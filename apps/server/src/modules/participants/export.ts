@@ -13,6 +13,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { inScope } from '../../db/scope.js';
 import { forbidden } from '../../lib/http-error.js';
+import { siteDetail } from '../../lib/site-filter.js';
 import { type AuditService, csvCell } from '../audit/index.js';
 import { lastContactsOf } from '../followup/index.js';
 import { presentParticipant } from './presenter.js';
@@ -59,7 +60,7 @@ export async function exportParticipants(
   const order: ListOrder = { sort: query.sort, order: query.order };
   const columns = full ? PARTICIPANT_CSV_FULL_COLUMNS : PARTICIPANT_CSV_BASIC_COLUMNS;
   const total = await repo.count(filter);
-  const where = `, status ${query.status}${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
+  const where = `, status ${query.status}${query.state ? `, state ${query.state}` : ''}${siteDetail(query.site_id)}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
 
   async function* lines() {
     // A byte-order mark, so spreadsheet programs read names with accents as UTF-8.
