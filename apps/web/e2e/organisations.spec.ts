@@ -153,6 +153,13 @@ test.describe('organisations and sites', () => {
     await expect(addAdminDialog.getByRole('img', { name: /QR code/ })).toBeVisible();
     const key = (await addAdminDialog.locator('code').innerText()).replace(/\s+/g, '');
     await addAdminDialog.getByRole('button', { name: 'Close' }).click();
+    // The table says whom each admin works for, and whose participants they see.
+    const adminsTable = page.getByRole('table', { name: 'Admin users' });
+    await expect(adminsTable.getByRole('columnheader', { name: 'Organisation' })).toBeVisible();
+    const added = adminsTable.getByRole('row').filter({ hasText: userName });
+    await expect(added.getByRole('cell', { name: renamed, exact: true })).toBeVisible();
+    await expect(added.getByRole('cell', { name: 'Every site', exact: true })).toBeVisible();
+    await expectAccessible(page, 'admin users of several organisations');
 
     const first: TestAdmin = {
       user_name: userName,
@@ -208,6 +215,17 @@ test.describe('organisations and sites', () => {
       // Someone else's record is not found, not forbidden: its existence does not leak.
       const other = await theirs.request.get(`/api/participant/${atFirst.participant_id}`);
       expect(other.status()).toBe(404);
+
+      // The lead's Admin Users table names the sites an admin is limited to, and no organisation
+      // (theirs is the only one they see).
+      await page.goto('/adminusers');
+      const adminsTable = page.getByRole('table', { name: 'Admin users' });
+      const limitedRow = adminsTable.getByRole('row').filter({ hasText: limited.user_name });
+      await expect(limitedRow.getByRole('cell', { name: second.name, exact: true })).toBeVisible();
+      await expect(adminsTable.getByRole('columnheader', { name: 'Organisation' })).toHaveCount(0);
+      await expect(
+        adminsTable.getByRole('row').filter({ hasText: lead.user_name }).getByRole('cell', { name: 'Every site' }),
+      ).toBeVisible();
 
       // The lead sees both sites: the add form asks which one, and requires it.
       await page.goto('/addparticipant');
