@@ -7,7 +7,7 @@ import { worklistPage } from '../modules/followup/worklist.js';
 import { ParticipantRepository } from '../modules/participants/repository.js';
 import type { Database } from './client.js';
 import { rowsOf } from './rows.js';
-import { organisations, participants, sites } from './schema.js';
+import { organisations, participants, sites, ssoConfigurations, ssoEmailDomains } from './schema.js';
 import { NoScopeError, instanceScope, withScope, type Scope } from './scope.js';
 
 // The database, not the handler, keeps organisations and sites apart: the participants page's and
@@ -168,16 +168,14 @@ describe('row-level security', () => {
     ).map((r) => r.table);
     // The instance's own: the daily check's runs, rate limits, sealed secrets (no staff grant), the
     // catalogue of outcome measures (shared by every organisation, as a shared video set) and the
-    // programme's time zone; single sign-on's settings, which its routes keep to the admin's own
-    // organisation, its flows and its providers' logout tokens, read before anyone is known.
+    // programme's time zone; single sign-on's flows and its providers' logout tokens, read before
+    // anyone is known.
     expect(unprotected).toEqual([
       'adherence_runs',
       'outcome_measures',
       'programme_settings',
       'rate_limit_counters',
       'server_secrets',
-      'sso_configurations',
-      'sso_email_domains',
       'sso_flows',
       'sso_logout_tokens',
     ]);
@@ -185,5 +183,45 @@ describe('row-level security', () => {
       t.ctx.db.select().from(participants).where(eq(participants.participant_id, place.a1[0]!)),
     );
     expect(participantOf).toEqual([]);
+  });
+
+  it("keeps an organisation's single sign-on settings and email domains from another's admins", async () => {
+    const owner = t.ctx.database.db;
+    const provider = (organisationId: number) => ({
+      organisation_id: organisationId,
+      issuer: `https://idp.example/${organisationId}`,
+      client_id: 'pathway',
+      client_auth: 'client_secret_basic',
+      role_claim: 'roles',
+      role_map: { lead: 'full access' },
+    });
+    const a = scopeA1.kind === 'staff' ? scopeA1.organisationId : 0;
+    const b = scopeB.kind === 'staff' ? scopeB.organisationId : 0;
+    await owner.insert(ssoConfigurations).values([provider(a), provider(b)]);
+    await owner.insert(ssoEmailDomains).values([
+      { domain: 'a.example', organisation_id: a },
+      { domain: 'b.example', organisation_id: b },
+    ]);
+    const read = async (scope: Scope) =>
+      withScope(scope, async () => ({
+        providers: (await t.ctx.db.select().from(ssoConfigurations)).map((row) => row.organisation_id),
+        domains: (await t.ctx.db.select().from(ssoEmailDomains)).map((row) => row.domain),
+      }));
+    expect(await read(scopeA1)).toEqual({ providers: [a], domains: ['a.example'] });
+    expect(await read(scopeB)).toEqual({ providers: [b], domains: ['b.example'] });
+    // Another organisation's settings are not changed by a statement that names them.
+    const changed = await withScope(scopeB, () =>
+      t.ctx.db
+        .update(ssoConfigurations)
+        .set({ client_id: 'taken' })
+        .where(eq(ssoConfigurations.organisation_id, a))
+        .returning(),
+    );
+    expect(changed).toEqual([]);
+    // Sign-in reads them before anyone is known, in the instance's scope; a system administrator
+    // manages every organisation's.
+    const everyone = (await read(instanceScope('sign-in'))).providers.sort((x, y) => x - y);
+    expect(everyone).toEqual([a, b].sort((x, y) => x - y));
+    expect((await read(scopeA)).providers.sort((x, y) => x - y)).toEqual([a, b].sort((x, y) => x - y));
   });
 });
