@@ -1,4 +1,11 @@
-import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import {
+  parse,
+  protocol,
+  type PGlite,
+  type QueryOptions,
+  type Results,
+  type Transaction,
+} from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -275,9 +282,11 @@ async function pipelined(
     const types = parse.parseDescribeStatementResults(described);
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null;
+      // A parameter PostgreSQL described for each one Parse found ($1..$n, as the values given).
       const type = types[i]!;
       const serializer = options.serializers?.[type] ?? pglite.serializers[type];
-      return serializer ? serializer(param) : String(param);
+      // As PGlite's own query writes a value of a type it has no serializer for.
+      return serializer ? serializer(param) : (param as { toString(): string }).toString();
     });
     // Sent with the Sync: whether it fails or not, the transaction is over when this returns.
     synced = true;
