@@ -7,6 +7,7 @@ import { makeProgress, makeVideoSet } from '../../test/programme-factories.js';
 import { worklistPage } from '../modules/followup/worklist.js';
 import { ParticipantRepository } from '../modules/participants/repository.js';
 import type { Database } from './client.js';
+import { preparedArrays } from './prepared.js';
 import { rowsOf } from './rows.js';
 import { organisations, participants, sites } from './schema.js';
 import { NoScopeError, instanceScope, withScope, type Scope } from './scope.js';
@@ -268,6 +269,37 @@ describe('one round trip per statement, the scope ahead of it', () => {
         db.select({ id: participants.participant_id }).from(participants),
       );
       expect(rows.map((r) => r.id).sort((x, y) => x - y)).toEqual(place.a1);
+    } finally {
+      await end();
+    }
+  });
+
+  it('runs a named statement, prepared once on the connection, with the scope of each run', async () => {
+    const { db, owner, end } = await oneConnection();
+    try {
+      const ids = (scope: Scope) =>
+        withScope(scope, async () =>
+          (
+            await preparedArrays(db, 'rls.test.ids', 'select participant_id from participants order by 1', [])
+          ).map(([id]) => id),
+        );
+      const scopes = [scopeA1, scopeB, scopeA, scopeA1, scopeB];
+      expect(await Promise.all(scopes.map(ids))).toEqual([
+        place.a1,
+        place.b,
+        [...place.a1, ...place.a2],
+        place.a1,
+        place.b,
+      ]);
+      // A named statement that does not parse is not taken for prepared: refused the same way again.
+      const broken = () =>
+        withScope(scopeA, () =>
+          preparedArrays(db, 'rls.test.broken', 'select no_such_column from participants', []),
+        );
+      await expect(broken()).rejects.toThrow(/no_such_column/);
+      await expect(broken()).rejects.toThrow(/no_such_column/);
+      expect(await leftOn(owner)).toMatchObject({ sites: null, scope: null });
+      expect(await ids(scopeB)).toEqual(place.b);
     } finally {
       await end();
     }

@@ -219,7 +219,7 @@ function scopedPglite(pglite: PGlite): PGlite {
       return work(tx);
     });
   };
-  const scopedQuery = async (text: string, params: unknown[] = [], options: QueryOptions = {}) => {
+  const scopedQuery = async (text: string, params: unknown[] = [], options: NamedQueryOptions = {}) => {
     const statement = scopeStatement(requireScope());
     await pglite._checkReady();
     // PGlite's own locks, taken as its `query` takes them: no transaction and no other statement
@@ -251,35 +251,57 @@ function joined(messages: Uint8Array[]): Uint8Array {
 }
 
 /**
+ * PGlite's query options, and a name: a statement named here (db/prepared.ts, db/rows.ts) is
+ * prepared once on the session under that name and run by it after (parsed and planned once, as
+ * on PostgreSQL's connections); PGlite itself ignores the name.
+ */
+export type NamedQueryOptions = QueryOptions & { name?: string };
+
+/** The statements prepared on each embedded session: their text and parameter types. */
+const preparedOn = new WeakMap<PGlite, Map<string, { text: string; types: number[] }>>();
+
+/**
  * One statement and its scope in one implicit transaction, as PGlite's own `query` runs a
  * statement (parse, describe, bind, describe, execute, sync) with the scope's statement ahead of
  * it, in two calls into PostgreSQL instead of six: the first ends with the statement's parameter
  * types, which its values are written by (PGlite's serializers); the second ends with the Sync
- * that ends the transaction, and the scope with it, committed or rolled back. The caller holds
- * PGlite's locks. The scope's answer (before its CommandComplete) is dropped.
+ * that ends the transaction, and the scope with it, committed or rolled back. A named statement
+ * already prepared on the session is one call: its types are known. The caller holds PGlite's
+ * locks. The scope's answer (before its CommandComplete) is dropped.
  */
 async function pipelined(
   pglite: PGlite,
   scope: string,
   text: string,
   params: unknown[],
-  options: QueryOptions,
+  options: NamedQueryOptions,
 ): Promise<Results> {
   const { serialize } = protocol;
   const quiet = { syncToFs: false };
+  const name = options.name;
+  let prepared = name === undefined ? undefined : preparedOn.get(pglite)?.get(name);
+  if (prepared && prepared.text !== text) throw new Error(`${name}: prepared already, for another statement`);
+  const scopeMessages = [serialize.parse({ text: scope }), serialize.bind({}), serialize.execute({})];
+  let described: Awaited<ReturnType<PGlite['execProtocolStream']>> = [];
   let synced = false;
   try {
-    const described = await pglite.execProtocolStream(
-      joined([
-        serialize.parse({ text: scope }),
-        serialize.bind({}),
-        serialize.execute({}),
-        serialize.parse({ text, types: options.paramTypes }),
-        serialize.describe({ type: 'S' }),
-      ]),
-      quiet,
-    );
-    const types = parse.parseDescribeStatementResults(described);
+    if (!prepared) {
+      described = await pglite.execProtocolStream(
+        joined([
+          ...scopeMessages,
+          serialize.parse({ text, name, types: options.paramTypes }),
+          serialize.describe({ type: 'S', name }),
+        ]),
+        quiet,
+      );
+      prepared = { text, types: parse.parseDescribeStatementResults(described) };
+      if (name !== undefined) {
+        const statements = preparedOn.get(pglite) ?? new Map<string, { text: string; types: number[] }>();
+        preparedOn.set(pglite, statements.set(name, prepared));
+      }
+      scopeMessages.length = 0;
+    }
+    const { types } = prepared;
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null;
       // A parameter PostgreSQL described for each one Parse found ($1..$n, as the values given).
@@ -292,7 +314,8 @@ async function pipelined(
     synced = true;
     const answered = await pglite.execProtocolStream(
       joined([
-        serialize.bind({ values }),
+        ...scopeMessages,
+        serialize.bind({ statement: name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),
