@@ -102,10 +102,15 @@ async function main() {
   onDatabaseStop.stop = (reason, code) => void stop(reason, code);
   if (ctx.database.stopped?.() !== undefined) onDatabaseStop.stop('embedded database stopped', 1);
 
-  // After listening: the first polls and the queue's maintenance at start are database work the
-  // first requests need not wait for. Jobs queued meanwhile wait in the queue, as they would for
-  // a busy worker.
-  if (role !== 'web') await ctx.jobs.startWorkers();
+  // After listening, and after the first requests: the workers' first polls, the schedules and the
+  // queue's maintenance at start are database work (the embedded database's one session, on this
+  // thread) the first requests need not wait for. Jobs queued meanwhile wait in the queue, as they
+  // would for a busy worker.
+  if (role !== 'web') {
+    if (app) await new Promise((resolve) => setTimeout(resolve, WORKERS_AFTER_LISTEN_MS));
+    if (stopping) return;
+    await ctx.jobs.startWorkers();
+  }
   if (!app) {
     logger.info(
       {
@@ -130,6 +135,12 @@ async function main() {
     );
   }
 }
+
+/**
+ * How long after listening the workers start: long enough for the first requests (a health check,
+ * the console opened at once) to be answered first, short against any job's wait.
+ */
+const WORKERS_AFTER_LISTEN_MS = 1_000;
 
 /** Below this, opening PGlite (which replays and checkpoints its log) aborts the process with no useful message. */
 const ROOM_TO_OPEN_BYTES = 16 * 1024 * 1024;

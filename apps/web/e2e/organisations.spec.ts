@@ -1,58 +1,11 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { messages, type Organisation, type Site } from '@pathway/contract';
+import { messages } from '@pathway/contract';
 import * as OTPAuth from 'otpauth';
-import {
-  expect,
-  expectAccessible,
-  fillSignIn,
-  nextCode,
-  test,
-  uniqueUserName,
-  withStepUp,
-  type BootstrapAdmin,
-  type TestAdmin,
-} from './fixtures';
+import { expect, expectAccessible, test, uniqueUserName, type TestAdmin } from './fixtures';
+import { addOrganisationWithTwoSites, signInElsewhere, uniqueOdsCode } from './organisations';
 import { participantGrid, participantRow, searchParticipants } from './participant-grid';
 import { addParticipant, uniqueWord } from './register-data';
 
 const om = messages.organisation;
-
-/** An ODS code no other test uses: 5 capitals and digits. */
-function uniqueOdsCode(): string {
-  return `Z${Math.random().toString(36).slice(2, 6).toUpperCase().padEnd(4, '0')}`;
-}
-
-/** A new organisation with a second site, through the API. */
-async function addOrganisationWithTwoSites(api: APIRequestContext, setupAdmin: BootstrapAdmin) {
-  const name = uniqueWord('Trust ');
-  const created = await withStepUp(api, setupAdmin, () =>
-    api.post('/api/organisations', { data: { name, ods_code: uniqueOdsCode() } }),
-  );
-  expect(created.status(), await created.text()).toBe(201);
-  const organisation = (await created.json()) as Organisation;
-  const second = await withStepUp(api, setupAdmin, () =>
-    api.post(`/api/organisations/${organisation.organisation_id}/sites`, {
-      data: { name: uniqueWord('North ') },
-    }),
-  );
-  expect(second.status(), await second.text()).toBe(201);
-  const sites = (await (
-    await api.get(`/api/organisations/${organisation.organisation_id}/sites`)
-  ).json()) as Site[];
-  const other = (await second.json()) as Site;
-  const first = sites.find((site) => site.site_id !== other.site_id)!;
-  return { organisation, first, second: other };
-}
-
-/** Signs an admin in on a page of its own browser context (the test's page stays signed in as another). */
-async function signInElsewhere(browser: Browser, admin: TestAdmin): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto('/login');
-  await fillSignIn(page, admin, nextCode(admin, 'previous'));
-  await expect(page).toHaveURL(/\/dashboard$/);
-  return page;
-}
 
 test.describe('organisations and sites', () => {
   test('a system administrator adds an organisation, its sites and its first full-access admin, who sees an empty programme', async ({
@@ -153,6 +106,13 @@ test.describe('organisations and sites', () => {
     await expect(addAdminDialog.getByRole('img', { name: /QR code/ })).toBeVisible();
     const key = (await addAdminDialog.locator('code').innerText()).replace(/\s+/g, '');
     await addAdminDialog.getByRole('button', { name: 'Close' }).click();
+    // The table says whom each admin works for, and whose participants they see.
+    const adminsTable = page.getByRole('table', { name: 'Admin users' });
+    await expect(adminsTable.getByRole('columnheader', { name: 'Organisation' })).toBeVisible();
+    const added = adminsTable.getByRole('row').filter({ hasText: userName });
+    await expect(added.getByRole('cell', { name: renamed, exact: true })).toBeVisible();
+    await expect(added.getByRole('cell', { name: 'Every site', exact: true })).toBeVisible();
+    await expectAccessible(page, 'admin users of several organisations');
 
     const first: TestAdmin = {
       user_name: userName,
@@ -208,6 +168,20 @@ test.describe('organisations and sites', () => {
       // Someone else's record is not found, not forbidden: its existence does not leak.
       const other = await theirs.request.get(`/api/participant/${atFirst.participant_id}`);
       expect(other.status()).toBe(404);
+
+      // The lead's Admin Users table names the sites an admin is limited to, and no organisation
+      // (theirs is the only one they see).
+      await page.goto('/adminusers');
+      const adminsTable = page.getByRole('table', { name: 'Admin users' });
+      const limitedRow = adminsTable.getByRole('row').filter({ hasText: limited.user_name });
+      await expect(limitedRow.getByRole('cell', { name: second.name, exact: true })).toBeVisible();
+      await expect(adminsTable.getByRole('columnheader', { name: 'Organisation' })).toHaveCount(0);
+      await expect(
+        adminsTable
+          .getByRole('row')
+          .filter({ hasText: lead.user_name })
+          .getByRole('cell', { name: 'Every site' }),
+      ).toBeVisible();
 
       // The lead sees both sites: the add form asks which one, and requires it.
       await page.goto('/addparticipant');

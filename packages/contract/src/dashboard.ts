@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { limits } from './limits.js';
+import { siteFilter } from './organisations.js';
 import { addDays } from './programme.js';
 
 const counted = z.object({ counted: z.number().int() });
+
+/** `GET /api/dashboard` */
+export const dashboardQuery = z.object(siteFilter);
 
 /** `GET /api/dashboard` (spec §3 "Dashboard data"). */
 export const dashboardData = z
   .object({
     participantsCount: counted.describe('Active participants (discharged ones are not counted)'),
-    videoSetCount: counted,
+    videoSetCount: counted.describe("The organisation's video sets and the shared ones, whatever the site"),
     yesterdayWatched: z
       .array(z.object({ created_count: z.number().int() }))
       .describe('One item: videos watched yesterday'),

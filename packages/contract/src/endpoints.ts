@@ -15,13 +15,14 @@ import { auditExportQuery, auditListQuery, auditPage } from './audit.js';
 import { lockout, lockoutUserNameParam } from './auth.js';
 import { idParam, okResponse } from './common.js';
 import { limits } from './limits.js';
-import { dashboardData } from './dashboard.js';
+import { dashboardData, dashboardQuery } from './dashboard.js';
 // Reports
 import { reportAnswer, reportExportQuery, reportParams, reportQuery } from './reports.js';
 import {
   contactEntry,
   createContactBody,
   followupCounts,
+  followupCountsQuery,
   followupListQuery,
   followupPage,
   participantMessagePage,
@@ -479,7 +480,7 @@ const participants = {
     query: participantExportQuery,
     responses: {},
     produces: ['text/csv'],
-    errors: [400, 401, 403],
+    errors: [400, 401, 403, 404],
     tags: ['participants'],
     summary: 'The whole participant list as CSV, filtered, searched and sorted as the grid asks',
     description:
@@ -646,6 +647,7 @@ const followup = {
   }),
   counts: endpoint({
     ...API_ROUTES.followup.counts,
+    query: followupCountsQuery,
     responses: { 200: followupCounts },
     errors: STAFF_ERRORS,
     tags: ['follow-up'],
@@ -1019,8 +1021,9 @@ const audit = {
 const dashboard = {
   get: endpoint({
     ...API_ROUTES.dashboard.get,
+    query: dashboardQuery,
     responses: { 200: dashboardData },
-    errors: [401],
+    errors: [400, 401, 404],
     tags: ['dashboard'],
     summary: 'Participant and viewing statistics (no identifiable data)',
   }),
@@ -1033,7 +1036,7 @@ const reports = {
     params: reportParams,
     query: reportQuery,
     responses: { 200: reportAnswer },
-    errors: [400, 401],
+    errors: [400, 401, 404],
     tags: ['reports'],
     summary: 'One report over a period (referrals, flow, adherence, programme-weeks, videos, views)',
     description:
@@ -1043,7 +1046,7 @@ const reports = {
     ...API_ROUTES.reports.outcomes,
     query: outcomesReportQuery,
     responses: { 200: outcomesReport },
-    errors: [400, 401],
+    errors: [400, 401, 404],
     tags: ['reports'],
     summary: 'Outcomes: the paired change of one measure for the participants who completed in the period',
     description:
@@ -1054,7 +1057,7 @@ const reports = {
     query: reportExportQuery,
     responses: {},
     produces: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
-    errors: [400, 401],
+    errors: [400, 401, 404],
     tags: ['reports'],
     summary: 'Every report over a period as one XLSX workbook, a sheet per table',
     description:

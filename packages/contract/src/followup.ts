@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isIsoDate, pageQuery, pagination } from './common.js';
 import { CONTACT_METHODS, CONTACT_OUTCOMES, FOLLOWUP_REASONS } from './life-cycle-names.js';
 import { messages } from './messages.js';
+import { siteFilter } from './organisations.js';
 
 const m = messages.followup;
 
@@ -48,6 +49,7 @@ export const followupListQuery = z.object({
     .max(400, { error: m.cursorInvalid })
     .optional()
     .describe('nextCursor of the previous page: fetches the next page by keyset instead of by offset'),
+  ...siteFilter,
 });
 export type FollowupListQuery = z.output<typeof followupListQuery>;
 
@@ -89,6 +91,9 @@ export const followupPage = z
   .object({ data: z.array(z.union([followupEntryFull, followupEntryBasic])), pagination })
   .meta({ id: 'FollowupPage' });
 export type FollowupPage = { data: FollowupEntry[]; pagination: z.infer<typeof pagination> };
+
+/** `GET /api/followup/counts` */
+export const followupCountsQuery = z.object(siteFilter);
 
 export const followupCounts = z
   .object({

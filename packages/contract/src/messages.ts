@@ -78,6 +78,9 @@ export const messages = {
     siteNameShort: 'Site name must be at least 2 characters',
     siteNameTaken: 'This organisation already has a site with this name',
     siteNotFound: 'Site not found',
+    /** `?site_id=` that is no site id at all. */
+    siteFilterInvalid: 'site_id must be a whole number',
+    siteFilterRange: 'site_id is out of range',
     /** A participant added where the organisation has more than one site. */
     siteRequired: 'Choose the site this participant belongs to',
     /** A site named in a body (a participant's, an admin's limit) that is not one of the organisation's. */

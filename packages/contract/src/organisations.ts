@@ -98,10 +98,10 @@ export type TransferParticipantBody = z.infer<typeof transferParticipantBody>;
 /** `?site_id=` of a list, a count, the dashboard, a report or an export: one site among those the admin sees. */
 export const siteFilter = {
   site_id: z.coerce
-    .number({ error: 'site_id must be a whole number' })
-    .int({ error: 'site_id must be a whole number' })
-    .positive({ error: 'site_id must be a whole number' })
-    .max(2147483647, { error: 'site_id is out of range' })
+    .number({ error: m.siteFilterInvalid })
+    .int({ error: m.siteFilterInvalid })
+    .positive({ error: m.siteFilterInvalid })
+    .max(2147483647, { error: m.siteFilterRange })
     .optional()
     .describe('Only this site (one of those the admin sees); absent: every site the admin sees'),
 };

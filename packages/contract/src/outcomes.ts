@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIsoDate } from './common.js';
 import { messages } from './messages.js';
+import { siteFilter } from './organisations.js';
 import {
   AMEND_REASON_MAX,
   ASSESSMENT_NOTE_MAX,
@@ -527,6 +528,7 @@ export const outcomesReportQuery = z
       .min(1, { error: messages.reports.measureRequired })
       .max(30, { error: messages.outcomes.codeInvalid })
       .describe("The measure's code"),
+    ...siteFilter,
   })
   .superRefine((p, ctx) => {
     if (!isCalendarDay(p.from) || !isCalendarDay(p.to)) return;

@@ -334,6 +334,7 @@ export const participantListQuery = z.object({
     .max(400, { error: messages.participant.cursorInvalid })
     .optional()
     .describe('nextCursor of the previous page: fetches the next page by keyset instead of by offset'),
+  ...siteFilter,
 });
 export type ParticipantListQuery = z.output<typeof participantListQuery>;
 
@@ -344,6 +345,7 @@ export const participantExportQuery = participantListQuery.pick({
   sort: true,
   order: true,
   q: true,
+  site_id: true,
 });
 export type ParticipantExportQuery = z.output<typeof participantExportQuery>;
 

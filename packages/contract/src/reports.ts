@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messages } from './messages.js';
+import { siteFilter } from './organisations.js';
 import { WITHDRAWAL_REASONS } from './life-cycle-names.js';
 import { REPORT_GROUPINGS, REPORT_NAMES, isCalendarDay, latestReportEnd } from './report-names.js';
 
@@ -18,6 +19,7 @@ const periodShape = {
     .enum(REPORT_GROUPINGS, { error: messages.reports.badGrouping })
     .default('month')
     .describe('month, or ISO week (Monday to Sunday)'),
+  ...siteFilter,
 };
 
 function checkPeriod(period: { from: string; to: string }, ctx: z.RefinementCtx) {

@@ -41,15 +41,17 @@ export interface JobDefinition<Data extends object = object> {
  * when it starts. Granted only where missing, one instance at a time (concurrent grants on one
  * table fail).
  */
+const PGBOSS_TABLES_STAFF_CANNOT_WRITE = `
+  -- By oid, not by name: the planner may test the privilege on other schemas' rows before the
+  -- schema's condition, and a name looked up in the wrong schema is an error.
+  select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  where n.nspname = 'pgboss' and c.relkind in ('r', 'p')
+    and not has_table_privilege('pathway_staff', c.oid, 'insert')`;
 const GRANT_QUEUE_TO_STAFF = `
   do $$
   begin
     perform pg_advisory_xact_lock(7311003);
-    -- By oid, not by name: the planner may test the privilege on other schemas' rows before the
-    -- schema's condition, and a name looked up in the wrong schema is an error.
-    if exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-               where n.nspname = 'pgboss' and c.relkind in ('r', 'p')
-               and not has_table_privilege('pathway_staff', c.oid, 'insert')) then
+    if exists (${PGBOSS_TABLES_STAFF_CANNOT_WRITE}) then
       grant usage on schema pgboss to pathway_staff;
       grant select, insert, update, delete on all tables in schema pgboss to pathway_staff;
       grant usage, select on all sequences in schema pgboss to pathway_staff;
@@ -81,30 +83,38 @@ export class JobQueue {
   stopping = false;
   private sweepTimer: NodeJS.Timeout | undefined;
 
+  /** pg-boss's timekeeper (cron), started with the workers: see startWorkers. */
+  private scheduler: PgBoss | undefined;
+
   private constructor(
     readonly boss: PgBoss,
+    private readonly db: PgBoss.Db,
     private readonly database: DatabaseHandle,
     private readonly logger: Logger,
   ) {}
 
   static async start(database: DatabaseHandle, logger: Logger, role: ProcessRole): Promise<JobQueue> {
-    const runsWork = role !== 'web';
-    const db: PgBoss.Db =
+    const db = existingQueuesKept(
       database.kind === 'pglite'
         ? new PGliteBossAdapter(database.pglite!)
-        : { executeSql: (text, values) => database.pool!.query(text, values as unknown[]) };
+        : { executeSql: (text, values) => database.pool!.query(text, values as unknown[]) },
+    );
     const boss = new PgBoss({
       db,
       schema: 'pgboss',
-      // Maintenance (expiring lost jobs, archiving) and cron belong to processes that do work.
-      supervise: runsWork,
-      schedule: runsWork,
+      // Maintenance (expiring lost jobs, archiving) belongs to processes that do work; so does
+      // cron, which startWorkers starts (after the server listens).
+      supervise: role !== 'web',
+      schedule: false,
       maintenanceIntervalSeconds: 30,
     });
     boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
     await boss.start();
-    await db.executeSql(GRANT_QUEUE_TO_STAFF, []);
-    return new JobQueue(boss, database, logger);
+    // Looked for first with a plain query: the locked block is compiled at each start, and on an
+    // existing database there is nothing to grant.
+    const { rows } = await db.executeSql(`${PGBOSS_TABLES_STAFF_CANNOT_WRITE} limit 1`, []);
+    if (rows.length > 0) await db.executeSql(GRANT_QUEUE_TO_STAFF, []);
+    return new JobQueue(boss, db, database, logger);
   }
 
   /** The queues that exist, read once: every start defines all of them (see define). */
@@ -214,6 +224,19 @@ export class JobQueue {
           );
         }
       }
+    // pg-boss's cron runs in its timekeeper, which starts with the queue it sends through, a poll of
+    // that queue and a first look at every schedule: work a start need not do before it serves.
+    // Here it is a second pg-boss on the same database doing that alone (the schedules it reads
+    // are the ones written above; it neither installs nor maintains anything).
+    this.scheduler = new PgBoss({
+      db: this.db,
+      schema: 'pgboss',
+      migrate: false,
+      supervise: false,
+      schedule: true,
+    });
+    this.scheduler.on('error', (error) => this.logger.error({ err: error }, 'job scheduler error'));
+    await this.scheduler.start();
   }
 
   /** Whether a job of `name` whose data contains `dataSubset` is waiting, being retried or running. */
@@ -246,6 +269,7 @@ export class JobQueue {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.sweepTimer);
+    await this.scheduler?.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
     // pg-boss gives up waiting after its timeout (and marks those jobs for retry), but a handler
     // still running would then query a closed database and crash the process on its way out.
@@ -288,3 +312,23 @@ export class JobQueue {
     return { executeSql: (text, values) => (client as pg.PoolClient).query(text, values as unknown[]) };
   }
 }
+
+/**
+ * pg-boss's timekeeper asks for its own queue each time it starts, through a PL/pgSQL function
+ * that does nothing for a queue that exists (its insert is ON CONFLICT DO NOTHING, then it
+ * returns) but is compiled first in each new session, one of the longest statements of an embedded
+ * start. A plain look-up answers for an existing queue instead; a missing one is still made by
+ * the function.
+ */
+function existingQueuesKept(db: PgBoss.Db): PgBoss.Db {
+  return {
+    async executeSql(text, values) {
+      if (CREATE_QUEUE.test(text) && typeof values?.[0] === 'string') {
+        const { rows } = await db.executeSql('select 1 from pgboss.queue where name = $1', [values[0]]);
+        if (rows.length > 0) return { rows: [] };
+      }
+      return db.executeSql(text, values);
+    },
+  };
+}
+const CREATE_QUEUE = /^\s*SELECT pgboss\.create_queue\(\$1, \$2\)\s*$/;

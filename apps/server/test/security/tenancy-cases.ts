@@ -7,7 +7,8 @@
  * as it was. A route of the table without a case here fails the test: a new route says how it
  * keeps organisations and sites apart before it ships.
  */
-import { API_ROUTES, deviceApi, type RouteDeclaration } from '@pathway/contract';
+import { z } from 'zod';
+import { API_ROUTES, api, deviceApi, type Endpoint, type RouteDeclaration } from '@pathway/contract';
 import type { Place, TenancyWorld } from './tenancy-world.js';
 
 export interface Call {
@@ -535,3 +536,14 @@ export const TABLE_ROUTES: RouteDeclaration[] = [
   ),
   ...Object.values<RouteDeclaration>(deviceApi),
 ];
+
+/** The routes that take `?site_id=` (one site among those the admin sees), by `METHOD path`. */
+export const SITE_FILTERED_ROUTES = new Set(
+  Object.values(api)
+    .flatMap((group) => Object.values(group as Record<string, Endpoint>))
+    .filter(
+      (entry) =>
+        entry.method === 'GET' && entry.query instanceof z.ZodObject && 'site_id' in entry.query.shape,
+    )
+    .map((entry) => `${entry.method} ${entry.path}`),
+);

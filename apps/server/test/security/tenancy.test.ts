@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '@pathway/contract';
 import { rowsOf } from '../../src/db/rows.js';
 import { createTestApp, type TestApp } from '../harness.js';
-import { TABLE_ROUTES, TENANCY_CASES } from './tenancy-cases.js';
+import { SITE_FILTERED_ROUTES, TABLE_ROUTES, TENANCY_CASES } from './tenancy-cases.js';
 import { seedTenancy, type Place, type TenancyWorld } from './tenancy-world.js';
 
 // Organisations and sites kept apart over every route of the contract's table (the cases are in
@@ -220,5 +221,46 @@ describe('organisations and sites, kept apart on every route', () => {
     );
     expect(failures).toEqual([]);
     expect(exempt).toHaveLength(16);
+  });
+
+  it("refuses a site filter naming another organisation's site, or a site outside a limited admin's, and reads nothing", async () => {
+    const filtered = SITE_FILTERED_ROUTES;
+    const callers = [
+      { name: 'organisation A', cookie: world.orgA.cookie, others: [world.b] },
+      { name: 'site A1', cookie: world.siteA1.cookie, others: [world.a2, world.b] },
+    ];
+    const failures: string[] = [];
+    let calls = 0;
+    const before = new Map<Place, string>();
+    for (const place of [world.a2, world.b]) before.set(place, await fingerprint(place));
+    for (const route of TABLE_ROUTES.filter((r) => filtered.has(key(r)))) {
+      const tenancyCase = TENANCY_CASES.get(key(route))!;
+      if ('exempt' in tenancyCase) {
+        failures.push(`${key(route)} takes site_id but its tenancy case is exempt`);
+        continue;
+      }
+      for (const caller of callers) {
+        for (const other of caller.others) {
+          const { url } = tenancyCase.call(other, world);
+          const res = await t.app.inject({
+            method: route.method,
+            url: `${url}${url.includes('?') ? '&' : '?'}site_id=${other.siteId}`,
+            headers: { cookie: caller.cookie },
+          });
+          calls += 1;
+          const label = `${key(route)} as ${caller.name} with ${other === world.b ? "B's" : "A2's"} site`;
+          if (
+            res.statusCode !== 404 ||
+            res.json<{ message: string }>().message !== messages.organisation.siteNotFound
+          )
+            failures.push(`${label}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+        }
+      }
+    }
+    for (const place of [world.a2, world.b])
+      if ((await fingerprint(place)) !== before.get(place))
+        failures.push(`a site filter changed ${place === world.b ? "B's" : "A2's"} records`);
+    expect(failures).toEqual([]);
+    expect(calls).toBe(filtered.size * 3);
   });
 });

@@ -30,7 +30,11 @@ export const progressKeys = {
 export const followupKeys = {
   all: ['followup'] as const,
   list: (filters: object) => [...followupKeys.all, 'list', filters] as const,
-  counts: () => [...followupKeys.all, 'counts'] as const,
+  /** The worklist's counts, of every site the admin sees or of one (a prefix of every site's). */
+  counts: (siteId?: number) =>
+    siteId === undefined
+      ? ([...followupKeys.all, 'counts'] as const)
+      : ([...followupKeys.all, 'counts', siteId] as const),
   contacts: (participantId: number) => [...followupKeys.all, 'contacts', participantId] as const,
   messages: (participantId: number, page: number, perPage: number) =>
     [...followupKeys.all, 'messages', participantId, page, perPage] as const,
@@ -44,8 +48,8 @@ export const outcomeKeys = {
   of: (participantId: number) => [...outcomeKeys.all, 'participant', participantId] as const,
   results: (participantId: number) => [...outcomeKeys.of(participantId), 'results'] as const,
   due: (participantId: number) => [...outcomeKeys.of(participantId), 'due'] as const,
-  report: (measure: string, from: string, to: string) =>
-    [...outcomeKeys.all, 'report', measure, from, to] as const,
+  report: (measure: string, from: string, to: string, siteId?: number) =>
+    [...outcomeKeys.all, 'report', measure, from, to, siteId ?? 'every site'] as const,
 };
 
 export const deviceKeys = {
@@ -80,13 +84,16 @@ export const auditKeys = {
 
 export const dashboardKeys = {
   all: ['dashboard'] as const,
+  /** The figures, of every site the admin sees or of one. */
+  figures: (siteId?: number) =>
+    siteId === undefined ? dashboardKeys.all : ([...dashboardKeys.all, 'site', siteId] as const),
   breakGlass: () => ['dashboard', 'break-glass'] as const,
 };
 
 export const reportKeys = {
   all: ['reports'] as const,
-  report: (name: string, from: string, to: string, by: string) =>
-    [...reportKeys.all, name, from, to, by] as const,
+  report: (name: string, from: string, to: string, by: string, siteId?: number) =>
+    [...reportKeys.all, name, from, to, by, siteId ?? 'every site'] as const,
 };
 
 export const logKeys = {

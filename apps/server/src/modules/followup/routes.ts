@@ -4,6 +4,7 @@ import { api } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { cursorOf } from '../../lib/paging.js';
+import { withinSite } from '../../lib/site-filter.js';
 import { staffOf } from '../../plugins/access.js';
 import { actorOf, AuditService } from '../audit/index.js';
 import { FollowupService, type Staff } from './service.js';
@@ -21,12 +22,14 @@ export async function followupRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   r.route({
     ...routeOf(api.followup.list),
     handler: async (request) =>
-      service.list(request.query, staffActor(request), cursorOf(worklistCursor, request.query)),
+      withinSite(staffOf(request), request.query.site_id, () =>
+        service.list(request.query, staffActor(request), cursorOf(worklistCursor, request.query)),
+      ),
   });
 
   r.route({
     ...routeOf(api.followup.counts),
-    handler: async () => service.counts(),
+    handler: async (request) => withinSite(staffOf(request), request.query.site_id, () => service.counts()),
   });
 
   r.route({

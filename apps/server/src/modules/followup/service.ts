@@ -18,6 +18,7 @@ import { participantContacts, participantFollowup, participants, pushOutbox } fr
 import { badRequest } from '../../lib/http-error.js';
 import { keysetPageOf, pageOf } from '../../lib/paging.js';
 import { programmeToday } from '../../lib/programme-day.js';
+import { siteDetail } from '../../lib/site-filter.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 import { presentContact, presentMessage, presentWorklistRow } from './presenter.js';
 import {
@@ -60,7 +61,10 @@ export class FollowupService {
       cursor,
       identifiable,
       audit: identifiable
-        ? { actor: staff, detail: `page ${query.page}${query.reason ? `, reason ${query.reason}` : ''}` }
+        ? {
+            actor: staff,
+            detail: `page ${query.page}${query.reason ? `, reason ${query.reason}` : ''}${siteDetail(query.site_id)}`,
+          }
         : undefined,
     });
     return {

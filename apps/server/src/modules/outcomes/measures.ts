@@ -13,34 +13,13 @@ import { outcomeMeasures } from '../../db/schema.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
-import { presentMeasure, type MeasureRow } from './presenter.js';
+import { measureDefinition, presentMeasure, type MeasureRow } from './presenter.js';
 
 const m = messages.outcomes;
 
 /** Whether any result (or amendment) names the measure. */
 const hasResults = (id: number) =>
   sql<boolean>`exists (select 1 from assessment_results r where r.measure_id = ${id})`;
-
-/** A measure's definition as stored, for the rules that read it whole. */
-export function definitionOf(row: MeasureRow): MeasureDefinition {
-  return {
-    code: row.code,
-    name: row.name,
-    kind: row.kind as MeasureDefinition['kind'],
-    unit: row.unit,
-    min: row.min,
-    max: row.max,
-    decimals: row.decimals,
-    higher_is_better: row.higher_is_better,
-    mcid: row.mcid,
-    mcid_source: row.mcid_source,
-    instructions: row.instructions,
-    licence: row.licence,
-    loinc: row.loinc,
-    scoring: row.scoring as MeasureDefinition['scoring'],
-    items: row.items,
-  };
-}
 
 /** The first problem of a whole measure, as the 400 a body's own check would give. */
 function refuseProblems(definition: MeasureDefinition): void {
@@ -125,7 +104,7 @@ export class MeasureCatalogue {
         const editableOnce = new Set<string>(MEASURE_FIELDS_ALWAYS_EDITABLE);
         if (current.has_results && changed.some((k) => !editableOnce.has(k))) throw conflict(m.hasResults);
         const { retired, ...fields } = body;
-        const next: MeasureDefinition = { ...definitionOf(current.row) };
+        const next: MeasureDefinition = { ...measureDefinition(current.row) };
         for (const [key, value] of Object.entries(fields)) {
           if (value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
         }

@@ -1,15 +1,22 @@
-import { can, type AssessmentEntry, type Measure, type Role, type Timepoint } from '@pathway/contract';
+import {
+  can,
+  type AssessmentEntry,
+  type Measure,
+  type MeasureDefinition,
+  type Role,
+  type Timepoint,
+} from '@pathway/contract';
 import type { assessmentResults, outcomeMeasures } from '../../db/schema.js';
 
 export type MeasureRow = typeof outcomeMeasures.$inferSelect;
 export type ResultRow = typeof assessmentResults.$inferSelect;
 
-export function presentMeasure(row: MeasureRow, hasResults: boolean): Measure {
+/** A measure's definition as stored, for the rules that read it whole (and the answer's fields). */
+export function measureDefinition(row: MeasureRow): MeasureDefinition {
   return {
-    measure_id: row.measure_id,
     code: row.code,
     name: row.name,
-    kind: row.kind as Measure['kind'],
+    kind: row.kind as MeasureDefinition['kind'],
     unit: row.unit,
     min: row.min,
     max: row.max,
@@ -20,12 +27,20 @@ export function presentMeasure(row: MeasureRow, hasResults: boolean): Measure {
     instructions: row.instructions,
     licence: row.licence,
     loinc: row.loinc,
+    scoring: row.scoring as MeasureDefinition['scoring'],
+    items: row.items,
+  };
+}
+
+export function presentMeasure(row: MeasureRow, hasResults: boolean): Measure {
+  const { scoring, items, ...definition } = measureDefinition(row);
+  return {
+    measure_id: row.measure_id,
+    ...definition,
     retired: row.retired,
     has_results: hasResults,
-    ...(row.kind === 'questionnaire' && {
-      scoring: row.scoring as NonNullable<Measure['scoring']>,
-      items: row.items ?? [],
-    }),
+    // A numeric measure has no scoring or items in its answer (not even null).
+    ...(row.kind === 'questionnaire' && { scoring: scoring!, items: items ?? [] }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { EXPORT_TOTAL_HEADER, api, can } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
+import { withinSite } from '../../lib/site-filter.js';
 import { assertFreshStepUp } from '../../plugins/access.js';
 import { AuditService } from '../audit/index.js';
 import { staffActor } from './routes.js';
@@ -20,7 +21,9 @@ export async function participantExportRoutes(app: FastifyInstance, { ctx }: { c
       // The whole list with contact data is a dangerous action; basic access's CSV
       // holds nothing identifiable.
       if (can(staff.role, 'participants.identifiable')) assertFreshStepUp(ctx, request);
-      const { total, csv } = await exportParticipants(ctx.db, audit, request.query, staff);
+      const { total, csv } = await withinSite(staff, request.query.site_id, () =>
+        exportParticipants(ctx.db, audit, request.query, staff),
+      );
       const day = ctx.clock.now().toISOString().slice(0, 10);
       request.log.info({ by: request.staff!.adminUserId, rows: total }, 'participant list exported');
       return reply

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { compiledOkSerializer } from '../../lib/compiled-serializer.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { cursorOf } from '../../lib/paging.js';
+import { withinSite } from '../../lib/site-filter.js';
 import { staffOf } from '../../plugins/access.js';
 import { actorOf, AuditService } from '../audit/index.js';
 import { participantCursor } from './repository.js';
@@ -35,7 +36,9 @@ export async function participantRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     // A page of 100 participants: compiled once from the same schema instead of checked by zod.
     serializerCompiler: compiledOkSerializer(api.participants.list.responses[200]),
     handler: async (request) =>
-      service.list(request.query, staffActor(request), cursorOf(participantCursor, request.query)),
+      withinSite(staffOf(request), request.query.site_id, () =>
+        service.list(request.query, staffActor(request), cursorOf(participantCursor, request.query)),
+      ),
   });
 
   r.route({

@@ -27,6 +27,7 @@ import type { Clock } from '../../lib/clock.js';
 import { uniqueViolation } from '../../lib/db-errors.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../lib/http-error.js';
 import { keysetPageOf } from '../../lib/paging.js';
+import { seesSite, siteDetail } from '../../lib/site-filter.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 import { closeAssignment, openAssignment, revokeDeviceTokens } from '../devices/index.js';
 import { holdersOfNhsNumbers, possibleDuplicatesOf } from './duplicates.js';
@@ -62,7 +63,7 @@ export async function siteForNewParticipant(
     if (staff.visibleSiteIds.length !== 1) throw badRequest(messages.organisation.siteRequired);
     return { site_id: staff.visibleSiteIds[0]!, organisation_id: staff.organisationId };
   }
-  if (!staff.visibleSiteIds.includes(siteId)) throw badRequest(messages.organisation.siteOfOtherOrganisation);
+  if (!seesSite(staff, siteId)) throw badRequest(messages.organisation.siteOfOtherOrganisation);
   const [site] = await db
     .select({ site_id: sites.site_id, organisation_id: sites.organisation_id })
     .from(sites)
@@ -194,7 +195,7 @@ export class ParticipantService {
     const order = { sort: query.sort, order: query.order };
     const filter = { state: query.state, status: query.status, q: query.q, searchIdentifiable: full };
     const offset = (query.page - 1) * query.perPage;
-    const detailAfter = `${query.status === 'active' ? '' : `, status ${query.status}`}${query.state ? `, state ${query.state}` : ''}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
+    const detailAfter = `${query.status === 'active' ? '' : `, status ${query.status}`}${query.state ? `, state ${query.state}` : ''}${siteDetail(query.site_id)}${query.q ? ', search' : ''}, sort ${query.sort} ${query.order}`;
     const request: PageRequest = {
       filter,
       order,
@@ -376,8 +377,7 @@ export class ParticipantService {
       if (current.status !== 'active') throw conflict(messages.lifeCycle.readOnly);
       if (current.site_id === siteId) throw badRequest(messages.organisation.transferSameSite);
       // Only to a site they work at themselves: nobody hands a record to where they cannot follow it.
-      if (!staff.visibleSiteIds.includes(siteId))
-        throw badRequest(messages.organisation.siteOfOtherOrganisation);
+      if (!seesSite(staff, siteId)) throw badRequest(messages.organisation.siteOfOtherOrganisation);
       const named = await tx
         .select({ site_id: sites.site_id, name: sites.name })
         .from(sites)

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 import { column, nullable, rowsReader } from '../../db/rows.js';
 import { badRequest } from '../../lib/http-error.js';
+import { siteDetail } from '../../lib/site-filter.js';
 import type { ReportContext } from './service.js';
 
 export interface OutcomesPeriod {
@@ -173,11 +174,12 @@ export async function viewOutcomesReport(
   actor: AuditActor,
   p: OutcomesPeriod,
   code: string,
+  siteId?: number,
 ): Promise<OutcomesReport> {
   const answer = await outcomesReportOf(c, p, code);
   await audit.record(actor, {
     action: 'report.view',
-    detail: `outcomes of ${answer.measure} ${p.from}..${p.to}`,
+    detail: `outcomes of ${answer.measure} ${p.from}..${p.to}${siteDetail(siteId)}`,
   });
   return answer;
 }

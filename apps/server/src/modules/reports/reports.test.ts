@@ -609,6 +609,7 @@ describe('GET /api/reports/export.xlsx', () => {
         ],
         ['From', '2025-12-01'],
         ['To', '2026-02-28'],
+        ['Sites', 'Every site of the admin who made it'],
         ['Grouped by', 'month'],
         ['Time zone', 'Europe/London'],
         ['Made at', '2026-03-15T12:00:00.000Z'],
@@ -640,7 +641,7 @@ describe('GET /api/reports/export.xlsx', () => {
 
   it('writes counts under 5 as <5, and leaves the statistics of such small groups empty, when asked', async () => {
     const { sheets } = await workbook(`${DEC_TO_FEB}&suppress_small=true`);
-    expect(sheets[0]!.rows[9]).toEqual([
+    expect(sheets[0]!.rows[10]).toEqual([
       'Small counts',
       'Counts from 1 to 4 are written as <5; shares and statistics of such groups are left empty',
     ]);

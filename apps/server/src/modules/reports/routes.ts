@@ -4,6 +4,8 @@ import { api } from '@pathway/contract';
 import type { AppContext } from '../../context.js';
 import { routeOf } from '../../lib/endpoint-route.js';
 import { programmeToday } from '../../lib/programme-day.js';
+import { withinSite } from '../../lib/site-filter.js';
+import { staffOf } from '../../plugins/access.js';
 import { actorOf, AuditService } from '../audit/index.js';
 import { viewOutcomesReport } from './outcomes.js';
 import { viewReport, type ReportContext } from './service.js';
@@ -27,14 +29,17 @@ export async function reportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   r.route({
     ...routeOf(api.reports.exportXlsx),
     handler: async (request, reply) => {
-      const { from, to, by, suppress_small } = request.query;
+      const { from, to, by, suppress_small, site_id } = request.query;
       const actor = actorOf(request);
-      const body = await exportWorkbook(reportContext(), audit, actor, {
-        period: { from, to, by },
-        suppressSmall: suppress_small,
-        madeAt: ctx.clock.now(),
-        madeBy: actor.userName,
-      });
+      const body = await withinSite(staffOf(request), site_id, () =>
+        exportWorkbook(reportContext(), audit, actor, {
+          period: { from, to, by },
+          siteId: site_id,
+          suppressSmall: suppress_small,
+          madeAt: ctx.clock.now(),
+          madeBy: actor.userName,
+        }),
+      );
       return reply
         .type(XLSX_TYPE)
         .header('content-disposition', `attachment; filename="pathway-reports-${from}-to-${to}.xlsx"`)
@@ -46,13 +51,9 @@ export async function reportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   r.route({
     ...routeOf(api.reports.outcomes),
     handler: async (request, reply) => {
-      const { from, to, measure } = request.query;
-      const answer = await viewOutcomesReport(
-        reportContext(),
-        audit,
-        actorOf(request),
-        { from, to },
-        measure,
+      const { from, to, measure, site_id } = request.query;
+      const answer = await withinSite(staffOf(request), site_id, () =>
+        viewOutcomesReport(reportContext(), audit, actorOf(request), { from, to }, measure, site_id),
       );
       return reply.header('cache-control', 'no-store').send(answer);
     },
@@ -61,12 +62,9 @@ export async function reportRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   r.route({
     ...routeOf(api.reports.get),
     handler: async (request, reply) => {
-      const answer = await viewReport(
-        reportContext(),
-        audit,
-        actorOf(request),
-        request.params.name,
-        request.query,
+      const { from, to, by, site_id } = request.query;
+      const answer = await withinSite(staffOf(request), site_id, () =>
+        viewReport(reportContext(), audit, actorOf(request), request.params.name, { from, to, by }, site_id),
       );
       return reply.header('cache-control', 'no-store').send(answer);
     },

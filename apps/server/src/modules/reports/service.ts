@@ -9,6 +9,7 @@ import {
 } from '@pathway/contract';
 import type { Database } from '../../db/client.js';
 import { column, nullable, rowsReader } from '../../db/rows.js';
+import { siteDetail } from '../../lib/site-filter.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 
 /**
@@ -442,11 +443,12 @@ export async function viewReport<N extends ReportName>(
   actor: AuditActor,
   name: N,
   period: ReportPeriod,
+  siteId?: number,
 ): Promise<ReportsAnswers[N]> {
   const answer = await reportOf(c, name, period);
   await audit.record(actor, {
     action: 'report.view',
-    detail: `${name} ${period.from}..${period.to} by ${period.by}`,
+    detail: `${name} ${period.from}..${period.to} by ${period.by}${siteDetail(siteId)}`,
   });
   return answer;
 }

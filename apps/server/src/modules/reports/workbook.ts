@@ -10,12 +10,17 @@ import {
   type ReportsAnswers,
   type ReportName,
 } from '@pathway/contract';
+import { eq } from 'drizzle-orm';
+import { sites } from '../../db/schema.js';
+import { siteDetail } from '../../lib/site-filter.js';
 import type { AuditActor, AuditService } from '../audit/index.js';
 import { outcomesReportsOf } from './outcomes.js';
 import { reportOf, type ReportContext, type ReportPeriod } from './service.js';
 
 export interface WorkbookRequest {
   period: ReportPeriod;
+  /** The one site the figures are of; absent: every site the admin sees. */
+  siteId?: number;
   suppressSmall: boolean;
   madeAt: Date;
   madeBy: string;
@@ -34,6 +39,10 @@ export async function reportWorkbookTables(
   for (const name of REPORT_NAMES) answers.push(await reportOf(c, name, request.period));
   const { period } = request;
   const outcomes = await outcomesReportsOf(c, { from: period.from, to: period.to });
+  const [site] =
+    request.siteId === undefined
+      ? []
+      : await c.db.select({ name: sites.name }).from(sites).where(eq(sites.site_id, request.siteId));
   const about: ReportTable = {
     key: 'about',
     title: 'About this workbook',
@@ -42,6 +51,7 @@ export async function reportWorkbookTables(
       ['Reports', [...REPORT_NAMES.map((n) => REPORT_TITLES[n]), OUTCOMES_REPORT_TITLE].join(', ')],
       ['From', period.from],
       ['To', period.to],
+      ['Sites', site ? `${site.name} only` : 'Every site of the admin who made it'],
       ['Grouped by', period.by === 'week' ? 'ISO week (Monday to Sunday)' : 'month'],
       ['Time zone', c.timeZone],
       ['Made at', request.madeAt.toISOString()],
@@ -95,7 +105,7 @@ export async function exportWorkbook(
   const { from, to, by } = request.period;
   await audit.record(actor, {
     action: 'report.export',
-    detail: `all reports ${from}..${to} by ${by}, xlsx${request.suppressSmall ? ', counts under 5 suppressed' : ''}`,
+    detail: `all reports ${from}..${to} by ${by}${siteDetail(request.siteId)}, xlsx${request.suppressSmall ? ', counts under 5 suppressed' : ''}`,
   });
   return workbookOf(tables, request);
 }

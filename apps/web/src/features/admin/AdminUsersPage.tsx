@@ -15,6 +15,7 @@ import { RowActions } from '../../components/RowActions';
 import { formatDate } from '../../lib/dates';
 import { useSession } from '../../lib/session';
 import { AddAdminDialog } from './AddAdminDialog';
+import { SystemAdministratorChip, useAdminScopeColumns } from './AdminScopeColumns';
 import { adminUsersQuery } from './api';
 import { DeleteAdminDialog } from './DeleteAdminDialog';
 import { EditAdminDialog } from './EditAdminDialog';
@@ -31,12 +32,21 @@ type OpenDialog =
   | { kind: 'reset-password'; admin: AdminUser }
   | null;
 
-const columns = ['Admin ID', 'Username', 'First Name', 'Last Name', 'Access level', 'Added', ACTIONS_COLUMN];
-
 export function AdminUsersPage() {
   const admins = useQuery(adminUsersQuery);
   const session = useSession();
   const [dialog, setDialog] = useState<OpenDialog>(null);
+  const scope = useAdminScopeColumns(admins.data);
+  const columns = [
+    'Admin ID',
+    'Username',
+    'First Name',
+    'Last Name',
+    'Access level',
+    ...scope.headings,
+    'Added',
+    ACTIONS_COLUMN,
+  ];
   const close = () => setDialog(null);
 
   return (
@@ -60,7 +70,7 @@ export function AdminUsersPage() {
         query={admins}
         loadingLabel="Loading admin users"
         label="Admin users"
-        minWidth={760}
+        minWidth={760 + 160 * scope.headings.length}
         columns={columns}
         rowKey={(admin) => admin.admin_user_id}
         empty="No admin users yet."
@@ -80,7 +90,9 @@ export function AdminUsersPage() {
             <TableCell>{admin.last_name}</TableCell>
             <TableCell>
               <RoleChip role={admin.role} />
+              {scope.markSystemAdministrators && admin.system_administrator && <SystemAdministratorChip />}
             </TableCell>
+            {scope.cells(admin)}
             <TableCell>{formatDate(admin.created_at)}</TableCell>
             <RowActions
               name={admin.user_name}

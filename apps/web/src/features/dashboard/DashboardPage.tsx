@@ -22,9 +22,11 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { SiteFilterNotice, SiteSelect } from '../../components/SiteSelect';
 import { visuallyHidden } from '../../lib/a11y';
 import { formatLongDate } from '../../lib/dates';
 import { useCanCall } from '../../lib/session';
+import { useSiteFilter, withSite } from '../../lib/siteFilter';
 import { dashboardQuery } from './api';
 import { BreakGlassCard } from './BreakGlassCard';
 import { FollowupCard } from './FollowupCard';
@@ -177,11 +179,22 @@ function WatchedChart({ data }: { data: DashboardData }) {
 }
 
 export function DashboardPage() {
-  const dashboard = useQuery(dashboardQuery);
+  const site = useSiteFilter();
+  const dashboard = useQuery(dashboardQuery(site.siteId));
   const canCall = useCanCall();
+  const link = (path: string) => withSite(path, site.siteId);
   return (
     <>
       <PageHeader title="Dashboard">Participants and the videos they watch.</PageHeader>
+      {site.sites.length > 1 && (
+        <Box sx={{ mb: 2 }}>
+          <SiteSelect filter={site} />
+        </Box>
+      )}
+      <SiteFilterNotice
+        filter={site}
+        unseen="the participants and views of your other sites are not counted"
+      />
       <QueryState query={dashboard} loadingLabel="Loading the dashboard">
         {(data) => (
           <>
@@ -191,7 +204,7 @@ export function DashboardPage() {
                 label="Total participants"
                 value={whole.format(data.participantsCount.counted)}
                 hint="Active participants; discharged participants are not counted"
-                to="/participants"
+                to={link('/participants')}
               />
               <StatCard
                 label="Yesterday viewed videos"
@@ -208,26 +221,26 @@ export function DashboardPage() {
                   label="Participants on track"
                   value={whole.format(data.participantsProgress.onTrack)}
                   hint="Active participants with a programme"
-                  to="/participants?state=onTrack"
+                  to={link('/participants?state=onTrack')}
                   accent={stateColours.onTrack}
                 />
                 <StatCard
                   label="Participants slightly behind"
                   value={whole.format(data.participantsProgress.slightlyBehind)}
                   hint="Active participants with a programme"
-                  to="/participants?state=slightlybehind"
+                  to={link('/participants?state=slightlybehind')}
                   accent={stateColours.slightlyBehind}
                 />
                 <StatCard
                   label="Participants behind"
                   value={whole.format(data.participantsProgress.behind)}
                   hint="Active participants with a programme"
-                  to="/participants?state=behind"
+                  to={link('/participants?state=behind')}
                   accent={stateColours.behind}
                 />
               </CardRow>
             )}
-            <FollowupCard />
+            <FollowupCard siteId={site.siteId} />
             {canCall(apiRoutes.audit.list) && <BreakGlassCard />}
             <WatchedChart data={data} />
           </>

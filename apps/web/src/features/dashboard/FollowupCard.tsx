@@ -11,16 +11,17 @@ import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { QueryState } from '../../components/QueryState';
 import { formatLongDate } from '../../lib/dates';
+import { withSite } from '../../lib/siteFilter';
 import { followupCountsQuery } from './api';
 
 const whole = new Intl.NumberFormat('en-GB');
 
 /** "Needs follow-up": who is on today's worklist, per reason; each figure opens the list. */
-export function FollowupCard() {
-  const counts = useQuery(followupCountsQuery);
+export function FollowupCard({ siteId }: { siteId?: number }) {
+  const counts = useQuery(followupCountsQuery(siteId));
   return (
     <Card variant="outlined" component="section" aria-labelledby="followup-card-title" sx={{ mb: 3 }}>
-      <CardActionArea component={RouterLink} to="/followup">
+      <CardActionArea component={RouterLink} to={withSite('/followup', siteId)}>
         <CardContent>
           <Typography
             id="followup-card-title"
@@ -54,7 +55,7 @@ export function FollowupCard() {
               >
                 {FOLLOWUP_REASONS.map((r) => (
                   <ListItem key={r} sx={{ width: 'auto', p: 0 }}>
-                    <Link component={RouterLink} to={`/followup?reason=${r}`}>
+                    <Link component={RouterLink} to={withSite(`/followup?reason=${r}`, siteId)}>
                       {FOLLOWUP_REASON_LABELS[r]}: {whole.format(data.reasons[r])}
                     </Link>
                   </ListItem>

@@ -3,24 +3,27 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/api';
 import { dashboardKeys, followupKeys } from '../../lib/queryKeys';
 
-export const dashboardQuery = queryOptions({
-  queryKey: dashboardKeys.all,
-  queryFn: () => call(apiRoutes.dashboard.get),
-  // Views arrive all day from the tablets; the page keeps itself current while it is open.
-  refetchInterval: 60_000,
-});
+/** The figures of every site the admin sees, or of one. */
+export const dashboardQuery = (siteId?: number) =>
+  queryOptions({
+    queryKey: dashboardKeys.figures(siteId),
+    queryFn: () => call(apiRoutes.dashboard.get, { query: { site_id: siteId } }),
+    // Views arrive all day from the tablets; the page keeps itself current while it is open.
+    refetchInterval: 60_000,
+  });
 
 // The "Needs follow-up" card's counts per reason.
-export const followupCountsQuery = queryOptions({
-  queryKey: followupKeys.counts(),
-  queryFn: () => call(apiRoutes.followup.counts),
-  refetchInterval: 60_000,
-});
+export const followupCountsQuery = (siteId?: number) =>
+  queryOptions({
+    queryKey: followupKeys.counts(siteId),
+    queryFn: () => call(apiRoutes.followup.counts, { query: { site_id: siteId } }),
+    refetchInterval: 60_000,
+  });
 
 /** What the dashboard shows first, fetched ahead of a visit (app/prefetch.ts): figures, no names. */
 export function prefetchDashboard(queryClient: QueryClient): Promise<unknown> {
   return Promise.all([
-    queryClient.prefetchQuery(dashboardQuery),
-    queryClient.prefetchQuery(followupCountsQuery),
+    queryClient.prefetchQuery(dashboardQuery()),
+    queryClient.prefetchQuery(followupCountsQuery()),
   ]);
 }

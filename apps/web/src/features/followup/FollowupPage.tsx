@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
 import TableCell from '@mui/material/TableCell';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -20,10 +21,12 @@ import { Suspense, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedTable, usePaging, type TableColumn } from '../../components/PagedTable';
+import { SiteFilterNotice, SiteSelect } from '../../components/SiteSelect';
 import { contactAgo, contactExact, contactShort } from '../../lib/contactTime';
 import { formatLongDate, formatShortDate } from '../../lib/dates';
 import { useParticipantRecord } from '../../lib/participantRecord';
 import { useFieldAccess } from '../../lib/session';
+import { useSiteFilter } from '../../lib/siteFilter';
 import { FIRST_WORKLIST_PAGE, followupCountsQuery, followupListQuery } from './api';
 import { ReasonChips } from './ReasonChips';
 import { RecordContactDialog } from './RecordContactDialog';
@@ -107,8 +110,11 @@ export function FollowupPage() {
   const reasonParam = searchParams.get('reason');
   const reason = isReason(reasonParam) ? reasonParam : undefined;
   const paging = usePaging(FIRST_WORKLIST_PAGE.perPage);
-  const list = useQuery(followupListQuery({ page: paging.page + 1, perPage: paging.perPage, reason }));
-  const counts = useQuery(followupCountsQuery);
+  const site = useSiteFilter();
+  const list = useQuery(
+    followupListQuery({ page: paging.page + 1, perPage: paging.perPage, reason, site_id: site.siteId }),
+  );
+  const counts = useQuery(followupCountsQuery(site.siteId));
   const [opened, setOpened] = useState<number | null>(null);
   const [recording, setRecording] = useState<FollowupEntry | null>(null);
   const [assessing, setAssessing] = useState<FollowupEntry | null>(null);
@@ -126,10 +132,11 @@ export function FollowupPage() {
             : 'The daily adherence check has not run yet: days behind and the reasons that come from them may be out of date. Tell the operator.'}
         </Alert>
       )}
-      <Box sx={{ mb: 2, maxWidth: 320 }}>
+      <Stack direction="row" sx={{ mb: 2, gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
         <TextField
           select
-          fullWidth
+          size="small"
+          sx={{ minWidth: 220, maxWidth: 320, flex: '1 1 220px' }}
           id="followup-reason-filter"
           label="Reason"
           value={reason ?? ''}
@@ -148,7 +155,12 @@ export function FollowupPage() {
             </MenuItem>
           ))}
         </TextField>
-      </Box>
+        <SiteSelect filter={site} onChange={() => paging.setPage(0)} />
+      </Stack>
+      <SiteFilterNotice
+        filter={site}
+        unseen="participants of your other sites who need follow-up are not listed"
+      />
       <PagedTable
         query={list}
         loadingLabel="Loading the follow-up worklist"
@@ -159,7 +171,7 @@ export function FollowupPage() {
         columns={columnsFor(full)}
         rowKey={(row) => row.participant_id}
         rowProps={(row) => ({ 'data-participant': row.participant_id })}
-        empty={`Nobody needs follow-up${reason ? ' for this reason' : ''} today.`}
+        empty={`Nobody${site.siteLabel ? ` at ${site.siteLabel}` : ''} needs follow-up${reason ? ' for this reason' : ''} today.`}
         paging={{ state: paging, perPageOptions: [10, 25, 50, 100] }}
         renderRow={(row) => {
           const name =

@@ -13,20 +13,24 @@ export interface FollowupListParams {
   page: number;
   perPage: number;
   reason?: FollowupReason;
+  /** One site of those the admin sees; absent: every one. */
+  site_id?: number;
 }
 
-export function followupListQuery({ page, perPage, reason }: FollowupListParams) {
+export function followupListQuery({ page, perPage, reason, site_id }: FollowupListParams) {
   return queryOptions({
-    queryKey: followupKeys.list({ page, perPage, reason }),
-    queryFn: ({ signal }) => call(apiRoutes.followup.list, { query: { page, perPage, reason }, signal }),
+    queryKey: followupKeys.list({ page, perPage, reason, site_id }),
+    queryFn: ({ signal }) =>
+      call(apiRoutes.followup.list, { query: { page, perPage, reason, site_id }, signal }),
     placeholderData: keepPreviousData,
   });
 }
 
-export const followupCountsQuery = queryOptions({
-  queryKey: followupKeys.counts(),
-  queryFn: ({ signal }) => call(apiRoutes.followup.counts, { signal }),
-});
+export const followupCountsQuery = (siteId?: number) =>
+  queryOptions({
+    queryKey: followupKeys.counts(siteId),
+    queryFn: ({ signal }) => call(apiRoutes.followup.counts, { query: { site_id: siteId }, signal }),
+  });
 
 /** The worklist as its menu entry opens it: every reason, the first 25 rows. */
 export const FIRST_WORKLIST_PAGE = { page: 1, perPage: 25 } as const satisfies FollowupListParams;
@@ -35,7 +39,7 @@ export const FIRST_WORKLIST_PAGE = { page: 1, perPage: 25 } as const satisfies F
 export function prefetchFollowup(queryClient: QueryClient): Promise<unknown> {
   return Promise.all([
     queryClient.prefetchQuery(followupListQuery(FIRST_WORKLIST_PAGE)),
-    queryClient.prefetchQuery(followupCountsQuery),
+    queryClient.prefetchQuery(followupCountsQuery()),
   ]);
 }
 

@@ -4,6 +4,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { DataGrid } from '@mui/x-data-grid';
@@ -16,6 +17,7 @@ import {
   type ParticipantStatusFilter,
 } from '@pathway/contract';
 import { PageHeader } from '../../components/PageHeader';
+import { SiteSelect } from '../../components/SiteSelect';
 import { useCanCall, useFieldAccess } from '../../lib/session';
 import { useUpdateParticipant } from './api';
 import { useParticipantExport } from './ExportParticipants';
@@ -95,6 +97,7 @@ export function ParticipantsPage() {
     sort: listState.sort,
     order: listState.order,
     q: listState.search || undefined,
+    site_id: listState.site.siteId,
   });
   // Phones and tablets have no double-click: the hint would describe something they cannot do.
   const canDoubleClick = useMediaQuery('(hover: hover) and (pointer: fine) and (min-width: 600px)');
@@ -147,21 +150,26 @@ export function ParticipantsPage() {
         </Alert>
       )}
       {exporter.status}
-      <TextField
-        select
-        size="small"
-        label="Status"
-        value={listState.status}
-        onChange={(event) => listState.setStatus(event.target.value as ParticipantStatusFilter)}
-        sx={{ mb: 2, minWidth: 220 }}
-        helperText="Discharged participants are completed or withdrawn"
-      >
-        {PARTICIPANT_STATUS_FILTERS.map((value) => (
-          <MenuItem key={value} value={value}>
-            {value === 'all' ? 'All' : PARTICIPANT_STATUS_LABELS[value]}
-          </MenuItem>
-        ))}
-      </TextField>
+      <Stack direction="row" sx={{ mb: 2, gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+        <TextField
+          select
+          size="small"
+          label="Status"
+          // The whole width, as before sites, unless the site selector stands beside it.
+          fullWidth={listState.site.sites.length <= 1}
+          value={listState.status}
+          onChange={(event) => listState.setStatus(event.target.value as ParticipantStatusFilter)}
+          sx={{ minWidth: 220 }}
+          helperText="Discharged participants are completed or withdrawn"
+        >
+          {PARTICIPANT_STATUS_FILTERS.map((value) => (
+            <MenuItem key={value} value={value}>
+              {value === 'all' ? 'All' : PARTICIPANT_STATUS_LABELS[value]}
+            </MenuItem>
+          ))}
+        </TextField>
+        <SiteSelect filter={listState.site} />
+      </Stack>
       {state && (
         <Alert
           severity="info"

@@ -32,15 +32,27 @@ export interface ParticipantListParams {
   q?: string;
   /** nextCursor of the page before, when known: the server then reads the page by keyset. */
   after?: string;
+  /** One site of those the admin sees; absent: every one. */
+  site_id?: number;
 }
 
 export function participantListQuery(params: ParticipantListParams) {
-  const { page, perPage, sort, order, state, status, q, after } = params;
+  const { page, perPage, sort, order, state, status, q, after, site_id } = params;
   return queryOptions({
     queryKey: participantKeys.list({ ...params, after: undefined }),
     queryFn: ({ signal }) =>
       call(apiRoutes.participants.list, {
-        query: { page, perPage, sort, order, state, status, q: q || undefined, after: after || undefined },
+        query: {
+          page,
+          perPage,
+          sort,
+          order,
+          state,
+          status,
+          q: q || undefined,
+          after: after || undefined,
+          site_id,
+        },
         signal,
       }),
     // Keep the rows shown while the next page loads, so the grid does not flash empty.
@@ -64,7 +76,7 @@ export function prefetchParticipants(queryClient: QueryClient): Promise<void> {
 
 export type ParticipantExportParams = Pick<
   ParticipantListParams,
-  'state' | 'status' | 'sort' | 'order' | 'q'
+  'state' | 'status' | 'sort' | 'order' | 'q' | 'site_id'
 >;
 
 /**
@@ -76,9 +88,9 @@ export async function exportParticipants(
   onProgress: (received: number, total: number | null) => void,
   signal?: AbortSignal,
 ): Promise<{ blob: Blob; fileName: string }> {
-  const { sort, order, state, status, q } = params;
+  const { sort, order, state, status, q, site_id } = params;
   const response = await callResponse(apiRoutes.participants.export, 'text/csv', {
-    query: { sort, order, state, status, q: q || undefined },
+    query: { sort, order, state, status, q: q || undefined, site_id },
     signal,
   });
   const totalHeader = response.headers.get(EXPORT_TOTAL_HEADER);

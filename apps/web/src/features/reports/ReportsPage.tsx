@@ -6,6 +6,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import GlobalStyles from '@mui/material/GlobalStyles';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
+import Switch from '@mui/material/Switch';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -32,11 +33,14 @@ import {
 } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { SiteFilterNotice, SiteSelect } from '../../components/SiteSelect';
 import { isApiError } from '../../lib/api';
 import { formatLongDate } from '../../lib/dates';
 import { saveBlob } from '../../lib/download';
+import { useSiteFilter } from '../../lib/siteFilter';
 import {
   defaultPeriod,
   downloadWorkbook,
@@ -46,6 +50,10 @@ import {
   reportQuery,
   type PeriodChoice,
 } from './api';
+import { SiteComparison } from './SiteComparison';
+
+/** The address's mark of the side-by-side comparison of sites (`?compare=sites`), so it can be shared. */
+const COMPARE_PARAM = 'compare';
 
 const BLUE = '#005EB8';
 const PALETTE = [BLUE, '#007F3B', '#FFB81C', '#D5281B', '#330072', '#00A9CE', '#AE2573', '#425563'];
@@ -384,13 +392,15 @@ const sectionSx = {
 function ReportSection({
   name,
   period,
+  siteId,
   suppress,
 }: {
   name: ReportName;
   period: PeriodChoice;
+  siteId: number | undefined;
   suppress: boolean;
 }) {
-  const query = useQuery(reportQuery(name, period));
+  const query = useQuery(reportQuery(name, period, siteId));
   const title = REPORT_TITLES[name];
   const section = useRef<HTMLElement>(null);
   const width = useContentWidth(section);
@@ -431,12 +441,23 @@ function ReportSection({
  * The outcomes report of one measure: completeness first (the completers, and how many have a
  * baseline, an end result and both), then the pairs' figures; a measure is chosen from those in use.
  */
-function OutcomesSection({ period, suppress }: { period: PeriodChoice; suppress: boolean }) {
+function OutcomesSection({
+  period,
+  siteId,
+  suppress,
+}: {
+  period: PeriodChoice;
+  siteId: number | undefined;
+  suppress: boolean;
+}) {
   const measures = useQuery(reportMeasuresQuery);
   const inUse = measuresInUse(measures.data ?? []);
   const [chosen, setChosen] = useState<string | null>(null);
   const measure = chosen ?? inUse[0]?.code ?? null;
-  const report = useQuery({ ...outcomesReportQuery(measure ?? '', period), enabled: measure !== null });
+  const report = useQuery({
+    ...outcomesReportQuery(measure ?? '', period, siteId),
+    enabled: measure !== null,
+  });
   const section = useRef<HTMLElement>(null);
   const width = useContentWidth(section);
   return (
@@ -535,6 +556,19 @@ export function ReportsPage() {
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const problem = periodProblem(draft);
+  const site = useSiteFilter();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const comparing = site.sites.length > 1 && searchParams.get(COMPARE_PARAM) === 'sites';
+  const setComparing = (on: boolean) =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (on) next.set(COMPARE_PARAM, 'sites');
+        else next.delete(COMPARE_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -545,7 +579,7 @@ export function ReportsPage() {
     setExporting(true);
     setExportError(null);
     try {
-      const blob = await downloadWorkbook(period, suppress);
+      const blob = await downloadWorkbook(period, suppress, site.siteId);
       saveBlob(blob, `pathway-reports-${period.from}-to-${period.to}.xlsx`);
     } catch (error) {
       setExportError(isApiError(error) ? error.message : 'The workbook could not be made. Please try again.');
@@ -571,7 +605,8 @@ export function ReportsPage() {
         }
       >
         Aggregate figures for {formatLongDate(period.from)} to {formatLongDate(period.to)}, by{' '}
-        {period.by === 'week' ? 'ISO week' : 'month'}. No participant is named.
+        {period.by === 'week' ? 'ISO week' : 'month'}
+        {site.siteLabel ? `, for ${site.siteLabel}` : ''}. No participant is named.
       </PageHeader>
       <Paper
         variant="outlined"
@@ -616,6 +651,17 @@ export function ReportsPage() {
           control={<Checkbox checked={suppress} onChange={(e) => setSuppress(e.target.checked)} />}
           label="Suppress counts under 5 in exports (for sharing outside the team)"
         />
+        {site.sites.length > 1 && (
+          <Box
+            sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start', flexBasis: '100%' }}
+          >
+            <SiteSelect filter={site} />
+            <FormControlLabel
+              control={<Switch checked={comparing} onChange={(e) => setComparing(e.target.checked)} />}
+              label="Compare sites side by side"
+            />
+          </Box>
+        )}
         {problem && (
           <Alert severity="warning" sx={{ flexBasis: '100%' }}>
             {problem}
@@ -627,10 +673,12 @@ export function ReportsPage() {
           {exportError}
         </Alert>
       )}
+      <SiteFilterNotice filter={site} unseen="the figures of your other sites are not counted" />
+      {comparing && <SiteComparison period={period} sites={site.sites} />}
       {REPORT_NAMES.map((name) => (
-        <ReportSection key={name} name={name} period={period} suppress={suppress} />
+        <ReportSection key={name} name={name} period={period} siteId={site.siteId} suppress={suppress} />
       ))}
-      <OutcomesSection period={period} suppress={suppress} />
+      <OutcomesSection period={period} siteId={site.siteId} suppress={suppress} />
     </>
   );
 }

@@ -23,11 +23,16 @@ export function defaultPeriod(): PeriodChoice {
   return { from: day(new Date(now.getFullYear(), now.getMonth() - 11, 1)), to: day(now), by: 'month' };
 }
 
-export function reportQuery<N extends ReportName>(name: N, period: PeriodChoice) {
+/** One report over the period, of every site the admin sees or of one. */
+export function reportQuery<N extends ReportName>(name: N, period: PeriodChoice, siteId?: number) {
   return queryOptions({
-    queryKey: reportKeys.report(name, period.from, period.to, period.by),
+    queryKey: reportKeys.report(name, period.from, period.to, period.by, siteId),
     queryFn: async ({ signal }) =>
-      (await call(apiRoutes.reports.get, { params: { name }, query: period, signal })) as ReportsAnswers[N],
+      (await call(apiRoutes.reports.get, {
+        params: { name },
+        query: { from: period.from, to: period.to, by: period.by, site_id: siteId },
+        signal,
+      })) as ReportsAnswers[N],
     // Each read is audited: no refetch on focus, the figures change slowly.
     staleTime: 5 * 60_000,
     refetchOnWindowFocus: false,
@@ -54,18 +59,31 @@ export function prefetchReports(queryClient: QueryClient): Promise<unknown> {
   ]);
 }
 
-export function downloadWorkbook(period: PeriodChoice, suppressSmall: boolean): Promise<Blob> {
+export function downloadWorkbook(
+  period: PeriodChoice,
+  suppressSmall: boolean,
+  siteId?: number,
+): Promise<Blob> {
   return callBlob(apiRoutes.reports.exportXlsx, {
-    query: { ...period, suppress_small: suppressSmall },
+    query: {
+      from: period.from,
+      to: period.to,
+      by: period.by,
+      suppress_small: suppressSmall,
+      site_id: siteId,
+    },
   });
 }
 
-/** The outcomes report of one measure over the period (not grouped). */
-export function outcomesReportQuery(measure: string, period: PeriodChoice) {
+/** The outcomes report of one measure over the period (not grouped), of every site or of one. */
+export function outcomesReportQuery(measure: string, period: PeriodChoice, siteId?: number) {
   return queryOptions({
-    queryKey: outcomeKeys.report(measure, period.from, period.to),
+    queryKey: outcomeKeys.report(measure, period.from, period.to, siteId),
     queryFn: ({ signal }) =>
-      call(apiRoutes.reports.outcomes, { query: { from: period.from, to: period.to, measure }, signal }),
+      call(apiRoutes.reports.outcomes, {
+        query: { from: period.from, to: period.to, measure, site_id: siteId },
+        signal,
+      }),
     staleTime: 5 * 60_000,
     refetchOnWindowFocus: false,
   });

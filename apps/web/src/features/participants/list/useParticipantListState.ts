@@ -17,6 +17,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useSiteFilter } from '../../../lib/siteFilter';
 import { FIRST_LIST_PAGE, participantListQuery } from '../api';
 import { toRow } from './gridRow';
 
@@ -52,6 +53,8 @@ export function useParticipantListState() {
   const [searchParams] = useSearchParams();
   const state = stateOfLocation(searchParams, location.hash);
   const status = statusOfLocation(searchParams);
+  const site = useSiteFilter();
+  const siteId = site.siteId;
 
   const [pagination, setPagination] = useState<GridPaginationModel>({
     page: FIRST_LIST_PAGE.page - 1,
@@ -71,7 +74,7 @@ export function useParticipantListState() {
 
   // Cursors of the pages reached so far, for this filter and sort: the next page is then read by
   // keyset, as fast deep in a long list as at its start.
-  const listKey = JSON.stringify([state, status, sort, order, search, pagination.pageSize]);
+  const listKey = JSON.stringify([state, status, siteId, sort, order, search, pagination.pageSize]);
   const cursors = useRef({ key: listKey, byPage: new Map<number, string>() });
   if (cursors.current.key !== listKey) cursors.current = { key: listKey, byPage: new Map() };
 
@@ -85,13 +88,14 @@ export function useParticipantListState() {
       order,
       q: search || undefined,
       after: cursors.current.byPage.get(pagination.page),
+      site_id: siteId,
     }),
   );
   const next = list.data?.pagination.nextCursor;
   if (next && !list.isPlaceholderData) cursors.current.byPage.set(pagination.page + 1, next);
 
   // A filter from the address starts again at page 1.
-  useEffect(() => setPagination((p) => ({ ...p, page: 0 })), [state, status]);
+  useEffect(() => setPagination((p) => ({ ...p, page: 0 })), [state, status, siteId]);
 
   // The row count stays while a page loads, so the footer does not jump.
   const rowCount = useRef(0);
@@ -154,6 +158,8 @@ export function useParticipantListState() {
     state,
     status,
     setStatus,
+    /** The site chosen (in the address), or every site. */
+    site,
     sort,
     order,
     search,
