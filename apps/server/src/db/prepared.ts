@@ -8,9 +8,9 @@ import { ScopedPool, type NamedQueryOptions } from './scoped-database.js';
  * with time zone as Dates; cast a date to text to keep it as Drizzle's string mode reads it).
  * It is a named (server-prepared) statement: parsed and planned once per PostgreSQL connection,
  * and once on PGlite's session through the application's database (db/scoped-database.ts), so use
- * it only for a text whose generic plan is its custom one (point reads and writes by key). No Drizzle building or row mapping either: on the
- * hottest calls those were a large share of the request's JavaScript. `db` must be the pool's
- * (a transaction has no driver of its own here).
+ * it only for a text whose generic plan is its custom one (point reads and writes by key). No
+ * Drizzle building or row mapping either: on the hottest calls those were a large share of the
+ * request's JavaScript. `db` must be the pool's (a transaction has no driver of its own here).
  */
 export async function preparedArrays(
   db: Database,

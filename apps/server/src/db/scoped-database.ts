@@ -80,7 +80,7 @@ const query = pg.Query.prototype as unknown as QueryInternals;
 class ScopedQuery extends pg.Query {
   /** The scope's answer is still to come: its messages are not the statement's. */
   private scopePending = false;
-  /** A value the statement's Bind could not write: refused before the Sync was sent. */
+  /** Answered with an error already (a value its Bind could not write: before the Sync was sent). */
   private refused = false;
 
   constructor(
