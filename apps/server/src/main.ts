@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { mkdirSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -106,10 +107,30 @@ async function main() {
   // queue's maintenance at start are database work (the embedded database's one session, on this
   // thread) the first requests need not wait for. Jobs queued meanwhile wait in the queue, as they
   // would for a busy worker.
+  // A serving process is not ended by a database lost meanwhile (its requests answer 503 until it
+  // is back): the workers' start is then tried again until it succeeds. A worker process has
+  // nothing else to do, so its start is part of starting, and fails it.
   if (role !== 'web') {
-    if (app) await new Promise((resolve) => setTimeout(resolve, WORKERS_AFTER_LISTEN_MS));
-    if (stopping) return;
-    await ctx.jobs.startWorkers();
+    if (app) {
+      void (async () => {
+        await delay(WORKERS_AFTER_LISTEN_MS);
+        for (let attempt = 1; !stopping; attempt++) {
+          try {
+            await ctx.jobs.startWorkers();
+            return;
+          } catch (error) {
+            if (stopping) return;
+            logger.error(
+              { err: error, attempt },
+              'The background workers could not start (is the database reachable?); trying again',
+            );
+            await delay(Math.min(attempt, 10) * WORKERS_AFTER_LISTEN_MS);
+          }
+        }
+      })();
+    } else {
+      await ctx.jobs.startWorkers();
+    }
   }
   if (!app) {
     logger.info(
@@ -123,9 +144,14 @@ async function main() {
     );
   }
 
+  // A hint for the operator: a database lost right after the start skips it rather than ending
+  // a process that is serving.
   const admins = await withScope(instanceScope('start-up'), () =>
     new AdminService(ctx.db, ctx.secrets).count(),
-  );
+  ).catch((error: unknown) => {
+    logger.warn({ err: error }, 'could not count the admin users at start');
+    return undefined;
+  });
   if (admins === 0) {
     // Printed for the operator, outside the JSON log, so it stands out on a first start.
     process.stderr.write(

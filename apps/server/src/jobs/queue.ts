@@ -76,6 +76,9 @@ export type ProcessRole = 'all' | 'web' | 'worker';
 export class JobQueue {
   private readonly definitions = new Map<string, JobDefinition<never>>();
   private workersStarted = false;
+  /** A start in progress (startWorkers), and the handlers already registered by an earlier try. */
+  private starting: Promise<void> | undefined;
+  private readonly registered = new Set<string>();
   private leases: JobLeases | undefined;
   /** Handlers running now: a stop waits for them before the database may close under them. */
   private readonly running = new Set<Promise<unknown>>();
@@ -161,58 +164,81 @@ export class JobQueue {
    * cannot hold up the next job of its queue. A process serves one handler per queue by default.
    */
   async startWorkers(options: { workersPerQueue?: number } = {}): Promise<void> {
-    const workersPerQueue = Math.max(1, options.workersPerQueue ?? 1);
     if (this.workersStarted) return;
-    this.workersStarted = true;
+    this.starting ??= this.startEach(Math.max(1, options.workersPerQueue ?? 1)).then(
+      () => {
+        this.workersStarted = true;
+      },
+      (error: unknown) => {
+        this.starting = undefined;
+        throw error;
+      },
+    );
+    return this.starting;
+  }
+
+  /**
+   * startWorkers' steps, each done once however many tries a start takes: a start that failed
+   * part way (the database lost meanwhile) is tried again by the caller, and must neither register
+   * a handler twice nor leave a second timer or scheduler behind.
+   */
+  private async startEach(workersPerQueue: number): Promise<void> {
     if (this.database.kind === 'pglite') {
       await this.failOrphanedActiveJobs();
     } else {
-      this.leases = new JobLeases(
+      this.leases ??= new JobLeases(
         { ...this.database.pool!.options, max: undefined } as pg.ClientConfig,
         this.logger,
       );
       await this.failOrphanedActiveJobs();
-      this.sweepTimer = setInterval(() => {
-        this.failOrphanedActiveJobs().catch((error: unknown) =>
-          this.logger.warn({ err: error }, 'could not look for orphaned jobs'),
-        );
-      }, ORPHAN_SWEEP_MS);
-      this.sweepTimer.unref();
+      if (!this.sweepTimer) {
+        this.sweepTimer = setInterval(() => {
+          this.failOrphanedActiveJobs().catch((error: unknown) =>
+            this.logger.warn({ err: error }, 'could not look for orphaned jobs'),
+          );
+        }, ORPHAN_SWEEP_MS);
+        this.sweepTimer.unref();
+      }
     }
     for (const definition of this.definitions.values())
       for (let n = 0; n < workersPerQueue; n++) {
-        await this.boss.work(
-          definition.name,
-          {
-            batchSize: definition.batchSize ?? 1,
-            pollingIntervalSeconds: 1,
-            includeMetadata: definition.includeMetadata ?? false,
-          },
-          async (jobs) => {
-            const ids = jobs.map((job) => job.id);
-            try {
-              await this.leases?.hold(ids);
-              // Background work is the instance's, every organisation's, and says so by name.
-              const run = withScope(instanceScope(`job ${definition.name}`), () =>
-                definition.handler(jobs as never),
-              );
-              this.running.add(run);
+        const handler = `${definition.name}#${n}`;
+        if (!this.registered.has(handler)) {
+          await this.boss.work(
+            definition.name,
+            {
+              batchSize: definition.batchSize ?? 1,
+              pollingIntervalSeconds: 1,
+              includeMetadata: definition.includeMetadata ?? false,
+            },
+            async (jobs) => {
+              const ids = jobs.map((job) => job.id);
               try {
-                return await run;
+                await this.leases?.hold(ids);
+                // Background work is the instance's, every organisation's, and says so by name.
+                const run = withScope(instanceScope(`job ${definition.name}`), () =>
+                  definition.handler(jobs as never),
+                );
+                this.running.add(run);
+                try {
+                  return await run;
+                } finally {
+                  this.running.delete(run);
+                }
+              } catch (error) {
+                this.logger.warn(
+                  { job: definition.name, err: error },
+                  'job failed; it will be retried if it has tries left',
+                );
+                throw error;
               } finally {
-                this.running.delete(run);
+                await this.leases?.release(ids);
               }
-            } catch (error) {
-              this.logger.warn(
-                { job: definition.name, err: error },
-                'job failed; it will be retried if it has tries left',
-              );
-              throw error;
-            } finally {
-              await this.leases?.release(ids);
-            }
-          },
-        );
+            },
+          );
+          this.registered.add(handler);
+        }
+        // pg-boss keeps one schedule a name (an upsert): a second try writes the same one again.
         if (definition.schedule) {
           await this.boss.schedule(
             definition.name,
@@ -228,15 +254,17 @@ export class JobQueue {
     // that queue and a first look at every schedule: work a start need not do before it serves.
     // Here it is a second pg-boss on the same database doing that alone (the schedules it reads
     // are the ones written above; it neither installs nor maintains anything).
-    this.scheduler = new PgBoss({
+    if (this.scheduler) return;
+    const scheduler = new PgBoss({
       db: this.db,
       schema: 'pgboss',
       migrate: false,
       supervise: false,
       schedule: true,
     });
-    this.scheduler.on('error', (error) => this.logger.error({ err: error }, 'job scheduler error'));
-    await this.scheduler.start();
+    scheduler.on('error', (error) => this.logger.error({ err: error }, 'job scheduler error'));
+    await scheduler.start();
+    this.scheduler = scheduler;
   }
 
   /** Whether a job of `name` whose data contains `dataSubset` is waiting, being retried or running. */
