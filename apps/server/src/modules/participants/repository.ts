@@ -335,7 +335,10 @@ function pageQuery(db: Database, shape: PageShape, filter: ListFilter) {
   const columns = shape.state ? filteredByStateColumns : participantColumns;
   if (source === 'participants') {
     // The page's ids from participants' own indexes (an offset skips index entries only), then
-    // each row with its participant_adherence row.
+    // each row with its participant_adherence row. The ids are one array (an InitPlan), so each
+    // row is a primary-key probe: as `in (subquery)` the planner may join the page to a scan of
+    // every participant instead, which it prefers under the row-level-security policies (the
+    // policy of participant_adherence makes that table's scan dearer, not participants').
     const page = db
       .select({ id })
       .from(participants)
@@ -344,7 +347,7 @@ function pageQuery(db: Database, shape: PageShape, filter: ListFilter) {
       .limit(limit)
       .offset(offset);
     return selectWithDevice(db, columns)
-      .where(inArray(participants.participant_id, page))
+      .where(sql`${participants.participant_id} = any(array(${page}))`)
       .orderBy(...ordering);
   }
   const selection = { id, days_behind: participantAdherence.days_behind };
