@@ -1,15 +1,4 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  fillPlaceholders,
-  inArray,
-  or,
-  sql,
-  type Placeholder,
-  type SQL,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, fillPlaceholders, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import {
   CONTACT_FIELDS,
   OPEN_FIELDS,
