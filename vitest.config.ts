@@ -34,10 +34,11 @@ const serverTests = {
 /**
  * The files that take a quarter of a minute or more on the 2-core CI machine (real servers, ffmpeg,
  * 20,000 participants, property runs), with their seconds there (the slower of the two database
- * projects, a full run beside the browser suite, 2026-11-28). They start first, those of all
- * projects together, so that none is left running alone at the end: a fresh clone has no timings
- * of earlier runs, and Vitest would otherwise run the projects one after the other, each by file
- * size. A file missing here (or moved) only starts later; nothing else depends on this list.
+ * projects, a full Vitest run of 2026-11-28 under a load average of 5 to 10). They start first,
+ * those of all projects together, so that none is left running alone at the end: a fresh clone has
+ * no timings of earlier runs, and Vitest would otherwise run the projects one after the other, each
+ * by file size. A file missing here (or moved) only starts later; nothing else depends on this
+ * list.
  */
 const SLOW_FILES: Record<string, number> = {
   'apps/server/test/resilience/kill-adherence.test.ts': 267,
