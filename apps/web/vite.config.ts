@@ -61,21 +61,56 @@ function dataGridUnusedSlots(): Plugin {
         return "export default function UnusedGridSlot() { throw new Error('This data grid slot is not bundled (vite.config.ts)'); }";
       }
       const source = Object.keys(loadedWhenDrawn).find((key) => loadedWhenDrawn[key] === id);
-      if (source === undefined) return null;
-      // The same component and props (the ref included), drawn once its chunk has loaded.
-      return [
-        "import { Suspense, createElement, forwardRef, lazy } from 'react';",
-        `const Component = lazy(() => import(${JSON.stringify(source)}));`,
-        'export default forwardRef(function LoadedWhenDrawn(props, ref) {',
-        '  return createElement(Suspense, { fallback: null }, createElement(Component, { ...props, ref }));',
-        '});',
-      ].join('\n');
+      return source === undefined ? null : loadedWhenDrawnModule(source);
+    },
+  };
+}
+
+/**
+ * A module whose default export is `source`'s default export (the same props, the ref included),
+ * drawn once its own chunk has loaded, which starts when it is first rendered.
+ */
+function loadedWhenDrawnModule(source: string): string {
+  return [
+    "import { Suspense, createElement, forwardRef, lazy } from 'react';",
+    `const Component = lazy(() => import(${JSON.stringify(source)}));`,
+    'export default forwardRef(function LoadedWhenDrawn(props, ref) {',
+    '  return createElement(Suspense, { fallback: null }, createElement(Component, { ...props, ref }));',
+    '});',
+  ].join('\n');
+}
+
+/**
+ * MUI's Popper brings Popper.js (about 8 KB gzipped), yet it draws nothing until a tooltip, a menu of
+ * the data grid or one of its panels opens. The Tooltip (in the signed-in shell of every page) and
+ * the grid render one closed from the start, so it would be part of every page's first download:
+ * here those two get it loaded when first rendered, in a chunk of its own fetched while the page
+ * shows (a tooltip opens after a delay far longer). Other importers (Autocomplete, the date
+ * pickers) are loaded on demand already and keep the real one.
+ */
+function popperLoadedWhenDrawn(): Plugin {
+  const importers = [
+    /@mui[\\/]material[\\/]esm[\\/]Tooltip[\\/]Tooltip\.js$/,
+    /@mui[\\/]x-data-grid[\\/]esm[\\/]material[\\/]index\.js$/,
+  ];
+  const sources = new Set(['../Popper/index.js', '@mui/material/Popper']);
+  const lazyPopper = '\0popper-loaded-when-drawn';
+  return {
+    name: 'popper-loaded-when-drawn',
+    enforce: 'pre',
+    apply: 'build',
+    resolveId(source, importer) {
+      if (!importer || !sources.has(source) || !importers.some((re) => re.test(importer))) return null;
+      return lazyPopper;
+    },
+    load(id) {
+      return id === lazyPopper ? loadedWhenDrawnModule('@mui/material/Popper') : null;
     },
   };
 }
 
 export default defineConfig({
-  plugins: [react(), dataGridUnusedSlots()],
+  plugins: [react(), dataGridUnusedSlots(), popperLoadedWhenDrawn()],
   server: {
     port: 5173,
     proxy: {

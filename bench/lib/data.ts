@@ -176,10 +176,11 @@ export async function addSeenVideos(
       order by pid, k`);
   }
   statements.push(
-    `insert into daily_views (day, views)
-     select (created_at at time zone 'Europe/London')::date, count(*)::int from seen_videos
+    // Every bench participant belongs to BENCH_SITE: the rollups' rows are that site's.
+    `insert into daily_views (day, site_id, views)
+     select (created_at at time zone 'Europe/London')::date, ${BENCH_SITE.site_id}, count(*)::int from seen_videos
      where seen_video_id > ${last} group by 1
-     on conflict (day) do update set views = daily_views.views + excluded.views`,
+     on conflict (day, site_id) do update set views = daily_views.views + excluded.views`,
     // What the seen_videos triggers keep in step (turned off for the load): each programme's count of its views.
     `update fitness_participation_progress p set seen_count = p.seen_count + c.n
      from (select participant_id, fitness_video_set_id, count(*)::int as n from seen_videos
@@ -192,10 +193,10 @@ export async function addSeenVideos(
      where seen_video_id > ${last} group by 1, 2, 3
      on conflict (participant_id, fitness_video_set_id, week_number) do update
        set seen = w.seen + excluded.seen, last_seen_at = greatest(w.last_seen_at, excluded.last_seen_at)`,
-    `insert into video_day_views as d (day, video_id, views)
-     select (created_at at time zone 'UTC')::date, video_id, count(*)::int from seen_videos
+    `insert into video_day_views as d (day, video_id, site_id, views)
+     select (created_at at time zone 'UTC')::date, video_id, ${BENCH_SITE.site_id}, count(*)::int from seen_videos
      where seen_video_id > ${last} group by 1, 2
-     on conflict (day, video_id) do update set views = d.views + excluded.views`,
+     on conflict (day, video_id, site_id) do update set views = d.views + excluded.views`,
     // Where people stop's rollups (drizzle/0020_programme_week_rollups.sql): each seen week's
     // completion and the counts per set, week, start day and day, afresh from seen_weeks.
     `select programme_weeks_rebuild()`,

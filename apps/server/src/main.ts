@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { mkdirSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -102,10 +103,35 @@ async function main() {
   onDatabaseStop.stop = (reason, code) => void stop(reason, code);
   if (ctx.database.stopped?.() !== undefined) onDatabaseStop.stop('embedded database stopped', 1);
 
-  // After listening: the first polls and the queue's maintenance at start are database work the
-  // first requests need not wait for. Jobs queued meanwhile wait in the queue, as they would for
-  // a busy worker.
-  if (role !== 'web') await ctx.jobs.startWorkers();
+  // After listening, and after the first requests: the workers' first polls, the schedules and the
+  // queue's maintenance at start are database work (the embedded database's one session, on this
+  // thread) the first requests need not wait for. Jobs queued meanwhile wait in the queue, as they
+  // would for a busy worker.
+  // A serving process is not ended by a database lost meanwhile (its requests answer 503 until it
+  // is back): the workers' start is then tried again until it succeeds. A worker process has
+  // nothing else to do, so its start is part of starting, and fails it.
+  if (role !== 'web') {
+    if (app) {
+      void (async () => {
+        await delay(WORKERS_AFTER_LISTEN_MS);
+        for (let attempt = 1; !stopping; attempt++) {
+          try {
+            await ctx.jobs.startWorkers();
+            return;
+          } catch (error) {
+            if (stopping) return;
+            logger.error(
+              { err: error, attempt },
+              'The background workers could not start (is the database reachable?); trying again',
+            );
+            await delay(Math.min(attempt, 10) * WORKERS_AFTER_LISTEN_MS);
+          }
+        }
+      })();
+    } else {
+      await ctx.jobs.startWorkers();
+    }
+  }
   if (!app) {
     logger.info(
       {
@@ -118,9 +144,14 @@ async function main() {
     );
   }
 
+  // A hint for the operator: a database lost right after the start skips it rather than ending
+  // a process that is serving.
   const admins = await withScope(instanceScope('start-up'), () =>
     new AdminService(ctx.db, ctx.secrets).count(),
-  );
+  ).catch((error: unknown) => {
+    logger.warn({ err: error }, 'could not count the admin users at start');
+    return undefined;
+  });
   if (admins === 0) {
     // Printed for the operator, outside the JSON log, so it stands out on a first start.
     process.stderr.write(
@@ -130,6 +161,12 @@ async function main() {
     );
   }
 }
+
+/**
+ * How long after listening the workers start: long enough for the first requests (a health check,
+ * the console opened at once) to be answered first, short against any job's wait.
+ */
+const WORKERS_AFTER_LISTEN_MS = 1_000;
 
 /** Below this, opening PGlite (which replays and checkpoints its log) aborts the process with no useful message. */
 const ROOM_TO_OPEN_BYTES = 16 * 1024 * 1024;

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstSite, insertParticipants, setDaysMissed } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
@@ -6,9 +7,11 @@ import { makeProgress, makeVideoSet } from '../../test/programme-factories.js';
 import { worklistPage } from '../modules/followup/worklist.js';
 import { ParticipantRepository } from '../modules/participants/repository.js';
 import type { Database } from './client.js';
+import { preparedArrays } from './prepared.js';
 import { rowsOf } from './rows.js';
-import { organisations, participants, sites } from './schema.js';
+import { organisations, participants, sites, ssoConfigurations, ssoEmailDomains } from './schema.js';
 import { NoScopeError, instanceScope, withScope, type Scope } from './scope.js';
+import { scopedDatabase } from './scoped-database.js';
 
 // The database, not the handler, keeps organisations and sites apart: the participants page's and
 // the follow-up worklist's statements carry no condition on the site or organisation at all, and
@@ -168,16 +171,14 @@ describe('row-level security', () => {
     ).map((r) => r.table);
     // The instance's own: the daily check's runs, rate limits, sealed secrets (no staff grant), the
     // catalogue of outcome measures (shared by every organisation, as a shared video set) and the
-    // programme's time zone; single sign-on's settings, which its routes keep to the admin's own
-    // organisation, its flows and its providers' logout tokens, read before anyone is known.
+    // programme's time zone; single sign-on's flows and its providers' logout tokens, read before
+    // anyone is known.
     expect(unprotected).toEqual([
       'adherence_runs',
       'outcome_measures',
       'programme_settings',
       'rate_limit_counters',
       'server_secrets',
-      'sso_configurations',
-      'sso_email_domains',
       'sso_flows',
       'sso_logout_tokens',
     ]);
@@ -185,5 +186,172 @@ describe('row-level security', () => {
       t.ctx.db.select().from(participants).where(eq(participants.participant_id, place.a1[0]!)),
     );
     expect(participantOf).toEqual([]);
+  });
+
+  it("keeps an organisation's single sign-on settings and email domains from another's admins", async () => {
+    const owner = t.ctx.database.db;
+    const provider = (organisationId: number) => ({
+      organisation_id: organisationId,
+      issuer: `https://idp.example/${organisationId}`,
+      client_id: 'pathway',
+      client_auth: 'client_secret_basic',
+      role_claim: 'roles',
+      role_map: { lead: 'full access' },
+    });
+    const a = scopeA1.kind === 'staff' ? scopeA1.organisationId : 0;
+    const b = scopeB.kind === 'staff' ? scopeB.organisationId : 0;
+    await owner.insert(ssoConfigurations).values([provider(a), provider(b)]);
+    await owner.insert(ssoEmailDomains).values([
+      { domain: 'a.example', organisation_id: a },
+      { domain: 'b.example', organisation_id: b },
+    ]);
+    const read = async (scope: Scope) =>
+      withScope(scope, async () => ({
+        providers: (await t.ctx.db.select().from(ssoConfigurations)).map((row) => row.organisation_id),
+        domains: (await t.ctx.db.select().from(ssoEmailDomains)).map((row) => row.domain),
+      }));
+    expect(await read(scopeA1)).toEqual({ providers: [a], domains: ['a.example'] });
+    expect(await read(scopeB)).toEqual({ providers: [b], domains: ['b.example'] });
+    // Another organisation's settings are not changed by a statement that names them.
+    const changed = await withScope(scopeB, () =>
+      t.ctx.db
+        .update(ssoConfigurations)
+        .set({ client_id: 'taken' })
+        .where(eq(ssoConfigurations.organisation_id, a))
+        .returning(),
+    );
+    expect(changed).toEqual([]);
+    // Sign-in reads them before anyone is known, in the instance's scope; a system administrator
+    // manages every organisation's.
+    const everyone = (await read(instanceScope('sign-in'))).providers.sort((x, y) => x - y);
+    expect(everyone).toEqual([a, b].sort((x, y) => x - y));
+    expect((await read(scopeA)).providers.sort((x, y) => x - y)).toEqual([a, b].sort((x, y) => x - y));
+  });
+});
+
+/**
+ * The application's database on one connection (PostgreSQL: a pool of one; embedded: the one
+ * session there is), with the tables' owner's on the same connection: what a statement leaves
+ * behind on it is what the next one finds.
+ */
+async function oneConnection(): Promise<{ db: Database; owner: Database; end: () => Promise<void> }> {
+  if (!t.ctx.database.pool) return { db: t.ctx.db, owner: t.ctx.database.db, end: async () => {} };
+  const pool = new pg.Pool({ connectionString: t.ctx.database.pool.options.connectionString, max: 1 });
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  return { db: scopedDatabase({ pool }), owner: drizzle(pool) as unknown as Database, end: () => pool.end() };
+}
+
+/** What a connection holds of a scope outside any transaction: nothing, and not the staff role. */
+async function leftOn(owner: Database) {
+  const [left] = rowsOf<{ sites: string | null; scope: string | null; role: string }>(
+    await owner.execute(
+      sql`select nullif(current_setting('pathway.sites', true), '') as sites,
+        nullif(current_setting('pathway.scope', true), '') as scope, current_user as role`,
+    ),
+  );
+  return left;
+}
+
+describe('one round trip per statement, the scope ahead of it', () => {
+  it("keeps each scope's statements to its rows when they take turns on one connection", async () => {
+    const { db, owner, end } = await oneConnection();
+    try {
+      const ids = (scope: Scope) =>
+        withScope(scope, async () => {
+          const rows = await db.select({ id: participants.participant_id }).from(participants);
+          return rows.map((r) => r.id).sort((x, y) => x - y);
+        });
+      // Queued on the same connection, alternately: each statement sets its own scope.
+      const scopes = [scopeA1, scopeB, scopeA, scopeB, scopeA1, scopeA];
+      const seen = await Promise.all([...scopes, ...scopes].map(ids));
+      const expected = new Map<Scope, number[]>([
+        [scopeA1, place.a1],
+        [scopeB, place.b],
+        [scopeA, [...place.a1, ...place.a2]],
+      ]);
+      expect(seen).toEqual([...scopes, ...scopes].map((scope) => expected.get(scope)));
+      // A statement without parameters goes as a simple query, with the same scope ahead of it.
+      const counted = await withScope(scopeB, () =>
+        db.execute(sql.raw('select count(*)::int as n from participants')),
+      );
+      expect(rowsOf<{ n: number }>(counted)).toEqual([{ n: place.b.length }]);
+      expect(await leftOn(owner)).toEqual({
+        sites: null,
+        scope: null,
+        role: expect.not.stringMatching(/^pathway_staff$/) as unknown,
+      });
+    } finally {
+      await end();
+    }
+  });
+
+  it('leaves nothing of the scope on the connection when a statement fails, and the connection goes on', async () => {
+    const { db, owner, end } = await oneConnection();
+    try {
+      const inB = <T>(work: () => Promise<T>) => withScope(scopeB, work);
+      // Fails as it runs, fails to parse, and a value the driver cannot write (refused before it is sent).
+      await expect(inB(() => db.execute(sql`select 1 / ${0}::int`))).rejects.toThrow();
+      expect(await leftOn(owner)).toMatchObject({ sites: null, scope: null });
+      await expect(inB(() => db.execute(sql`select no_such_column from participants`))).rejects.toThrow();
+      expect(await leftOn(owner)).toMatchObject({ sites: null, scope: null });
+      const unwritable = {
+        toPostgres() {
+          throw new Error('cannot be written');
+        },
+      };
+      await expect(inB(() => db.execute(sql`select ${unwritable}::text`))).rejects.toThrow();
+      expect(await leftOn(owner)).toMatchObject({ sites: null, scope: null });
+      expect((await leftOn(owner))!.role).not.toBe('pathway_staff');
+      // The same connection answers the next statement, in its own scope.
+      const rows = await withScope(scopeA1, () =>
+        db.select({ id: participants.participant_id }).from(participants),
+      );
+      expect(rows.map((r) => r.id).sort((x, y) => x - y)).toEqual(place.a1);
+    } finally {
+      await end();
+    }
+  });
+
+  it('runs a named statement, prepared once on the connection, with the scope of each run', async () => {
+    const { db, owner, end } = await oneConnection();
+    try {
+      const ids = (scope: Scope) =>
+        withScope(scope, async () =>
+          (
+            await preparedArrays(db, 'rls.test.ids', 'select participant_id from participants order by 1', [])
+          ).map(([id]) => id),
+        );
+      const scopes = [scopeA1, scopeB, scopeA, scopeA1, scopeB];
+      expect(await Promise.all(scopes.map(ids))).toEqual([
+        place.a1,
+        place.b,
+        [...place.a1, ...place.a2],
+        place.a1,
+        place.b,
+      ]);
+      // A named statement that does not parse is not taken for prepared: refused the same way again.
+      const broken = () =>
+        withScope(scopeA, () =>
+          preparedArrays(db, 'rls.test.broken', 'select no_such_column from participants', []),
+        );
+      await expect(broken()).rejects.toThrow(/no_such_column/);
+      await expect(broken()).rejects.toThrow(/no_such_column/);
+      expect(await leftOn(owner)).toMatchObject({ sites: null, scope: null });
+      expect(await ids(scopeB)).toEqual(place.b);
+    } finally {
+      await end();
+    }
+  });
+
+  it('still refuses a statement with no scope on the connection the others used', async () => {
+    const { db, end } = await oneConnection();
+    try {
+      await withScope(scopeA, () => db.select().from(participants));
+      await expect(db.select().from(participants)).rejects.toMatchObject({
+        cause: expect.any(NoScopeError) as unknown,
+      });
+    } finally {
+      await end();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from './client.js';
-import { ScopedPool } from './scoped-database.js';
+import { ScopedPool, type NamedQueryOptions } from './scoped-database.js';
 
 /**
  * Rows of a raw `db.execute(sql...)`, whose result differs in type between PGlite and node-postgres,
@@ -26,9 +26,9 @@ const nodePgTypes = {
  * the largest share of the request's JavaScript (a grid page is 100 rows of 21 values). Values
  * come typed as Drizzle reads these columns: integers and booleans as such, timestamps with time
  * zone as Dates, dates as text. Null when `db` gives no driver of its own (a transaction): the
- * caller then runs the builder itself. With a `name`, PostgreSQL runs it as a statement prepared
- * once per connection (only for a text of bounded variety whose generic plan is sound; see the
- * participants page); PGlite runs it as it is.
+ * caller then runs the builder itself. With a `name`, it runs as a statement prepared once per
+ * PostgreSQL connection, or once on PGlite's session through the application's database (only for
+ * a text of bounded variety whose generic plan is sound; see the participants page).
  */
 export async function arrayRows(
   db: Database,
@@ -47,10 +47,8 @@ export async function arrayRows(
     return result.rows as unknown[][];
   }
   if (client instanceof PGlite) {
-    const result = await client.query<unknown[]>(query.sql, query.params, {
-      rowMode: 'array',
-      parsers: { [DATE_OID]: keepText },
-    });
+    const options: NamedQueryOptions = { rowMode: 'array', parsers: { [DATE_OID]: keepText }, name };
+    const result = await client.query<unknown[]>(query.sql, query.params, options);
     return result.rows;
   }
   return null;

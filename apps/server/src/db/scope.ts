@@ -70,14 +70,21 @@ function whole(n: number): string {
   return String(n);
 }
 
+/** The settings a scope makes, in the order `SET_SCOPE_SQL` takes them as parameters. */
+const SCOPE_SETTINGS = [
+  'role',
+  'pathway.scope',
+  'pathway.organisation',
+  'pathway.sites',
+  'pathway.every_site',
+  'pathway.system_administrator',
+] as const;
+
 /**
- * The statement that sets a scope for the transaction it runs in (set_config's third argument):
- * when the transaction ends, so does the scope, and nothing of it is left on the connection (or,
- * embedded, on the one session every request shares). Its values are ids and fixed words, checked
- * here, so it is written out whole and sent with the BEGIN in one round trip.
+ * The values of a scope's settings, in the order of SCOPE_SETTINGS: ids and fixed words, checked
+ * here, so that they may also be written out whole (scopeStatement).
  */
-export function scopeStatement(scope: Scope): string {
-  const setting = (name: string, value: string) => `set_config('${name}', '${value}', true)`;
+export function scopeSettings(scope: Scope): string[] {
   const values =
     scope.kind === 'instance'
       ? { organisation: '', sites: '', everySite: 'true', system: 'false' }
@@ -87,14 +94,20 @@ export function scopeStatement(scope: Scope): string {
           everySite: scope.kind === 'staff' && scope.everySite ? 'true' : 'false',
           system: scope.kind === 'staff' && scope.systemAdministrator ? 'true' : 'false',
         };
-  return `select ${[
-    setting('role', STAFF_ROLE),
-    setting('pathway.scope', scope.kind),
-    setting('pathway.organisation', values.organisation),
-    setting('pathway.sites', values.sites),
-    setting('pathway.every_site', values.everySite),
-    setting('pathway.system_administrator', values.system),
-  ].join(', ')}`;
+  return [STAFF_ROLE, scope.kind, values.organisation, values.sites, values.everySite, values.system];
+}
+
+/**
+ * The statement that sets a scope for the transaction it runs in (set_config's third argument):
+ * when the transaction ends, so does the scope, and nothing of it is left on the connection (or,
+ * embedded, on the one session every request shares). Its parameters are `scopeSettings`.
+ */
+export const SET_SCOPE_SQL = `select ${SCOPE_SETTINGS.map((name, i) => `set_config('${name}', $${i + 1}, true)`).join(', ')}`;
+
+/** SET_SCOPE_SQL with the values written out, to go with a BEGIN (or a statement) in one message. */
+export function scopeStatement(scope: Scope): string {
+  const values = scopeSettings(scope);
+  return `select ${SCOPE_SETTINGS.map((name, i) => `set_config('${name}', '${values[i]}', true)`).join(', ')}`;
 }
 
 /**

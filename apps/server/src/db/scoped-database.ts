@@ -1,23 +1,43 @@
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import {
+  parse,
+  protocol,
+  type PGlite,
+  type QueryOptions,
+  type Results,
+  type Transaction,
+} from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Database } from './client.js';
-import { requireScope, scopeStatement } from './scope.js';
+import { SET_SCOPE_SQL, requireScope, scopeSettings, scopeStatement } from './scope.js';
 import * as schema from './schema.js';
 
 /**
  * The database the application's modules use (ctx.db): every statement runs as STAFF_ROLE with the
- * scope of the request or job that sent it (db/scope.ts), set for its transaction.
+ * scope of the request or job that sent it (db/scope.ts), set for its transaction, and nothing of a
+ * scope outlives the transaction it was set in.
  *
- * - A statement outside a transaction gets one of its own: BEGIN and the scope in one round trip,
- *   the statement, COMMIT.
+ * - A statement outside a transaction is sent in one message (one round trip, one write), after
+ *   the scope in the same implicit transaction. PostgreSQL: the extended protocol's messages up to
+ *   a Sync run as one implicit transaction, so `Bind`/`Execute` of SET_SCOPE_SQL (prepared once
+ *   per connection) go ahead of the statement's own `Parse`/`Bind`/`Execute`/`Sync` (ScopedQuery):
+ *   its parameters, its named prepared statement and its answer are exactly node-postgres's, the
+ *   scope's answer is dropped, and at the Sync the transaction ends, committed or rolled back, and
+ *   the scope with it. A statement without parameters goes as a simple query after the scope's
+ *   statement written out: the statements of one simple query are one implicit transaction too.
+ *   Chosen over a scope kept on the connection and re-set only when it changes: one round trip
+ *   either way on a warm connection, but with nothing left on a connection another statement
+ *   could run under (a connection pooler in transaction mode hands connections around between
+ *   statements), and no state to get wrong after an error.
  * - `db.transaction()` sets the scope once, right after its BEGIN; savepoints (nested
  *   transactions) are inside that transaction and keep it.
- * - Embedded, PGlite serves every request through one session. A transaction there holds the
- *   session until it ends (PGlite runs nothing else meanwhile, a plain query included), so one
- *   request's scope is never seen by another's statement however their awaits interleave; and as
- *   the scope is the transaction's, nothing of it is left on the session after.
+ * - Embedded, PGlite serves every request through one session. A statement outside a transaction
+ *   is the same pipeline (scopedPglite's `query`), run while it holds PGlite's own locks (the
+ *   transaction lock and the query lock, as PGlite's `query` does), so no other request's
+ *   statement comes between the scope and the Sync that ends it. A transaction holds the session
+ *   until it ends (PGlite runs nothing else meanwhile, a plain query included), so one request's
+ *   scope is never seen by another's statement however their awaits interleave.
  * - With no scope at all, nothing is sent: NoScopeError.
  */
 export function scopedDatabase(handle: { pglite?: PGlite; pool?: pg.Pool }): Database {
@@ -27,6 +47,104 @@ export function scopedDatabase(handle: { pglite?: PGlite; pool?: pg.Pool }): Dat
 
 type QueryConfig = string | { text: string; name?: string; values?: unknown[]; rowMode?: string };
 
+/** The name SET_SCOPE_SQL is prepared under, once per connection. */
+const SET_SCOPE_STATEMENT = 'pathway_set_scope';
+
+/** What of node-postgres's Query and Connection (pg/lib/query.js, connection.js) ScopedQuery drives. */
+interface WireConnection {
+  parsedStatements: Record<string, string | undefined>;
+  bind(message: { statement: string; values: unknown[] }): void;
+  execute(message: object): void;
+  sync(): void;
+}
+interface QueryInternals {
+  text: string;
+  callback?: (error: Error | null, result?: pg.QueryResult) => void;
+  requiresPreparation(): boolean;
+  prepare(connection: WireConnection): void;
+  handleRowDescription(message: unknown): void;
+  handleDataRow(message: unknown): void;
+  handleCommandComplete(message: unknown, connection: WireConnection): void;
+  handleEmptyQuery(connection: WireConnection): void;
+  handleError(error: Error, connection: WireConnection): void;
+  handleReadyForQuery(connection: WireConnection): void;
+}
+const query = pg.Query.prototype as unknown as QueryInternals;
+
+/**
+ * One statement with the scope ahead of it in the same message and implicit transaction (see
+ * scopedDatabase). The backend answers the scope's statement first (BindComplete, a row,
+ * CommandComplete): dropped here, so what the caller gets is the statement's answer alone. If the
+ * scope's statement fails, the backend skips the rest up to the Sync and the statement is refused.
+ */
+class ScopedQuery extends pg.Query {
+  /** The scope's answer is still to come: its messages are not the statement's. */
+  private scopePending = false;
+  /** Answered with an error already (a value its Bind could not write: before the Sync was sent). */
+  private refused = false;
+
+  constructor(
+    config: QueryConfig,
+    values: unknown[] | undefined,
+    private readonly settings: string[],
+    inline: () => string,
+  ) {
+    super(config as pg.QueryConfig, values);
+    const self = this as unknown as QueryInternals;
+    if (!self.requiresPreparation()) {
+      self.text = `${inline()}; ${self.text}`;
+      this.scopePending = true;
+    }
+  }
+
+  prepare(connection: WireConnection): void {
+    connection.bind({ statement: SET_SCOPE_STATEMENT, values: this.settings });
+    connection.execute({});
+    this.scopePending = true;
+    this.refused = false;
+    query.prepare.call(this, connection);
+    // node-postgres answers a value it cannot write at once, before its Sync: the Sync that ends
+    // the implicit transaction the scope began is sent here, and its ReadyForQuery frees the connection.
+    if (this.refused) connection.sync();
+  }
+
+  handleRowDescription(message: unknown): void {
+    if (!this.scopePending) query.handleRowDescription.call(this, message);
+  }
+
+  handleDataRow(message: unknown): void {
+    if (!this.scopePending) query.handleDataRow.call(this, message);
+  }
+
+  handleCommandComplete(message: unknown, connection: WireConnection): void {
+    if (this.scopePending) this.scopePending = false;
+    else query.handleCommandComplete.call(this, message, connection);
+  }
+
+  handleEmptyQuery(connection: WireConnection): void {
+    if (!this.scopePending) query.handleEmptyQuery.call(this, connection);
+  }
+
+  handleError(error: Error, connection: WireConnection): void {
+    this.refused = true;
+    query.handleError.call(this, error, connection);
+  }
+
+  handleReadyForQuery(connection: WireConnection): void {
+    // Refused already (the error was answered): the ReadyForQuery only frees the connection.
+    if (!this.refused) query.handleReadyForQuery.call(this, connection);
+  }
+
+  /** The statement's answer (a submittable is answered through its callback). */
+  answer(client: pg.PoolClient): Promise<pg.QueryResult> {
+    return new Promise((resolve, reject) => {
+      (this as unknown as QueryInternals).callback = (error, result) =>
+        error ? reject(error) : resolve(result!);
+      void client.query(this);
+    });
+  }
+}
+
 /**
  * node-postgres's pool as Drizzle and our drivers use it (query, connect), each statement scoped.
  * Its name says Pool: Drizzle then gives a transaction a connection of its own, as with pg.Pool.
@@ -35,23 +153,23 @@ export class ScopedPool {
   constructor(readonly pool: pg.Pool) {}
 
   async query(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    const begin = `begin; ${scopeStatement(requireScope())}`;
+    const scope = requireScope();
+    const settings = scopeSettings(scope);
     const client = await this.pool.connect();
     let broken: Error | undefined;
-    // A connection lost between two of these round trips is reported as the client's 'error' event,
-    // which no one else listens to while it is checked out (the pool removes its own): unheard, it
-    // would end the process. Heard, the next query fails, the request answers 503, and the client
-    // is released as broken, so the pool makes a new one.
+    // A connection lost while it is checked out is reported as the client's 'error' event, which
+    // no one else listens to meanwhile (the pool removes its own): unheard, it would end the
+    // process. Heard, the query fails, the request answers 503, and the client is released as
+    // broken, so the pool makes a new one.
     const onError = (error: Error) => (broken = error);
     client.on('error', onError);
     try {
-      await client.query(begin);
-      const result = await client.query(config as pg.QueryConfig, values);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch((failed: Error) => (broken = failed));
-      throw error;
+      const connection = (client as unknown as { connection: WireConnection }).connection;
+      // Once per connection, in a round trip of its own (an implicit transaction that sets the
+      // scope and ends): prepared, the scope's statement goes ahead of each statement by name.
+      if (connection.parsedStatements[SET_SCOPE_STATEMENT] === undefined)
+        await client.query({ name: SET_SCOPE_STATEMENT, text: SET_SCOPE_SQL, values: settings });
+      return await new ScopedQuery(config, values, settings, () => scopeStatement(scope)).answer(client);
     } finally {
       client.removeListener('error', onError);
       client.release(broken);
@@ -101,11 +219,18 @@ function scopedPglite(pglite: PGlite): PGlite {
       return work(tx);
     });
   };
+  const scopedQuery = async (text: string, params: unknown[] = [], options: NamedQueryOptions = {}) => {
+    const statement = scopeStatement(requireScope());
+    await pglite._checkReady();
+    // PGlite's own locks, taken as its `query` takes them: no transaction and no other statement
+    // of the one session runs between this statement's scope and its Sync.
+    return pglite._runExclusiveTransaction(() =>
+      pglite.runExclusive(() => pipelined(pglite, statement, text, params, options)),
+    );
+  };
   return new Proxy(pglite, {
     get(target, property) {
-      if (property === 'query')
-        return (text: string, params?: unknown[], options?: object) =>
-          inScope((tx) => tx.query(text, params, options));
+      if (property === 'query') return scopedQuery;
       if (property === 'exec')
         return (text: string, options?: object) => inScope((tx) => tx.exec(text, options));
       if (property === 'transaction') return <T>(work: (tx: Transaction) => Promise<T>) => inScope(work);
@@ -113,4 +238,95 @@ function scopedPglite(pglite: PGlite): PGlite {
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+function joined(messages: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(messages.reduce((length, m) => length + m.length, 0));
+  let at = 0;
+  for (const m of messages) {
+    out.set(m, at);
+    at += m.length;
+  }
+  return out;
+}
+
+/**
+ * PGlite's query options, and a name: a statement named here (db/prepared.ts, db/rows.ts) is
+ * prepared once on the session under that name and run by it after (parsed and planned once, as
+ * on PostgreSQL's connections); PGlite itself ignores the name.
+ */
+export type NamedQueryOptions = QueryOptions & { name?: string };
+
+/** The statements prepared on each embedded session: their text and parameter types. */
+const preparedOn = new WeakMap<PGlite, Map<string, { text: string; types: number[] }>>();
+
+/**
+ * One statement and its scope in one implicit transaction, as PGlite's own `query` runs a
+ * statement (parse, describe, bind, describe, execute, sync) with the scope's statement ahead of
+ * it, in two calls into PostgreSQL instead of six: the first ends with the statement's parameter
+ * types, which its values are written by (PGlite's serializers); the second ends with the Sync
+ * that ends the transaction, and the scope with it, committed or rolled back. A named statement
+ * already prepared on the session is one call: its types are known. The caller holds PGlite's
+ * locks. The scope's answer (before its CommandComplete) is dropped.
+ */
+async function pipelined(
+  pglite: PGlite,
+  scope: string,
+  text: string,
+  params: unknown[],
+  options: NamedQueryOptions,
+): Promise<Results> {
+  const { serialize } = protocol;
+  const quiet = { syncToFs: false };
+  const name = options.name;
+  let prepared = name === undefined ? undefined : preparedOn.get(pglite)?.get(name);
+  if (prepared && prepared.text !== text) throw new Error(`${name}: prepared already, for another statement`);
+  const scopeMessages = [serialize.parse({ text: scope }), serialize.bind({}), serialize.execute({})];
+  let described: Awaited<ReturnType<PGlite['execProtocolStream']>> = [];
+  let synced = false;
+  try {
+    if (!prepared) {
+      described = await pglite.execProtocolStream(
+        joined([
+          ...scopeMessages,
+          serialize.parse({ text, name, types: options.paramTypes }),
+          serialize.describe({ type: 'S', name }),
+        ]),
+        quiet,
+      );
+      prepared = { text, types: parse.parseDescribeStatementResults(described) };
+      if (name !== undefined) {
+        const statements = preparedOn.get(pglite) ?? new Map<string, { text: string; types: number[] }>();
+        preparedOn.set(pglite, statements.set(name, prepared));
+      }
+      scopeMessages.length = 0;
+    }
+    const { types } = prepared;
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null;
+      // A parameter PostgreSQL described for each one Parse found ($1..$n, as the values given).
+      const type = types[i]!;
+      const serializer = options.serializers?.[type] ?? pglite.serializers[type];
+      // As PGlite's own query writes a value of a type it has no serializer for.
+      return serializer ? serializer(param) : (param as { toString(): string }).toString();
+    });
+    // Sent with the Sync: whether it fails or not, the transaction is over when this returns.
+    synced = true;
+    const answered = await pglite.execProtocolStream(
+      joined([
+        ...scopeMessages,
+        serialize.bind({ statement: name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+      quiet,
+    );
+    await pglite.syncToFs();
+    const messages = [...described, ...answered];
+    const scopeAnswered = messages.findIndex((m) => m.name === 'commandComplete');
+    return parse.parseResults(messages.slice(scopeAnswered + 1), pglite.parsers, options)[0]!;
+  } finally {
+    if (!synced) await pglite.execProtocolStream(serialize.sync(), quiet);
+  }
 }

@@ -41,15 +41,17 @@ export interface JobDefinition<Data extends object = object> {
  * when it starts. Granted only where missing, one instance at a time (concurrent grants on one
  * table fail).
  */
+const PGBOSS_TABLES_STAFF_CANNOT_WRITE = `
+  -- By oid, not by name: the planner may test the privilege on other schemas' rows before the
+  -- schema's condition, and a name looked up in the wrong schema is an error.
+  select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  where n.nspname = 'pgboss' and c.relkind in ('r', 'p')
+    and not has_table_privilege('pathway_staff', c.oid, 'insert')`;
 const GRANT_QUEUE_TO_STAFF = `
   do $$
   begin
     perform pg_advisory_xact_lock(7311003);
-    -- By oid, not by name: the planner may test the privilege on other schemas' rows before the
-    -- schema's condition, and a name looked up in the wrong schema is an error.
-    if exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
-               where n.nspname = 'pgboss' and c.relkind in ('r', 'p')
-               and not has_table_privilege('pathway_staff', c.oid, 'insert')) then
+    if exists (${PGBOSS_TABLES_STAFF_CANNOT_WRITE}) then
       grant usage on schema pgboss to pathway_staff;
       grant select, insert, update, delete on all tables in schema pgboss to pathway_staff;
       grant usage, select on all sequences in schema pgboss to pathway_staff;
@@ -74,6 +76,9 @@ export type ProcessRole = 'all' | 'web' | 'worker';
 export class JobQueue {
   private readonly definitions = new Map<string, JobDefinition<never>>();
   private workersStarted = false;
+  /** A start in progress (startWorkers), and the handlers already registered by an earlier try. */
+  private starting: Promise<void> | undefined;
+  private readonly registered = new Set<string>();
   private leases: JobLeases | undefined;
   /** Handlers running now: a stop waits for them before the database may close under them. */
   private readonly running = new Set<Promise<unknown>>();
@@ -81,30 +86,38 @@ export class JobQueue {
   stopping = false;
   private sweepTimer: NodeJS.Timeout | undefined;
 
+  /** pg-boss's timekeeper (cron), started with the workers: see startWorkers. */
+  private scheduler: PgBoss | undefined;
+
   private constructor(
     readonly boss: PgBoss,
+    private readonly db: PgBoss.Db,
     private readonly database: DatabaseHandle,
     private readonly logger: Logger,
   ) {}
 
   static async start(database: DatabaseHandle, logger: Logger, role: ProcessRole): Promise<JobQueue> {
-    const runsWork = role !== 'web';
-    const db: PgBoss.Db =
+    const db = existingQueuesKept(
       database.kind === 'pglite'
         ? new PGliteBossAdapter(database.pglite!)
-        : { executeSql: (text, values) => database.pool!.query(text, values as unknown[]) };
+        : { executeSql: (text, values) => database.pool!.query(text, values as unknown[]) },
+    );
     const boss = new PgBoss({
       db,
       schema: 'pgboss',
-      // Maintenance (expiring lost jobs, archiving) and cron belong to processes that do work.
-      supervise: runsWork,
-      schedule: runsWork,
+      // Maintenance (expiring lost jobs, archiving) belongs to processes that do work; so does
+      // cron, which startWorkers starts (after the server listens).
+      supervise: role !== 'web',
+      schedule: false,
       maintenanceIntervalSeconds: 30,
     });
     boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
     await boss.start();
-    await db.executeSql(GRANT_QUEUE_TO_STAFF, []);
-    return new JobQueue(boss, database, logger);
+    // Looked for first with a plain query: the locked block is compiled at each start, and on an
+    // existing database there is nothing to grant.
+    const { rows } = await db.executeSql(`${PGBOSS_TABLES_STAFF_CANNOT_WRITE} limit 1`, []);
+    if (rows.length > 0) await db.executeSql(GRANT_QUEUE_TO_STAFF, []);
+    return new JobQueue(boss, db, database, logger);
   }
 
   /** The queues that exist, read once: every start defines all of them (see define). */
@@ -151,58 +164,81 @@ export class JobQueue {
    * cannot hold up the next job of its queue. A process serves one handler per queue by default.
    */
   async startWorkers(options: { workersPerQueue?: number } = {}): Promise<void> {
-    const workersPerQueue = Math.max(1, options.workersPerQueue ?? 1);
     if (this.workersStarted) return;
-    this.workersStarted = true;
+    this.starting ??= this.startEach(Math.max(1, options.workersPerQueue ?? 1)).then(
+      () => {
+        this.workersStarted = true;
+      },
+      (error: unknown) => {
+        this.starting = undefined;
+        throw error;
+      },
+    );
+    return this.starting;
+  }
+
+  /**
+   * startWorkers' steps, each done once however many tries a start takes: a start that failed
+   * part way (the database lost meanwhile) is tried again by the caller, and must neither register
+   * a handler twice nor leave a second timer or scheduler behind.
+   */
+  private async startEach(workersPerQueue: number): Promise<void> {
     if (this.database.kind === 'pglite') {
       await this.failOrphanedActiveJobs();
     } else {
-      this.leases = new JobLeases(
+      this.leases ??= new JobLeases(
         { ...this.database.pool!.options, max: undefined } as pg.ClientConfig,
         this.logger,
       );
       await this.failOrphanedActiveJobs();
-      this.sweepTimer = setInterval(() => {
-        this.failOrphanedActiveJobs().catch((error: unknown) =>
-          this.logger.warn({ err: error }, 'could not look for orphaned jobs'),
-        );
-      }, ORPHAN_SWEEP_MS);
-      this.sweepTimer.unref();
+      if (!this.sweepTimer) {
+        this.sweepTimer = setInterval(() => {
+          this.failOrphanedActiveJobs().catch((error: unknown) =>
+            this.logger.warn({ err: error }, 'could not look for orphaned jobs'),
+          );
+        }, ORPHAN_SWEEP_MS);
+        this.sweepTimer.unref();
+      }
     }
     for (const definition of this.definitions.values())
       for (let n = 0; n < workersPerQueue; n++) {
-        await this.boss.work(
-          definition.name,
-          {
-            batchSize: definition.batchSize ?? 1,
-            pollingIntervalSeconds: 1,
-            includeMetadata: definition.includeMetadata ?? false,
-          },
-          async (jobs) => {
-            const ids = jobs.map((job) => job.id);
-            try {
-              await this.leases?.hold(ids);
-              // Background work is the instance's, every organisation's, and says so by name.
-              const run = withScope(instanceScope(`job ${definition.name}`), () =>
-                definition.handler(jobs as never),
-              );
-              this.running.add(run);
+        const handler = `${definition.name}#${n}`;
+        if (!this.registered.has(handler)) {
+          await this.boss.work(
+            definition.name,
+            {
+              batchSize: definition.batchSize ?? 1,
+              pollingIntervalSeconds: 1,
+              includeMetadata: definition.includeMetadata ?? false,
+            },
+            async (jobs) => {
+              const ids = jobs.map((job) => job.id);
               try {
-                return await run;
+                await this.leases?.hold(ids);
+                // Background work is the instance's, every organisation's, and says so by name.
+                const run = withScope(instanceScope(`job ${definition.name}`), () =>
+                  definition.handler(jobs as never),
+                );
+                this.running.add(run);
+                try {
+                  return await run;
+                } finally {
+                  this.running.delete(run);
+                }
+              } catch (error) {
+                this.logger.warn(
+                  { job: definition.name, err: error },
+                  'job failed; it will be retried if it has tries left',
+                );
+                throw error;
               } finally {
-                this.running.delete(run);
+                await this.leases?.release(ids);
               }
-            } catch (error) {
-              this.logger.warn(
-                { job: definition.name, err: error },
-                'job failed; it will be retried if it has tries left',
-              );
-              throw error;
-            } finally {
-              await this.leases?.release(ids);
-            }
-          },
-        );
+            },
+          );
+          this.registered.add(handler);
+        }
+        // pg-boss keeps one schedule a name (an upsert): a second try writes the same one again.
         if (definition.schedule) {
           await this.boss.schedule(
             definition.name,
@@ -214,6 +250,21 @@ export class JobQueue {
           );
         }
       }
+    // pg-boss's cron runs in its timekeeper, which starts with the queue it sends through, a poll of
+    // that queue and a first look at every schedule: work a start need not do before it serves.
+    // Here it is a second pg-boss on the same database doing that alone (the schedules it reads
+    // are the ones written above; it neither installs nor maintains anything).
+    if (this.scheduler) return;
+    const scheduler = new PgBoss({
+      db: this.db,
+      schema: 'pgboss',
+      migrate: false,
+      supervise: false,
+      schedule: true,
+    });
+    scheduler.on('error', (error) => this.logger.error({ err: error }, 'job scheduler error'));
+    await scheduler.start();
+    this.scheduler = scheduler;
   }
 
   /** Whether a job of `name` whose data contains `dataSubset` is waiting, being retried or running. */
@@ -246,6 +297,7 @@ export class JobQueue {
   async stop(): Promise<void> {
     this.stopping = true;
     clearInterval(this.sweepTimer);
+    await this.scheduler?.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
     await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
     // pg-boss gives up waiting after its timeout (and marks those jobs for retry), but a handler
     // still running would then query a closed database and crash the process on its way out.
@@ -288,3 +340,23 @@ export class JobQueue {
     return { executeSql: (text, values) => (client as pg.PoolClient).query(text, values as unknown[]) };
   }
 }
+
+/**
+ * pg-boss's timekeeper asks for its own queue each time it starts, through a PL/pgSQL function
+ * that does nothing for a queue that exists (its insert is ON CONFLICT DO NOTHING, then it
+ * returns) but is compiled first in each new session, one of the longest statements of an embedded
+ * start. A plain look-up answers for an existing queue instead; a missing one is still made by
+ * the function.
+ */
+function existingQueuesKept(db: PgBoss.Db): PgBoss.Db {
+  return {
+    async executeSql(text, values) {
+      if (CREATE_QUEUE.test(text) && typeof values?.[0] === 'string') {
+        const { rows } = await db.executeSql('select 1 from pgboss.queue where name = $1', [values[0]]);
+        if (rows.length > 0) return { rows: [] };
+      }
+      return db.executeSql(text, values);
+    },
+  };
+}
+const CREATE_QUEUE = /^\s*SELECT pgboss\.create_queue\(\$1, \$2\)\s*$/;

@@ -287,3 +287,13 @@ create policy programme_week_totals_update on programme_week_totals for update u
 create policy programme_week_totals_delete on programme_week_totals for delete using (
       (select pathway_scope()) = 'instance'
       or site_id in (select s.site_id from sites s where s.organisation_id = (select pathway_organisation())));
+
+-- An organisation's single sign-on settings and email domains: its own admins and system
+-- administrators; sign-in, sign-out and the provider's calls read them in the instance's scope.
+create policy sso_configurations_scope on sso_configurations using (
+  (select pathway_scope()) = 'instance' or (select pathway_system_administrator())
+  or organisation_id = (select pathway_organisation()));
+
+create policy sso_email_domains_scope on sso_email_domains using (
+  (select pathway_scope()) = 'instance' or (select pathway_system_administrator())
+  or organisation_id = (select pathway_organisation()));
