@@ -32,30 +32,38 @@ const serverTests = {
 };
 
 /**
- * The files that take half a minute or more on the 2-core CI machine (real servers, ffmpeg, 20,000
- * participants), with their seconds there (PGlite project, 2026-11-26). They start first, those of
- * both database projects together, so that none is left running alone at the end: a fresh clone has
+ * The files that take a quarter of a minute or more on the 2-core CI machine (real servers, ffmpeg,
+ * 20,000 participants, property runs), with their seconds there (the slower of the two database
+ * projects, a full Vitest run of 2026-11-28 under a load average of 5 to 10). They start first,
+ * those of all projects together, so that none is left running alone at the end: a fresh clone has
  * no timings of earlier runs, and Vitest would otherwise run the projects one after the other, each
- * by file size. A file missing here only starts later; nothing else depends on this list.
+ * by file size. A file missing here (or moved) only starts later; nothing else depends on this
+ * list.
  */
 const SLOW_FILES: Record<string, number> = {
-  'apps/server/src/demo/seed-demo.test.ts': 144,
-  'apps/server/test/resilience/kill-adherence.test.ts': 131,
-  'apps/server/test/backup.test.ts': 128,
-  'apps/server/test/security/secrets-at-rest.test.ts': 103,
-  'apps/server/test/operations.test.ts': 80,
-  'apps/server/test/resilience/mixed-load.pglite.test.ts': 78,
-  'apps/server/test/security/bad-input.test.ts': 77,
-  'apps/server/test/resilience/scale-out.postgres.test.ts': 60,
-  'apps/server/test/resilience/disk-full.pglite.test.ts': 49,
-  'apps/server/src/modules/videos/videos.test.ts': 43,
-  'apps/server/test/upload-restart.test.ts': 41,
-  'apps/server/test/resilience/kill-push.test.ts': 39,
-  'apps/server/test/resilience/kill-upload.test.ts': 38,
-  'apps/server/src/modules/videos/thumbnails.test.ts': 37,
-  'apps/server/test/upgrade.test.ts': 33,
-  'apps/server/test/tls-proxy.test.ts': 31,
-  'apps/server/src/storage/s3.test.ts': 29,
+  'apps/server/test/resilience/kill-adherence.test.ts': 267,
+  'apps/server/src/demo/seed-demo.test.ts': 159,
+  'apps/server/test/resilience/mixed-load.pglite.test.ts': 137,
+  'apps/server/test/backup.test.ts': 93,
+  'apps/server/test/security/secrets-at-rest.test.ts': 62,
+  'apps/server/test/security/bad-input.test.ts': 61,
+  'apps/server/src/modules/outcomes/due.property.test.ts': 56,
+  'apps/server/test/resilience/scale-out.postgres.test.ts': 52,
+  'apps/server/src/modules/reports/outcomes.property.test.ts': 43,
+  'apps/server/test/security/authorization.test.ts': 32,
+  'apps/server/src/modules/videos/media/thumbnails.test.ts': 30,
+  'apps/server/test/operations.test.ts': 27,
+  'apps/server/src/modules/videos/library/videos.test.ts': 25,
+  'apps/server/src/modules/sso/sso.test.ts': 25,
+  'apps/server/test/resilience/kill-push.test.ts': 21,
+  'apps/server/test/security/throttling.test.ts': 20,
+  'apps/server/test/security/request-origin.test.ts': 17,
+  'apps/server/src/modules/adherence/adherence.property.test.ts': 17,
+  'apps/web/src/features/admin/AddAdminDialog.test.tsx': 16,
+  'apps/server/test/tls-proxy.test.ts': 15,
+  'apps/server/src/modules/participants/export.test.ts': 15,
+  'apps/web/src/app/router.test.tsx': 14,
+  'apps/web/src/features/sso/SsoSettingsPage.test.tsx': 14,
 };
 
 class SlowFilesFirst extends BaseSequencer {
