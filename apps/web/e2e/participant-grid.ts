@@ -29,4 +29,27 @@ export async function searchParticipants(page: Page, text: string): Promise<void
   await answered;
   // The loading bar goes once the answer's rows are drawn.
   await expect(participantGrid(page).getByRole('progressbar')).toHaveCount(0);
+  // A participant id also matches every phone and NHS number that contains it (the suite's
+  // participants share one phone number): their row can be further down than the grid draws.
+  if (/^\d+$/.test(text)) await scrollToRow(page, Number(text));
+}
+
+/**
+ * Scrolls the grid, as a person would, until the participant's row is drawn or the list ends (the
+ * grid draws the rows on screen only). A row that is not in the answer is looked for to the end,
+ * and the caller's expectation then says so.
+ */
+async function scrollToRow(page: Page, participantId: number): Promise<void> {
+  const row = participantRow(page, participantId);
+  const scroller = participantGrid(page).locator('.MuiDataGrid-virtualScroller');
+  while ((await row.count()) === 0) {
+    // Half a screen at a time, each drawn before the next: every row is on screen at some step.
+    const moved = await scroller.evaluate(async (element) => {
+      const before = element.scrollTop;
+      element.scrollTop = before + element.clientHeight / 2;
+      await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
+      return element.scrollTop > before;
+    });
+    if (!moved) return;
+  }
 }
