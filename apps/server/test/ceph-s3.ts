@@ -218,8 +218,18 @@ rgw data = ${dir}/rgw
       options,
     );
     daemon('ceph-mon', ['-i', 'a']);
-    const { stdout } = await run('ceph', ['osd', 'create'], options);
-    const osdId = stdout.trim();
+    // A monitor just started can refuse a command while it forms its quorum ("EPERM: problem
+    // getting command descriptions from mon", seen on a loaded CI machine): asked again until it
+    // answers. A refused command created nothing.
+    let osdId = '';
+    await waitFor(
+      async () => {
+        osdId = (await run('ceph', ['osd', 'create'], options)).stdout.trim();
+        return /^\d+$/.test(osdId);
+      },
+      'the monitor to take commands',
+      dead,
+    );
     await fs.mkdir(path.join(dir, 'osd', `osd.${osdId}`), { recursive: true });
     await run('ceph-osd', ['-i', osdId, '--mkfs'], options);
     daemon('ceph-osd', ['-i', osdId]);
