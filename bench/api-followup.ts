@@ -21,15 +21,15 @@ const QUERY = 'perPage=25';
  */
 export async function prepareFollowup(db: BenchDatabase): Promise<void> {
   await db.load([
-    `update participant_followup set
-       days_missed = days_behind,
-       first_missed_on = case when days_behind >= 1 then current_date - days_behind + 1 end,
-       third_missed_on = case when days_behind >= 3 then current_date - days_behind + 3 end,
-       registered_at = date_trunc('milliseconds', now()) - make_interval(days => participant_id % 200),
-       device_assigned_at = case when has_device then date_trunc('milliseconds', now()) - make_interval(days => participant_id % 200) end,
-       tablet_called_at = case when has_device then date_trunc('milliseconds', now())
-         - make_interval(days => case when participant_id % 7 = 0 then 7 else 0 end, mins => participant_id % 600) end,
-       push_failures = case when participant_id % 20 = 1 then 2 else 0 end`,
+    `update participant_followup f set
+       first_missed_on = case when a.days_behind >= 1 then current_date - a.days_behind + 1 end,
+       third_missed_on = case when a.days_behind >= 3 then current_date - a.days_behind + 3 end,
+       registered_at = date_trunc('milliseconds', now()) - make_interval(days => f.participant_id % 200),
+       device_assigned_at = case when f.has_device then date_trunc('milliseconds', now()) - make_interval(days => f.participant_id % 200) end,
+       tablet_called_at = case when f.has_device then date_trunc('milliseconds', now())
+         - make_interval(days => case when f.participant_id % 7 = 0 then 7 else 0 end, mins => f.participant_id % 600) end,
+       push_failures = case when f.participant_id % 20 = 1 then 2 else 0 end
+     from participant_adherence a where a.participant_id = f.participant_id`,
     // The load gave each participant's programme its own statement (a tally row each); the daily
     // job folds them, as here, into one row per reason.
     `with gone as (delete from followup_tally returning reason, delta)

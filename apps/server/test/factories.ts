@@ -154,7 +154,6 @@ export async function setDaysMissed(db: Database, ids: number | number[], missed
   await db
     .update(participantFollowup)
     .set({
-      days_missed: missed,
       first_missed_on: missed >= 1 ? addDays(today, 1 - missed) : null,
       third_missed_on: missed >= 3 ? addDays(today, 3 - missed) : null,
     })

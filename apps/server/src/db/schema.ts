@@ -922,15 +922,16 @@ export const adherenceHistory = pgTable(
  * so the worklist is an index range per reason, never a scan of every participant.
  * Mirrored by triggers (drizzle 0016): active (participants.status), has_device and
  * device_assigned_at (participants.authorized_device_id), token_empty (push_notification_id),
- * has_programme (fitness_participation_progress), days_behind (participant_adherence). Written by
- * the server: tablet_called_at (the device API's authenticated calls), push_failures and
- * failing_began_at (push delivery; the token's mirror and the tablet's first call keep the latter
- * too), days_missed, first_missed_on and third_missed_on (the daily check, and a view or a new
- * programme: progress/repository.ts), finished_at (the daily check), snoozed_until and
+ * has_programme (fitness_participation_progress). Written by the server: tablet_called_at (the
+ * device API's authenticated calls), push_failures and failing_began_at (push delivery; the token's
+ * mirror and the tablet's first call keep the latter too), first_missed_on and third_missed_on (the
+ * daily check, and a view or a new programme: progress/repository.ts), finished_at (the daily
+ * check), snoozed_until and
  * snooze_reasons (a contact). The *_since / *_from columns are derived from those by a BEFORE
- * trigger (drizzle 0022); null when the reason cannot apply (and always null for a participant who
- * is not active). behind_since and slightly_since hold a day (third_ or first_missed_on) as its
- * 00:00 UTC, which the worklist reads as that day in the programme's time zone.
+ * trigger (drizzle 0022, 0031); null when the reason cannot apply (and always null for a participant
+ * who is not active). behind_since and slightly_since hold a day (third_ or first_missed_on) as its
+ * 00:00 UTC, which the worklist reads as that day in the programme's time zone. The days behind are
+ * participant_adherence's: this row changes only when a reason's fact does, not every day (0031).
  */
 export const participantFollowup = pgTable(
   'participant_followup',
@@ -943,13 +944,12 @@ export const participantFollowup = pgTable(
     active: boolean('active').notNull().default(true),
     has_device: boolean('has_device').notNull().default(false),
     has_programme: boolean('has_programme').notNull().default(false),
-    days_behind: integer('days_behind').notNull().default(0),
     /**
-     * Days that went by without their video (missedVideos of the contract's programme rules): the
-     * reasons behind (3 or more) and slightly behind (1-2). days_behind also counts today's video.
+     * The days that went by without their video (missedVideos of the contract's programme rules)
+     * reached 1 on first_missed_on and 3 on third_missed_on (see missedCountReachedOn), each null
+     * while fewer were missed: the reasons slightly behind (1-2) and behind (3 or more). The days
+     * behind (participant_adherence) also count today's video.
      */
-    days_missed: integer('days_missed').notNull().default(0),
-    /** The day days_missed reached 1 (slightly behind since), and 3 (behind since); see missedCountReachedOn. */
     first_missed_on: date('first_missed_on', { mode: 'string' }),
     third_missed_on: date('third_missed_on', { mode: 'string' }),
     registered_at: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),

@@ -396,7 +396,6 @@ export async function seedDemoParticipants(
     await tx
       .update(participantFollowup)
       .set({
-        days_missed: missed.missed,
         first_missed_on: missed.first_missed_on,
         third_missed_on: missed.third_missed_on,
         finished_at: finishedAt && calendarDate(finishedAt, options.timeZone) < lastDay ? finishedAt : null,

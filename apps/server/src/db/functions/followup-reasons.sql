@@ -19,13 +19,9 @@
 -- once the tablet has called: a tablet not yet switched on is "tablet silent" in its time.
 create or replace function participant_followup_derive() returns trigger language plpgsql as $$
 declare
-  was_behind timestamptz;
-  was_slightly timestamptz;
   was_failing timestamptz;
 begin
   if tg_op = 'UPDATE' then
-    was_behind := old.behind_since;
-    was_slightly := old.slightly_since;
     was_failing := old.failing_since;
     -- The tablet's first call since its assignment, and it has no push token.
     if new.token_empty and new.failing_began_at is null
@@ -34,10 +30,11 @@ begin
       new.failing_began_at := new.tablet_called_at;
     end if;
   end if;
-  new.behind_since := case when new.active and new.has_programme and new.days_missed >= 3
-    then coalesce(new.third_missed_on::timestamp at time zone 'UTC', was_behind, date_trunc('day', now(), 'UTC')) end;
-  new.slightly_since := case when new.active and new.has_programme and new.days_missed between 1 and 2
-    then coalesce(new.first_missed_on::timestamp at time zone 'UTC', was_slightly, date_trunc('day', now(), 'UTC')) end;
+  new.behind_since := case when new.active and new.has_programme and new.third_missed_on is not null
+    then new.third_missed_on::timestamp at time zone 'UTC' end;
+  new.slightly_since := case when new.active and new.has_programme and new.first_missed_on is not null
+      and new.third_missed_on is null
+    then new.first_missed_on::timestamp at time zone 'UTC' end;
   new.silent_from := case when new.active and new.has_device and new.has_programme
     then greatest(new.tablet_called_at, new.device_assigned_at) end;
   new.failing_since := case when new.active and new.has_device and (new.push_failures >= 2
@@ -49,8 +46,22 @@ begin
   return new;
 end $$;
 
-create or replace trigger participant_followup_derive before insert or update on participant_followup
+create or replace trigger participant_followup_derive before insert on participant_followup
   for each row execute function participant_followup_derive();
+
+-- On an update the reasons are derived again only when something they come from changes (a fact,
+-- the push failures crossing their threshold) or a reason's own column is written: a contact's
+-- snooze or the assessments due write the row without moving a reason.
+create or replace trigger participant_followup_derive_update before update on participant_followup
+  for each row when ((old.active, old.has_device, old.has_programme,
+      old.first_missed_on, old.third_missed_on, old.registered_at, old.device_assigned_at, old.tablet_called_at,
+      old.token_empty, old.push_failures >= 2, old.failing_began_at, old.finished_at, old.behind_since,
+      old.slightly_since, old.silent_from, old.failing_since, old.finished_since, old.not_started_from)
+    is distinct from (new.active, new.has_device, new.has_programme,
+      new.first_missed_on, new.third_missed_on, new.registered_at, new.device_assigned_at, new.tablet_called_at,
+      new.token_empty, new.push_failures >= 2, new.failing_began_at, new.finished_at, new.behind_since,
+      new.slightly_since, new.silent_from, new.failing_since, new.finished_since, new.not_started_from))
+  execute function participant_followup_derive();
 
 -- A new participant gets their row in the statement that inserts them.
 create or replace function participant_followup_participants_inserted() returns trigger language plpgsql
@@ -106,12 +117,11 @@ create or replace function participant_followup_programme_changed() returns trig
 security definer set search_path = public, pg_temp as $$
 begin
   if tg_op = 'INSERT' then
-    update participant_followup set has_programme = true, days_missed = 0, first_missed_on = null,
-      third_missed_on = null
+    update participant_followup set has_programme = true, first_missed_on = null, third_missed_on = null
     where participant_id = new.participant_id;
   else
-    update participant_followup set has_programme = false, finished_at = null, days_missed = 0,
-      first_missed_on = null, third_missed_on = null
+    update participant_followup set has_programme = false, finished_at = null, first_missed_on = null,
+      third_missed_on = null
     where participant_id = old.participant_id;
   end if;
   return null;
@@ -124,26 +134,12 @@ create or replace trigger participant_followup_programme after insert or delete 
 create or replace function participant_followup_set_changed() returns trigger language plpgsql
 security definer set search_path = public, pg_temp as $$
 begin
-  update participant_followup set finished_at = null, days_missed = 0, first_missed_on = null,
-    third_missed_on = null
+  update participant_followup set finished_at = null, first_missed_on = null, third_missed_on = null
   where participant_id = new.participant_id
-    and (finished_at is not null or days_missed <> 0 or first_missed_on is not null or third_missed_on is not null);
+    and (finished_at is not null or first_missed_on is not null or third_missed_on is not null);
   return null;
 end $$;
 
 create or replace trigger participant_followup_set after update of fitness_video_set_id on fitness_participation_progress
   for each row when (old.fitness_video_set_id is distinct from new.fitness_video_set_id)
   execute function participant_followup_set_changed();
-
--- The daily check changes days_behind for many participants in one statement: one update here.
-create or replace function participant_followup_adherence_changed() returns trigger language plpgsql
-security definer set search_path = public, pg_temp as $$
-begin
-  update participant_followup f set days_behind = n.days_behind
-  from after_rows n
-  where f.participant_id = n.participant_id and f.days_behind <> n.days_behind;
-  return null;
-end $$;
-
-create or replace trigger participant_followup_adherence after update on participant_adherence
-  referencing new table as after_rows for each statement execute function participant_followup_adherence_changed();

@@ -167,10 +167,10 @@ describe('the daily check in SQL', () => {
               days_behind: participantAdherence.days_behind,
               progress: participationProgress,
               followup: {
-                days_behind: participantFollowup.days_behind,
-                days_missed: participantFollowup.days_missed,
                 first_missed_on: participantFollowup.first_missed_on,
                 third_missed_on: participantFollowup.third_missed_on,
+                behind_since: participantFollowup.behind_since,
+                slightly_since: participantFollowup.slightly_since,
               },
             })
             .from(participants)
@@ -218,19 +218,28 @@ describe('the daily check in SQL', () => {
               percentage: row.progress.percentage_progress,
               position: { week: row.progress.current_week, day: row.progress.current_day },
               missed: row.progress.missed_at_check,
-              followup: row.followup,
+              followup: {
+                ...row.followup,
+                behind_since: row.followup.behind_since?.toISOString() ?? null,
+                slightly_since: row.followup.slightly_since?.toISOString() ?? null,
+              },
               pushes: kinds,
             }).toEqual({
               days_behind: expected.days_behind,
               percentage: expected.percentage_progress,
               position: expected.position,
               missed: expected.missed,
-              // The follow-up worklist's copy: behind and slightly behind, and since when.
+              // The follow-up worklist's facts, and the reasons behind (3 or more missed) and slightly
+              // behind (1-2) derived from them, since the day the missed videos reached 3, or 1: kept
+              // right on the days the check leaves the row as it was (drizzle 0031).
               followup: {
-                days_behind: expected.days_behind,
-                days_missed: expected.missed,
                 first_missed_on: expected.first_missed_on,
                 third_missed_on: expected.third_missed_on,
+                behind_since: expected.missed >= 3 ? `${expected.third_missed_on}T00:00:00.000Z` : null,
+                slightly_since:
+                  expected.missed >= 1 && expected.missed < 3
+                    ? `${expected.first_missed_on}T00:00:00.000Z`
+                    : null,
               },
               pushes: [
                 ...(expected.remindMissed ? ['missed-video'] : []),

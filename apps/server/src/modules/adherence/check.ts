@@ -225,12 +225,10 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
       from outcome o
       where a.participant_id = o.participant_id and a.days_behind <> o.days_behind
     ), followup_update as (
-      -- The follow-up worklist's facts (drizzle 0022): the missed days and the days they reached
-      -- 1 and 3; finished since the view of the last day. days_behind too, which the mirror of
-      -- participant_adherence would otherwise write to the same rows a second time.
+      -- The follow-up worklist's facts (drizzle 0022, 0031): the days the missed videos reached 1
+      -- and 3, and finished since the view of the last day. Written only where one moved: a
+      -- participant who stays behind keeps the same days, so most rows are left as they are.
       update participant_followup f set
-        days_behind = o.days_behind,
-        days_missed = o.missed,
         first_missed_on = o.first_missed_on,
         third_missed_on = o.third_missed_on,
         -- The view's time is read only for those who just finished (the probe above reads the
@@ -240,8 +238,7 @@ export function adherenceCheckStatement(today: string, nowText: string): SQL {
           where sv.participant_id = o.participant_id and sv.video_id = o.current_video_id limit 1)) end
       from outcome o
       where f.participant_id = o.participant_id
-        and (f.days_behind <> o.days_behind or f.days_missed <> o.missed
-          or f.first_missed_on is distinct from o.first_missed_on
+        and (f.first_missed_on is distinct from o.first_missed_on
           or f.third_missed_on is distinct from o.third_missed_on
           or (f.finished_at is null) = o.finished)
     ), reminders as (

@@ -320,12 +320,15 @@ export function worklistPageSql(clock: WorklistClock, req: WorklistRequest): Com
     ],
     page: `
       select ids.rank, ids.key, f.participant_id, ${REASONS_ARRAY} as reasons, ${SINCE} as since,
-        ${SINCE_EXACT} as since_exact, f.days_behind,
+        ${SINCE_EXACT} as since_exact, a.days_behind,
         d.name as device_name, p.tablet_last_contact_at, c.created_at as last_contact_at, c.method, c.outcome,
         c.next_followup_on::text, ${identifiable}
       from ids
       join participant_followup f on f.participant_id = ids.participant_id
       join participants p on p.participant_id = ids.participant_id
+      -- The days behind are kept where the grid reads them (the worklist's row holds only the
+      -- reasons' facts, which do not change every day: drizzle 0031).
+      join participant_adherence a on a.participant_id = ids.participant_id
       left join authorized_devices d on d.authorized_device_id = p.authorized_device_id
       left join lateral (
         select created_at, method, outcome, next_followup_on from participant_contacts pc

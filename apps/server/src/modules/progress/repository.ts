@@ -162,16 +162,12 @@ export async function refreshAdherence(
   const missed = missedDays(progress.started_date, today, seen, set);
   await db
     .update(participantFollowup)
-    .set({
-      days_missed: missed.missed,
-      first_missed_on: missed.first_missed_on,
-      third_missed_on: missed.third_missed_on,
-    })
+    .set({ first_missed_on: missed.first_missed_on, third_missed_on: missed.third_missed_on })
     .where(
       and(
         eq(participantFollowup.participant_id, participantId),
-        sql`(${participantFollowup.days_missed}, ${participantFollowup.first_missed_on}, ${participantFollowup.third_missed_on})
-          is distinct from (${missed.missed}::int, ${missed.first_missed_on}::date, ${missed.third_missed_on}::date)`,
+        sql`(${participantFollowup.first_missed_on}, ${participantFollowup.third_missed_on})
+          is distinct from (${missed.first_missed_on}::date, ${missed.third_missed_on}::date)`,
       ),
     );
   return updated;
