@@ -19,7 +19,7 @@ export const SECRETS_FILE = 'seeded-secrets.txt';
 export const SEEDED_PATTERNS: Array<{ what: string; pattern: RegExp }> = [
   { what: 'participant surname (factories)', pattern: /Lovelace\d+/ },
   { what: 'participant name (programme factories)', pattern: /\b(?:First|Last)\d+\b/ },
-  { what: 'participant email', pattern: /ada\d+@example\.org/ },
+  { what: 'participant email', pattern: /\bada\d+@example\.org/ },
   { what: 'participant phone number', pattern: /\+?447700900\d{3}/ },
   { what: 'participant address', pattern: /Test Street|Somewhere, Leeds/ },
   { what: 'participant date of birth', pattern: /1960-05-17/ },

@@ -45,6 +45,10 @@ describe('the log scan', () => {
         }),
         JSON.stringify({ level: 30, msg: 'x', mfa_token: '123456' }),
         JSON.stringify({ level: 30, msg: 'the token was handed-out-secret-value-42' }),
+        JSON.stringify({ level: 30, msg: 'x', email: 'ada17@example.org' }),
+        // An admin's user name from the harness, whose random suffix happens to end in "ada7": not
+        // the factories' participant email (a run once failed on it).
+        JSON.stringify({ level: 30, req: { url: '/api/admin/admin28.19ada7@example.org' }, msg: 'x' }),
       ];
       writeFileSync(path.join(root, 'one-app', 'pathway-2026-01-01.log'), `${lines.join('\n')}\n`);
       recordSecret(root, 'handed-out-secret-value-42');
@@ -58,6 +62,8 @@ describe('the log scan', () => {
       expect(byLine(4).join()).toMatch(/JSON web token|session cookie|unredacted field headers.cookie/);
       expect(byLine(5).join()).toContain('unredacted field mfa_token');
       expect(byLine(6).join()).toContain('a participant detail or secret the tests stored or handed out');
+      expect(byLine(7).join()).toContain('participant email');
+      expect(byLine(8)).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
