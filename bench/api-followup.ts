@@ -32,9 +32,9 @@ export async function prepareFollowup(db: BenchDatabase): Promise<void> {
      from participant_adherence a where a.participant_id = f.participant_id`,
     // The load gave each participant's programme its own statement (a tally row each); the daily
     // job folds them, as here, into one row per reason.
-    `with gone as (delete from followup_tally returning reason, delta)
-     insert into followup_tally (reason, delta)
-     select reason, sum(delta)::int from gone group by reason having sum(delta) <> 0`,
+    `with gone as (delete from followup_tally returning site_id, reason, delta)
+     insert into followup_tally (site_id, reason, delta)
+     select site_id, reason, sum(delta)::int from gone group by site_id, reason having sum(delta) <> 0`,
   ]);
   await db.settle();
 }
