@@ -94,6 +94,12 @@ export interface MixedLoadOptions {
   freeDevices?: string[];
 }
 
+/** A 2xx answer, read whole. */
+interface Answer {
+  headers: Headers;
+  json(): Promise<unknown>;
+}
+
 export interface AcknowledgedParticipant {
   participant_id: number;
   last_name: string;
@@ -145,13 +151,18 @@ export class MixedLoad {
     return Date.now() < this.endAt;
   }
 
-  /** One request; anything but a 2xx (or no answer at all) is recorded as a failure. */
+  /**
+   * One request; anything but a 2xx (or no answer at all) is recorded as a failure. The whole
+   * answer is read, as a client reads it, and its time runs to its last byte: an answer left
+   * unread keeps its connection busy (the server still writing it) until it is garbage-collected,
+   * and the server's stop waited for those connections, up to a minute after the load.
+   */
   private async call(
     kind: LoadKind,
     what: string,
     path: string,
     init: RequestInit = {},
-  ): Promise<Response | undefined> {
+  ): Promise<Answer | undefined> {
     const request: LoadRequest = {
       id: this.requests.length + 1,
       kind,
@@ -173,15 +184,17 @@ export class MixedLoad {
         signal: AbortSignal.timeout(30_000),
       });
       request.status = res.status;
+      const body = await res.text();
+      request.endedAt = performance.now();
       if (res.status < 200 || res.status > 299) {
-        request.detail = (await res.text()).slice(0, 200);
-        request.endedAt = performance.now();
+        request.detail = body.slice(0, 200);
         return undefined;
       }
-      request.endedAt = performance.now();
-      return res;
+      return { headers: res.headers, json: async () => JSON.parse(body) as unknown };
     } catch (error) {
       request.endedAt = performance.now();
+      // No answer, or one cut off before its end: a failure either way.
+      request.status = 0;
       request.detail = (error as Error).message;
       return undefined;
     }
