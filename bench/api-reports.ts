@@ -3,6 +3,7 @@ import path from 'node:path';
 import { REPORT_NAMES, WITHDRAWAL_REASONS, addDays, type ReportName } from '@pathway/contract';
 import { reportOf, type ReportPeriod } from '../apps/server/src/modules/reports/service.js';
 import type { ApiEnvironment } from './lib/api-env.js';
+import { BENCH_SITE } from './lib/data.js';
 import { explainingDatabase } from './lib/explain.js';
 import { getOk, timeSequential } from './lib/http.js';
 import { repoRoot } from './lib/paths.js';
@@ -26,9 +27,9 @@ async function prepareReportData(env: ApiEnvironment): Promise<void> {
        discharged_on = case when participant_id % 7 = 0 or participant_id % 11 = 0 then ${TODAY} - (participant_id % 90) end,
        discharge_reason = case when participant_id % 7 <> 0 and participant_id % 11 = 0
          then (${reasons})[participant_id % ${WITHDRAWAL_REASONS.length} + 1] end`,
-    `insert into adherence_history (day, on_track, slightly_behind, behind)
-     select ${TODAY} - d, 50000 - d * 10, 25000 + d * 5, 25000 + d * 5 from generate_series(1, 365) d
-     on conflict (day) do nothing`,
+    `insert into adherence_history (day, site_id, on_track, slightly_behind, behind)
+     select ${TODAY} - d, ${BENCH_SITE.site_id}, 50000 - d * 10, 25000 + d * 5, 25000 + d * 5 from generate_series(1, 365) d
+     on conflict (day, site_id) do nothing`,
   ]);
   await env.db.settle();
 }
