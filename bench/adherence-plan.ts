@@ -5,19 +5,18 @@
  * EXPLAIN (ANALYZE, BUFFERS) in a transaction that is rolled back, so every node's real time and
  * rows show where the check spends its time. `--day N` runs the statement for the N days before
  * first (committed), so the plan is of an ordinary day rather than of the first one, when every
- * participant's position, missed days and reminders are written for the first time. Not a figure of `npm run bench`: a tool for working
+ * participant's position, missed days and reminders are written for the first time. Not a figure
+ * of `npm run bench` (its adherence figure has a row of where the time goes): a tool for working
  * on the check. PostgreSQL comes from BENCH_DATABASE_URL, in a fresh database dropped after.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'drizzle-orm';
 import { addDays } from '@pathway/contract';
-import { rowsOf } from '../apps/server/src/db/rows.js';
-import { adherenceCheckStatement } from '../apps/server/src/modules/adherence/check.js';
 import { BenchDatabase, type Storage } from './lib/database.js';
 import { addParticipants, addSeenVideos, prepareProgramme } from './lib/data.js';
+import { explainAdherenceCheck, runAdherenceCheckStatement } from './lib/explain.js';
 
 const { values, positionals } = parseArgs({
   options: { storage: { type: 'string', default: 'postgres' }, day: { type: 'string', default: '0' } },
@@ -29,8 +28,6 @@ const storage = values.storage as Storage;
 const day = Number(values.day);
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://pathway:pathway@127.0.0.1:5432/postgres';
 
-class RolledBack extends Error {}
-
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pathway-adherence-plan-'));
 const db = await BenchDatabase.create(storage, dataDir, storage === 'postgres' ? postgresUrl : undefined);
 try {
@@ -39,31 +36,10 @@ try {
   await addSeenVideos(db, participants, 0, seenVideos);
   const handle = await db.open();
   const firstDay = new Date().toISOString().slice(0, 10);
-  for (let before = 0; before < day; before += 1) {
-    await handle.db.transaction(async (tx) => {
-      await tx.execute(sql`set local jit = off`);
-      await tx.execute(sql`set local work_mem = '64MB'`);
-      await tx.execute(adherenceCheckStatement(addDays(firstDay, before), new Date().toISOString()));
-    });
-  }
-  const today = addDays(firstDay, day);
-  let plan: string[] = [];
+  for (let before = 0; before < day; before += 1)
+    await runAdherenceCheckStatement(handle.db, addDays(firstDay, before));
   const started = performance.now();
-  await handle.db
-    .transaction(async (tx) => {
-      await tx.execute(sql`set local jit = off`);
-      await tx.execute(sql`set local work_mem = '64MB'`);
-      const rows = rowsOf<Record<string, string>>(
-        await tx.execute(
-          sql`explain (analyze, buffers) ${adherenceCheckStatement(today, new Date().toISOString())}`,
-        ),
-      );
-      plan = rows.map((row) => Object.values(row)[0]!);
-      throw new RolledBack();
-    })
-    .catch((error: unknown) => {
-      if (!(error instanceof RolledBack)) throw error;
-    });
+  const plan = await explainAdherenceCheck(handle.db, addDays(firstDay, day), { buffers: true });
   console.log(
     `${storage}, ${participants} participants, ${seenVideos} seen videos, day ${day}: ${Math.round(performance.now() - started)} ms\n`,
   );

@@ -3,14 +3,13 @@ import { addDays } from '@pathway/contract';
 import { loadConfig } from '../apps/server/src/config.js';
 import { createLogger } from '../apps/server/src/logging.js';
 import { programmeToday } from '../apps/server/src/lib/programme-day.js';
-import { adherenceCheckStatement, runAdherenceCheck } from '../apps/server/src/modules/adherence/check.js';
+import { runAdherenceCheck } from '../apps/server/src/modules/adherence/check.js';
 import { instanceScope, withScope } from '../apps/server/src/db/scope.js';
-import { rowsOf } from '../apps/server/src/db/rows.js';
 import type { AppContext } from '../apps/server/src/context.js';
-import { sql } from 'drizzle-orm';
 import { closeContext, createContext } from '../apps/server/src/runtime.js';
 import type { ApiEnvironment } from './lib/api-env.js';
 import { processCpuMs } from './lib/cpu.js';
+import { explainAdherenceCheck } from './lib/explain.js';
 import { count, median, seconds } from './lib/stats.js';
 import { benchSecretsKey } from './lib/secrets.js';
 
@@ -107,30 +106,15 @@ async function backendCpu(env: ApiEnvironment): Promise<Map<number, number>> {
   return used;
 }
 
-class RolledBack extends Error {}
-
 /**
  * Where the check's statement spends its time on an ordinary day: EXPLAIN (ANALYZE) of the next
  * day's statement, rolled back, read as each table it writes (the node's time, the rows its input
  * gave it) and each trigger those writes fire, largest first, beside the statement's total.
  */
 async function planOfTheNextDay(ctx: AppContext, day: string): Promise<string> {
-  let plan: string[] = [];
-  await withScope(instanceScope("bench: the daily check's plan"), () =>
-    ctx.db.transaction(async (tx) => {
-      await tx.execute(sql`set local jit = off`);
-      await tx.execute(sql`set local work_mem = '64MB'`);
-      const rows = rowsOf<Record<string, string>>(
-        await tx.execute(
-          sql`explain (analyze) ${adherenceCheckStatement(day, ctx.clock.now().toISOString())}`,
-        ),
-      );
-      plan = rows.map((row) => Object.values(row)[0]!);
-      throw new RolledBack();
-    }),
-  ).catch((error: unknown) => {
-    if (!(error instanceof RolledBack)) throw error;
-  });
+  const plan = await withScope(instanceScope("bench: the daily check's plan"), () =>
+    explainAdherenceCheck(ctx.db, day),
+  );
   const parts: { label: string; ms: number }[] = [];
   for (const [index, line] of plan.entries()) {
     const write = /->\s+(Update|Insert) on (\w+).*actual time=[\d.]+\.\.([\d.]+)/.exec(line);

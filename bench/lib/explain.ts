@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgTransactionConfig } from 'drizzle-orm/pg-core';
 import type { Database } from '../../apps/server/src/db/client.js';
 import { rowsOf } from '../../apps/server/src/db/rows.js';
+import { adherenceCheckStatement } from '../../apps/server/src/modules/adherence/check.js';
 
 /**
  * A database whose statements are explained (EXPLAIN (ANALYZE, BUFFERS)) instead of answered, each
@@ -33,4 +34,47 @@ export function explainingDatabase(
       },
     }) as unknown as Database;
   return explainingOf(db);
+}
+
+class RolledBack extends Error {}
+
+/**
+ * EXPLAIN (ANALYZE) of the daily check's statement for `day` (with BUFFERS if asked), in a
+ * transaction with the check's own settings that is rolled back, so nothing of the day is kept:
+ * the plan's lines. `db` is the caller's (the owner's connection, or the server's in its scope).
+ */
+export async function explainAdherenceCheck(
+  db: Database,
+  day: string,
+  options: { buffers?: boolean } = {},
+): Promise<string[]> {
+  let plan: string[] = [];
+  const explain = options.buffers ? sql`explain (analyze, buffers)` : sql`explain (analyze)`;
+  await db
+    .transaction(async (tx) => {
+      await withCheckSettings(tx);
+      const rows = rowsOf<Record<string, string>>(
+        await tx.execute(sql`${explain} ${adherenceCheckStatement(day, new Date().toISOString())}`),
+      );
+      plan = rows.map((row) => Object.values(row)[0]!);
+      throw new RolledBack();
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+  return plan;
+}
+
+/** The daily check's statement for `day`, committed (the days before the one to be explained). */
+export async function runAdherenceCheckStatement(db: Database, day: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await withCheckSettings(tx);
+    await tx.execute(adherenceCheckStatement(day, new Date().toISOString()));
+  });
+}
+
+/** The settings the check's transaction runs with (modules/adherence/check.ts says why). */
+async function withCheckSettings(tx: Pick<Database, 'execute'>): Promise<void> {
+  await tx.execute(sql`set local jit = off`);
+  await tx.execute(sql`set local work_mem = '64MB'`);
 }
