@@ -1,7 +1,7 @@
 -- The daily check wrote every participant's follow-up row every day: the days behind (a mirror of
 -- participant_adherence, for the worklist's column) and the count of days missed both grow by one a
 -- day for everyone who does not watch, though no reason moves (a participant behind since Monday is
--- still behind since Monday). At 100,000 participants that was a third of the check's time
+-- still behind since Monday). At 100,000 participants that was about a quarter of the check's time
 -- (bench/results.md, issue 41). The row now holds only what the reasons come from:
 -- - the missed days are the days they reached 1 and 3 (first_missed_on, third_missed_on), which
 --   every writer has kept beside the count since 0021: slightly behind is "reached 1, not 3",
