@@ -145,30 +145,51 @@ const readFlow = rowsReader({
 const readWithdrawals = rowsReader({ reason: nullable(column.text), n: column.integer });
 
 async function flow(c: ReportContext, p: ReportPeriod): Promise<ReportsAnswers['flow']> {
-  const cohort = sql`cohort as (
-    select ${bucketOf(registeredOn(c), p.by)} as starts_on, pa.status, pa.discharge_reason,
-      case when pr.participant_id is not null and ${startedWithDevice}
-        then pr.started_date - ${registeredOn(c)} end as days_to_start
+  // Every programme is read in one pass and joined by hash, not looked up per registration:
+  // fitness_participation_progress's row-level security policy finds its participant, and once
+  // per registration (the plan the planner picks for a look-up) that doubled the report's time at
+  // 100k participants; in one pass the policy hashes the participants it may see once. Each
+  // registration's day is converted to the programme's calendar once, and the registrations are
+  // counted per month or week before the periods with none are added (bench/results.md).
+  const cohort = sql`progress as materialized (
+    select participant_id, started_date from fitness_participation_progress
+  ), registered as (
+    select ${registeredOn(c)} as registered_on, pa.participant_id, pa.status, pa.authorized_device_id
     from participants pa
-    left join fitness_participation_progress pr on pr.participant_id = pa.participant_id
     where pa.created_at >= ${periodStart(c, p)} and pa.created_at < ${periodEnd(c, p)}
+  ), cohort as (
+    select ${bucketOf(sql`pa.registered_on`, p.by)} as starts_on, pa.status,
+      case when pr.participant_id is not null and ${startedWithDevice}
+        then pr.started_date - pa.registered_on end as days_to_start
+    from registered pa
+    left join progress pr on pr.participant_id = pa.participant_id
+  ), figures as (
+    select c.starts_on, grouping(c.starts_on) as total,
+      count(*)::int as referred,
+      count(c.days_to_start)::int as started,
+      count(*) filter (where c.status = 'completed')::int as completed,
+      count(*) filter (where c.status = 'withdrawn')::int as withdrawn,
+      count(*) filter (where c.status = 'active')::int as active,
+      (percentile_cont(0.5) within group (order by c.days_to_start))::float8 as median,
+      (percentile_cont(0.9) within group (order by c.days_to_start))::float8 as p90
+    from cohort c
+    group by grouping sets ((c.starts_on), ())
   )`;
   const [figures, reasons] = await Promise.all([
     c.db
       .execute(
         sql`
         with ${bucketsCte(p)}, ${cohort}
-        select to_char(b.starts_on, 'YYYY-MM-DD') as starts_on, b.period, grouping(b.starts_on, b.period) as total,
-          count(c.status)::int as referred,
-          count(c.days_to_start)::int as started,
-          count(*) filter (where c.status = 'completed')::int as completed,
-          count(*) filter (where c.status = 'withdrawn')::int as withdrawn,
-          count(*) filter (where c.status = 'active')::int as active,
-          (percentile_cont(0.5) within group (order by c.days_to_start))::float8 as median,
-          (percentile_cont(0.9) within group (order by c.days_to_start))::float8 as p90
-        from buckets b left join cohort c on c.starts_on = b.starts_on
-        group by grouping sets ((b.starts_on, b.period), ())
-        order by b.starts_on nulls last`,
+        select to_char(b.starts_on, 'YYYY-MM-DD') as starts_on, b.period, 0 as total,
+          coalesce(f.referred, 0) as referred, coalesce(f.started, 0) as started,
+          coalesce(f.completed, 0) as completed, coalesce(f.withdrawn, 0) as withdrawn,
+          coalesce(f.active, 0) as active, f.median, f.p90
+        from buckets b left join figures f on f.starts_on = b.starts_on and f.total = 0
+        union all
+        -- The whole period's row: the grouping set () has one even when nobody registered.
+        select null, null, 1, referred, started, completed, withdrawn, active, median, p90
+        from figures where total = 1
+        order by 1 nulls last`,
       )
       .then(readFlow),
     c.db
