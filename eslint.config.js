@@ -80,6 +80,8 @@ export default tseslint.config(
       'data/**',
       'bench/profiles/**',
       'apps/server/drizzle/**',
+      // Scratch files (git ignores it too): not in any program, and not the project's code.
+      '.tmp/**',
     ],
   },
   js.configs.recommended,
