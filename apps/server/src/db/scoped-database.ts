@@ -83,13 +83,28 @@ class ScopedQuery extends pg.Query {
   /** Answered with an error already (a value its Bind could not write: before the Sync was sent). */
   private refused = false;
 
+  /**
+   * `answered` is given to node-postgres's constructor, not set on the query once made (as this
+   * class did, and as node-postgres's own promise form `client.query(config)` does). Set after,
+   * the rows of every answer outlived the young generation's collections: moved to the old
+   * generation, they waited there as garbage for a full collection, and a whole-list export grew
+   * the server by 100-150 MB. Given here, reading the export's 50 batches of 2,000 rows twice
+   * moved 27 MB to the old generation instead of 187 MB (the same code otherwise; why the
+   * callback's moment matters to V8 was not established: bench/results.md, "Whole-list export
+   * memory again"). The config is copied: node-postgres writes the callback into the object it is
+   * given, which may be a caller's, kept and given again (Drizzle's prepared queries).
+   */
   constructor(
     config: QueryConfig,
     values: unknown[] | undefined,
     private readonly settings: string[],
     inline: () => string,
+    answered: (error: Error | null, result?: pg.QueryResult) => void,
   ) {
-    super(config as pg.QueryConfig, values);
+    super(
+      { ...(typeof config === 'string' ? { text: config } : config), callback: answered } as pg.QueryConfig,
+      values,
+    );
     const self = this as unknown as QueryInternals;
     if (!self.requiresPreparation()) {
       self.text = `${inline()}; ${self.text}`;
@@ -135,12 +150,19 @@ class ScopedQuery extends pg.Query {
     if (!this.refused) query.handleReadyForQuery.call(this, connection);
   }
 
-  /** The statement's answer (a submittable is answered through its callback). */
-  answer(client: pg.PoolClient): Promise<pg.QueryResult> {
+  /** The statement's answer, on `client` (a submittable is answered through its callback). */
+  static answer(
+    client: pg.PoolClient,
+    config: QueryConfig,
+    values: unknown[] | undefined,
+    settings: string[],
+    inline: () => string,
+  ): Promise<pg.QueryResult> {
     return new Promise((resolve, reject) => {
-      (this as unknown as QueryInternals).callback = (error, result) =>
-        error ? reject(error) : resolve(result!);
-      void client.query(this);
+      const query = new ScopedQuery(config, values, settings, inline, (error, result) =>
+        error ? reject(error) : resolve(result!),
+      );
+      void client.query(query);
     });
   }
 }
@@ -169,7 +191,7 @@ export class ScopedPool {
       // scope and ends): prepared, the scope's statement goes ahead of each statement by name.
       if (connection.parsedStatements[SET_SCOPE_STATEMENT] === undefined)
         await client.query({ name: SET_SCOPE_STATEMENT, text: SET_SCOPE_SQL, values: settings });
-      return await new ScopedQuery(config, values, settings, () => scopeStatement(scope)).answer(client);
+      return await ScopedQuery.answer(client, config, values, settings, () => scopeStatement(scope));
     } finally {
       client.removeListener('error', onError);
       client.release(broken);

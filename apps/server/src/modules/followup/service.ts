@@ -1,4 +1,4 @@
-import { count, desc, eq, inArray } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import {
   addDays,
   can,
@@ -209,7 +209,9 @@ export async function lastContactsOf(
       outcome: participantContacts.outcome,
     })
     .from(participantContacts)
-    .where(inArray(participantContacts.participant_id, ids))
+    // The ids as one array parameter: `in` with 2,000 parameters had Drizzle build 2,000 chunks of
+    // SQL per batch of the export (about 1.5 MB of garbage a batch, 70 MB in a 100k export).
+    .where(sql`${participantContacts.participant_id} = any(${`{${ids.join(',')}}`}::int[])`)
     .orderBy(
       participantContacts.participant_id,
       desc(participantContacts.created_at),
