@@ -1,5 +1,6 @@
 import type { ApiEnvironment } from './lib/api-env.js';
 import type { BenchDatabase } from './lib/database.js';
+import { BENCH_SITE } from './lib/data.js';
 import { getOk, load, timeSequential, warmUp } from './lib/http.js';
 import { count, median, ms } from './lib/stats.js';
 
@@ -39,9 +40,15 @@ export async function prepareFollowup(db: BenchDatabase): Promise<void> {
   await db.settle();
 }
 
-/** The SQL of the worklist's first page, as EXPLAIN (ANALYZE, BUFFERS) shows it. */
-async function explainFirstPage(env: ApiEnvironment): Promise<string> {
+/**
+ * The worklist's first page as EXPLAIN (ANALYZE, BUFFERS) shows it when the server runs it: as
+ * pathway_staff in an admin's scope of the bench's site (the policies' conditions are part of the
+ * plan: run as the tables' owner, the plan showed none of them), planned as the route plans it
+ * (its generic plan, prepared), with its audit record, in a transaction rolled back.
+ */
+export async function explainFirstPage(env: ApiEnvironment): Promise<string> {
   const { worklistPageSql } = await import('../apps/server/src/modules/followup/worklist.js');
+  const { scopeStatement } = await import('../apps/server/src/db/scope.js');
   const { sql, params } = worklistPageSql(
     {
       now: new Date(),
@@ -49,12 +56,56 @@ async function explainFirstPage(env: ApiEnvironment): Promise<string> {
       today: new Date().toISOString().slice(0, 10),
       timeZone: 'Europe/London',
     },
-    { limit: 25, offset: 0, identifiable: true },
+    {
+      limit: 25,
+      offset: 0,
+      identifiable: true,
+      audit: { actor: { adminUserId: null, userName: 'bench.explain', ip: null }, detail: 'page 1' },
+    },
   );
-  const rows = await env.db.rows<Record<string, string>>(
-    `explain (analyze, buffers, costs off) ${sql}`,
-    params,
+  const scope = scopeStatement(
+    {
+      kind: 'staff',
+      organisationId: BENCH_SITE.organisation_id,
+      siteIds: [BENCH_SITE.site_id],
+      everySite: true,
+      systemAdministrator: false,
+    },
+    'generic',
   );
+  // Every value is cast in the statement, so a literal of unknown type takes the parameter's.
+  const literal = (v: unknown) =>
+    v === null || v === undefined
+      ? 'null'
+      : `'${(typeof v === 'string' ? v : JSON.stringify(v)).replace(/'/g, "''")}'`;
+  const values = params.map(literal).join(', ');
+  // Run once before it is explained: the plan shown is the one kept, as after a request's first.
+  const statements = [
+    'begin',
+    scope,
+    `prepare bench_worklist_page as ${sql}`,
+    `execute bench_worklist_page(${values})`,
+  ];
+  const explain = `explain (analyze, buffers, costs off) execute bench_worklist_page(${values})`;
+  const handle = await env.db.open();
+  let rows: Record<string, string>[];
+  if (handle.pglite) {
+    for (const statement of statements) await handle.pglite.exec(statement);
+    try {
+      rows = (await handle.pglite.query<Record<string, string>>(explain)).rows;
+    } finally {
+      await handle.pglite.exec('rollback; deallocate bench_worklist_page');
+    }
+  } else {
+    const client = await handle.pool!.connect();
+    try {
+      for (const statement of statements) await client.query(statement);
+      rows = (await client.query<Record<string, string>>(explain)).rows;
+    } finally {
+      await client.query('rollback; deallocate bench_worklist_page').catch(() => {});
+      client.release();
+    }
+  }
   return rows.map((r) => Object.values(r)[0]).join('\n');
 }
 

@@ -2,6 +2,7 @@ import { isIsoDate, type AuditAction } from '@pathway/contract';
 import { type AuditActor, listReadAuditSql } from '../modules/audit/index.js';
 import type { Database } from './client.js';
 import { arrayRows, rowReader, statementNamer } from './rows.js';
+import type { PlanChoice } from './scope.js';
 
 /**
  * One way to read a page of a long list (the participants grid, the follow-up worklist): a keyset
@@ -151,6 +152,8 @@ export function pagedStatement<Row>(list: {
   read: (values: unknown[]) => Row;
   auditAction: AuditAction;
   order?: readonly string[];
+  /** How a named page is planned (scope.ts, PlanChoice): as configured unless given. */
+  plan?: PlanChoice;
 }): PagedStatement<Row> {
   const nameOf = statementNamer(list.name);
   const ids = list.order
@@ -198,7 +201,8 @@ export function pagedStatement<Row>(list: {
     },
 
     async run(db, page, named) {
-      const rows = await arrayRows(db, page, named ? nameOf(page.sql) : undefined);
+      const name = named ? nameOf(page.sql) : undefined;
+      const rows = await arrayRows(db, page, name, name === undefined ? undefined : list.plan);
       if (!rows) throw new Error(`${list.name}: a page is read on the pool's driver, not in a transaction`);
       if (!page.withTotal) return { rows: rows.map(list.read) };
       const total = rows.length > 0 ? readTotal(rows[0]!).total : 0;

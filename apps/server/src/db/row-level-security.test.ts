@@ -8,7 +8,7 @@ import { worklistPage } from '../modules/followup/worklist.js';
 import { ParticipantRepository } from '../modules/participants/repository.js';
 import type { Database } from './client.js';
 import { preparedArrays } from './prepared.js';
-import { rowsOf } from './rows.js';
+import { arrayRows, rowsOf } from './rows.js';
 import { organisations, participants, sites, ssoConfigurations, ssoEmailDomains } from './schema.js';
 import { NoScopeError, instanceScope, withScope, type Scope } from './scope.js';
 import { scopedDatabase } from './scoped-database.js';
@@ -338,6 +338,40 @@ describe('one round trip per statement, the scope ahead of it', () => {
       await expect(broken()).rejects.toThrow(/no_such_column/);
       expect(await leftOn(owner)).toMatchObject({ sites: null, scope: null });
       expect(await ids(scopeB)).toEqual(place.b);
+    } finally {
+      await end();
+    }
+  });
+
+  it('plans a named statement that asks for it with its generic plan, that statement alone, in its scope', async () => {
+    const { db, owner, end } = await oneConnection();
+    try {
+      const mode = (plan?: 'generic') =>
+        withScope(scopeB, () =>
+          arrayRows(
+            db,
+            {
+              sql: "select current_setting('plan_cache_mode'), (select count(*)::int from participants where participant_id > $1::int)",
+              params: [0],
+            },
+            plan ? 'rls.test.generic' : 'rls.test.configured',
+            plan,
+          ),
+        );
+      const configured = rowsOf<{ mode: string }>(
+        await owner.execute(sql`select current_setting('plan_cache_mode') as mode`),
+      )[0]!.mode;
+      // The policies hold under either plan: the scope's rows alone.
+      expect(await mode('generic')).toEqual([['force_generic_plan', place.b.length]]);
+      expect(await mode()).toEqual([[configured, place.b.length]]);
+      expect(await mode('generic')).toEqual([['force_generic_plan', place.b.length]]);
+      // Nothing of it is left on the connection for the next statement.
+      expect(
+        rowsOf<{ mode: string }>(
+          await owner.execute(sql`select current_setting('plan_cache_mode') as mode`),
+        )[0]!.mode,
+      ).toBe(configured);
+      expect(await leftOn(owner)).toMatchObject({ sites: null, scope: null });
     } finally {
       await end();
     }

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Database } from './client.js';
+import type { PlanChoice } from './scope.js';
 import { ScopedPool, type NamedQueryOptions } from './scoped-database.js';
 
 /**
@@ -28,17 +29,20 @@ const nodePgTypes = {
  * zone as Dates, dates as text. Null when `db` gives no driver of its own (a transaction): the
  * caller then runs the builder itself. With a `name`, it runs as a statement prepared once per
  * PostgreSQL connection, or once on PGlite's session through the application's database (only for
- * a text of bounded variety whose generic plan is sound; see the participants page).
+ * a text of bounded variety whose generic plan is sound; see the participants page); `plan`
+ * 'generic' keeps that one plan for every run (scope.ts, PlanChoice).
  */
 export async function arrayRows(
   db: Database,
   query: { sql: string; params: unknown[] },
   name?: string,
+  plan?: PlanChoice,
 ): Promise<unknown[][] | null> {
   const client = (db as { $client?: unknown }).$client;
   if (client instanceof pg.Pool || client instanceof ScopedPool) {
     const result = await client.query({
       name,
+      plan,
       text: query.sql,
       values: query.params,
       rowMode: 'array',
@@ -47,7 +51,7 @@ export async function arrayRows(
     return result.rows as unknown[][];
   }
   if (client instanceof PGlite) {
-    const options: NamedQueryOptions = { rowMode: 'array', parsers: { [DATE_OID]: keepText }, name };
+    const options: NamedQueryOptions = { rowMode: 'array', parsers: { [DATE_OID]: keepText }, name, plan };
     const result = await client.query<unknown[]>(query.sql, query.params, options);
     return result.rows;
   }

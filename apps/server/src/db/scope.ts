@@ -78,13 +78,26 @@ const SCOPE_SETTINGS = [
   'pathway.sites',
   'pathway.every_site',
   'pathway.system_administrator',
+  'plan_cache_mode',
 ] as const;
+
+/**
+ * How the statement after the scope is planned (plan_cache_mode, for its transaction only): as the
+ * database is configured (`configured`, every statement but those that ask), or with the plan made
+ * once per connection for any values (`generic`). PostgreSQL's own choice for a named statement
+ * compares the generic plan's estimated cost with the custom plans' and keeps planning anew for
+ * each request when the generic plan's estimate is the higher, though a statement of many parts
+ * may cost more to plan than to run: the follow-up worklist's page took 4 to 7 ms to plan and
+ * about 1 ms to run at 100k participants (bench/results.md, issue 41). Only for statements whose
+ * generic plan is known sound (their ranges are those of partial indexes whatever the values).
+ */
+export type PlanChoice = 'configured' | 'generic';
 
 /**
  * The values of a scope's settings, in the order of SCOPE_SETTINGS: ids and fixed words, checked
  * here, so that they may also be written out whole (scopeStatement).
  */
-export function scopeSettings(scope: Scope): string[] {
+export function scopeSettings(scope: Scope, plan: PlanChoice = 'configured'): string[] {
   const values =
     scope.kind === 'instance'
       ? { organisation: '', sites: '', everySite: 'true', system: 'false' }
@@ -94,20 +107,33 @@ export function scopeSettings(scope: Scope): string[] {
           everySite: scope.kind === 'staff' && scope.everySite ? 'true' : 'false',
           system: scope.kind === 'staff' && scope.systemAdministrator ? 'true' : 'false',
         };
-  return [STAFF_ROLE, scope.kind, values.organisation, values.sites, values.everySite, values.system];
+  const planMode = plan === 'generic' ? 'force_generic_plan' : '';
+  return [
+    STAFF_ROLE,
+    scope.kind,
+    values.organisation,
+    values.sites,
+    values.everySite,
+    values.system,
+    planMode,
+  ];
 }
+
+/** A setting's value as set_config is given it: plan_cache_mode left as configured when empty. */
+const settingValue = (name: (typeof SCOPE_SETTINGS)[number], value: string) =>
+  name === 'plan_cache_mode' ? `coalesce(nullif(${value}, ''), current_setting('plan_cache_mode'))` : value;
 
 /**
  * The statement that sets a scope for the transaction it runs in (set_config's third argument):
  * when the transaction ends, so does the scope, and nothing of it is left on the connection (or,
  * embedded, on the one session every request shares). Its parameters are `scopeSettings`.
  */
-export const SET_SCOPE_SQL = `select ${SCOPE_SETTINGS.map((name, i) => `set_config('${name}', $${i + 1}, true)`).join(', ')}`;
+export const SET_SCOPE_SQL = `select ${SCOPE_SETTINGS.map((name, i) => `set_config('${name}', ${settingValue(name, `$${i + 1}`)}, true)`).join(', ')}`;
 
 /** SET_SCOPE_SQL with the values written out, to go with a BEGIN (or a statement) in one message. */
-export function scopeStatement(scope: Scope): string {
-  const values = scopeSettings(scope);
-  return `select ${SCOPE_SETTINGS.map((name, i) => `set_config('${name}', '${values[i]}', true)`).join(', ')}`;
+export function scopeStatement(scope: Scope, plan: PlanChoice = 'configured'): string {
+  const values = scopeSettings(scope, plan);
+  return `select ${SCOPE_SETTINGS.map((name, i) => `set_config('${name}', ${settingValue(name, `'${values[i]}'`)}, true)`).join(', ')}`;
 }
 
 /**

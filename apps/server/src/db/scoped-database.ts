@@ -10,7 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Database } from './client.js';
-import { SET_SCOPE_SQL, requireScope, scopeSettings, scopeStatement } from './scope.js';
+import { SET_SCOPE_SQL, requireScope, scopeSettings, scopeStatement, type PlanChoice } from './scope.js';
 import * as schema from './schema.js';
 
 /**
@@ -45,7 +45,10 @@ export function scopedDatabase(handle: { pglite?: PGlite; pool?: pg.Pool }): Dat
   return drizzlePglite(scopedPglite(handle.pglite!), { schema });
 }
 
-type QueryConfig = string | { text: string; name?: string; values?: unknown[]; rowMode?: string };
+/** `plan`: how the statement is planned (scope.ts, PlanChoice); as configured unless asked. */
+type QueryConfig =
+  | string
+  | { text: string; name?: string; values?: unknown[]; rowMode?: string; plan?: PlanChoice };
 
 /** The name SET_SCOPE_SQL is prepared under, once per connection. */
 const SET_SCOPE_STATEMENT = 'pathway_set_scope';
@@ -176,7 +179,8 @@ export class ScopedPool {
 
   async query(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
     const scope = requireScope();
-    const settings = scopeSettings(scope);
+    const plan = typeof config === 'string' ? undefined : config.plan;
+    const settings = scopeSettings(scope, plan);
     const client = await this.pool.connect();
     let broken: Error | undefined;
     // A connection lost while it is checked out is reported as the client's 'error' event, which
@@ -191,7 +195,7 @@ export class ScopedPool {
       // scope and ends): prepared, the scope's statement goes ahead of each statement by name.
       if (connection.parsedStatements[SET_SCOPE_STATEMENT] === undefined)
         await client.query({ name: SET_SCOPE_STATEMENT, text: SET_SCOPE_SQL, values: settings });
-      return await ScopedQuery.answer(client, config, values, settings, () => scopeStatement(scope));
+      return await ScopedQuery.answer(client, config, values, settings, () => scopeStatement(scope, plan));
     } finally {
       client.removeListener('error', onError);
       client.release(broken);
@@ -242,7 +246,7 @@ function scopedPglite(pglite: PGlite): PGlite {
     });
   };
   const scopedQuery = async (text: string, params: unknown[] = [], options: NamedQueryOptions = {}) => {
-    const statement = scopeStatement(requireScope());
+    const statement = scopeStatement(requireScope(), options.plan);
     await pglite._checkReady();
     // PGlite's own locks, taken as its `query` takes them: no transaction and no other statement
     // of the one session runs between this statement's scope and its Sync.
@@ -277,7 +281,7 @@ function joined(messages: Uint8Array[]): Uint8Array {
  * prepared once on the session under that name and run by it after (parsed and planned once, as
  * on PostgreSQL's connections); PGlite itself ignores the name.
  */
-export type NamedQueryOptions = QueryOptions & { name?: string };
+export type NamedQueryOptions = QueryOptions & { name?: string; plan?: PlanChoice };
 
 /** The statements prepared on each embedded session: their text and parameter types. */
 const preparedOn = new WeakMap<PGlite, Map<string, { text: string; types: number[] }>>();

@@ -272,13 +272,17 @@ const readWorklistRow = rowReader<WorklistRow>()([
 /**
  * Every page is named, so that PostgreSQL plans it once per connection: the texts differ only by
  * shape (reason filter, cursor's reason, page size and offset, role, audit), every value is a
- * parameter, and each range is one the partial indexes answer for any value.
+ * parameter, and each range is one the partial indexes answer for any value. Its plan is the
+ * generic one: left to choose, PostgreSQL planned it again for every request (the generic plan's
+ * estimate of ranges of unknown values is the higher), which cost 4 to 7 ms of its CPU to plan a
+ * statement that runs in about 1 ms at 100k participants (bench/results.md, issue 41).
  */
 const worklistStatement = pagedStatement({
   name: 'followup.page',
   read: readWorklistRow,
   auditAction: 'followup.list',
   order: ['rank', 'key', 'participant_id'],
+  plan: 'generic',
 });
 
 /** One statement: the total, the page's rows and (full access) the page's audit record. */
