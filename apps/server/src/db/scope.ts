@@ -119,7 +119,7 @@ export function scopeSettings(scope: Scope, plan: PlanChoice = 'configured'): st
   ];
 }
 
-/** A setting's value as set_config is given it: plan_cache_mode left as configured when empty. */
+/** A parameter as set_config is given it: plan_cache_mode left as configured when empty. */
 const settingValue = (name: (typeof SCOPE_SETTINGS)[number], value: string) =>
   name === 'plan_cache_mode' ? `coalesce(nullif(${value}, ''), current_setting('plan_cache_mode'))` : value;
 
@@ -139,7 +139,7 @@ export function scopeStatement(scope: Scope, plan: PlanChoice = 'configured'): s
   const settings = SCOPE_SETTINGS.map((name, i) => ({ name, value: values[i]! })).filter(
     ({ name }) => plan === 'generic' || name !== 'plan_cache_mode',
   );
-  return `select ${settings.map(({ name, value }) => `set_config('${name}', ${settingValue(name, `'${value}'`)}, true)`).join(', ')}`;
+  return `select ${settings.map(({ name, value }) => `set_config('${name}', '${value}', true)`).join(', ')}`;
 }
 
 /**

@@ -62,7 +62,6 @@ interface WireConnection {
 }
 interface QueryInternals {
   text: string;
-  callback?: (error: Error | null, result?: pg.QueryResult) => void;
   requiresPreparation(): boolean;
   prepare(connection: WireConnection): void;
   handleRowDescription(message: unknown): void;

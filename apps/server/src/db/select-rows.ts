@@ -1,3 +1,13 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * A list of ids as one parameter (`= any(...)`): one value however long the list, where `in` with
+ * a parameter per id made Drizzle build a chunk of SQL per id (a batch of the export: 2,000).
+ */
+export function idArray(ids: readonly number[]): SQL {
+  return sql`${`{${ids.join(',')}}`}::int[]`;
+}
+
 /**
  * A table's columns of the given names, as a select list: for a selection made from a list of
  * names declared elsewhere (the contract's participant field table). A name that is no column of

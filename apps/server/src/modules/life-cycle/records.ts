@@ -3,6 +3,7 @@ import { messages, PARTICIPANT_STATUSES, type RecordsDue } from '@pathway/contra
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { column, rowsReader } from '../../db/rows.js';
+import { idArray } from '../../db/select-rows.js';
 import { conflict } from '../../lib/http-error.js';
 import { programmeToday } from '../../lib/programme-day.js';
 import { type AuditActor, AuditService } from '../audit/index.js';
@@ -74,7 +75,7 @@ export class RecordsService {
   /** Discharged participants whose review day has come, discharged longest ago first. */
   async dueRows(db: Database = this.ctx.db, ids?: number[]): Promise<DueRow[]> {
     const today = programmeToday(this.ctx);
-    const only = ids ? sql`and p.participant_id = any(${`{${ids.join(',')}}`}::int[])` : sql``;
+    const only = ids ? sql`and p.participant_id = any(${idArray(ids)})` : sql``;
     return readDue(
       await db.execute(sql`
         select p.participant_id, p.first_name, p.last_name, to_char(p.date_of_birth, 'YYYY-MM-DD') as date_of_birth,
@@ -118,7 +119,7 @@ export class RecordsService {
       const notDue = unique.filter((id) => !dueIds.has(id));
       if (notDue.length > 0) throw conflict(messages.records.notDue(notDue));
       const tables = (await tablesAboutParticipants(tx)).filter((t) => !NOT_DELETED_BY_NAME.has(t));
-      const idList = sql`${`{${unique.join(',')}}`}::int[]`;
+      const idList = idArray(unique);
       for (const table of tables) {
         await tx.execute(sql`delete from ${quoted(table)} where participant_id = any(${idList})`);
       }
