@@ -79,6 +79,12 @@ export class JobQueue {
   /** A start in progress (startWorkers), and the handlers already registered by an earlier try. */
   private starting: Promise<void> | undefined;
   private readonly registered = new Set<string>();
+  /**
+   * Each queue's pg-boss workers by id: `notify` wakes them by id (pg-boss's notifyWorker takes a
+   * worker's id, not a queue's name; given a name it did nothing, and every job waited for the next
+   * poll, up to a second, which was most of the wait for a thumbnail).
+   */
+  private readonly workerIds = new Map<string, string[]>();
   private leases: JobLeases | undefined;
   /** Handlers running now: a stop waits for them before the database may close under them. */
   private readonly running = new Set<Promise<unknown>>();
@@ -162,10 +168,18 @@ export class JobQueue {
    * `workersPerQueue` runs that many handlers of each queue side by side (pg-boss hands each its
    * own job): the test harness uses 2, so one slow job (a thumbnail on a busy machine, a retry)
    * cannot hold up the next job of its queue. A process serves one handler per queue by default.
+   * `pollingIntervalSeconds` is how often an idle worker looks for jobs sent by another process
+   * (or without `notify`): 1 s by default; the queue's tests set it far longer to show that
+   * `notify` alone wakes a worker.
    */
-  async startWorkers(options: { workersPerQueue?: number } = {}): Promise<void> {
+  async startWorkers(
+    options: { workersPerQueue?: number; pollingIntervalSeconds?: number } = {},
+  ): Promise<void> {
     if (this.workersStarted) return;
-    this.starting ??= this.startEach(Math.max(1, options.workersPerQueue ?? 1)).then(
+    this.starting ??= this.startEach(
+      Math.max(1, options.workersPerQueue ?? 1),
+      options.pollingIntervalSeconds ?? 1,
+    ).then(
       () => {
         this.workersStarted = true;
       },
@@ -182,7 +196,7 @@ export class JobQueue {
    * part way (the database lost meanwhile) is tried again by the caller, and must neither register
    * a handler twice nor leave a second timer or scheduler behind.
    */
-  private async startEach(workersPerQueue: number): Promise<void> {
+  private async startEach(workersPerQueue: number, pollingIntervalSeconds: number): Promise<void> {
     if (this.database.kind === 'pglite') {
       await this.failOrphanedActiveJobs();
     } else {
@@ -204,11 +218,11 @@ export class JobQueue {
       for (let n = 0; n < workersPerQueue; n++) {
         const handler = `${definition.name}#${n}`;
         if (!this.registered.has(handler)) {
-          await this.boss.work(
+          const workerId = await this.boss.work(
             definition.name,
             {
               batchSize: definition.batchSize ?? 1,
-              pollingIntervalSeconds: 1,
+              pollingIntervalSeconds,
               includeMetadata: definition.includeMetadata ?? false,
             },
             async (jobs) => {
@@ -237,6 +251,7 @@ export class JobQueue {
             },
           );
           this.registered.add(handler);
+          this.workerIds.set(definition.name, [...(this.workerIds.get(definition.name) ?? []), workerId]);
         }
         // pg-boss keeps one schedule a name (an upsert): a second try writes the same one again.
         if (definition.schedule) {
@@ -289,9 +304,9 @@ export class JobQueue {
     return rows.length > 0;
   }
 
-  /** Wakes idle workers now instead of at their next poll (used after enqueueing in-process). */
+  /** Wakes the queue's idle workers now instead of at their next poll (after enqueueing in-process). */
   notify(name: string): void {
-    if (this.workersStarted) this.boss.notifyWorker(name);
+    for (const workerId of this.workerIds.get(name) ?? []) this.boss.notifyWorker(workerId);
   }
 
   async stop(): Promise<void> {
