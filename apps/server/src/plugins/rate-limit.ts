@@ -14,16 +14,38 @@ import { HttpError } from '../lib/http-error.js';
 
 type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
+/** A hit counted: the hits in the key's window so far, and the milliseconds left of the window. */
+interface Count {
+  current: number;
+  ttl: number;
+}
+
+/** The counters behind every limit: @fastify/rate-limit's store, and `incrMany` for `combinedRateLimit`. */
+interface Counters {
+  incr(key: string, callback: IncrCallback, timeWindow: number): void;
+  /** One hit on each key (distinct keys), counted together. */
+  incrMany(hits: { key: string; timeWindow: number }[]): Promise<Count[]>;
+  child(): Counters;
+}
+
 /**
  * Counters in the process, for the embedded mode (one process owns the database). Time comes
  * from the application's clock, so a window ends when the clock says so (and tests can say so).
  */
-class MemoryCounters {
+class MemoryCounters implements Counters {
   private readonly windows = new Map<string, { hits: number; resetAt: number }>();
 
   constructor(private readonly clock: Clock) {}
 
   incr(key: string, callback: IncrCallback, timeWindow: number): void {
+    callback(null, this.count(key, timeWindow));
+  }
+
+  incrMany(hits: { key: string; timeWindow: number }[]): Promise<Count[]> {
+    return Promise.resolve(hits.map(({ key, timeWindow }) => this.count(key, timeWindow)));
+  }
+
+  private count(key: string, timeWindow: number): Count {
     const now = this.clock.now().getTime();
     if (this.windows.size > 10_000) {
       for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
@@ -34,7 +56,7 @@ class MemoryCounters {
       this.windows.set(key, window);
     }
     window.hits += 1;
-    callback(null, { current: window.hits, ttl: window.resetAt - now });
+    return { current: window.hits, ttl: window.resetAt - now };
   }
 
   child(): this {
@@ -42,45 +64,55 @@ class MemoryCounters {
   }
 }
 
-/**
- * The upsert of one hit: a window that has ended starts again at 1. Run by the driver as a named
- * statement (parsed and planned once per connection), not built by Drizzle on every request: it
- * runs twice on every token-less tablet call.
- */
 const RATE_LIMITS = instanceScope('rate limits');
 
+/**
+ * The upsert of one hit on each key: a window that has ended starts again at 1. Run by the driver
+ * as a named statement (parsed and planned once per connection), not built by Drizzle on every
+ * request. The keys come sorted, so two requests counting the same keys lock their rows in the
+ * same order.
+ */
 const INCREMENT_SQL = `
   insert into rate_limit_counters as c (key, hits, reset_at)
-  values ($1, 1, $2::timestamptz)
+  select key, 1, reset_at from unnest($1::text[], $2::timestamptz[]) as hit(key, reset_at)
   on conflict (key) do update set
     hits = case when c.reset_at <= $3::timestamptz then 1 else c.hits + 1 end,
     reset_at = case when c.reset_at <= $3::timestamptz then excluded.reset_at else c.reset_at end
-  returning hits, reset_at`;
+  returning key, hits, reset_at`;
 
 /**
  * Counters in the database, for PostgreSQL mode: every web instance behind the load balancer
  * counts in the same row (DESIGN.md: no state in memory another instance needs). One upsert a
  * request.
  */
-class DatabaseCounters {
+class DatabaseCounters implements Counters {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
   ) {}
 
   incr(key: string, callback: IncrCallback, timeWindow: number): void {
+    this.incrMany([{ key, timeWindow }]).then(([count]) => callback(null, count), callback);
+  }
+
+  async incrMany(hits: { key: string; timeWindow: number }[]): Promise<Count[]> {
     const now = this.clock.now();
+    const sorted = [...hits].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     // Counted before anyone is known (a sign-in, a tablet's first calls): the instance's counters.
-    withScope(RATE_LIMITS, () =>
-      preparedArrays(this.db, 'rate-limit.increment.v1', INCREMENT_SQL, [
-        key,
-        new Date(now.getTime() + timeWindow).toISOString(),
+    const rows = await withScope(RATE_LIMITS, () =>
+      preparedArrays(this.db, 'rate-limit.increment.v2', INCREMENT_SQL, [
+        sorted.map((hit) => hit.key),
+        sorted.map((hit) => new Date(now.getTime() + hit.timeWindow).toISOString()),
         now.toISOString(),
       ]),
-    ).then((rows) => {
-      const [hits, resetAt] = rows[0] as [number, Date];
-      callback(null, { current: hits, ttl: Math.max(0, resetAt.getTime() - now.getTime()) });
-    }, callback);
+    );
+    const counted = new Map(
+      (rows as [string, number, Date][]).map(([key, current, resetAt]) => [
+        key,
+        { current, ttl: Math.max(0, resetAt.getTime() - now.getTime()) },
+      ]),
+    );
+    return hits.map(({ key }) => counted.get(key)!);
   }
 
   child(): this {
@@ -112,10 +144,11 @@ export const defaultRateLimitMessage = (seconds: number) => messages.rateLimit.t
  */
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
-    const counters =
+    const counters: Counters =
       ctx.database.pool !== undefined
         ? new DatabaseCounters(ctx.db, ctx.clock)
         : new MemoryCounters(ctx.clock);
+    app.decorate('rateLimitCounters', counters);
     await app.register(fastifyRateLimit, {
       global: false,
       // A store that fails (the database is down) lets the request through rather than lock
@@ -164,21 +197,46 @@ export function routeRateLimit(
   return { ...options, errorResponseBuilder: tooMany(message) };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The counters every limit counts in (rateLimitPlugin). */
+    rateLimitCounters: Counters;
+  }
+}
+
+export interface RateLimit {
+  max: number;
+  timeWindow: number;
+  keyGenerator: (request: FastifyRequest) => string;
+}
+
 /**
- * A further limit on a route that already has one in its config. The library runs one limit hook
- * per request, so a second key (say per device id beside per address) is checked here with the
- * same counters and answered the same way.
+ * Several limits on one route (say per source address and per device id), counted together on the
+ * same counters as the library's: one statement on PostgreSQL for all of them, where a hook each
+ * made a round trip each (two of tablet call 1's three). A request over any limit is refused, with
+ * the longest wait among the limits it is over and the route's text; as with the library, every
+ * request counts, and counters that cannot be reached let the request through (the sign-in's own
+ * lock still holds).
  */
-export function extraRateLimit(
+export function combinedRateLimit(
   app: FastifyInstance,
-  options: { max: number; timeWindow: number; keyGenerator: (request: FastifyRequest) => string },
+  limits: RateLimit[],
   message: (seconds: number) => string = defaultRateLimitMessage,
 ): onRequestAsyncHookHandler {
-  const check = app.createRateLimit(options);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const result = await check(request);
-    if (result.isAllowed || !result.isExceeded) return;
-    reply.header('retry-after', result.ttlInSeconds);
-    throw new HttpError(429, message(Math.max(1, result.ttlInSeconds)));
+    let counts: Count[];
+    try {
+      counts = await app.rateLimitCounters.incrMany(
+        limits.map((limit) => ({ key: limit.keyGenerator(request), timeWindow: limit.timeWindow })),
+      );
+    } catch (error) {
+      request.log.warn({ err: error }, 'rate limit counters could not be reached: request let through');
+      return;
+    }
+    const waits = counts.filter((count, i) => count.current > limits[i]!.max).map((count) => count.ttl);
+    if (waits.length === 0) return;
+    const seconds = Math.max(1, Math.ceil(Math.max(...waits) / 1000));
+    reply.header('retry-after', seconds);
+    throw new HttpError(429, message(seconds));
   };
 }

@@ -7,7 +7,7 @@ import { routeOf } from '../../lib/endpoint-route.js';
 import type { DeviceCaller } from '../../plugins/access.js';
 import { presentDeviceProgress } from '../progress/index.js';
 import { publicOrigin } from '../videos/index.js';
-import { extraRateLimit, keyByAddress, keyByParam, routeRateLimit } from '../../plugins/rate-limit.js';
+import { combinedRateLimit, keyByAddress, keyByParam } from '../../plugins/rate-limit.js';
 import { presentDeviceVideo } from './presenter.js';
 import { DeviceApiService } from './service.js';
 
@@ -29,26 +29,23 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   const r = app.withTypeProvider<ZodTypeProvider>();
   const caller = (request: FastifyRequest): DeviceCaller => request.device!;
 
-  // Calls 1 and 2 carry no token: each is limited per source address (the library's route limit)
-  // and per device id (a second key on the same counters), so ids cannot be guessed at any rate
-  // and one id cannot be hammered from many addresses. A real tablet makes each a few times a day.
+  // Calls 1 and 2 carry no token: each is limited per source address and per device id, so ids
+  // cannot be guessed at any rate and one id cannot be hammered from many addresses; both counted
+  // in one go. A real tablet makes each a few times a day.
   const limits = ctx.config.deviceRateLimit;
-  const limited = (name: string) => ({
-    rateLimit: routeRateLimit(
-      { max: limits.perAddress, timeWindow: limits.windowMs, keyGenerator: keyByAddress(name) },
-      m.rateLimited,
-    ),
-  });
-  const perDevice = (name: string) =>
-    extraRateLimit(
+  const limited = (name: string) =>
+    combinedRateLimit(
       app,
-      { max: limits.perDevice, timeWindow: limits.windowMs, keyGenerator: keyByParam(name, 'deviceId') },
+      [
+        { max: limits.perAddress, timeWindow: limits.windowMs, keyGenerator: keyByAddress(name) },
+        { max: limits.perDevice, timeWindow: limits.windowMs, keyGenerator: keyByParam(name, 'deviceId') },
+      ],
       m.rateLimited,
     );
 
   r.route({
-    ...routeOf(deviceApi.register, limited('device-sign-in')),
-    onRequest: perDevice('device-sign-in'),
+    ...routeOf(deviceApi.register),
+    onRequest: limited('device-sign-in'),
     handler: async (request, reply) => {
       // Written as JSON by the service (presenter.ts), the set's video list kept per version.
       const registration = await withScope(TABLET_REGISTRATION, () =>
@@ -60,8 +57,8 @@ export async function deviceApiRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   });
 
   r.route({
-    ...routeOf(deviceApi.savePushToken, limited('device-push-token')),
-    onRequest: perDevice('device-push-token'),
+    ...routeOf(deviceApi.savePushToken),
+    onRequest: limited('device-push-token'),
     handler: async (request) => {
       await withScope(TABLET_REGISTRATION, () =>
         service.savePushToken(request.params.deviceId, request.body.push_notification_id, request.ip),
