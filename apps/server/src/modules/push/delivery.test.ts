@@ -93,6 +93,40 @@ describe('push delivery', () => {
     expect((await row(id)).status).toBe(s.noToken);
   });
 
+  it('finishes a batch of mixed messages, each with its own outcome: sent, no token, discharged since', async () => {
+    const { participant: withToken } = await participantWithToken('token-mixed');
+    const { participant: withoutToken } = await participantWithToken(null);
+    const { participant: discharged } = await participantWithToken('token-discharged');
+    const ids = [
+      await queue(withToken.participant_id, 'Mixed 1'),
+      await queue(withoutToken.participant_id, 'Mixed 2'),
+      await queue(discharged.participant_id, 'Mixed 3'),
+      await queue(withoutToken.participant_id, 'Mixed 4'),
+      await queue(withToken.participant_id, 'Mixed 5'),
+    ];
+    await t.ctx.database.db
+      .update(participants)
+      .set({ status: 'completed', discharged_on: '2025-03-03' })
+      .where(eq(participants.participant_id, discharged.participant_id));
+    const sentBefore = fake.received.length;
+    const report = await delivery.deliverDue();
+    expect(report).toMatchObject({ sent: 2, notSent: 3, retrying: 0, failed: 0 });
+    expect(await Promise.all(ids.map(async (id) => (await row(id)).status))).toEqual([
+      s.sent,
+      s.noToken,
+      s.discharged,
+      s.noToken,
+      s.sent,
+    ]);
+    // Only the two with a token reached the provider; the others keep no error and no next attempt.
+    expect(fake.received.slice(sentBefore).map((r) => r.body.message.notification.title)).toEqual(
+      expect.arrayContaining(['Mixed 1', 'Mixed 5']),
+    );
+    expect(fake.received.length - sentBefore).toBe(2);
+    for (const id of [ids[1]!, ids[2]!, ids[3]!])
+      expect(await row(id)).toMatchObject({ last_error: null, next_attempt_at: null, sent_at: null });
+  });
+
   it('retries with backoff after 429 and 5xx, honouring Retry-After, then sends once', async () => {
     const { participant } = await participantWithToken('token-busy');
     fake.script('token-busy', { kind: 'quota', retryAfterSeconds: 120 }, { kind: 'unavailable' });

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { column, nullable, rowsReader } from '../../db/rows.js';
+import { idArray } from '../../db/select-rows.js';
 import type { JobDefinition } from '../../jobs/queue.js';
 import { FcmProvider, readServiceAccount } from './fcm.js';
 import type { PushProvider, PushResult } from './provider.js';
@@ -82,6 +83,13 @@ const followupFailed = (answeredAt: Date) => sql`update participant_followup f
 
 const hasToken = (token: string | null | undefined): token is string => !!token && token !== 'empty';
 
+/** A claimed message to hand to the provider, and the token it goes to. */
+interface Sendable {
+  push: ClaimedPush;
+  token: string;
+  provider: PushProvider;
+}
+
 export class PushDelivery {
   constructor(
     private readonly ctx: Pick<AppContext, 'db' | 'clock' | 'logger'>,
@@ -101,15 +109,15 @@ export class PushDelivery {
     while (!this.stopping()) {
       const claimed = await this.claim();
       if (claimed.length === 0) break;
+      const sendable = await this.finishUnsendable(claimed, report);
       let cursor = 0;
       const worker = async () => {
-        while (cursor < claimed.length && !this.stopping()) {
-          const push = claimed[cursor++]!;
-          await this.deliverOne(push, report);
+        while (cursor < sendable.length && !this.stopping()) {
+          await this.deliverOne(sendable[cursor++]!, report);
         }
       };
-      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, claimed.length) }, worker));
-      const unsent = claimed.slice(cursor).map((push) => push.push_id);
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, sendable.length) }, worker));
+      const unsent = sendable.slice(cursor).map(({ push }) => push.push_id);
       if (unsent.length > 0) {
         await this.ctx.db.execute(sql`
           update push_outbox set status = ${s.queued}, next_attempt_at = null
@@ -149,25 +157,46 @@ export class PushDelivery {
     );
   }
 
-  private async deliverOne(push: ClaimedPush, report: DeliveryReport): Promise<void> {
-    // A participant discharged after the message was queued gets nothing more.
-    if (push.participant_status !== null && push.participant_status !== 'active') {
-      report.notSent++;
-      return this.finish(push.push_id, s.discharged, null);
+  /**
+   * The claimed messages that are never handed to a provider are finished together, one statement
+   * per outcome: a participant discharged since, no provider configured, no token to send to. Without
+   * a provider (or before tablets report tokens) that is every message, as many as a daily check
+   * queues (a statement each kept the embedded database's one thread busy for minutes after it).
+   * Returns the others, each with the token to send it to.
+   */
+  private async finishUnsendable(claimed: ClaimedPush[], report: DeliveryReport): Promise<Sendable[]> {
+    const finished = new Map<string, number[]>();
+    const sendable: Sendable[] = [];
+    const provider = this.provider;
+    for (const push of claimed) {
+      // The participant's current token first: the app reports a new one on every start.
+      const token = hasToken(push.participant_token) ? push.participant_token : push.target_token;
+      let status: string;
+      // A participant discharged after the message was queued gets nothing more.
+      if (push.participant_status !== null && push.participant_status !== 'active') status = s.discharged;
+      else if (!provider) status = s.noProvider;
+      else if (!hasToken(token)) status = s.noToken;
+      else {
+        sendable.push({ push, token, provider });
+        continue;
+      }
+      const ids = finished.get(status);
+      if (ids) ids.push(push.push_id);
+      else finished.set(status, [push.push_id]);
     }
-    // The participant's current token first: the app reports a new one on every start.
-    const token = hasToken(push.participant_token) ? push.participant_token : push.target_token;
-    if (!this.provider) {
-      report.notSent++;
-      return this.finish(push.push_id, s.noProvider, null);
+    for (const [status, ids] of finished) {
+      report.notSent += ids.length;
+      await this.ctx.db.execute(sql`
+        update push_outbox set status = ${status}, last_error = null, next_attempt_at = null
+        where push_id = any(${idArray(ids)})`);
     }
-    if (!hasToken(token)) {
-      report.notSent++;
-      return this.finish(push.push_id, s.noToken, null);
-    }
+    return sendable;
+  }
+
+  private async deliverOne({ push, token, provider }: Sendable, report: DeliveryReport): Promise<void> {
     let result: PushResult;
     try {
-      result = await this.provider.send({ token, title: push.title, body: push.body });
+      result = await provider.send({ token, title: push.title, body: push.body });
     } catch (error) {
       result = { outcome: 'retry', error: (error as Error).message };
     }
@@ -232,13 +261,8 @@ export class PushDelivery {
     }
   }
 
-  /** A final outcome; with the token it went to, a failure of the provider's (counted for follow-up). */
-  private async finish(pushId: number, status: string, error: string | null, token?: string): Promise<void> {
-    if (token === undefined) {
-      await this.ctx.db.execute(sql`
-        update push_outbox set status = ${status}, last_error = ${error}, next_attempt_at = null where push_id = ${pushId}`);
-      return;
-    }
+  /** A provider's failure, final: recorded with the token it went to, and counted for follow-up. */
+  private async finish(pushId: number, status: string, error: string, token: string): Promise<void> {
     await this.ctx.db.execute(sql`
       with sent as (
         update push_outbox set status = ${status}, last_error = ${error}, next_attempt_at = null, target_token = ${token}
