@@ -1,6 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import type { Organisation, Site } from '@pathway/contract';
-import { expect, fillSignIn, nextCode, withStepUp, type BootstrapAdmin, type TestAdmin } from './fixtures';
+import { expect, signInOnPage, withStepUp, type BootstrapAdmin, type TestAdmin } from './fixtures';
 import { uniqueWord } from './register-data';
 
 // Organisations and sites made for a test, and a second admin signed in beside the test's own.
@@ -36,8 +36,6 @@ export async function addOrganisationWithTwoSites(api: APIRequestContext, setupA
 export async function signInElsewhere(browser: Browser, admin: TestAdmin): Promise<Page> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto('/login');
-  await fillSignIn(page, admin, nextCode(admin, 'previous'));
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signInOnPage(page, admin);
   return page;
 }
