@@ -99,7 +99,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const { handle, drop } = await freshDatabase();
   const ctx = await createContext(config, logger, { database: handle, clock: options.clock ?? systemClock });
   // Two handlers per queue: a slow job (real ffmpeg on a busy machine) never starves the next one.
-  if (options.workers) await ctx.jobs.startWorkers({ workersPerQueue: 2 });
+  if (options.workers) await ctx.jobs.startWorkers({ workersPerQueue: 2, pollingIntervalSeconds: 1 });
   const app = await buildApp(ctx, { onRoute: options.onRoute, webRoot: options.webRoot });
   await app.ready();
   return {

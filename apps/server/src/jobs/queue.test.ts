@@ -37,7 +37,8 @@ beforeAll(async () => {
       for (const job of jobs) handled.push(job.data.word);
     },
   });
-  await t.ctx.jobs.startWorkers();
+  // Retries are found by the workers' poll: once a second, as the harness asks.
+  await t.ctx.jobs.startWorkers({ pollingIntervalSeconds: 1 });
 });
 afterAll(() => {
   releaseHeld(); // a failed expectation must not leave the job holding the queue's stop

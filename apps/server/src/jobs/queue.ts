@@ -9,6 +9,8 @@ import { PGliteBossAdapter } from './pglite-boss-adapter.js';
 
 /** How often a PostgreSQL worker looks for active jobs whose process died. */
 const ORPHAN_SWEEP_MS = 15_000;
+/** How often an idle worker of the embedded database looks for work it was not woken for (startWorkers). */
+const EMBEDDED_POLLING_SECONDS = 5;
 /** A job fetched this recently may not hold its lease yet: left for the next sweep. */
 const LEASE_GRACE_SECONDS = 5;
 
@@ -168,9 +170,13 @@ export class JobQueue {
    * `workersPerQueue` runs that many handlers of each queue side by side (pg-boss hands each its
    * own job): the test harness uses 2, so one slow job (a thumbnail on a busy machine, a retry)
    * cannot hold up the next job of its queue. A process serves one handler per queue by default.
-   * `pollingIntervalSeconds` is how often an idle worker looks for jobs sent by another process
-   * (or without `notify`): 1 s by default; the queue's tests set it far longer to show that
-   * `notify` alone wakes a worker.
+   * `pollingIntervalSeconds` is how often an idle worker looks for jobs nobody woke it for: sent by
+   * another process, or due later (a retry, a job of the schedules). On PostgreSQL 1 s, as a web
+   * process sends work (a thumbnail) to worker processes. The embedded database has one process,
+   * which wakes its worker whenever it queues work (`notify`), so what is left to find is a retry or
+   * a scheduled job, and 5 s is soon enough: each look is a statement on its one thread (7 queues,
+   * once a second, were about 4.6 % of a core on an idle server). The test harness asks for 1 s on
+   * both, the queue's tests far longer to show that `notify` alone wakes a worker.
    */
   async startWorkers(
     options: { workersPerQueue?: number; pollingIntervalSeconds?: number } = {},
@@ -178,7 +184,7 @@ export class JobQueue {
     if (this.workersStarted) return;
     this.starting ??= this.startEach(
       Math.max(1, options.workersPerQueue ?? 1),
-      options.pollingIntervalSeconds ?? 1,
+      options.pollingIntervalSeconds ?? (this.database.kind === 'pglite' ? EMBEDDED_POLLING_SECONDS : 1),
     ).then(
       () => {
         this.workersStarted = true;

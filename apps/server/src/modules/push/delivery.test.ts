@@ -119,9 +119,10 @@ describe('push delivery', () => {
       s.sent,
     ]);
     // Only the two with a token reached the provider; the others keep no error and no next attempt.
-    expect(fake.received.slice(sentBefore).map((r) => r.body.message.notification.title)).toEqual(
-      expect.arrayContaining(['Mixed 1', 'Mixed 5']),
-    );
+    const titles = fake.received
+      .slice(sentBefore)
+      .map((r) => (r.body as { message: { notification: { title: string } } }).message.notification.title);
+    expect(titles).toEqual(expect.arrayContaining(['Mixed 1', 'Mixed 5']));
     expect(fake.received.length - sentBefore).toBe(2);
     for (const id of [ids[1]!, ids[2]!, ids[3]!])
       expect(await row(id)).toMatchObject({ last_error: null, next_attempt_at: null, sent_at: null });
