@@ -22,10 +22,23 @@ export function participantRow(page: Page, participantId: number): Locator {
 export async function searchParticipants(page: Page, text: string): Promise<void> {
   const box = page.getByRole('searchbox');
   if (!(await box.isVisible())) await page.getByRole('button', { name: 'Search' }).click();
+  await searchedRowsShown(page, text, () => page.getByRole('searchbox').fill(text));
+}
+
+/**
+ * Does what makes the Participants grid search for the text (the search box typed in, or a link to
+ * `/participants?q=`), then waits for the answer's rows to be drawn, and for a participant id
+ * scrolls to that participant's row.
+ */
+export async function searchedRowsShown(
+  page: Page,
+  text: string,
+  search: () => Promise<void>,
+): Promise<void> {
   const answered = page.waitForResponse(
     (r) => r.url().includes('/api/participant?') && r.url().includes(`q=${encodeURIComponent(text)}`),
   );
-  await page.getByRole('searchbox').fill(text);
+  await search();
   await answered;
   // The loading bar goes once the answer's rows are drawn.
   await expect(participantGrid(page).getByRole('progressbar')).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { PARTICIPANT_IMPORT_COLUMNS, formatNhsNumber, isValidNhsNumber, messages } from '@pathway/contract';
 import { expect, expectAccessible, test } from './fixtures';
-import { participantRow, searchParticipants } from './participant-grid';
+import { participantRow, searchParticipants, searchedRowsShown } from './participant-grid';
 import { addParticipant, uniqueWord } from './register-data';
 
 /** A valid NHS number no other test uses (random nine digits, modulus 11 check digit). */
@@ -175,7 +175,11 @@ test.describe('bulk referrals from CSV', () => {
     await expect(edit.getByText(messages.possibleDuplicate.warning(1))).toBeVisible();
     await expectAccessible(page, 'edit participant, possible duplicate');
 
-    await edit.getByRole('link', { name: `Participant ${first.participant_id}` }).click();
+    // The link opens the list searched for the id, which the suite's shared phone number also
+    // matches: the row may be further down than the grid draws (a CI run failed here unscrolled).
+    await searchedRowsShown(page, String(first.participant_id), () =>
+      edit.getByRole('link', { name: `Participant ${first.participant_id}` }).click(),
+    );
     await expect(edit).toHaveCount(0);
     await expect(page).toHaveURL(new RegExp(`/participants\\?q=${first.participant_id}$`));
     await expect(participantRow(page, first.participant_id)).toBeVisible();
