@@ -63,6 +63,8 @@ test.describe('participants', () => {
     // The real date picker: year, then month, then day; shown dd/MM/yyyy.
     await form.getByRole('button', { name: 'Choose date' }).click();
     const picker = page.getByRole('dialog');
+    // Named after the field (it was nameless: pointed at a label id that did not exist).
+    await expect(picker).toHaveAccessibleName(/^Date of birth/);
     await expectAccessible(page, 'date picker');
     await picker.getByRole('radio', { name: '1960' }).click();
     await picker.getByRole('radio', { name: 'May' }).click();

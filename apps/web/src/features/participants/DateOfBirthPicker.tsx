@@ -63,6 +63,9 @@ export function DateOfBirthPicker({ id, label, value, onChange, onBlur, error, r
         }}
         onClose={onBlur}
         slotProps={{
+          // The picker names its dialog after the field's label by the id it would give the
+          // field; the field has ours, so the dialog is pointed at our label (else it is nameless).
+          popper: { 'aria-labelledby': `${id}-label` },
           textField: {
             id,
             required,
