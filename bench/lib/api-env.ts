@@ -161,6 +161,7 @@ export class ApiEnvironment {
       value: formatCpu(use, this.storage),
       goal: goalMs === undefined ? '' : `≤ ${goalMs} ms CPU`,
       met: goalMs === undefined ? null : per.total <= goalMs,
+      cpuMsPerRequest: per.total,
       conditions: `${conditions}; ${use.requests.toLocaleString('en-GB')} requests in ${(use.wallMs / 1000).toFixed(1)} s; /proc/<pid>/stat utime+stime of the server process${this.storage === 'postgres' ? ' and of its PostgreSQL backends' : ''}, summed over the run / requests (${per.total.toFixed(3)} ms)`,
     });
     this.profiled.push({ figure, use });

@@ -13,6 +13,13 @@ export interface BenchRow {
   met: boolean | null;
   /** Storage mode, data size, rounds, anything needed to read the value. */
   conditions: string;
+  /**
+   * A CPU-per-request figure's total in ms (server and database), so that bench/run.ts can set
+   * the same figure on the two databases side by side.
+   */
+  cpuMsPerRequest?: number;
+  /** Why a missed goal is missed here (bench/missed-goals.ts); written by bench/run.ts. */
+  whyMissed?: string;
 }
 
 /** A benchmark module: measures one area and returns its rows. */
