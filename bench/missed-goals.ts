@@ -138,6 +138,17 @@ const MISSED_GOALS: MissedGoal[] = [
       'and kept: pg-boss found and its cron started after listening; not kept: V8 heap flags.',
   },
   {
+    // Met in each whole run of 2026-12-07 before 13:46 (the same server code: only the bench and the
+    // browser tests changed between them), missed in that one's PostgreSQL part.
+    figure:
+      /^(tablet call 1 GET \/uuid\/\{id\}, 50-week programme: p99|GET \/api\/dashboard 10M vs 10k seen-video rows|GET \/api\/reports\/(flow|outcomes), 12 months.*|click to content, Reports \(Chromium, phone, 390 px\): p50 \/ p90 of 10)$/,
+    why:
+      'Met in the three whole runs before this one on 2026-12-07 (00:46, 03:42, 06:34 UTC) with the ' +
+      'same server code (tablet p99 on PostgreSQL 8.5-19.7 ms; dashboard 10M vs 10k 0.81-1.29x; flow ' +
+      '264-295 ms; outcomes 232-293 ms; Reports on a phone, PGlite, p90 173-269 ms): a latency on this shared ' +
+      '2-core virtual machine moves by a third between runs. Its CPU per request is the steadier figure.',
+  },
+  {
     figure: /^scale-out: /,
     why:
       'Two web instances, PostgreSQL and the load generator share 2 cores; one instance with PostgreSQL ' +
