@@ -144,12 +144,21 @@ const MISSED_GOALS: MissedGoal[] = [
     // Met in each whole run of 2026-12-07 before 13:46 (the same server code: only the bench and the
     // browser tests changed between them), missed in that one's PostgreSQL part.
     figure:
-      /^(tablet call 1 GET \/uuid\/\{id\}, 50-week programme: p99|GET \/api\/dashboard 10M vs 10k seen-video rows|GET \/api\/reports\/(flow|outcomes), 12 months.*|click to content, Reports \(Chromium, phone, 390 px\): p50 \/ p90 of 10)$/,
+      /^(tablet call 1 GET \/uuid\/\{id\}, 50-week programme: p99|GET \/api\/dashboard 10M vs 10k seen-video rows|GET \/api\/reports\/(flow|outcomes), 12 months.*)$/,
     why:
       'Met in the three whole runs before this one on 2026-12-07 (00:46, 03:42, 06:34 UTC) with the ' +
       'same server code (tablet p99 on PostgreSQL 8.5-19.7 ms; dashboard 10M vs 10k 0.81-1.29x; flow ' +
-      '264-295 ms; outcomes 232-293 ms; Reports on a phone, PGlite, p90 173-269 ms): a latency on this shared ' +
+      '264-295 ms; outcomes 232-293 ms): a latency on this shared ' +
       '2-core virtual machine moves by a third between runs. Its CPU per request is the steadier figure.',
+  },
+  {
+    figure: /^click to content, Reports \(Chromium, phone, 390 px\): p50 \/ p90 of 10$/,
+    why:
+      'At the edge, on both databases: after the first visit the screen waits for no request, loads no ' +
+      'chunk and has no long frame (its row), so its 215-350 ms on a phone-width window are the seven ' +
+      "reports' charts drawn again. p90 173-286 ms in the three whole runs before 13:46 UTC on " +
+      "2026-12-07, 301-355 ms in the two after (the same console code but for the date picker's " +
+      'label). Not tried: drawing the charts below the fold only when scrolled to.',
   },
   {
     figure: /^scale-out: /,
