@@ -5,7 +5,9 @@
  * every missed row; a missed row without one here says so, so that no miss is left unexplained.
  * A reason is kept while its goal is missed in some whole run; one met for good is removed.
  */
-type Storage = 'PGlite' | 'PostgreSQL';
+import { storageOf } from './lib/row.js';
+
+type Storage = NonNullable<ReturnType<typeof storageOf>>;
 
 interface MissedGoal {
   /** The rows it explains, by their figure. */
@@ -173,13 +175,6 @@ const MISSED_GOALS: MissedGoal[] = [
       "server reads the answer once. The rows' own profiles show where; see the PGlite rows above.",
   },
 ];
-
-const storageOf = (row: { conditions: string }): Storage | undefined =>
-  /^PGlite\b/.test(row.conditions)
-    ? 'PGlite'
-    : /^PostgreSQL\b/.test(row.conditions)
-      ? 'PostgreSQL'
-      : undefined;
 
 /** The reason a missed row is missed, or a note that it has none yet. */
 export function whyMissed(row: { figure: string; conditions: string }): string {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from './lib/paths.js';
-import type { Benchmark, BenchRow } from './lib/row.js';
+import { storageOf, type Benchmark, type BenchRow } from './lib/row.js';
 import { seconds } from './lib/stats.js';
 import { whyMissed } from './missed-goals.js';
 
@@ -125,8 +125,8 @@ const PGLITE_VS_POSTGRES_GOAL = 1.5;
  * costs an installation for that path.
  */
 function storageComparison(rows: BenchRow[]): BenchRow[] {
-  const cpuRows = (storage: string) =>
-    rows.filter((row) => row.cpuMsPerRequest !== undefined && row.conditions.startsWith(storage));
+  const cpuRows = (storage: ReturnType<typeof storageOf>) =>
+    rows.filter((row) => row.cpuMsPerRequest !== undefined && storageOf(row) === storage);
   const postgres = new Map(cpuRows('PostgreSQL').map((row) => [row.figure, row.cpuMsPerRequest!]));
   return cpuRows('PGlite').flatMap((row) => {
     const theirs = postgres.get(row.figure);

@@ -22,6 +22,13 @@ export interface BenchRow {
   whyMissed?: string;
 }
 
+/** The database a row was measured on, from the start of its conditions (bench/run.ts names it there). */
+export function storageOf(row: Pick<BenchRow, 'conditions'>): 'PGlite' | 'PostgreSQL' | undefined {
+  if (/^PGlite\b/.test(row.conditions)) return 'PGlite';
+  if (/^PostgreSQL\b/.test(row.conditions)) return 'PostgreSQL';
+  return undefined;
+}
+
 /** A benchmark module: measures one area and returns its rows. */
 export type Benchmark = (options: {
   storage: 'pglite' | 'postgres';
