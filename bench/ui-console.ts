@@ -95,9 +95,18 @@ const MEASURE = `async ({ index, path, timeoutMs }) => {
       case '/followup':
         return main.querySelector('table tbody tr td') !== null;
       case '/reports': {
-        // Each section's chart or table, or the sentence it has instead (no outcome measure in use).
+        // Each section's chart or table, or the sentence it has instead (no outcome measure in use),
+        // and every chart on screen drawn: a placeholder stands in only for those further down.
         const sections = [...main.querySelectorAll('section.reports-section')];
-        return sections.length > 0 && sections.every((s) => s.querySelector('svg, table, p') !== null);
+        const onScreen = (e) => {
+          const box = e.getBoundingClientRect();
+          return box.bottom > 0 && box.top < innerHeight;
+        };
+        return (
+          sections.length > 0 &&
+          sections.every((s) => s.querySelector('svg, table, p') !== null) &&
+          !sections.some((s) => onScreen(s) && s.querySelector('.reports-chart-pending') !== null)
+        );
       }
       default:
         return false;

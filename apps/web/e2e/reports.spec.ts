@@ -23,6 +23,25 @@ test.describe('reports', () => {
     await expect(page.getByRole('heading', { name: 'Views', exact: true })).toBeVisible();
     await expectAccessible(page, 'reports');
 
+    // A chart far below the window is drawn only when scrolled near (an empty box of its size stands
+    // in), and every chart is drawn for paper.
+    const viewsSection = page.locator('section[aria-labelledby="report-views"]');
+    const pending = page.locator('.reports-chart-pending');
+    await expect(viewsSection.locator('.reports-chart-pending')).toHaveCount(1);
+    await expect(viewsSection.locator('.reports-chart svg')).toHaveCount(0);
+    await page
+      .getByRole('heading', { level: 2, name: 'Views per day', exact: true })
+      .scrollIntoViewIfNeeded();
+    await expect(viewsSection.locator('.reports-chart-pending')).toHaveCount(0);
+    await expect(viewsSection.locator('.reports-chart svg').first()).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 2, name: 'Views per day', exact: true })).toBeVisible();
+    await expect(viewsSection.locator('.reports-chart-pending')).toHaveCount(1);
+    await page.emulateMedia({ media: 'print' });
+    await expect(pending).toHaveCount(0);
+    await expect(viewsSection.locator('.reports-chart svg').first()).toBeAttached();
+    await page.emulateMedia({ media: 'screen' });
+
     // A period across the year end, by ISO week: the views table starts with 2026-W01 on 29 December.
     const period = page.getByRole('form', { name: 'Period' });
     await period.getByLabel('From').fill('2025-12-29');

@@ -32,7 +32,18 @@ import {
   type ReportsAnswers,
 } from '@pathway/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import {
+  createContext,
+  startTransition,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import { flushSync } from 'react-dom';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
@@ -182,16 +193,70 @@ function ReportTableView({
   );
 }
 
-/** A chart is a picture of the table beneath it: hidden from screen readers, which read the table. */
-function Chart({ children }: { children: ReactNode }) {
+/**
+ * Whether a section's charts are drawn: false (a placeholder of the chart's size stands in) while
+ * the section is more than half a window below or above what is on screen.
+ */
+const ChartsDrawn = createContext(true);
+
+/**
+ * A chart is a picture of the table beneath it: hidden from screen readers, which read the table.
+ * Until its section nears the window, an empty box of its height stands in for it.
+ */
+function Chart({ height, children }: { height: number; children: ReactNode }) {
+  const drawn = useContext(ChartsDrawn);
   return (
     <Box className="reports-chart" aria-hidden="true" sx={{ width: '100%' }}>
-      {children}
+      {drawn ? (
+        children
+      ) : (
+        <Box className="reports-chart-pending" sx={{ height, borderRadius: 1, bgcolor: 'action.hover' }} />
+      )}
     </Box>
   );
 }
 
+/** How far beyond the window a section's charts are drawn ahead of being scrolled to. */
+const NEAR_MARGIN = '50% 0px 50% 0px';
+
+/**
+ * Whether a section is on screen or within half a window of it, once true true for good. Seven
+ * reports' charts drawn at once were half a visit's time (`npm run bench`, "click to content,
+ * Reports"; docs/performance.md), and a window shows one of them at first. Printing draws them all:
+ * paper has no window to scroll.
+ */
+function useNearTheWindow(ref: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) startTransition(() => setNear(true));
+      },
+      { rootMargin: NEAR_MARGIN },
+    );
+    observer.observe(element);
+    // Drawn before the page is laid out for paper (window.print(), the browser's own print, or a
+    // print preview), so every chart is on it.
+    const forPaper = () => flushSync(() => setNear(true));
+    const print = window.matchMedia('print');
+    const onPrintChange = () => {
+      if (print.matches) forPaper();
+    };
+    window.addEventListener('beforeprint', forPaper);
+    print.addEventListener('change', onPrintChange);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('beforeprint', forPaper);
+      print.removeEventListener('change', onPrintChange);
+    };
+  }, [ref, near]);
+  return near;
+}
+
 const HEIGHT = 300;
+const OUTCOMES_CHART_HEIGHT = 220;
 
 /** The sections' content width when last seen, so a chart returned to is drawn at once at its size. */
 let lastContentWidth: number | undefined;
@@ -223,7 +288,7 @@ function ReportChart({ answer, width }: { answer: ReportsAnswers[ReportName]; wi
       const names = [...new Set(answer.rows.flatMap((r) => r.by_organisation.map((o) => o.name)))];
       if (names.length === 0) return null;
       return (
-        <Chart>
+        <Chart height={HEIGHT}>
           <BarChart
             width={width}
             height={HEIGHT}
@@ -242,7 +307,7 @@ function ReportChart({ answer, width }: { answer: ReportsAnswers[ReportName]; wi
     }
     case 'flow':
       return (
-        <Chart>
+        <Chart height={HEIGHT}>
           <BarChart
             width={width}
             height={HEIGHT}
@@ -260,7 +325,7 @@ function ReportChart({ answer, width }: { answer: ReportsAnswers[ReportName]; wi
       );
     case 'adherence':
       return (
-        <Chart>
+        <Chart height={HEIGHT}>
           <BarChart
             width={width}
             height={HEIGHT}
@@ -285,7 +350,7 @@ function ReportChart({ answer, width }: { answer: ReportsAnswers[ReportName]; wi
       const weeks = Math.max(0, ...answer.rows.map((r) => r.week));
       if (sets.length === 0 || weeks === 0) return null;
       return (
-        <Chart>
+        <Chart height={HEIGHT}>
           <LineChart
             width={width}
             height={HEIGHT}
@@ -307,13 +372,14 @@ function ReportChart({ answer, width }: { answer: ReportsAnswers[ReportName]; wi
         </Chart>
       );
     }
-    case 'videos':
+    case 'videos': {
       if (answer.rows.length === 0) return null;
+      const height = Math.max(HEIGHT, 22 * answer.rows.length);
       return (
-        <Chart>
+        <Chart height={height}>
           <BarChart
             width={width}
-            height={Math.max(HEIGHT, 22 * answer.rows.length)}
+            height={height}
             skipAnimation
             layout="horizontal"
             margin={{ left: 16 }}
@@ -328,9 +394,10 @@ function ReportChart({ answer, width }: { answer: ReportsAnswers[ReportName]; wi
           />
         </Chart>
       );
+    }
     case 'views':
       return (
-        <Chart>
+        <Chart height={HEIGHT}>
           <LineChart
             width={width}
             height={HEIGHT}
@@ -404,6 +471,7 @@ function ReportSection({
   const title = REPORT_TITLES[name];
   const section = useRef<HTMLElement>(null);
   const width = useContentWidth(section);
+  const near = useNearTheWindow(section);
   return (
     <Paper
       ref={section}
@@ -413,26 +481,28 @@ function ReportSection({
       aria-labelledby={`report-${name}`}
       sx={sectionSx}
     >
-      <Typography id={`report-${name}`} component="h2" variant="h2" sx={{ mb: 1 }}>
-        {title}
-      </Typography>
-      <QueryState query={query} loadingLabel={`Loading ${title}`}>
-        {(answer) => (
-          <>
-            <ReportNote answer={answer} />
-            <ReportChart answer={answer} width={width} />
-            {reportTables(answer, false).map((table, i) => (
-              <ReportTableView
-                key={table.key}
-                table={table}
-                // The same answer gives the same tables in the same order, suppressed or not.
-                csvTable={reportTables(answer, suppress)[i]!}
-                period={period}
-              />
-            ))}
-          </>
-        )}
-      </QueryState>
+      <ChartsDrawn value={near}>
+        <Typography id={`report-${name}`} component="h2" variant="h2" sx={{ mb: 1 }}>
+          {title}
+        </Typography>
+        <QueryState query={query} loadingLabel={`Loading ${title}`}>
+          {(answer) => (
+            <>
+              <ReportNote answer={answer} />
+              <ReportChart answer={answer} width={width} />
+              {reportTables(answer, false).map((table, i) => (
+                <ReportTableView
+                  key={table.key}
+                  table={table}
+                  // The same answer gives the same tables in the same order, suppressed or not.
+                  csvTable={reportTables(answer, suppress)[i]!}
+                  period={period}
+                />
+              ))}
+            </>
+          )}
+        </QueryState>
+      </ChartsDrawn>
     </Paper>
   );
 }
@@ -460,6 +530,7 @@ function OutcomesSection({
   });
   const section = useRef<HTMLElement>(null);
   const width = useContentWidth(section);
+  const near = useNearTheWindow(section);
   return (
     <Paper
       ref={section}
@@ -469,82 +540,84 @@ function OutcomesSection({
       aria-labelledby="report-outcomes"
       sx={sectionSx}
     >
-      <Typography id="report-outcomes" component="h2" variant="h2" sx={{ mb: 1 }}>
-        {OUTCOMES_REPORT_TITLE}
-      </Typography>
-      <QueryState query={measures} loadingLabel="Loading the measures">
-        {() =>
-          measure === null ? (
-            <Typography color="text.secondary">No outcome measure is in use.</Typography>
-          ) : (
-            <>
-              <TextField
-                select
-                id="report-outcomes-measure"
-                label="Measure"
-                size="small"
-                value={measure}
-                onChange={(e) => setChosen(e.target.value)}
-                className="reports-no-print"
-                sx={{ minWidth: 260, mb: 1 }}
-              >
-                {inUse.map((m) => (
-                  <MenuItem key={m.code} value={m.code}>
-                    {m.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <QueryState query={report} loadingLabel={`Loading ${OUTCOMES_REPORT_TITLE}`}>
-                {(answer) => (
-                  <>
-                    <Typography color="text.secondary">
-                      Participants discharged as completed in the period: {answer.completed}. With a baseline
-                      (taken by the end of the first week) and an end result: {answer.with_both}
-                      {answer.completed > 0
-                        ? ` (${Math.round((100 * answer.with_both) / answer.completed)}%)`
-                        : ''}
-                      ; the figures below are of them alone.
-                      {answer.baseline_late > 0
-                        ? ` ${answer.baseline_late} had a baseline only from after the first week, not used.`
-                        : ''}
-                      {answer.mcid === null ? ' This measure has no MCID.' : ''}
-                    </Typography>
-                    {answer.with_both > 0 && answer.improved !== null && (
-                      <Chart>
-                        <BarChart
-                          width={width}
-                          height={220}
-                          skipAnimation
-                          layout="horizontal"
-                          yAxis={[
-                            {
-                              scaleType: 'band',
-                              width: 190,
-                              data: ['Improved by the MCID', 'Within the MCID', 'Worse by the MCID'],
-                            },
-                          ]}
-                          series={[
-                            {
-                              label: 'Participants with both results',
-                              data: [answer.improved, answer.unchanged ?? 0, answer.worse ?? 0],
-                              color: BLUE,
-                            },
-                          ]}
-                        />
-                      </Chart>
-                    )}
-                    <ReportTableView
-                      table={outcomesTable([answer], false)}
-                      csvTable={outcomesTable([answer], suppress)}
-                      period={period}
-                    />
-                  </>
-                )}
-              </QueryState>
-            </>
-          )
-        }
-      </QueryState>
+      <ChartsDrawn value={near}>
+        <Typography id="report-outcomes" component="h2" variant="h2" sx={{ mb: 1 }}>
+          {OUTCOMES_REPORT_TITLE}
+        </Typography>
+        <QueryState query={measures} loadingLabel="Loading the measures">
+          {() =>
+            measure === null ? (
+              <Typography color="text.secondary">No outcome measure is in use.</Typography>
+            ) : (
+              <>
+                <TextField
+                  select
+                  id="report-outcomes-measure"
+                  label="Measure"
+                  size="small"
+                  value={measure}
+                  onChange={(e) => setChosen(e.target.value)}
+                  className="reports-no-print"
+                  sx={{ minWidth: 260, mb: 1 }}
+                >
+                  {inUse.map((m) => (
+                    <MenuItem key={m.code} value={m.code}>
+                      {m.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                <QueryState query={report} loadingLabel={`Loading ${OUTCOMES_REPORT_TITLE}`}>
+                  {(answer) => (
+                    <>
+                      <Typography color="text.secondary">
+                        Participants discharged as completed in the period: {answer.completed}. With a
+                        baseline (taken by the end of the first week) and an end result: {answer.with_both}
+                        {answer.completed > 0
+                          ? ` (${Math.round((100 * answer.with_both) / answer.completed)}%)`
+                          : ''}
+                        ; the figures below are of them alone.
+                        {answer.baseline_late > 0
+                          ? ` ${answer.baseline_late} had a baseline only from after the first week, not used.`
+                          : ''}
+                        {answer.mcid === null ? ' This measure has no MCID.' : ''}
+                      </Typography>
+                      {answer.with_both > 0 && answer.improved !== null && (
+                        <Chart height={OUTCOMES_CHART_HEIGHT}>
+                          <BarChart
+                            width={width}
+                            height={OUTCOMES_CHART_HEIGHT}
+                            skipAnimation
+                            layout="horizontal"
+                            yAxis={[
+                              {
+                                scaleType: 'band',
+                                width: 190,
+                                data: ['Improved by the MCID', 'Within the MCID', 'Worse by the MCID'],
+                              },
+                            ]}
+                            series={[
+                              {
+                                label: 'Participants with both results',
+                                data: [answer.improved, answer.unchanged ?? 0, answer.worse ?? 0],
+                                color: BLUE,
+                              },
+                            ]}
+                          />
+                        </Chart>
+                      )}
+                      <ReportTableView
+                        table={outcomesTable([answer], false)}
+                        csvTable={outcomesTable([answer], suppress)}
+                        period={period}
+                      />
+                    </>
+                  )}
+                </QueryState>
+              </>
+            )
+          }
+        </QueryState>
+      </ChartsDrawn>
     </Paper>
   );
 }
