@@ -20,10 +20,10 @@ interface MissedGoal {
 /** PGlite's own cost, common to its CPU figures. */
 const PGLITE_ONE_THREAD =
   'PGlite runs PostgreSQL (compiled to WebAssembly) and its own reading of every answer in the server ' +
-  "process's one thread: the figure's top five frames (its row in this table) are PGlite's `bn` " +
-  '(its result parser, a value at a time), its WebAssembly functions and its private-field helpers ' +
-  '(`h`, `n`); its copy of each value before decoding it (`bytes`, 15-17 % of the grid) is patched ' +
-  'away (patches/README.md)';
+  "process's one thread: the figure's top five frames (its row in this table) are PGlite's " +
+  'WebAssembly functions and `bn` (its result parser). Patched away (patches/README.md): its copy ' +
+  'of each value before decoding it (`bytes`, 15-17 % of the grid), its private-field helpers ' +
+  '(`h`, `n`, about 5 %) and its choice of a parser per value inside `bn`';
 
 const MISSED_GOALS: MissedGoal[] = [
   {
@@ -32,7 +32,7 @@ const MISSED_GOALS: MissedGoal[] = [
     why:
       `${PGLITE_ONE_THREAD}. The page's two statements alone cost 4-7 ms of PGlite's CPU (the ` +
       '"endpoint vs the same SQL alone" row), over the goal before any HTTP. Tried and kept: the ' +
-      'reader patch above. Tried: one paged statement ' +
+      'patches above. Tried: one paged statement ' +
       'per page (issue 42), rows as arrays, the statement prepared (4.5-4.9 against 5.4-7.0 ms, but ' +
       "PGlite's `query` cannot bind parameters to `EXECUTE`), PGlite in a worker thread " +
       '(bench/pglite-worker-trial.mjs: CPU per request does not fall, the messages add 0-0.2 ms). Open upstream: ' +
