@@ -157,10 +157,10 @@ const MISSED_GOALS: MissedGoal[] = [
     figure: /^click to content, Reports \(Chromium, phone, 390 px\): p50 \/ p90 of 10$/,
     why:
       'At the edge, on both databases: after the first visit the screen waits for no request, loads no ' +
-      'chunk and has no long frame (its row), so its 215-350 ms on a phone-width window are the seven ' +
-      "reports' charts drawn again. p90 173-286 ms in the three whole runs before 13:46 UTC on " +
-      "2026-12-07, 301-355 ms in the two after (the same console code but for the date picker's " +
-      'label). Not tried: drawing the charts below the fold only when scrolled to.',
+      'chunk and has no long frame (its row); its time is React and MUI X Charts drawing. p90 301-355 ms ' +
+      'in the whole runs of 13:46 and 14:57 UTC on 2026-12-07, when every section drew its chart on every ' +
+      'visit; 179-237 ms at 17:13 with a chart drawn only when its section nears the window (bench/' +
+      'results.md, "sixth stop"). Next: fewer elements per chart (the videos report draws a bar per video).',
   },
   {
     figure: /^scale-out: /,
