@@ -1,13 +1,24 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { isCancelledError, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { redirect } from 'react-router';
 import type { RouteRef } from '@pathway/contract';
 import { sessionQuery, useCanCall, useSession } from '../lib/session';
 import { NotAllowedPage } from './pages/NotAllowedPage';
 
-/** Asks the server, never the cookie (it is HttpOnly), and never trusts an answer held in memory. */
-function currentSession(queryClient: QueryClient) {
-  return queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
+/**
+ * Asks the server, never the cookie (it is HttpOnly), and never trusts an answer held in memory.
+ * A check cancelled on its way is asked again: the console clears what it holds when a call
+ * answers 401 (the session ended elsewhere), which cancels a check a navigation is waiting for,
+ * and that navigation then showed the error page instead of going to sign in.
+ */
+async function currentSession(queryClient: QueryClient) {
+  const ask = () => queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 });
+  try {
+    return await ask();
+  } catch (error) {
+    if (isCancelledError(error)) return ask();
+    throw error;
+  }
 }
 
 /**

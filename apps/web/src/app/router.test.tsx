@@ -177,4 +177,26 @@ describe('console routes', () => {
     expect(await screen.findByRole('status')).toHaveTextContent(notice);
     expect(router.state.location).toMatchObject({ pathname: '/login', state: { notice } });
   });
+
+  it('goes to sign in, not to an error page, when the session check on its way is cancelled', async () => {
+    // A menu entry pressed after the session ended elsewhere: the page's data fetched ahead answers
+    // 401 while the route's session check is on its way, and the console clears what it held, which
+    // cancels that check.
+    const { router, queryClient, server } = renderConsole('/dashboard', sessionOf('full access'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    server.signedIn = null;
+    let answerSessionCheck = () => {};
+    server.sessionHeld = new Promise((resolve) => (answerSessionCheck = resolve));
+    const navigating = router.navigate('/adminusers');
+    await waitFor(() => expect(queryClient.isFetching({ queryKey: sessionKeys.all })).toBe(1));
+    queryClient.clear();
+    answerSessionCheck();
+    await navigating;
+    // The navigation ended without an error (the error page), then went on to sign in.
+    expect(router.state.errors).toBeNull();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Sign in with credentials' }),
+    ).toBeInTheDocument();
+  });
 });
