@@ -88,7 +88,10 @@ export class JobQueue {
    */
   private readonly workerIds = new Map<string, string[]>();
   private leases: JobLeases | undefined;
-  /** Handlers running now: a stop waits for them before the database may close under them. */
+  /**
+   * Jobs being run now, each from pg-boss's call to its end (the handler and its lease): a stop
+   * waits for them before the database may close under them.
+   */
   private readonly running = new Set<Promise<unknown>>();
   /** Set when the process stops: long handlers check it and end early (their work is retried). */
   stopping = false;
@@ -99,16 +102,18 @@ export class JobQueue {
 
   private constructor(
     readonly boss: PgBoss,
-    private readonly db: PgBoss.Db,
+    private readonly db: StatementsInFlight,
     private readonly database: DatabaseHandle,
     private readonly logger: Logger,
   ) {}
 
   static async start(database: DatabaseHandle, logger: Logger, role: ProcessRole): Promise<JobQueue> {
-    const db = existingQueuesKept(
-      database.kind === 'pglite'
-        ? new PGliteBossAdapter(database.pglite!)
-        : { executeSql: (text, values) => database.pool!.query(text, values as unknown[]) },
+    const db = new StatementsInFlight(
+      existingQueuesKept(
+        database.kind === 'pglite'
+          ? new PGliteBossAdapter(database.pglite!)
+          : { executeSql: (text, values) => database.pool!.query(text, values as unknown[]) },
+      ),
     );
     const boss = new PgBoss({
       db,
@@ -232,27 +237,12 @@ export class JobQueue {
               includeMetadata: definition.includeMetadata ?? false,
             },
             async (jobs) => {
-              const ids = jobs.map((job) => job.id);
+              const run = this.runJobs(definition, jobs);
+              this.running.add(run);
               try {
-                await this.leases?.hold(ids);
-                // Background work is the instance's, every organisation's, and says so by name.
-                const run = withScope(instanceScope(`job ${definition.name}`), () =>
-                  definition.handler(jobs as never),
-                );
-                this.running.add(run);
-                try {
-                  return await run;
-                } finally {
-                  this.running.delete(run);
-                }
-              } catch (error) {
-                this.logger.warn(
-                  { job: definition.name, err: error },
-                  'job failed; it will be retried if it has tries left',
-                );
-                throw error;
+                return await run;
               } finally {
-                await this.leases?.release(ids);
+                this.running.delete(run);
               }
             },
           );
@@ -315,14 +305,44 @@ export class JobQueue {
     for (const workerId of this.workerIds.get(name) ?? []) this.boss.notifyWorker(workerId);
   }
 
-  async stop(): Promise<void> {
+  /** One batch of a queue's jobs, as its handler runs them: the lease held meanwhile (PostgreSQL). */
+  private async runJobs(definition: JobDefinition<never>, jobs: PgBoss.Job<unknown>[]): Promise<unknown> {
+    const ids = jobs.map((job) => job.id);
+    try {
+      await this.leases?.hold(ids);
+      // Background work is the instance's, every organisation's, and says so by name.
+      return await withScope(instanceScope(`job ${definition.name}`), () =>
+        definition.handler(jobs as never),
+      );
+    } catch (error) {
+      this.logger.warn(
+        { job: definition.name, err: error },
+        'job failed; it will be retried if it has tries left',
+      );
+      throw error;
+    } finally {
+      await this.leases?.release(ids);
+    }
+  }
+
+  /**
+   * Stops the workers and the scheduler; once it returns, nothing of the queue touches the
+   * database. `waitMs`: how long pg-boss waits for running jobs before it marks them for retry.
+   */
+  async stop(waitMs = 10_000): Promise<void> {
     this.stopping = true;
     clearInterval(this.sweepTimer);
-    await this.scheduler?.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
-    await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 10_000 });
+    await this.scheduler?.stop({ graceful: true, close: false, wait: true, timeout: waitMs });
+    await this.boss.stop({ graceful: true, close: false, wait: true, timeout: waitMs });
     // pg-boss gives up waiting after its timeout (and marks those jobs for retry), but a handler
     // still running would then query a closed database and crash the process on its way out.
     await Promise.allSettled([...this.running]);
+    // Then pg-boss writes what became of each job (complete or fail), a statement it starts on its
+    // next step without waiting for its answer (pg-boss 10, manager.js: `watch`). Sent once the
+    // database had closed, its failure was heard by no one (CI: "Cannot use a pool after calling
+    // end on the pool", an unhandled rejection after the seed-demo test had passed).
+    await new Promise((resolve) => setImmediate(resolve));
+    await this.db.settled();
     await this.leases?.close();
   }
 
@@ -359,6 +379,31 @@ export class JobQueue {
       .client;
     if (this.database.kind === 'pglite') return new PGliteBossAdapter(client as Transaction);
     return { executeSql: (text, values) => (client as pg.PoolClient).query(text, values as unknown[]) };
+  }
+}
+
+/**
+ * pg-boss's door to the database, with the statements it has sent and not yet had answered: some
+ * it sends without waiting for them (a job's completion), so a stop waits for these instead.
+ */
+class StatementsInFlight implements PgBoss.Db {
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly db: PgBoss.Db) {}
+
+  executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+    const statement = this.db.executeSql(text, values);
+    const settled: Promise<unknown> = statement.then(
+      () => this.inFlight.delete(settled),
+      () => this.inFlight.delete(settled),
+    );
+    this.inFlight.add(settled);
+    return statement;
+  }
+
+  /** Once every statement sent so far, and any sent meanwhile, has its answer. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 }
 
