@@ -6,8 +6,10 @@
  * width; a figure is the time from the click event to the screen's content drawn (numbers, rows,
  * chart), read in the page itself. Where the time went comes from the browser's own performance
  * entries: Resource Timing (the route's chunks, each API request) and Long Animation Frames (the
- * main thread's script and style/layout work). Then the thumbnail: a video uploaded and saved
- * through the Add Video dialog, from the Save click to its picture shown.
+ * main thread's script and style/layout work). Then the console opened at /dashboard in a new tab,
+ * from the navigation's start to the same content, ten times in a browser that has loaded it before
+ * and ten first visits. Then the thumbnail: a video uploaded and saved through the Add Video
+ * dialog, from the Save click to its picture shown.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -28,6 +30,13 @@ import { sixtySecondVideo } from './sys-thumbnail.js';
 
 const CLICK_GOAL_MS = 300;
 const THUMBNAIL_GOAL_MS = 1_000;
+/**
+ * The console opened in a new tab, signed in: the first screen of a working day. A browser that has
+ * loaded the console before keeps its files (immutable, cached for a year) and waits only on the
+ * page's own requests and work; the first visit of a browser also downloads every file it needs.
+ */
+const FRESH_TAB_CACHED_GOAL_MS = 500;
+const FRESH_TAB_FIRST_GOAL_MS = 1_000;
 /** A person reads a screen before the next click; the console may use that time. */
 const THINK_MS = 1_000;
 
@@ -225,6 +234,69 @@ interface ClickFigures {
   samples: Sample[];
 }
 
+/** A browser context of `viewport`, signed in with `cookie`, every page of it watched by INIT_SCRIPT. */
+async function signedInContext(browser: Browser, url: string, cookie: string, viewport: Viewport) {
+  const context = await browser.newContext({
+    ...viewport.options,
+    locale: 'en-GB',
+    timezoneId: 'Europe/London',
+    reducedMotion: 'reduce',
+  });
+  await context.addCookies(
+    cookie.split('; ').map((pair) => {
+      const [name, ...value] = pair.split('=');
+      return { name: name!, value: value.join('='), url };
+    }),
+  );
+  await context.addInitScript(INIT_SCRIPT);
+  return context;
+}
+
+interface FreshTabFigures {
+  /** Each in a browser that has never loaded the console (a new context: nothing in its cache). */
+  firstVisit: Sample[];
+  /** Each a new tab of a browser that has loaded the console before (its files in the HTTP cache). */
+  cached: Sample[];
+}
+
+/**
+ * The console opened at /dashboard in a new tab, signed in, `rounds` times each way: from the
+ * navigation's start to the dashboard's content, as a person opening it in the morning waits.
+ */
+async function freshTabRounds(
+  browser: Browser,
+  url: string,
+  cookie: string,
+  viewport: Viewport,
+  rounds: number,
+): Promise<FreshTabFigures> {
+  const figures: FreshTabFigures = { firstVisit: [], cached: [] };
+  const openDashboard = async (context: Awaited<ReturnType<typeof signedInContext>>) => {
+    const page = await context.newPage();
+    await page.goto(`${url}/dashboard`);
+    const sample = await measure(page, '/dashboard', null);
+    await page.close();
+    return sample;
+  };
+  for (let r = 0; r < rounds; r += 1) {
+    const context = await signedInContext(browser, url, cookie, viewport);
+    try {
+      figures.firstVisit.push(await openDashboard(context));
+    } finally {
+      await context.close();
+    }
+  }
+  const context = await signedInContext(browser, url, cookie, viewport);
+  try {
+    // Once to fill the cache (the console's files are immutable: cached for a year), then counted.
+    await openDashboard(context);
+    for (let r = 0; r < rounds; r += 1) figures.cached.push(await openDashboard(context));
+  } finally {
+    await context.close();
+  }
+  return figures;
+}
+
 /** Signs in (the session cookie of POST /login), opens the dashboard, then clicks round the screens. */
 async function clickRound(
   browser: Browser,
@@ -232,24 +304,12 @@ async function clickRound(
   cookie: string,
   viewport: Viewport,
   rounds: number,
-): Promise<{ clicks: ClickFigures[]; freshTab: Sample }> {
-  const context = await browser.newContext({
-    ...viewport.options,
-    locale: 'en-GB',
-    timezoneId: 'Europe/London',
-    reducedMotion: 'reduce',
-  });
+): Promise<ClickFigures[]> {
+  const context = await signedInContext(browser, url, cookie, viewport);
   try {
-    await context.addCookies(
-      cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), url };
-      }),
-    );
-    await context.addInitScript(INIT_SCRIPT);
     const page = await context.newPage();
     await page.goto(`${url}/dashboard`);
-    const freshTab = await measure(page, '/dashboard', null);
+    await measure(page, '/dashboard', null);
     const clicks = SCREENS.map((screen) => ({ viewport, screen, samples: [] as Sample[] }));
     for (let r = 0; r < rounds; r += 1) {
       for (const figures of clicks) {
@@ -265,7 +325,7 @@ async function clickRound(
         figures.samples.push(await measure(page, figures.screen.path, index));
       }
     }
-    return { clicks, freshTab };
+    return clicks;
   } finally {
     await context.close();
   }
@@ -287,16 +347,9 @@ async function thumbnailRounds(
     throw new Error(`POST /api/videoset: ${created.status} ${await created.text()}`);
   const { fitness_video_set_id: setId } = (await created.json()) as { fitness_video_set_id: number };
   const video = sixtySecondVideo();
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-GB' });
+  const context = await signedInContext(browser, url, cookie, VIEWPORTS[0]!);
   const times: number[] = [];
   try {
-    await context.addCookies(
-      cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), url };
-      }),
-    );
-    await context.addInitScript(INIT_SCRIPT);
     const page = await context.newPage();
     await page.goto(`${url}/video/${setId}`);
     for (let day = 1; day <= rounds; day += 1) {
@@ -387,7 +440,7 @@ const uiConsole: Benchmark = async ({ storage, postgresUrl }) => {
     try {
       const cookie = await signIn(server.url, admin);
       for (const viewport of VIEWPORTS) {
-        const { clicks, freshTab } = await clickRound(browser, server.url, cookie, viewport, rounds);
+        const clicks = await clickRound(browser, server.url, cookie, viewport, rounds);
         for (const { screen, samples } of clicks) {
           const times = samples.map((s) => s.ms);
           const p90 = percentile(times, 90);
@@ -399,13 +452,21 @@ const uiConsole: Benchmark = async ({ storage, postgresUrl }) => {
             conditions: `${conditions}; each: ${times.map(round).join(', ')} ms; first visit: ${whereTimeWent(samples[0]!)}; median visit: ${whereTimeWent(medianSample(samples))}`,
           });
         }
-        rows.push({
-          figure: `fresh tab at /dashboard to its content, signed in (Chromium, ${viewport.name})`,
-          value: `${round(freshTab.ms)} ms`,
-          goal: '',
-          met: null,
-          conditions: `${conditions}; from the navigation's start; ${whereTimeWent(freshTab)}`,
-        });
+        const freshTabs = await freshTabRounds(browser, server.url, cookie, viewport, rounds);
+        for (const [kind, samples, goalMs] of [
+          ['console already in the browser cache', freshTabs.cached, FRESH_TAB_CACHED_GOAL_MS],
+          ['first visit, nothing cached', freshTabs.firstVisit, FRESH_TAB_FIRST_GOAL_MS],
+        ] as const) {
+          const times = samples.map((s) => s.ms);
+          const p90 = percentile(times, 90);
+          rows.push({
+            figure: `fresh tab at /dashboard to its content, signed in, ${kind} (Chromium, ${viewport.name}): p50 / p90 of ${rounds}`,
+            value: `${round(median(times))} / ${round(p90)} ms`,
+            goal: `< ${goalMs} ms p90`,
+            met: p90 < goalMs,
+            conditions: `${conditions}; from the navigation's start; each: ${times.map(round).join(', ')} ms; median: ${whereTimeWent(medianSample(samples))}`,
+          });
+        }
       }
       const thumbnails = await thumbnailRounds(browser, server.url, cookie, quick ? 1 : 3);
       const value = median(thumbnails);

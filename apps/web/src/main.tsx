@@ -29,9 +29,14 @@ function show(page: ReactNode) {
 /** Loads the console where the address bar points, with the session a sign-in just returned. */
 async function openConsole(session?: SessionInfo) {
   show(<PageLoading />);
+  // Who is signed in is asked now, while the console's chunk loads, not once it has run: its
+  // route guard takes this answer as its first check (app/guards.tsx).
+  const sessionAnswer = session ? Promise.resolve(session) : fetchSession();
+  // A failure is the guard's to show (its error page); not one the console's own failure to load leaves unheard.
+  sessionAnswer.catch(() => undefined);
   let consoleApp: ReactNode;
   try {
-    consoleApp = (await import('./app/ConsoleApp')).startConsole(session);
+    consoleApp = (await import('./app/ConsoleApp')).startConsole(sessionAnswer);
   } catch (error) {
     // A chunk missing after a deployment, or a dropped connection: offer a reload.
     consoleApp = <PageFailure error={error} />;

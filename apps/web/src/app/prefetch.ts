@@ -1,6 +1,8 @@
+import type { SessionInfo } from '@pathway/contract';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
-import { useCanCall } from '../lib/session';
+import { matchPath } from 'react-router';
+import { canCall, useCanCall } from '../lib/session';
 import { consoleRoutes, type ConsoleRoute } from './routes';
 
 /**
@@ -25,6 +27,21 @@ export function preloadRoute(
   if (data && route.prefetch) route.prefetch.data(queryClient).catch(() => undefined);
 }
 
+/**
+ * The first data of the page at `pathname`, asked for by the route guard once it knows who is
+ * signed in (app/guards.tsx): the page asks for the same as soon as it is drawn, and finds it
+ * there or on its way. Only data whose reading is not audited (`whenIdle`): the page at an
+ * address with its own filters may ask for other data than its sidebar entry's, and an audited
+ * read nobody looks at must not appear in the trail. Nothing for a page the admin may not open.
+ */
+export function fetchPageDataAhead(pathname: string, session: SessionInfo, queryClient: QueryClient): void {
+  const route = consoleRoutes.find((r) => matchPath(r.path, pathname));
+  if (!route?.prefetch?.whenIdle) return;
+  const caller = { role: session.role, systemAdministrator: session.system_administrator };
+  if (!canCall(caller, route.route)) return;
+  route.prefetch.data(queryClient).catch(() => undefined);
+}
+
 type IdleHandle = { cancel(): void };
 
 /** After the browser's current work (a frame drawn, input handled); soon at the latest. */
@@ -39,7 +56,10 @@ function whenIdle(work: () => void): IdleHandle {
 
 /**
  * The signed-in shell's idle work: the menu's pages, one at a time, each once the browser is idle
- * again. Nothing on a connection that asks to save data.
+ * again. Nothing on a connection that asks to save data. It begins once the page on screen has its
+ * data (no query fetching): the browser is idle while that data is on its way, and a page's chunk
+ * parsed and run then delayed the page itself (a fresh tab at /dashboard: ParticipantsPage, 400 KB,
+ * ran before the dashboard had drawn its figures).
  */
 export function usePrefetchWhenIdle(): void {
   const queryClient = useQueryClient();
@@ -50,6 +70,7 @@ export function usePrefetchWhenIdle(): void {
     const queue = consoleRoutes.filter((route) => route.nav && canCall(route.route));
     let handle: IdleHandle | undefined;
     let stopped = false;
+    let unsubscribe = () => {};
     const next = () => {
       const route = queue.shift();
       if (!route || stopped) return;
@@ -62,9 +83,16 @@ export function usePrefetchWhenIdle(): void {
           if (!stopped) handle = whenIdle(next);
         });
     };
-    handle = whenIdle(next);
+    const begin = () => {
+      if (queryClient.isFetching() > 0) return;
+      unsubscribe();
+      handle = whenIdle(next);
+    };
+    unsubscribe = queryClient.getQueryCache().subscribe(begin);
+    begin();
     return () => {
       stopped = true;
+      unsubscribe();
       handle?.cancel();
     };
   }, [queryClient, canCall]);

@@ -56,7 +56,11 @@ const admins: AdminUser[] = [
  * `session` (null: nobody signed in). `server.signedIn` changes it; while `server.sessionHeld` is
  * set, the session check waits for that promise before it answers.
  */
-function renderConsole(path: string, session: SessionInfo | null) {
+function renderConsole(
+  path: string,
+  session: SessionInfo | null,
+  firstSession?: Promise<SessionInfo | null>,
+) {
   const server: { signedIn: SessionInfo | null; sessionHeld?: Promise<void> } = { signedIn: session };
   const unauthorized = () => jsonResponse(401, { message: messages.session.required });
   const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
@@ -74,7 +78,7 @@ function renderConsole(path: string, session: SessionInfo | null) {
   });
   vi.stubGlobal('fetch', fetchMock);
   const queryClient = createQueryClient({ onSessionEnded: () => leaveForSignIn(router, queryClient) });
-  const router = createMemoryRouter(appRoutes(queryClient), { initialEntries: [path] });
+  const router = createMemoryRouter(appRoutes(queryClient, firstSession), { initialEntries: [path] });
   render(
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
@@ -176,6 +180,26 @@ describe('console routes', () => {
     await leaving;
     expect(await screen.findByRole('status')).toHaveTextContent(notice);
     expect(router.state.location).toMatchObject({ pathname: '/login', state: { notice } });
+  });
+
+  it('takes the session the entry asked for as its first check, and asks the server on every navigation after', async () => {
+    const session = sessionOf('full access');
+    const { router, fetchMock } = renderConsole('/adminusers', session, Promise.resolve(session));
+    expect(await screen.findByRole('table', { name: 'Admin users' })).toBeInTheDocument();
+    const sessionChecks = () => fetchMock.mock.calls.filter(([url]) => url === '/api/session').length;
+    expect(sessionChecks()).toBe(0);
+
+    await router.navigate('/dashboard');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    expect(sessionChecks()).toBe(1);
+  });
+
+  it('sends a visitor to sign in when the session the entry asked for is none', async () => {
+    const { router } = renderConsole('/dashboard', null, Promise.resolve(null));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Sign in with credentials' }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
   });
 
   it('goes to sign in, not to an error page, when the session check on its way is cancelled', async () => {

@@ -5,7 +5,8 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PageErrorBoundary } from '../components/PageErrorBoundary';
 import { PageLoading } from '../components/PageLoading';
 import { LoginRoute } from '../features/auth/LoginRoute';
-import { PageAccessGate, requireSession, skipLoginWhenSignedIn } from './guards';
+import type { SessionInfo } from '@pathway/contract';
+import { PageAccessGate, requireSession, sessionChecks, skipLoginWhenSignedIn } from './guards';
 import type { RouteHandle } from './layout/ConsoleLayout';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
@@ -20,8 +21,13 @@ function pageElement(route: ConsoleRoute) {
   );
 }
 
-export function appRoutes(queryClient: QueryClient): RouteObject[] {
-  const guard = requireSession(queryClient);
+/** `firstSession`: the server's answer already on its way as the console starts (guards.tsx). */
+export function appRoutes(
+  queryClient: QueryClient,
+  firstSession?: Promise<SessionInfo | null>,
+): RouteObject[] {
+  const check = sessionChecks(queryClient, firstSession);
+  const guard = requireSession(queryClient, check);
   return [
     {
       errorElement: <RouteErrorPage />,
@@ -29,7 +35,7 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
       children: [
         {
           path: '/login',
-          loader: skipLoginWhenSignedIn(queryClient),
+          loader: skipLoginWhenSignedIn(check),
           handle: { title: 'Sign in' } satisfies RouteHandle,
           element: <LoginRoute />,
         },
@@ -47,9 +53,12 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
               (route): RouteObject => ({
                 path: route.path,
                 handle: { route, title: route.title } satisfies RouteHandle,
-                // The page's chunk loads while the session is checked, not after it.
-                loader: () => {
-                  route.page.preload().catch(() => undefined);
+                // The page's chunk loads while the session is checked, not after it, and the page
+                // is shown once it has: a page that suspended instead showed a spinner, and React
+                // holds what a Suspense reveals until 300 ms after its fallback appeared
+                // (lazyNamed.ts). A chunk that fails to load is the page's own error to show.
+                loader: async () => {
+                  await route.page.preload().catch(() => undefined);
                   return null;
                 },
                 element: pageElement(route),
@@ -84,6 +93,6 @@ export function appRoutes(queryClient: QueryClient): RouteObject[] {
   ];
 }
 
-export function createAppRouter(queryClient: QueryClient) {
-  return createBrowserRouter(appRoutes(queryClient));
+export function createAppRouter(queryClient: QueryClient, firstSession?: Promise<SessionInfo | null>) {
+  return createBrowserRouter(appRoutes(queryClient, firstSession));
 }
