@@ -32,7 +32,7 @@ async function openConsole(session?: SessionInfo) {
   // Who is signed in is asked now, while the console's chunk loads, not once it has run: its
   // route guard takes this answer as its first check (app/guards.tsx).
   const sessionAnswer = session ? Promise.resolve(session) : fetchSession();
-  // A failure is the guard's to show (its error page); not one the console's own failure to load leaves unheard.
+  // Its failure is the guard's to show; heard here too, in case the console itself fails to load.
   sessionAnswer.catch(() => undefined);
   let consoleApp: ReactNode;
   try {

@@ -1,11 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
-import { SSO_STEP_UP_DONE_PATH } from '@pathway/contract';
+import { SSO_STEP_UP_DONE_PATH, type SessionInfo } from '@pathway/contract';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PageErrorBoundary } from '../components/PageErrorBoundary';
 import { PageLoading } from '../components/PageLoading';
 import { LoginRoute } from '../features/auth/LoginRoute';
-import type { SessionInfo } from '@pathway/contract';
 import { PageAccessGate, requireSession, sessionChecks, skipLoginWhenSignedIn } from './guards';
 import type { RouteHandle } from './layout/ConsoleLayout';
 import { NotFoundPage } from './pages/NotFoundPage';
