@@ -1,23 +1,12 @@
-import type { SessionInfo } from '@pathway/contract';
-import { messages } from '@pathway/contract';
+import { messages, type SessionInfo } from '@pathway/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { dashboardKeys, followupKeys, sessionKeys } from '../lib/queryKeys';
 import { jsonResponse } from '../test/render';
+import { sessionOf } from '../test/sessions';
 import { requireSession, sessionChecks } from './guards';
 import { createQueryClient } from './queryClient';
 
-const session: SessionInfo = {
-  admin_user_id: 2,
-  user_name: 'bob.basic',
-  first_name: 'Bob',
-  last_name: 'Jones',
-  role: 'basic access',
-  expires_at: '2030-01-01T00:00:00.000Z',
-  organisation: { organisation_id: 1, name: 'Pathway programme', ods_code: null },
-  sites: [{ site_id: 1, name: 'Pathway programme', ods_code: null }],
-  site_ids: [],
-  system_administrator: false,
-};
+const session = sessionOf('basic access');
 
 /** A server whose session is `signedIn` (null: nobody), and the console's cache as startConsole makes it. */
 function consoleWith(signedIn: SessionInfo | null) {

@@ -6,25 +6,11 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { dashboardKeys, sessionKeys } from '../lib/queryKeys';
 import { jsonResponse } from '../test/render';
+import { sessionOf } from '../test/sessions';
 import { leaveForSignIn } from './leaveForSignIn';
 import { AppProviders } from './providers';
 import { createQueryClient } from './queryClient';
 import { appRoutes } from './router';
-
-function sessionOf(role: SessionInfo['role']): SessionInfo {
-  return {
-    admin_user_id: 1,
-    user_name: 'alice.admin',
-    first_name: 'Alice',
-    last_name: 'Smith',
-    role,
-    expires_at: '2030-01-01T00:00:00.000Z',
-    organisation: { organisation_id: 1, name: 'Pathway programme', ods_code: null },
-    sites: [{ site_id: 1, name: 'Pathway programme', ods_code: null }],
-    site_ids: [],
-    system_administrator: role === 'full access',
-  };
-}
 
 const admins: AdminUser[] = [
   {

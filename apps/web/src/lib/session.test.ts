@@ -1,8 +1,9 @@
-import { ROLES, apiRoutes, can, type Role, type RouteRef, type SessionInfo } from '@pathway/contract';
+import { ROLES, apiRoutes, can, type RouteRef, type SessionInfo } from '@pathway/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+import { sessionOf } from '../test/sessions';
 import { SESSION_KEY, canCall, useCanCall, useFieldAccess } from './session';
 
 const routes: [string, RouteRef][] = Object.entries(apiRoutes).flatMap(([domain, group]) =>
@@ -11,21 +12,6 @@ const routes: [string, RouteRef][] = Object.entries(apiRoutes).flatMap(([domain,
     route,
   ]),
 );
-
-function sessionOf(role: Role): SessionInfo {
-  return {
-    admin_user_id: 1,
-    user_name: 'someone@example.org',
-    first_name: 'Some',
-    last_name: 'One',
-    role,
-    expires_at: '2026-11-27T12:00:00.000Z',
-    organisation: { organisation_id: 1, name: 'Pathway programme', ods_code: null },
-    sites: [{ site_id: 1, name: 'Pathway programme', ods_code: null }],
-    site_ids: [],
-    system_administrator: role === 'full access',
-  };
-}
 
 /** Renders a hook inside the console's query cache, with the session the route guard would have learnt. */
 function renderAs<T>(session: SessionInfo | null, hook: () => T): T {
