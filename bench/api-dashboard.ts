@@ -1,5 +1,5 @@
 import type { ApiEnvironment } from './lib/api-env.js';
-import { getOk, timeSequential } from './lib/http.js';
+import { WARM_UP_REQUESTS, getOk, timeSequential, warmUp } from './lib/http.js';
 import { count, median, ms } from './lib/stats.js';
 
 /** GET /api/dashboard with `seenVideos` rows in seen_videos; returns the median in ms. */
@@ -14,6 +14,10 @@ export async function measureDashboard(
       const medians: number[] = [];
       const p99s: number[] = [];
       let calls = 0;
+      // As every other sequential figure: measured from the server's start, the dashboard's CPU was
+      // the start-up's (WebAssembly compiled in the background, code not yet optimised), 10 ms a
+      // request on PGlite where a warm server spends 3 (2026-12-07).
+      await warmUp(() => getOk(url, env.cookie));
       const measured = await cpu.measure(
         async () => {
           for (let round = 0; round < env.sizes.rounds; round += 1) {
@@ -34,12 +38,12 @@ export async function measureDashboard(
         value: `${ms(value)} (p99 ${ms(median(p99s))})`,
         goal: '< 25 ms',
         met: value < 25,
-        conditions: `${count(participants)} participants with programmes; median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`,
+        conditions: `${count(participants)} participants with programmes; after ${WARM_UP_REQUESTS} requests to warm up, median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`,
       });
       env.addCpu(
         `GET /api/dashboard at ${count(seenVideos)} seen-video rows`,
         measured,
-        `${count(participants)} participants, sequential requests`,
+        `${count(participants)} participants, after ${WARM_UP_REQUESTS} requests to warm up, sequential requests`,
       );
       return value;
     },

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ParticipantStatus } from '@pathway/contract';
 import type { Database } from './client.js';
+import { preparedRows } from './prepared.js';
 import { column, rowsReader } from './rows.js';
 
 /**
@@ -37,35 +38,63 @@ export interface ParticipantCounts {
 /** A status of the grid's filter, or every participant. */
 export type TallyStatus = ParticipantStatus | 'all';
 
-const readTally = rowsReader({
-  adherence: column.oneOf([0, 1, 2]),
-  with_programme: column.boolean,
-  n: column.integer,
-});
+const CLASSES = [0, 1, 2] as const;
+
+/**
+ * The tally summed into one row of six counts: `all_<class>` for every participant of the class,
+ * `programme_<class>` for those of them with a programme. Each class is one range of the rows
+ * (participant_adherence.adherence is a generated column, 0, 1 or 2). A fixed text, so it is
+ * prepared once and never planned again; the dashboard reads it within its own statement.
+ */
+export const TALLY_COUNTS_SQL = `select ${[
+  ...CLASSES.map((c) => `coalesce(sum(delta) filter (where adherence = ${c}), 0)::int as all_${c}`),
+  ...CLASSES.map(
+    (c) =>
+      `coalesce(sum(delta) filter (where adherence = ${c} and with_programme), 0)::int as programme_${c}`,
+  ),
+].join(', ')} from participant_tally`;
+
+/** TALLY_COUNTS_SQL's columns, for a reader of a statement that selects them. */
+export const TALLY_COUNTS_COLUMNS = {
+  all_0: column.integer,
+  all_1: column.integer,
+  all_2: column.integer,
+  programme_0: column.integer,
+  programme_1: column.integer,
+  programme_2: column.integer,
+};
+
+/** The counts of a row read with TALLY_COUNTS_COLUMNS. */
+export function countsOf(row: Record<keyof typeof TALLY_COUNTS_COLUMNS, number>): ParticipantCounts {
+  return {
+    all: [row.all_0, row.all_1, row.all_2],
+    withProgramme: [row.programme_0, row.programme_1, row.programme_2],
+  };
+}
+
+const readCounts = rowsReader(TALLY_COUNTS_COLUMNS);
 
 /**
  * The counts of the participants of one status (`all`: every participant). The dashboard and the
  * grid's default view count active participants only: a discharged participant is no longer in
- * the programme.
+ * the programme. Two named statements (db/prepared.ts): a page of the grid counts on every request.
  */
 export async function participantCounts(
   db: Database,
   status: TallyStatus = 'all',
 ): Promise<ParticipantCounts> {
-  // participant_adherence.adherence is a generated column (0, 1 or 2): each row indexes the tuples in range.
-  const rows = readTally(
-    await db.execute(
-      status === 'all'
-        ? sql`select adherence, with_programme, sum(delta)::int as n from participant_tally group by 1, 2`
-        : sql`select adherence, with_programme, sum(delta)::int as n from participant_tally where status = ${status} group by 1, 2`,
-    ),
+  const [row] = readCounts(
+    status === 'all'
+      ? await preparedRows(db, 'participant-tally.counts.v1', TALLY_COUNTS_SQL, [])
+      : await preparedRows(
+          db,
+          'participant-tally.counts-of-status.v1',
+          `${TALLY_COUNTS_SQL} where status = $1`,
+          [status],
+        ),
   );
-  const counts: ParticipantCounts = { all: [0, 0, 0], withProgramme: [0, 0, 0] };
-  for (const row of rows) {
-    counts.all[row.adherence] += row.n;
-    if (row.with_programme) counts.withProgramme[row.adherence] += row.n;
-  }
-  return counts;
+  // An aggregate without GROUP BY answers one row, rows or none.
+  return countsOf(row!);
 }
 
 /** Folds the tally into one row per class, programme and status (daily): reads then sum a handful of rows. */

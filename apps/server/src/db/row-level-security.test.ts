@@ -5,8 +5,10 @@ import { firstSite, insertParticipants, setDaysMissed } from '../../test/factori
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { makeProgress, makeVideoSet } from '../../test/programme-factories.js';
 import { worklistPage } from '../modules/followup/worklist.js';
+import { dashboardData } from '../modules/dashboard/service.js';
 import { ParticipantRepository } from '../modules/participants/repository.js';
 import type { Database } from './client.js';
+import { participantCounts } from './participant-tally.js';
 import { preparedArrays } from './prepared.js';
 import { arrayRows, rowsOf } from './rows.js';
 import { organisations, participants, sites, ssoConfigurations, ssoEmailDomains } from './schema.js';
@@ -113,6 +115,28 @@ describe('row-level security', () => {
     );
     expect(await asScope(scopeA1, worklistIds)).toEqual(place.a1);
     expect(await asScope(scopeB, worklistIds)).toEqual(place.b);
+  });
+
+  it("gives the dashboard's and the grid's counts, each one statement prepared once, each scope's own in turn", async () => {
+    // Named statements are prepared on the connection (PGlite's one session) by the first scope to
+    // run them and planned once: the policies must still hold each later run to its own scope.
+    const figures = (scope: Scope) =>
+      withScope(scope, async () => {
+        const data = await dashboardData(t.ctx);
+        const { all } = await participantCounts(t.ctx.db);
+        const progress = data.participantsProgress;
+        return {
+          dashboard: data.participantsCount.counted,
+          withProgramme: progress.onTrack + progress.slightlyBehind + progress.behind,
+          grid: all[0] + all[1] + all[2],
+        };
+      });
+    const counted = (n: number) => ({ dashboard: n, withProgramme: n, grid: n });
+    for (let round = 0; round < 2; round += 1) {
+      expect(await figures(scopeA1)).toEqual(counted(place.a1.length));
+      expect(await figures(scopeA)).toEqual(counted(place.a1.length + place.a2.length));
+      expect(await figures(scopeB)).toEqual(counted(place.b.length));
+    }
   });
 
   it('refuses a statement with no scope, before it is sent', async () => {

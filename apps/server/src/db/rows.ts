@@ -130,6 +130,7 @@ export function nullable<T>(column: Column<T>): Column<T | null> {
 
 const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => Date;
 const SAFE_INTEGER_TEXT = /^-?\d{1,15}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The columns a raw statement's rows may hold, as both drivers give them through `db.execute`.
@@ -155,7 +156,17 @@ export const column = {
   boolean: columnOf<boolean>('a boolean', (value) => (typeof value === 'boolean' ? value : WRONG)),
   /** A date as YYYY-MM-DD text, as Drizzle's `date({ mode: 'string' })` reads it. */
   date: columnOf<string>('a date', (value) =>
-    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : WRONG,
+    typeof value === 'string' && ISO_DATE.test(value) ? value : WRONG,
+  ),
+  /** An int4[] (both drivers read it into an array of numbers). */
+  integers: columnOf<number[]>('an array of integers', (value) =>
+    Array.isArray(value) && value.every((n) => Number.isSafeInteger(n)) ? (value as number[]) : WRONG,
+  ),
+  /** A text[] of dates as YYYY-MM-DD (each cast with to_char, so both drivers give text). */
+  dates: columnOf<string[]>('an array of dates', (value) =>
+    Array.isArray(value) && value.every((d) => typeof d === 'string' && ISO_DATE.test(d))
+      ? (value as string[])
+      : WRONG,
   ),
   /** A timestamp with time zone, as a Date. */
   timestamp: columnOf<Date>('a timestamp', (value) => {
