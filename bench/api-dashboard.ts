@@ -18,11 +18,14 @@ export async function measureDashboard(
       // the start-up's (WebAssembly compiled in the background, code not yet optimised), 10 ms a
       // request on PGlite where a warm server spends 3 (2026-12-07).
       await warmUp(() => getOk(url, env.cookie));
+      // The kernel counts CPU time in 10 ms ticks: 50 requests of 2 ms would be a tenth of a second,
+      // read to within 10 %; ten times as many, within 1 %, as tablet call 1 is measured.
+      const perRound = env.sizes.requestsPerRound * 10;
       const measured = await cpu.measure(
         async () => {
           for (let round = 0; round < env.sizes.rounds; round += 1) {
             const timing = await timeSequential(
-              env.sizes.requestsPerRound,
+              perRound,
               () => ((calls += 1), getOk(url, env.cookie)),
               round === 0 ? 5 : 1,
             );
@@ -38,7 +41,7 @@ export async function measureDashboard(
         value: `${ms(value)} (p99 ${ms(median(p99s))})`,
         goal: '< 25 ms',
         met: value < 25,
-        conditions: `${count(participants)} participants with programmes; after ${WARM_UP_REQUESTS} requests to warm up, median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`,
+        conditions: `${count(participants)} participants with programmes; after ${WARM_UP_REQUESTS} requests to warm up, median of ${env.sizes.rounds} rounds of ${perRound} sequential requests`,
       });
       env.addCpu(
         `GET /api/dashboard at ${count(seenVideos)} seen-video rows`,

@@ -1,7 +1,7 @@
 import type { ApiEnvironment } from './lib/api-env.js';
 import type { BenchDatabase } from './lib/database.js';
 import { BENCH_SITE } from './lib/data.js';
-import { getOk, load, timeSequential, warmUp } from './lib/http.js';
+import { WARM_UP_REQUESTS, getOk, load, timeSequential, warmUp } from './lib/http.js';
 import { count, median, ms } from './lib/stats.js';
 
 /** Issue 31's goals for the worklist's first page. */
@@ -141,6 +141,34 @@ export async function measureFollowup(env: ApiEnvironment, participants: number)
       conditions: `${conditions}; median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`,
     });
     env.addCpu(`GET /api/followup first page, ${size} participants, sequential`, sequential, conditions);
+    // The worklist's badge: the console asks for the counts on every screen.
+    const countsUrl = `${server.url}/api/followup/counts`;
+    const countsRequest = () => getOk(countsUrl, env.cookie);
+    await warmUp(countsRequest);
+    // Ten times the page's rounds, as the dashboard's: CPU time is counted in 10 ms ticks.
+    const countsPerRound = env.sizes.requestsPerRound * 10;
+    let countsCalls = 0;
+    const counts = await cpu.measure(
+      async () => {
+        const medians: number[] = [];
+        for (let round = 0; round < env.sizes.rounds; round += 1) {
+          medians.push(
+            (await timeSequential(countsPerRound, () => ((countsCalls += 1), countsRequest()), 1)).median,
+          );
+        }
+        return median(medians);
+      },
+      () => countsCalls,
+    );
+    const countsConditions = `${size} participants, ${first.pagination.total.toLocaleString('en-GB')} on the worklist, the total and each reason's, full access, after ${WARM_UP_REQUESTS} requests to warm up`;
+    env.add({
+      figure: `GET /api/followup/counts, ${size} participants: p50 sequential`,
+      value: ms(counts.result),
+      goal: '',
+      met: null,
+      conditions: `${countsConditions}; median of ${env.sizes.rounds} rounds of ${countsPerRound} sequential requests`,
+    });
+    env.addCpu(`GET /api/followup/counts, ${size} participants, sequential`, counts, countsConditions);
     const measured = await cpu.measure(
       async () => {
         const runs = [];

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstSite, insertParticipants, setDaysMissed } from '../../test/factories.js';
 import { createTestApp, type TestApp } from '../../test/harness.js';
 import { makeProgress, makeVideoSet } from '../../test/programme-factories.js';
-import { worklistPage } from '../modules/followup/worklist.js';
+import { worklistCounts, worklistPage } from '../modules/followup/worklist.js';
 import { dashboardData } from '../modules/dashboard/service.js';
 import { ParticipantRepository } from '../modules/participants/repository.js';
 import type { Database } from './client.js';
@@ -88,13 +88,20 @@ const pageIds = (db: Database) =>
     })
     .then(({ rows }) => rows.map((r) => r.participant_id));
 
+const worklistClock = {
+  now: new Date('2026-02-01T12:00:00Z'),
+  silentDays: 3,
+  today: '2026-02-01',
+  timeZone: 'Europe/London',
+};
+
 /** The worklist's page, every reason, by the statement the route runs; its total must agree. */
 async function worklistIds(db: Database): Promise<number[]> {
-  const { rows, total } = await worklistPage(
-    db,
-    { now: new Date('2026-02-01T12:00:00Z'), silentDays: 3, today: '2026-02-01', timeZone: 'Europe/London' },
-    { limit: 100, offset: 0, identifiable: true },
-  );
+  const { rows, total } = await worklistPage(db, worklistClock, {
+    limit: 100,
+    offset: 0,
+    identifiable: true,
+  });
   expect(total).toBe(rows.length);
   return rows.map((row) => row.participant_id).sort((x, y) => x - y);
 }
@@ -117,7 +124,7 @@ describe('row-level security', () => {
     expect(await asScope(scopeB, worklistIds)).toEqual(place.b);
   });
 
-  it("gives the dashboard's and the grid's counts, each one statement prepared once, each scope's own in turn", async () => {
+  it("gives the dashboard's, the grid's and the worklist's counts, each one statement prepared once, each scope's own in turn", async () => {
     // Named statements are prepared on the connection (PGlite's one session) by the first scope to
     // run them and planned once: the policies must still hold each later run to its own scope.
     const figures = (scope: Scope) =>
@@ -129,9 +136,11 @@ describe('row-level security', () => {
           dashboard: data.participantsCount.counted,
           withProgramme: progress.onTrack + progress.slightlyBehind + progress.behind,
           grid: all[0] + all[1] + all[2],
+          // Every one of them is four days behind: on the worklist.
+          worklist: (await worklistCounts(t.ctx.db, worklistClock)).total,
         };
       });
-    const counted = (n: number) => ({ dashboard: n, withProgramme: n, grid: n });
+    const counted = (n: number) => ({ dashboard: n, withProgramme: n, grid: n, worklist: n });
     for (let round = 0; round < 2; round += 1) {
       expect(await figures(scopeA1)).toEqual(counted(place.a1.length));
       expect(await figures(scopeA)).toEqual(counted(place.a1.length + place.a2.length));
