@@ -42,6 +42,15 @@ describe('the route guard', () => {
     expect(queryClient.getQueryState(followupKeys.counts())).toBeDefined();
   });
 
+  it('asks for the break-glass card ahead too, only of an admin who may read the audit trail', async () => {
+    const { queryClient, asked } = consoleWith(sessionOf('full access'));
+    const guard = requireSession(queryClient, sessionChecks(queryClient));
+    await navigateTo(guard, '/dashboard');
+    expect(asked()).toEqual(['/api/session', '/api/dashboard', '/api/followup/counts', '/api/audit']);
+    expect(queryClient.getQueryState(dashboardKeys.breakGlass())).toBeDefined();
+    // Basic access (above) asks for the figures alone: the card is not theirs to see.
+  });
+
   it('reads nothing ahead for a page whose reading is audited', async () => {
     const { queryClient, asked } = consoleWith(session);
     const guard = requireSession(queryClient, sessionChecks(queryClient));

@@ -2,7 +2,7 @@ import type { SessionInfo } from '@pathway/contract';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { matchPath } from 'react-router';
-import { canCall, useCanCall } from '../lib/session';
+import { canCall, useCanCall, type CanCall } from '../lib/session';
 import { consoleRoutes, type ConsoleRoute } from './routes';
 
 /**
@@ -17,14 +17,17 @@ import { consoleRoutes, type ConsoleRoute } from './routes';
 /** How long a pointer or the focus rests on an entry before its data is read: passing over is not intent. */
 const INTENT_MS = 80;
 
-/** Loads a page's chunk and, with `data`, its first data. A failure is left to the visit itself. */
+/**
+ * Loads a page's chunk and, with `data`, its first data (of the sections the admin may see). A
+ * failure is left to the visit itself.
+ */
 export function preloadRoute(
   route: ConsoleRoute,
   queryClient: QueryClient,
-  { data }: { data: boolean },
+  { data, canCall }: { data: boolean; canCall: CanCall },
 ): void {
   route.page.preload().catch(() => undefined);
-  if (data && route.prefetch) route.prefetch.data(queryClient).catch(() => undefined);
+  if (data && route.prefetch) route.prefetch.data(queryClient, canCall).catch(() => undefined);
 }
 
 /**
@@ -38,8 +41,9 @@ export function fetchPageDataAhead(pathname: string, session: SessionInfo, query
   const route = consoleRoutes.find((r) => matchPath(r.path, pathname));
   if (!route?.prefetch?.whenIdle) return;
   const caller = { role: session.role, systemAdministrator: session.system_administrator };
-  if (!canCall(caller, route.route)) return;
-  route.prefetch.data(queryClient).catch(() => undefined);
+  const callerCan: CanCall = (r) => canCall(caller, r);
+  if (!callerCan(route.route)) return;
+  route.prefetch.data(queryClient, callerCan).catch(() => undefined);
 }
 
 type IdleHandle = { cancel(): void };
@@ -76,7 +80,7 @@ export function usePrefetchWhenIdle(): void {
       if (!route || stopped) return;
       Promise.all([
         route.page.preload(),
-        route.prefetch?.whenIdle ? route.prefetch.data(queryClient) : undefined,
+        route.prefetch?.whenIdle ? route.prefetch.data(queryClient, canCall) : undefined,
       ])
         .catch(() => undefined)
         .finally(() => {
@@ -104,12 +108,13 @@ export function usePrefetchWhenIdle(): void {
  */
 export function usePreloadOnIntent(route: ConsoleRoute) {
   const queryClient = useQueryClient();
+  const canCall = useCanCall();
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
   return useMemo(() => {
     const now = () => {
       window.clearTimeout(timer.current);
-      preloadRoute(route, queryClient, { data: true });
+      preloadRoute(route, queryClient, { data: true, canCall });
     };
     const soon = () => {
       route.page.preload().catch(() => undefined);
@@ -125,5 +130,5 @@ export function usePreloadOnIntent(route: ConsoleRoute) {
       onPointerDown: now,
       onTouchStart: now,
     };
-  }, [route, queryClient]);
+  }, [route, queryClient, canCall]);
 }

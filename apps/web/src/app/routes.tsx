@@ -20,6 +20,7 @@ import { prefetchFollowup } from '../features/followup/api';
 import { LOG_VIEWER_PATH } from '../features/logs/paths';
 import { prefetchParticipants } from '../features/participants/api';
 import { prefetchReports } from '../features/reports/api';
+import type { CanCall } from '../lib/session';
 import { lazyNamed, type Preloadable } from './lazyNamed';
 
 export interface ConsoleRoute {
@@ -41,7 +42,7 @@ export interface ConsoleRoute {
    * else to do, for data whose reading is not written to the audit trail (a read made ahead that
    * nobody looks at must not appear there as if someone had).
    */
-  prefetch?: { data: (queryClient: QueryClient) => Promise<unknown>; whenIdle?: boolean };
+  prefetch?: { data: (queryClient: QueryClient, canCall: CanCall) => Promise<unknown>; whenIdle?: boolean };
   /** An entry in the sidebar, in the order of this list. */
   nav?: { label: string; icon: typeof SvgIcon };
   /** For pages without an entry: the sidebar entry (its path) to highlight. */

@@ -58,7 +58,10 @@ export function canCall(
  * never names a permission for it: a route's permission is written once, in its entry, so a button
  * cannot be shown by one permission while the server checks another. The server enforces it.
  */
-export function useCanCall(): (route: Pick<RouteRef, 'access' | 'permission'>) => boolean {
+/** Whether the signed-in admin may call a route (useCanCall, or canCall with a known session). */
+export type CanCall = (route: Pick<RouteRef, 'access' | 'permission'>) => boolean;
+
+export function useCanCall(): CanCall {
   const session = useSession();
   const role = session?.role;
   const systemAdministrator = session?.system_administrator ?? false;

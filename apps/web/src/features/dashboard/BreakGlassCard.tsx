@@ -2,20 +2,10 @@ import Card from '@mui/material/Card';
 import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import { apiRoutes } from '@pathway/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
-import { call } from '../../lib/api';
 import { formatDate } from '../../lib/dates';
-import { dashboardKeys } from '../../lib/queryKeys';
-
-const BREAK_GLASS = 'signin.break_glass';
-
-const breakGlassQuery = queryOptions({
-  queryKey: dashboardKeys.breakGlass(),
-  queryFn: () => call(apiRoutes.audit.list, { query: { action: BREAK_GLASS, page: 1, perPage: 1 } }),
-  refetchInterval: 60_000,
-});
+import { BREAK_GLASS, breakGlassQuery } from './api';
 
 /**
  * Break-glass sign-ins: a password sign-in while the organisation requires single sign-on is a
