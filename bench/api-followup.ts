@@ -141,7 +141,7 @@ export async function measureFollowup(env: ApiEnvironment, participants: number)
       conditions: `${conditions}; median of ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound} sequential requests`,
     });
     env.addCpu(`GET /api/followup first page, ${size} participants, sequential`, sequential, conditions);
-    // The worklist's badge: the console asks for the counts on every screen.
+    // The dashboard's follow-up card and the Follow-up page ask for the counts, each every minute.
     const countsUrl = `${server.url}/api/followup/counts`;
     const countsRequest = () => getOk(countsUrl, env.cookie);
     await warmUp(countsRequest);

@@ -349,8 +349,9 @@ const readCounts = rowReader<CountsRow>()(['total', ...FOLLOWUP_REASONS, 'last_c
 
 /**
  * The counts' statement: a fixed text, named and planned once with its generic plan, as the
- * page's is (its totals are the page's). The console asks for the counts on every screen (the
- * worklist's badge): planned on each request, they cost PGlite 6.6 ms of CPU (2026-12-07).
+ * page's is (its totals are the page's). The dashboard's follow-up card and the Follow-up page ask
+ * for them, each every minute while open: planned on each request, they cost PGlite 6.6 ms of CPU
+ * (2026-12-07).
  */
 const COUNTS_SQL = `select ${totalSql(undefined)}, ${FOLLOWUP_REASONS.map((r) => totalSql(r)).join(', ')},
     (select max(run_date)::text from adherence_runs where finished_at is not null)`;
