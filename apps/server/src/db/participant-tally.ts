@@ -93,7 +93,7 @@ export async function participantCounts(
           [status],
         ),
   );
-  // An aggregate without GROUP BY answers one row, rows or none.
+  // An aggregate without GROUP BY answers one row, whether the tally has rows or not.
   return countsOf(row!);
 }
 

@@ -52,15 +52,15 @@ export function canCall(
   return route.permission === undefined || can(caller, route.permission);
 }
 
+/** Whether the signed-in admin may call a route (useCanCall, or canCall with a known session). */
+export type CanCall = (route: Pick<RouteRef, 'access' | 'permission'>) => boolean;
+
 /**
  * What the signed-in admin may do, asked by the route an action or page calls:
  * `canCall(apiRoutes.participants.remove)`. The console shows only what the server would allow and
  * never names a permission for it: a route's permission is written once, in its entry, so a button
  * cannot be shown by one permission while the server checks another. The server enforces it.
  */
-/** Whether the signed-in admin may call a route (useCanCall, or canCall with a known session). */
-export type CanCall = (route: Pick<RouteRef, 'access' | 'permission'>) => boolean;
-
 export function useCanCall(): CanCall {
   const session = useSession();
   const role = session?.role;

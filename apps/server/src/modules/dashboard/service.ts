@@ -7,8 +7,8 @@ import { programmeToday } from '../../lib/programme-day.js';
 
 /**
  * The dashboard's figures, in one statement of fixed text prepared once (db/prepared.ts): one
- * round trip, never planned again. Three statements planned on every request cost PGlite 2.1 ms
- * of CPU, this one 0.44 ms (2026-12-07, 100k participants).
+ * round trip, parsed and planned once per connection. Three statements planned on every request
+ * cost PGlite 2.1 ms of CPU, this one 0.44 ms (2026-12-07, 100k participants).
  *
  * - Participant figures come from the tally (db/participant-tally.ts): the same numbers as
  *   counting participants joined to their programmes, without reading every participant. Active
