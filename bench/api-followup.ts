@@ -1,7 +1,7 @@
 import type { ApiEnvironment } from './lib/api-env.js';
 import type { BenchDatabase } from './lib/database.js';
 import { BENCH_SITE } from './lib/data.js';
-import { WARM_UP_REQUESTS, getOk, load, timeSequential, warmUp } from './lib/http.js';
+import { WARM_UP_REQUESTS, getOk, load, medianOfRounds, warmUp } from './lib/http.js';
 import { count, median, ms } from './lib/stats.js';
 
 /** Issue 31's goals for the worklist's first page. */
@@ -123,13 +123,7 @@ export async function measureFollowup(env: ApiEnvironment, participants: number)
     await warmUp(request);
     const call = () => ((calls += 1), request());
     const sequential = await cpu.measure(
-      async () => {
-        const medians: number[] = [];
-        for (let round = 0; round < env.sizes.rounds; round += 1) {
-          medians.push((await timeSequential(env.sizes.requestsPerRound, call, 1)).median);
-        }
-        return median(medians);
-      },
+      () => medianOfRounds(env.sizes.rounds, env.sizes.requestsPerRound, call, { first: 1, later: 1 }),
       () => calls,
     );
     const conditions = `${size} participants, ${first.pagination.total.toLocaleString('en-GB')} on the worklist, first page of 25 with its total, full access (audited)`;
@@ -149,15 +143,11 @@ export async function measureFollowup(env: ApiEnvironment, participants: number)
     const countsPerRound = env.sizes.requestsPerRound * 10;
     let countsCalls = 0;
     const counts = await cpu.measure(
-      async () => {
-        const medians: number[] = [];
-        for (let round = 0; round < env.sizes.rounds; round += 1) {
-          medians.push(
-            (await timeSequential(countsPerRound, () => ((countsCalls += 1), countsRequest()), 1)).median,
-          );
-        }
-        return median(medians);
-      },
+      () =>
+        medianOfRounds(env.sizes.rounds, countsPerRound, () => ((countsCalls += 1), countsRequest()), {
+          first: 1,
+          later: 1,
+        }),
       () => countsCalls,
     );
     const countsConditions = `${size} participants, ${first.pagination.total.toLocaleString('en-GB')} on the worklist, the total and each reason's, full access, after ${WARM_UP_REQUESTS} requests to warm up`;

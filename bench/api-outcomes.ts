@@ -5,8 +5,8 @@ import { outcomesReportOf } from '../apps/server/src/modules/reports/outcomes.js
 import type { ApiEnvironment } from './lib/api-env.js';
 import { explainingDatabase } from './lib/explain.js';
 import { repoRoot } from './lib/paths.js';
-import { getOk, timeSequential, warmUp } from './lib/http.js';
-import { count, median, ms } from './lib/stats.js';
+import { getOk, medianOfRounds, timeSequential, warmUp } from './lib/http.js';
+import { count, ms } from './lib/stats.js';
 
 const TODAY = `(now() at time zone 'Europe/London')::date`;
 /** The outcomes report's goal on PostgreSQL (issue: under 300 ms at 100k participants). */
@@ -124,15 +124,11 @@ export async function measureOutcomes(env: ApiEnvironment, participants: number)
     await warmUp(record, 100);
     let calls = 0;
     const measured = await cpu.measure(
-      async () => {
-        const medians: number[] = [];
-        for (let round = 0; round < env.sizes.rounds; round += 1) {
-          medians.push(
-            (await timeSequential(env.sizes.requestsPerRound * 5, () => ((calls += 1), record()), 0)).median,
-          );
-        }
-        return median(medians);
-      },
+      () =>
+        medianOfRounds(env.sizes.rounds, env.sizes.requestsPerRound * 5, () => ((calls += 1), record()), {
+          first: 0,
+          later: 0,
+        }),
       () => calls,
     );
     const conditions = `${size} participants, ${count(results)} result rows; a six-minute walk of another active participant each time, audited in its transaction; ${env.sizes.rounds} rounds of ${env.sizes.requestsPerRound * 5} sequential requests`;

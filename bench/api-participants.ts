@@ -13,7 +13,7 @@ import {
   type ListOrder,
 } from '../apps/server/src/modules/participants/repository.js';
 import type { ApiEnvironment } from './lib/api-env.js';
-import { WARM_UP_REQUESTS, getOk, load, timeSequential, warmUp } from './lib/http.js';
+import { WARM_UP_REQUESTS, getOk, load, medianOfRounds, warmUp } from './lib/http.js';
 import { count, median, ms, perSecond, ratio } from './lib/stats.js';
 
 /** The grid as staff use it most: one adherence state, sorted by surname, 100 a page. */
@@ -29,12 +29,8 @@ const THROUGHPUT_GOAL = { postgres: 600, pglite: 300 };
 const CPU_GOAL_MS = 3;
 
 /** Median of the medians of `rounds` rounds of sequential calls. */
-async function roundsMedian(env: ApiEnvironment, call: () => Promise<unknown>): Promise<number> {
-  const medians: number[] = [];
-  for (let round = 0; round < env.sizes.rounds; round += 1) {
-    medians.push((await timeSequential(env.sizes.requestsPerRound, call, round === 0 ? 5 : 1)).median);
-  }
-  return median(medians);
+function roundsMedian(env: ApiEnvironment, call: () => Promise<unknown>): Promise<number> {
+  return medianOfRounds(env.sizes.rounds, env.sizes.requestsPerRound, call, { first: 5, later: 1 });
 }
 
 /** The cursor the console holds for `page` (the nextCursor of the page before it). */

@@ -86,6 +86,23 @@ export async function timeSequential(
   return { median: median(samples), p99: percentile(samples, 99), samples };
 }
 
+/**
+ * The median of `rounds` rounds' medians of `perRound` sequential calls: a figure that one slow
+ * round does not move. `warmUp`: unmeasured calls before the first round's and each later round's.
+ */
+export async function medianOfRounds(
+  rounds: number,
+  perRound: number,
+  call: () => Promise<unknown>,
+  warmUp: { first: number; later: number },
+): Promise<number> {
+  const medians: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    medians.push((await timeSequential(perRound, call, round === 0 ? warmUp.first : warmUp.later)).median);
+  }
+  return median(medians);
+}
+
 export interface LoadResult {
   /** Requests answered in the run. */
   requests: number;
