@@ -1000,8 +1000,10 @@ export const participantFollowup = pgTable(
     index('participant_followup_slightly_idx')
       .on(t.slightly_since, t.participant_id)
       .where(sql`${t.slightly_since} is not null`),
+    // site_id last in the two reasons the clock brings: their counts per reason run as
+    // pathway_staff too, and are index-only with it (migration 0033).
     index('participant_followup_silent_idx')
-      .on(t.silent_from, t.participant_id)
+      .on(t.silent_from, t.participant_id, t.site_id)
       .where(sql`${t.silent_from} is not null`),
     index('participant_followup_failing_idx')
       .on(t.failing_since, t.participant_id)
@@ -1010,7 +1012,7 @@ export const participantFollowup = pgTable(
       .on(t.finished_since, t.participant_id)
       .where(sql`${t.finished_since} is not null`),
     index('participant_followup_not_started_idx')
-      .on(t.not_started_from, t.participant_id)
+      .on(t.not_started_from, t.participant_id, t.site_id)
       .where(sql`${t.not_started_from} is not null`),
     // The worklist's total without reading the rows (index-only counts; see followup/worklist.ts):
     // everyone with a reason that does not depend on the time of day, and the two reasons that

@@ -129,6 +129,8 @@ const SNOOZED_HIDDEN = (holding: string) =>
 
 function totalSql(reason: FollowupReason | undefined): string {
   if (reason) {
+    // The tablets silent and the participants not started are counted from their partial indexes
+    // alone: site_id is in them for the policy (migration 0033).
     const listed = KEPT.includes(reason)
       ? tallied(reason)
       : `(select count(*) from participant_followup f where ${holds(reason)})`;
