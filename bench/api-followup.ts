@@ -32,10 +32,10 @@ export async function prepareFollowup(db: BenchDatabase): Promise<void> {
        push_failures = case when f.participant_id % 20 = 1 then 2 else 0 end
      from participant_adherence a where a.participant_id = f.participant_id`,
     // The load gave each participant's programme its own statement (a tally row each); the daily
-    // job folds them, as here, into one row per reason.
-    `with gone as (delete from followup_tally returning site_id, reason, delta)
-     insert into followup_tally (site_id, reason, delta)
-     select site_id, reason, sum(delta)::int from gone group by site_id, reason having sum(delta) <> 0`,
+    // job folds them, as here, into one row per site, reason and day (foldFollowupTally).
+    `with gone as (delete from followup_tally returning site_id, reason, day, delta)
+     insert into followup_tally (site_id, reason, day, delta)
+     select site_id, reason, day, sum(delta)::int from gone group by site_id, reason, day having sum(delta) <> 0`,
   ]);
   await db.settle();
 }

@@ -273,20 +273,33 @@ describe('upgrade from release 0.1.0', () => {
          group by 1, 2 order by 1, 2`,
       );
       expect(tally.rows).toEqual(counted.rows);
-      // The worklist's tally, counted afresh by the upgrade, agrees with its rows.
+      // The worklist's tally, counted afresh by the upgrade, agrees with its rows: the kept reasons,
+      // and the tablets silent and the participants not started by the UTC day of their time (0034).
       const followupTally = await upgraded.query(
-        `select reason, sum(delta)::int as n from followup_tally group by 1 having sum(delta) <> 0 order by 1`,
+        `select reason, coalesce(day::text, '') as day, sum(delta)::int as n from followup_tally
+         group by 1, 2 having sum(delta) <> 0 order by 1, 2`,
       );
+      const noneKept = `behind_since is null and slightly_since is null and failing_since is null and finished_since is null`;
+      const byDay = (reason: string, column: string, only: boolean) =>
+        `select '${reason}', ((${column} at time zone 'UTC')::date)::text, count(*)::int from participant_followup
+         where ${column} is not null${only ? ` and ${noneKept}` : ''} group by 2`;
       const followupCounted = await upgraded.query(
-        `select reason, n from (
-           select 'behind' as reason, count(*) filter (where behind_since is not null)::int as n from participant_followup
-           union all select 'listed', count(*) filter (where behind_since is not null or slightly_since is not null
+        `select reason, day, n from (
+           select 'behind' as reason, '' as day, count(*) filter (where behind_since is not null)::int as n from participant_followup
+           union all select 'listed', '', count(*) filter (where behind_since is not null or slightly_since is not null
              or failing_since is not null or finished_since is not null)::int from participant_followup
-           union all select 'programme_finished', count(*) filter (where finished_since is not null)::int from participant_followup
-           union all select 'reminders_failing', count(*) filter (where failing_since is not null)::int from participant_followup
-           union all select 'slightly_behind', count(*) filter (where slightly_since is not null)::int from participant_followup
-         ) c where n <> 0 order by 1`,
+           union all select 'programme_finished', '', count(*) filter (where finished_since is not null)::int from participant_followup
+           union all select 'reminders_failing', '', count(*) filter (where failing_since is not null)::int from participant_followup
+           union all select 'slightly_behind', '', count(*) filter (where slightly_since is not null)::int from participant_followup
+           union all ${byDay('tablet_silent', 'silent_from', false)}
+           union all ${byDay('tablet_silent_only', 'silent_from', true)}
+           union all ${byDay('not_started', 'not_started_from', false)}
+           union all ${byDay('not_started_only', 'not_started_from', true)}
+         ) c where n <> 0 order by 1, 2`,
       );
+      expect(
+        followupCounted.rows.some((r) => r.reason === 'tablet_silent' || r.reason === 'not_started'),
+      ).toBe(true);
       expect(followupTally.rows).toEqual(followupCounted.rows);
       // One organisation and one site hold everything of 0.1.0.
       const organisation = await upgraded.query('select organisation_id, name from organisations');

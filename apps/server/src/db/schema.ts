@@ -1073,14 +1073,21 @@ export const followupTally = pgTable(
   'followup_tally',
   {
     tally_id: bigserial('tally_id', { mode: 'number' }).primaryKey(),
-    /** listed, behind, slightly_behind, reminders_failing or programme_finished */
+    /**
+     * listed, behind, slightly_behind, reminders_failing or programme_finished (day null); or, by
+     * the day their time falls on, the tablets silent and the participants not started, each also
+     * among those with none of the kept reasons: tablet_silent, not_started, tablet_silent_only,
+     * not_started_only (drizzle 0034).
+     */
     reason: text('reason').notNull(),
     /** The participants' site. */
     site_id: integer('site_id').notNull(),
+    /** A reason of the clock's: the UTC day of silent_from or not_started_from. */
+    day: date('day', { mode: 'string' }),
     delta: integer('delta').notNull(),
   },
   // A fold leaves the table's pages empty until they are vacuumed away: the sums read the index.
-  (t) => [index('followup_tally_reason_idx').on(t.reason, t.site_id, t.delta)],
+  (t) => [index('followup_tally_reason_idx').on(t.reason, t.day, t.site_id, t.delta)],
 );
 
 /**

@@ -24,9 +24,10 @@ interface ReasonSql {
   /** Its column of participant_followup: when its fact began, the order of its partial index. */
   column: string;
   /**
-   * A reason the clock brings: it holds once its column is older than this threshold parameter,
-   * and its partial index counts it. Without one the reason holds while its column is set (the
-   * triggers keep it) and followup_tally counts it.
+   * A reason the clock brings: it holds once its column is older than this threshold parameter;
+   * followup_tally counts it by the day of its column, and its partial index the threshold's own
+   * day (thresholdCount). Without one the reason holds while its column is set (the triggers keep
+   * it) and followup_tally counts it.
    */
   threshold?: '$1' | '$2';
   /**
@@ -111,12 +112,12 @@ const SINCE_EXACT = `coalesce(least(${FOLLOWUP_REASONS.map((r) => {
 
 /**
  * How many are listed, without reading the listed rows: the reasons the triggers keep from
- * followup_tally, plus each reason the clock brings among those without a kept one, as index-only
- * counts of their partial indexes (a tablet can only be silent with a device and a programme, and
- * only someone without both is "not started", so these never overlap; a reason of days, which may
- * hold with either, is counted among those without them), less the snoozed who have no new reason
- * (a few rows, read through their own index). Each range is written as its index's predicate, so
- * that the planner reads the index alone.
+ * followup_tally, plus each reason the clock brings among those without a kept one (a tablet can
+ * only be silent with a device and a programme, and only someone without both is "not started", so
+ * these never overlap: each from the tally by day, thresholdCount; a reason of days, which may hold
+ * with either, is counted row by row among those without them), less the snoozed who have no new
+ * reason (a few rows, read through their own index). Each range is written as its index's
+ * predicate, so that the planner reads the index alone.
  */
 const KEPT = FOLLOWUP_REASONS.filter((r) => REASON_SQL[r].threshold === undefined && !REASON_SQL[r].range);
 const BY_CLOCK = FOLLOWUP_REASONS.filter((r) => REASON_SQL[r].threshold !== undefined || REASON_SQL[r].range);
@@ -127,32 +128,48 @@ const NONE_KEPT = KEPT.map((r) => `f.${REASON_SQL[r].column} is null`).join(' an
 const SNOOZED_HIDDEN = (holding: string) =>
   `(select count(*) from participant_followup f where f.snoozed_until > $3::date and (${holding}) and ${REASONS_ARRAY} <@ f.snooze_reasons)`;
 
+/**
+ * How many hold a reason of a threshold (a silent tablet, not started) at that instant T, without
+ * reading each row: followup_tally keeps them by the UTC day their time falls on (drizzle 0034), so
+ * the count is the tally's days before T's day plus the rows of T's own day up to T, a short range
+ * of the reason's partial index. `only`: among those with none of the kept reasons (its own tally,
+ * and the *_only index).
+ */
+function thresholdCount(reason: FollowupReason, only: boolean): string {
+  const { column, threshold } = REASON_SQL[reason];
+  const t = `${threshold!}::timestamptz`;
+  const dayOfT = `(${t} at time zone 'UTC')`;
+  return `((select coalesce(sum(delta), 0) from followup_tally
+      where reason = '${reason}${only ? '_only' : ''}' and day < ${dayOfT}::date)
+    + (select count(*) from participant_followup f
+      where f.${column} >= date_trunc('day', ${dayOfT}) at time zone 'UTC' and f.${column} <= ${t}${only ? ` and ${NONE_KEPT}` : ''}))`;
+}
+
 function totalSql(reason: FollowupReason | undefined): string {
   if (reason) {
-    // The tablets silent and the participants not started are counted from their partial indexes
-    // alone: site_id is in them for the policy (migration 0033).
     const listed = KEPT.includes(reason)
       ? tallied(reason)
-      : `(select count(*) from participant_followup f where ${holds(reason)})`;
+      : REASON_SQL[reason].threshold
+        ? thresholdCount(reason, false)
+        : `(select count(*) from participant_followup f where ${holds(reason)})`;
     return `(${listed} - ${SNOOZED_HIDDEN(holds(reason))})::int`;
   }
   const anyReason = FOLLOWUP_REASONS.map(holds).join(' or ');
   const byClock = BY_CLOCK.map((r) => {
-    const apart = REASON_SQL[r].range
-      ? THRESHOLDS.map((t) => ` and not coalesce(${holds(t)}, false)`).join('')
-      : '';
+    if (REASON_SQL[r].threshold) return `\n    + ${thresholdCount(r, true)}`;
+    const apart = THRESHOLDS.map((t) => ` and not coalesce(${holds(t)}, false)`).join('');
     return `\n    + (select count(*) from participant_followup f where ${holds(r)} and ${NONE_KEPT}${apart})`;
   }).join('');
   return `(${tallied('listed')}${byClock}
     - ${SNOOZED_HIDDEN(anyReason)})::int`;
 }
 
-/** Folds the tally's rows into one per reason (the daily job, after the check). */
+/** Folds the tally's rows into one per site, reason and day (the daily job, after the check). */
 export async function foldFollowupTally(db: Database): Promise<void> {
   await db.execute(sql`
-    with gone as (delete from followup_tally returning site_id, reason, delta)
-    insert into followup_tally (site_id, reason, delta)
-    select site_id, reason, sum(delta)::int from gone group by site_id, reason having sum(delta) <> 0`);
+    with gone as (delete from followup_tally returning site_id, reason, day, delta)
+    insert into followup_tally (site_id, reason, day, delta)
+    select site_id, reason, day, sum(delta)::int from gone group by site_id, reason, day having sum(delta) <> 0`);
 }
 
 /** Off the list until the next follow-up date, unless a reason appeared since the contact. */
