@@ -87,7 +87,8 @@ describe('the follow-up counts of a silent tablet and of not started', () => {
     const withoutTablets: number[] = [];
     for (let i = 0; i < offsets.length; i++)
       withoutTablets.push((await makeParticipant(t.ctx.database.db)).participant_id);
-    // Two of each behind too: they count for their reason, but not among those with no kept reason.
+    // Two of the tablets' participants behind too: they count as silent, but not among those with no
+    // kept reason.
     await setDaysMissed(t.ctx.database.db, [withTablets[1]!, withTablets[4]!], 3, today);
 
     const atOffsets = (ids: number[]) =>
