@@ -1,11 +1,17 @@
 import { FOLLOWUP_NOT_STARTED_DAYS, FOLLOWUP_REASONS, type FollowupEntry } from '@pathway/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { participantFollowup, participants } from '../../db/schema.js';
+import { participantFollowup, participants, sites } from '../../db/schema.js';
 import { SESSION_COOKIE } from '../../lib/staff-session.js';
 import { programmeToday } from '../../lib/programme-day.js';
-import { setDaysMissed } from '../../../test/factories.js';
-import { ManualClock, createTestApp, signedInCookie, type TestApp } from '../../../test/harness.js';
+import { firstSite, setDaysMissed } from '../../../test/factories.js';
+import {
+  ManualClock,
+  createAdmin,
+  createTestApp,
+  signedInCookie,
+  type TestApp,
+} from '../../../test/harness.js';
 import { makeEnrolledParticipant, makeParticipant } from '../../../test/programme-factories.js';
 import { foldFollowupTally } from './worklist.js';
 
@@ -20,34 +26,47 @@ import { foldFollowupTally } from './worklist.js';
 const DAY = 86_400_000;
 const clock = new ManualClock(new Date());
 let t: TestApp;
+/** Full access to every site, and full access to the first site only. */
 let adminId: number;
+let firstSiteAdminId: number;
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
   adminId = (await signedInCookie(t.ctx, 'full access')).admin.admin_user_id;
+  const firstSiteId = (await firstSite(t.ctx.database.db)).site_id;
+  firstSiteAdminId = (
+    await createAdmin(t.ctx, 'full access', { site_ids: [firstSiteId], system_administrator: false })
+  ).admin_user_id;
 });
 afterAll(async () => {
   await t.close();
 });
 
 /** A session started at the test clock's instant, which moves back and forth by days. */
-async function getJson<T>(url: string): Promise<T> {
-  const { token } = await t.ctx.sessions.start(adminId, 'full access', '127.0.0.1');
+async function getJson<T>(url: string, admin = adminId): Promise<T> {
+  const { token } = await t.ctx.sessions.start(admin, 'full access', '127.0.0.1');
   const res = await t.app.inject({ method: 'GET', url, headers: { cookie: `${SESSION_COOKIE}=${token}` } });
   expect(res.statusCode, url).toBe(200);
   return res.json<T>();
 }
 
-/** The counts, and what the list itself holds (its rows come from each reason's index walk). */
-async function countsAndList() {
-  const counts = await getJson<{ total: number; reasons: Record<string, number> }>('/api/followup/counts');
+/**
+ * The counts, and what the list itself holds (its rows come from each reason's index walk), as
+ * `admin` sees them.
+ */
+async function countsAndList(admin = adminId) {
+  const counts = await getJson<{ total: number; reasons: Record<string, number> }>(
+    '/api/followup/counts',
+    admin,
+  );
   const list = await getJson<{ data: FollowupEntry[]; pagination: { total: number } }>(
     '/api/followup?perPage=500',
+    admin,
   );
   const filtered: Record<string, number> = {};
   for (const reason of ['tablet_silent', 'not_started'])
     filtered[reason] = (
-      await getJson<{ pagination: { total: number } }>(`/api/followup?reason=${reason}&perPage=1`)
+      await getJson<{ pagination: { total: number } }>(`/api/followup?reason=${reason}&perPage=1`, admin)
     ).pagination.total;
   return { counts, list, filtered };
 }
@@ -124,18 +143,19 @@ describe('the follow-up counts of a silent tablet and of not started', () => {
     const edges = new Set<number>();
     for (const offset of [...offsets, 2 * DAY, 3 * DAY])
       for (const delta of [-1, 0, 1]) edges.add(midnight + offset + delta);
-    const checked = async (folded: boolean) => {
+    const checked = async (when: string, admins = [adminId]) => {
       for (const edge of edges) {
         for (const days of [silentDays, FOLLOWUP_NOT_STARTED_DAYS]) {
           clock.set(new Date(edge + days * DAY));
-          expectAgree(
-            await countsAndList(),
-            `${folded ? 'folded, ' : ''}threshold ${new Date(edge).toISOString()}`,
-          );
+          for (const admin of admins)
+            expectAgree(
+              await countsAndList(admin),
+              `${when}, admin ${admin}, threshold ${new Date(edge).toISOString()}`,
+            );
         }
       }
     };
-    await checked(false);
+    await checked('as written');
     const silentAt = (at: number) => {
       clock.set(new Date(at + silentDays * DAY));
       return countsAndList();
@@ -151,9 +171,28 @@ describe('the follow-up counts of a silent tablet and of not started', () => {
       .delete(participantFollowup)
       .where(eq(participantFollowup.participant_id, withTablets[3]!));
     expect((await silentAt(midnight + DAY)).counts.reasons.tablet_silent).toBe(before - 2);
-    await checked(false);
+    await checked('after a call and a delete');
+
+    // Two of each moved to a second site: each site's counts are its own rows'.
+    const [second] = await t.ctx.database.db
+      .insert(sites)
+      .values({ organisation_id: (await firstSite(t.ctx.database.db)).organisation_id, name: 'Second' })
+      .returning();
+    const moved = [withTablets[2]!, withTablets[5]!, withoutTablets[2]!, withoutTablets[6]!];
+    await t.ctx.database.db
+      .update(participants)
+      .set({ site_id: second!.site_id })
+      .where(inArray(participants.participant_id, moved));
+    clock.set(new Date(midnight + DAY + silentDays * DAY));
+    const everySite = await countsAndList(adminId);
+    const firstSiteOnly = await countsAndList(firstSiteAdminId);
+    const movedListed = everySite.list.data.filter((r) => moved.includes(r.participant_id));
+    expect(movedListed.length).toBeGreaterThan(0);
+    expect(firstSiteOnly.list.data.some((r) => moved.includes(r.participant_id))).toBe(false);
+    expect(everySite.counts.total - firstSiteOnly.counts.total).toBe(movedListed.length);
+    await checked('after a move to another site', [adminId, firstSiteAdminId]);
 
     await foldFollowupTally(t.ctx.database.db);
-    await checked(true);
+    await checked('folded', [adminId, firstSiteAdminId]);
   });
 });

@@ -50,7 +50,9 @@ const dayInProgrammeZone = (column: string) => `((${column} at time zone 'UTC') 
 /**
  * A new reason is its name in the contract's FOLLOWUP_REASONS (in urgency order) and an entry here;
  * its migration adds the column, its partial index and, for a kept reason, its tally and its
- * column in the predicates of the listed and the *_only indexes (the counts below read them).
+ * column in the predicates of the listed and the *_only indexes and in followup_tally_keys' *_only
+ * rows (the counts below read them; NONE_KEPT here and that function must agree). CONTRIBUTING.md,
+ * "Adding a follow-up reason".
  */
 const REASON_SQL: Record<FollowupReason, ReasonSql> = {
   behind: {
