@@ -120,10 +120,11 @@ const MISSED_GOALS: MissedGoal[] = [
       /^GET \/api\/followup first page, 100k participants(: p99 under load|, under load: CPU per request)$/,
     storage: 'PostgreSQL',
     why:
-      "The worklist's page counts its total with the page (65,213 people at 100k) in one statement; " +
-      "PostgreSQL's backend is most of the CPU (its row). A quiet run: 5.07 ms, p99 68 ms; 4.90 ms, p99 " +
-      "63 ms the run before (results.md, 2026-12-07 second and third stops, the backend's profile). " +
-      'Tried and kept: its generic plan (migration 0032).',
+      'The cores are full: on 2026-12-08, 8,254 requests in 15 s at 10 connections, 18 ms each on ' +
+      'average of which 3.08 ms CPU; the server and PostgreSQL used 1.7 of the 2 cores and the load ' +
+      'generator the rest, so the p99 is the wait for a core (72 ms the run before, at 5.04 ms CPU). ' +
+      'Tried and kept: its generic plan, site_id in its indexes (migrations 0032, 0033), its total from ' +
+      "the tally's days instead of every silent tablet and not started (0034; results.md, 2026-12-08).",
   },
   {
     figure: /^daily adherence check over 100k participants$/,
