@@ -21,6 +21,7 @@ const QUERY = 'perPage=25';
  * case for its total.
  */
 export async function prepareFollowup(db: BenchDatabase): Promise<void> {
+  const { FOLD_FOLLOWUP_TALLY_SQL } = await import('../apps/server/src/modules/followup/worklist.js');
   await db.load([
     `update participant_followup f set
        first_missed_on = case when a.days_behind >= 1 then current_date - a.days_behind + 1 end,
@@ -32,10 +33,8 @@ export async function prepareFollowup(db: BenchDatabase): Promise<void> {
        push_failures = case when f.participant_id % 20 = 1 then 2 else 0 end
      from participant_adherence a where a.participant_id = f.participant_id`,
     // The load gave each participant's programme its own statement (a tally row each); the daily
-    // job folds them, as here, into one row per site, reason and day (foldFollowupTally).
-    `with gone as (delete from followup_tally returning site_id, reason, day, delta)
-     insert into followup_tally (site_id, reason, day, delta)
-     select site_id, reason, day, sum(delta)::int from gone group by site_id, reason, day having sum(delta) <> 0`,
+    // job folds them, as here, into one row per site, reason and day.
+    FOLD_FOLLOWUP_TALLY_SQL,
   ]);
   await db.settle();
 }

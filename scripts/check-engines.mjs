@@ -3,8 +3,8 @@
 // supports (package.json's engines.node, Node 20 today). npm only warns about a package that does
 // not, and such a package tends to work until the day it uses what only a newer Node has; this
 // check fails instead, naming the package and who brings it in. Read from package-lock.json, which
-// is exactly what `npm ci` installs. A package is kept on Node 20 by pinning its dependent (see
-// package.json's overrides and docs/operations.md, "Dependencies").
+// is exactly what `npm ci` installs. A package is kept on Node 20 by pinning it to an older major in
+// package.json's overrides (docs/operations.md, "Dependencies on Node.js 20").
 import { readFileSync } from 'node:fs';
 import semver from 'semver';
 

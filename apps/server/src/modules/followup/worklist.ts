@@ -166,12 +166,15 @@ function totalSql(reason: FollowupReason | undefined): string {
     - ${SNOOZED_HIDDEN(anyReason)})::int`;
 }
 
-/** Folds the tally's rows into one per site, reason and day (the daily job, after the check). */
-export async function foldFollowupTally(db: Database): Promise<void> {
-  await db.execute(sql`
+/** The tally's rows folded into one per site, reason and day (also run by the bench's load). */
+export const FOLD_FOLLOWUP_TALLY_SQL = `
     with gone as (delete from followup_tally returning site_id, reason, day, delta)
     insert into followup_tally (site_id, reason, day, delta)
-    select site_id, reason, day, sum(delta)::int from gone group by site_id, reason, day having sum(delta) <> 0`);
+    select site_id, reason, day, sum(delta)::int from gone group by site_id, reason, day having sum(delta) <> 0`;
+
+/** Folds the tally's rows (the daily job, after the check). */
+export async function foldFollowupTally(db: Database): Promise<void> {
+  await db.execute(sql.raw(FOLD_FOLLOWUP_TALLY_SQL));
 }
 
 /** Off the list until the next follow-up date, unless a reason appeared since the contact. */
